@@ -1,0 +1,3 @@
+export * as Database from "./Database.ts"
+export { StorageLive } from "./Storage.ts"
+export { migrations } from "./migrations/index.ts"

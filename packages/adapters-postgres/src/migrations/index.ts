@@ -1,0 +1,11 @@
+import { Migrator } from "effect/sql"
+import foundation from "./0001_foundation.ts"
+
+/**
+ * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
+ * as a record (not files read at run time) so the same list works from
+ * source, from a bundle and on PGlite.
+ */
+export const migrations = Migrator.fromRecord({
+  "0001_foundation": foundation
+})

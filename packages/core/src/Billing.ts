@@ -1,0 +1,20 @@
+/**
+ * The facade: every use case of the engine, grouped by resource. Each is an
+ * Effect that needs the Storage ports (and, for calls made on behalf of a
+ * client, the `Caller`); provide them with the adapters' layers.
+ */
+export { createAccount, type CreateAccountInput, type CreatedAccount } from "./accounts/CreateAccount.ts"
+export { ensureSandboxAccount } from "./accounts/SandboxBootstrap.ts"
+export { authenticate } from "./auth/Authenticate.ts"
+export { issueToken, type TokenRequest, type TokenResponse } from "./auth/Tokens.ts"
+export { deliverDue, fanOut } from "./webhooks/Delivery.ts"
+export {
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  registerWebhook,
+  removeWebhook,
+  retryDelivery,
+  testWebhook,
+  updateWebhook
+} from "./webhooks/Webhooks.ts"

@@ -1,0 +1,79 @@
+/**
+ * Opens an account with API credentials: the operator path of
+ * `billing accounts create` (and of the sandbox bootstrap of `serve`). The
+ * onboarding proposals of the spec will open sub-accounts through the same
+ * function once they exist.
+ */
+import { Clock, Effect, Option } from "effect"
+import { Account, type AccountId } from "../domain/Account.ts"
+import { InvalidData, NotFound } from "../domain/Errors.ts"
+import { AllScopes, isScope } from "../domain/Scope.ts"
+import { hashSecret } from "../auth/SecretHash.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Accounts, ApiClients, Transactor } from "../ports/Storage.ts"
+import { isValidDocument } from "./Documents.ts"
+
+export interface CreateAccountInput {
+  readonly name: string
+  readonly document: string
+  readonly sandbox?: boolean | undefined
+  readonly scopes?: ReadonlyArray<string> | undefined
+  readonly parentId?: string | undefined
+  /** Fixed credentials (the sandbox bootstrap); generated when absent. */
+  readonly clientId?: string | undefined
+  readonly clientSecret?: string | undefined
+}
+
+export interface CreatedAccount {
+  readonly accountId: string
+  readonly accountNumber: string
+  readonly clientId: string
+  readonly clientSecret: string
+}
+
+export const createAccount = Effect.fn("Accounts.create")(function*(input: CreateAccountInput) {
+  const document = input.document.replace(/[.\-/\s]/g, "").toUpperCase()
+  if (input.name.trim().length === 0) {
+    return yield* new InvalidData({ message: "name is required", details: { field: "name" } })
+  }
+  if (!isValidDocument(document)) {
+    return yield* new InvalidData({ message: "document must be a valid CPF or CNPJ", details: { field: "document" } })
+  }
+  const scopes = input.scopes ?? AllScopes
+  const unknown = scopes.filter((s) => !isScope(s))
+  if (unknown.length > 0) {
+    return yield* new InvalidData({ message: `unknown scope(s): ${unknown.join(", ")}`, details: { field: "scopes", unknown } })
+  }
+  const accounts = yield* Accounts
+  const clients = yield* ApiClients
+  const ids = yield* Ids
+  const transactor = yield* Transactor
+  let sandbox = input.sandbox ?? false
+  if (input.parentId !== undefined) {
+    const parent = yield* accounts.findById(input.parentId)
+    if (Option.isNone(parent) || parent.value.parentId !== null) {
+      return yield* new NotFound({ message: `master account ${input.parentId} not found`, details: { field: "parent" } })
+    }
+    // A seller lives in its master's environment.
+    sandbox = parent.value.sandbox
+  }
+  const clientSecret = input.clientSecret ?? (yield* ids.randomHex(32))
+  const secretHash = yield* hashSecret(clientSecret)
+  const now = new Date(yield* Clock.currentTimeMillis)
+  return yield* transactor.withTransaction(Effect.gen(function*() {
+    const account = new Account({
+      id: (yield* ids.make("acc", { sandbox })) as AccountId,
+      number: yield* accounts.nextNumber,
+      name: input.name.trim(),
+      document,
+      personType: document.length === 11 ? "PF" : "PJ",
+      sandbox,
+      parentId: (input.parentId ?? null) as AccountId | null,
+      createdAt: now
+    })
+    yield* accounts.insert(account)
+    const clientId = input.clientId ?? `${sandbox ? "sandbox_" : ""}cli_${yield* ids.randomHex(12)}`
+    yield* clients.insert({ clientId, accountId: account.id, secretHash, scopes: [...scopes], createdAt: now })
+    return { accountId: account.id, accountNumber: account.number, clientId, clientSecret } satisfies CreatedAccount
+  }))
+})

@@ -1,0 +1,46 @@
+/**
+ * Slow salted hashing of client secrets with PBKDF2-HMAC-SHA-256 from Web
+ * Crypto: no Node API in the core, and the same code runs anywhere the engine
+ * is embedded. The stored form is self-describing so the cost can be raised
+ * later without invalidating old secrets: `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`.
+ */
+import { Effect } from "effect"
+import { toHex } from "../ports/Ids.ts"
+import { constantTimeEqual } from "./ConstantTime.ts"
+
+const ITERATIONS = 210_000 // OWASP 2023 recommendation for PBKDF2-HMAC-SHA256
+const encoder = new TextEncoder()
+
+const derive = (secret: string, salt: Uint8Array, iterations: number) =>
+  Effect.promise(async () => {
+    const key = await crypto.subtle.importKey("raw", encoder.encode(secret), "PBKDF2", false, ["deriveBits"])
+    const bits = await crypto.subtle.deriveBits(
+      { name: "PBKDF2", hash: "SHA-256", salt: salt as Uint8Array<ArrayBuffer>, iterations },
+      key,
+      256
+    )
+    return new Uint8Array(bits)
+  })
+
+/** Hashes a secret for storage. */
+export const hashSecret = Effect.fn("SecretHash.hash")(function*(secret: string) {
+  const salt = crypto.getRandomValues(new Uint8Array(16))
+  const hash = yield* derive(secret, salt, ITERATIONS)
+  return `pbkdf2-sha256$${ITERATIONS}$${toHex(salt)}$${toHex(hash)}`
+})
+
+/** Checks a presented secret against its stored hash in constant time. */
+export const verifySecret = Effect.fn("SecretHash.verify")(function*(secret: string, stored: string) {
+  const [scheme, iterations, saltHex, hashHex] = stored.split("$")
+  if (scheme !== "pbkdf2-sha256" || iterations === undefined || saltHex === undefined || hashHex === undefined) {
+    return false
+  }
+  const hash = yield* derive(secret, fromHex(saltHex), Number(iterations))
+  return constantTimeEqual(toHex(hash), hashHex)
+})
+
+const fromHex = (hex: string): Uint8Array => {
+  const out = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
+  return out
+}

@@ -1,0 +1,24 @@
+import { Schema } from "effect"
+
+/** Internal account id (`acc_…`); the public handle is `number`. */
+export const AccountId = Schema.String.pipe(Schema.brand("AccountId"))
+export type AccountId = typeof AccountId.Type
+
+/** PF (natural person, CPF) or PJ (legal entity, CNPJ). */
+export const PersonType = Schema.Literals(["PF", "PJ"])
+export type PersonType = typeof PersonType.Type
+
+/**
+ * A master account or a sub-account (seller) of one. `number` is the account
+ * number clients send in `X-Sub-Account` and in split `accountNumber`.
+ */
+export class Account extends Schema.Class<Account>("Account")({
+  id: AccountId,
+  number: Schema.String,
+  name: Schema.String,
+  document: Schema.String,
+  personType: PersonType,
+  sandbox: Schema.Boolean,
+  parentId: Schema.NullOr(AccountId),
+  createdAt: Schema.Date
+}) {}

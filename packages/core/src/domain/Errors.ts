@@ -1,0 +1,42 @@
+/**
+ * The error codes of the spec that every module shares. Each code is a
+ * `Schema.TaggedError` whose tag IS the wire code, and whose `httpApiStatus`
+ * annotation is the status the spec documents, so the HTTP edge maps any of
+ * them to the envelope `{ error: { message, code, details, timestamp } }`
+ * with one generic function and no table to keep in sync.
+ *
+ * Module-specific codes live next to their module (for example
+ * `webhooks/WebhookErrors.ts`) and follow the same shape.
+ */
+import { Schema } from "effect"
+
+/** Fields every enveloped error carries; `details` is null, an object or an array. */
+export const ErrorFields = {
+  message: Schema.String,
+  details: Schema.optionalKey(Schema.Unknown)
+}
+
+/** 400: a field is invalid; `details` names the field(s) and what is wrong. */
+export class InvalidData extends Schema.TaggedError<InvalidData>()("INVALID_DATA", ErrorFields, {
+  httpApiStatus: 400
+}) {}
+
+/** 401: token missing, expired or invalid, or no permission on the sub-account. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("UNAUTHORIZED", ErrorFields, {
+  httpApiStatus: 401
+}) {}
+
+/** 404: the account behind the credentials does not exist any more. */
+export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("ACCOUNT_NOT_FOUND", ErrorFields, {
+  httpApiStatus: 404
+}) {}
+
+/** 404: generic, e.g. the sub-account named in `X-Sub-Account` does not exist. */
+export class NotFound extends Schema.TaggedError<NotFound>()("NOT_FOUND", ErrorFields, {
+  httpApiStatus: 404
+}) {}
+
+/** 500: an unexpected failure; the message never leaks internals. */
+export class InternalError extends Schema.TaggedError<InternalError>()("INTERNAL_ERROR", ErrorFields, {
+  httpApiStatus: 500
+}) {}

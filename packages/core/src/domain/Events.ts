@@ -1,0 +1,49 @@
+import { Schema } from "effect"
+
+/** Every event name of the spec's catalog. */
+export const EventNames = [
+  "payment.success",
+  "payment.overdue",
+  "payment.failed",
+  "charge.created",
+  "charge.expired",
+  "subscription.created",
+  "subscription.trial",
+  "subscription.activated",
+  "subscription.renewed",
+  "subscription.upgraded",
+  "subscription.item_added",
+  "subscription.item_removed",
+  "subscription.downgrade_scheduled",
+  "subscription.canceled",
+  "subscription.cancel_scheduled",
+  "subscription.expired",
+  "refund.requested",
+  "refund.confirmed",
+  "refund.failed",
+  "onboarding.create",
+  "onboarding.backgroundcheck",
+  "onboarding.documentscopy",
+  "onboarding.proposal",
+  "med.infraction.updated",
+  "med.balance.blocked",
+  "med.balance.unblocked",
+  "med.refund.opened",
+  "med.refund.closed"
+] as const
+
+export const EventName = Schema.Literals(EventNames)
+export type EventName = typeof EventName.Type
+
+/**
+ * An event as a use case records it in the outbox, in the same transaction as
+ * the change it describes. `body` is the serialized JSON that receivers get,
+ * written once so that every delivery and every retry sends the same bytes.
+ */
+export interface OutboxEvent {
+  readonly id: string
+  readonly accountId: string
+  readonly event: EventName
+  readonly body: string
+  readonly createdAt: Date
+}

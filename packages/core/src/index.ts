@@ -1,0 +1,23 @@
+/**
+ * `@billing/core`: the billing engine without I/O. Storage and providers are
+ * ports (`ports/`) that adapters implement as Effect layers; use cases are
+ * `Effect.fn` programs that need those ports. Embed it with:
+ *
+ * ```ts
+ * import { Billing } from "@billing/core"
+ * ```
+ */
+export * as Billing from "./Billing.ts"
+export * from "./domain/Account.ts"
+export * from "./domain/Errors.ts"
+export * from "./domain/Events.ts"
+export * from "./domain/Scope.ts"
+export * from "./domain/Webhook.ts"
+export * from "./auth/AuthErrors.ts"
+export { Caller } from "./auth/Authenticate.ts"
+export { SigningKey } from "./auth/SigningKey.ts"
+export * from "./ports/Ids.ts"
+export * from "./ports/Storage.ts"
+export * from "./ports/WebhookTransport.ts"
+export * from "./webhooks/WebhookErrors.ts"
+export { DEFAULT_TOLERANCE_SECONDS, signWebhook, verifyWebhookSignature, type VerifyResult } from "./webhooks/Signature.ts"
