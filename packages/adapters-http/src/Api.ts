@@ -1,0 +1,203 @@
+/**
+ * The HTTP contract of the engine: `/auth/token` and the `/v1` surface, as
+ * `effect/http-api` declarations. Handlers live in `Handlers.ts`; the OpenAPI
+ * 3.1 document served at `/v1/openapi.json` is derived from this file.
+ */
+import {
+  AccountNotFound,
+  InvalidData,
+  NotFound,
+  OAuthInvalidClient,
+  OAuthInvalidRequest,
+  OAuthInvalidScope,
+  OAuthUnsupportedGrant,
+  type Scope,
+  Unauthorized,
+  WebhookEventNotFound,
+  WebhookNotFound
+} from "@billing/core"
+import { Context, Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
+import { enveloped } from "./ErrorEnvelope.ts"
+import { oauthBody } from "./OAuthBody.ts"
+import { Caller } from "@billing/core"
+
+/** The scope a route requires; read by the `Authentication` middleware. */
+export class RequiredScope extends Context.Service<RequiredScope, Scope>()("@billing/adapters-http/RequiredScope") {}
+
+/**
+ * Authenticates `/v1` requests (bearer token, scope of the route,
+ * `X-Sub-Account`) and provides the `Caller` to handlers. Its refusals are
+ * answered in the spec's shapes: envelope 401/404, or the bare
+ * `{ message }` 401 of a missing scope.
+ */
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Caller }>()(
+  "@billing/adapters-http/Authentication",
+  { error: [enveloped(Unauthorized), enveloped(AccountNotFound), enveloped(NotFound)] }
+) {}
+
+/** Turns request decoding failures into 400 `INVALID_DATA` with the offending fields. */
+export class InvalidInput extends HttpApiMiddleware.Service<InvalidInput>()("@billing/adapters-http/InvalidInput", {
+  error: enveloped(InvalidData)
+}) {}
+
+/** Turns token-request decoding failures into the OAuth `invalid_request` body. */
+export class InvalidTokenRequest extends HttpApiMiddleware.Service<InvalidTokenRequest>()(
+  "@billing/adapters-http/InvalidTokenRequest",
+  { error: oauthBody(OAuthInvalidRequest, 400) }
+) {}
+
+const TokenFields = {
+  grant_type: Schema.optionalKey(Schema.String),
+  client_id: Schema.optionalKey(Schema.String),
+  client_secret: Schema.optionalKey(Schema.String),
+  scope: Schema.optionalKey(Schema.String)
+}
+
+export const TokenResponse = Schema.Struct({
+  access_token: Schema.String,
+  expires_in: Schema.Number,
+  token_type: Schema.Literal("Bearer")
+})
+
+export class AuthGroup extends HttpApiGroup.make("auth", { topLevel: true })
+  .add(
+    HttpApiEndpoint.post("token", "/auth/token", {
+      // Form-urlencoded per the spec; JSON too, because the real provider's
+      // published collection sends JSON and its users' clients must work.
+      payload: [
+        Schema.Struct(TokenFields).pipe(HttpApiSchema.asFormUrlEncoded()),
+        Schema.Struct(TokenFields)
+      ],
+      success: TokenResponse,
+      error: [
+        oauthBody(OAuthUnsupportedGrant, 400),
+        oauthBody(OAuthInvalidRequest, 400),
+        oauthBody(OAuthInvalidClient, 401),
+        oauthBody(OAuthInvalidScope, 403)
+      ]
+    })
+  )
+  .middleware(InvalidTokenRequest)
+  .annotateMerge(OpenApi.annotations({ title: "Token", description: "OAuth 2.0 client credentials" }))
+{}
+
+export const WebhookView = Schema.Struct({
+  webhookId: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(Schema.String),
+  status: Schema.Literals(["active", "inactive"]),
+  hasAuthToken: Schema.Boolean,
+  secret: Schema.optionalKey(Schema.String),
+  createdAt: Schema.String
+}).annotate({ identifier: "Webhook" })
+
+export const DeliveryView = Schema.Struct({
+  webhookEventId: Schema.String,
+  webhookId: Schema.String,
+  type: Schema.String,
+  status: Schema.String,
+  attempt: Schema.Number,
+  responseStatusCode: Schema.NullOr(Schema.Number),
+  error: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  deliveredAt: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "WebhookDelivery" })
+
+const WebhookId = { webhookId: Schema.String }
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.post("register", "/", {
+      payload: Schema.Struct({
+        url: Schema.String,
+        events: Schema.optionalKey(Schema.Array(Schema.String)),
+        secret: Schema.optionalKey(Schema.String),
+        authToken: Schema.optionalKey(Schema.String)
+      }),
+      success: WebhookView.pipe(HttpApiSchema.status(201)),
+      error: enveloped(InvalidData)
+    }).annotate(RequiredScope, "webhooks/write"),
+    HttpApiEndpoint.get("list", "/", {
+      success: Schema.Struct({ items: Schema.Array(WebhookView) })
+    }).annotate(RequiredScope, "webhooks/read"),
+    HttpApiEndpoint.get("deliveries", "/events", {
+      query: {
+        limit: Schema.optionalKey(Schema.NumberFromString),
+        nextPageToken: Schema.optionalKey(Schema.String),
+        type: Schema.optionalKey(Schema.String),
+        status: Schema.optionalKey(Schema.String)
+      },
+      success: Schema.Struct({
+        items: Schema.Array(DeliveryView),
+        count: Schema.Number,
+        hasMore: Schema.Boolean,
+        nextPageToken: Schema.NullOr(Schema.String)
+      }),
+      error: enveloped(InvalidData)
+    }).annotate(RequiredScope, "webhooks/read"),
+    HttpApiEndpoint.post("test", "/test", {
+      payload: Schema.Struct({
+        entity: Schema.String,
+        webhookId: Schema.optionalKey(Schema.String),
+        url: Schema.optionalKey(Schema.String)
+      }),
+      success: Schema.Struct({
+        success: Schema.Boolean,
+        url: Schema.String,
+        event: Schema.String,
+        payload: Schema.Unknown,
+        response: Schema.NullOr(Schema.Struct({ statusCode: Schema.Number })),
+        error: Schema.optionalKey(Schema.String)
+      }),
+      error: [enveloped(InvalidData), enveloped(WebhookNotFound)]
+    }).annotate(RequiredScope, "webhooks/write"),
+    HttpApiEndpoint.get("get", "/:webhookId", {
+      params: WebhookId,
+      success: WebhookView,
+      error: enveloped(WebhookNotFound)
+    }).annotate(RequiredScope, "webhooks/read"),
+    HttpApiEndpoint.put("update", "/:webhookId", {
+      params: WebhookId,
+      payload: Schema.Struct({
+        url: Schema.optionalKey(Schema.String),
+        events: Schema.optionalKey(Schema.Array(Schema.String)),
+        status: Schema.optionalKey(Schema.Literals(["active", "inactive"])),
+        authToken: Schema.optionalKey(Schema.NullOr(Schema.String))
+      }),
+      success: WebhookView,
+      error: [enveloped(InvalidData), enveloped(WebhookNotFound)]
+    }).annotate(RequiredScope, "webhooks/write"),
+    HttpApiEndpoint.delete("remove", "/:webhookId", {
+      params: WebhookId,
+      success: Schema.Struct({ message: Schema.String, webhookId: Schema.String }),
+      error: enveloped(WebhookNotFound)
+    }).annotate(RequiredScope, "webhooks/write"),
+    HttpApiEndpoint.post("retry", "/:webhookEventId/retry", {
+      params: { webhookEventId: Schema.String },
+      success: Schema.Struct({
+        message: Schema.String,
+        webhookEventId: Schema.String,
+        attempt: Schema.Number,
+        status: Schema.String,
+        responseStatusCode: Schema.NullOr(Schema.Number),
+        error: Schema.NullOr(Schema.String)
+      }),
+      error: enveloped(WebhookEventNotFound)
+    }).annotate(RequiredScope, "webhooks/write")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/users/webhooks")
+  .annotateMerge(OpenApi.annotations({ title: "Webhooks", description: "Registrations, deliveries, test and retry" }))
+{}
+
+export class BillingApi extends HttpApi.make("billing")
+  .add(AuthGroup)
+  .add(WebhooksGroup)
+  .annotateMerge(OpenApi.annotations({
+    title: "Billing engine",
+    version: "1.0.0",
+    description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks."
+  }))
+{}

@@ -1,0 +1,35 @@
+import { Cause, Effect } from "effect"
+import { HttpRouter, HttpServerError } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import { envelopeResponse } from "./ErrorEnvelope.ts"
+import { issueDetails } from "./Middleware.ts"
+
+/**
+ * The last line of defence, around every route: an unknown route answers 404
+ * `NOT_FOUND`, a body that is not JSON answers 400 `INVALID_DATA`, and any
+ * defect answers 500 `INTERNAL_ERROR` in the envelope (logged with its
+ * cause, never shown to the client).
+ */
+export const ErrorHandlingLive = HttpRouter.middleware(
+  (httpEffect) =>
+    Effect.catchCause(httpEffect, (cause) => {
+      const failure = cause.reasons.find(Cause.isFailReason)?.error
+      const defect = cause.reasons.find(Cause.isDieReason)?.defect
+      const error = failure ?? defect
+      if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound") {
+        return Effect.succeed(envelopeResponse(404, "NOT_FOUND", "Rota não encontrada"))
+      }
+      if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
+        const details = issueDetails(error)
+        return Effect.succeed(envelopeResponse(400, "INVALID_DATA", "Dados inválidos", details))
+      }
+      if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError") {
+        return Effect.succeed(envelopeResponse(400, "INVALID_DATA", "Corpo da requisição inválido"))
+      }
+      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+      return Effect.logError("unhandled error", cause).pipe(
+        Effect.as(envelopeResponse(500, "INTERNAL_ERROR", "Erro interno"))
+      )
+    }),
+  { global: true }
+)

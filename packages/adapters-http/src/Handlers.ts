@@ -1,0 +1,38 @@
+import { Billing, type Caller } from "@billing/core"
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { BillingApi } from "./Api.ts"
+import { AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive } from "./Middleware.ts"
+
+// Handlers capture the engine's services once and provide them per request;
+// the `Caller` comes from the Authentication middleware.
+type Services<A> = A extends Effect.Effect<any, any, infer R> ? Exclude<R, Caller> : never
+
+const AuthHandlers = HttpApiBuilder.group(BillingApi, "auth", Effect.fn(function*(handlers) {
+  const services = yield* Effect.context<Services<ReturnType<typeof Billing.issueToken>>>()
+  return handlers.handle("token", ({ payload }) => Billing.issueToken(payload).pipe(Effect.provideContext(services)))
+}))
+
+const WebhooksHandlers = HttpApiBuilder.group(BillingApi, "webhooks", Effect.fn(function*(handlers) {
+  type Needed =
+    | Services<ReturnType<typeof Billing.registerWebhook>>
+    | Services<ReturnType<typeof Billing.testWebhook>>
+    | Services<ReturnType<typeof Billing.retryDelivery>>
+  const services = yield* Effect.context<Needed>()
+  const provide = <A, E>(effect: Effect.Effect<A, E, Caller | Needed>) => Effect.provideContext(effect, services)
+  return handlers
+    .handle("register", ({ payload }) => provide(Billing.registerWebhook(payload)))
+    .handle("list", () => provide(Billing.listWebhooks()))
+    .handle("deliveries", ({ query }) => provide(Billing.listDeliveries(query)))
+    .handle("test", ({ payload }) => provide(Billing.testWebhook(payload)))
+    .handle("get", ({ params }) => provide(Billing.getWebhook(params.webhookId)))
+    .handle("update", ({ params, payload }) => provide(Billing.updateWebhook(params.webhookId, payload)))
+    .handle("remove", ({ params }) => provide(Billing.removeWebhook(params.webhookId)))
+    .handle("retry", ({ params }) => provide(Billing.retryDelivery(params.webhookEventId)))
+}))
+
+/** Every route of the API with its middleware, needing only the engine's services. */
+export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
+  Layer.provide([AuthHandlers, WebhooksHandlers]),
+  Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
+)

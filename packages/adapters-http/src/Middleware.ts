@@ -1,0 +1,54 @@
+import { Accounts, Billing, Caller, MISSING_SCOPE_MESSAGE, SigningKey } from "@billing/core"
+import { Context, Effect, Layer, Option, SchemaIssue } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiMiddleware, type HttpApiError } from "effect/http-api"
+import { Authentication, InvalidInput, InvalidTokenRequest, RequiredScope } from "./Api.ts"
+import { envelopeResponse } from "./ErrorEnvelope.ts"
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** `details` of a 400 `INVALID_DATA`: which field, and what is wrong with it. */
+export const issueDetails = (error: HttpApiError.HttpApiSchemaError) =>
+  formatter(error.cause.issue).issues.map((issue) => ({
+    field: (issue.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? String(p.key) : String(p))).join("."),
+    message: issue.message
+  }))
+
+const describe = (details: ReadonlyArray<{ field: string; message: string }>) =>
+  details.length === 0
+    ? "Dados inválidos"
+    : `Dados inválidos: ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ")}`
+
+export const InvalidInputLive = HttpApiMiddleware.layerSchemaErrorTransform(InvalidInput, (error) => {
+  const details = issueDetails(error)
+  return Effect.succeed(envelopeResponse(400, "INVALID_DATA", describe(details), details))
+})
+
+export const InvalidTokenRequestLive = HttpApiMiddleware.layerSchemaErrorTransform(InvalidTokenRequest, (error) =>
+  Effect.succeed(HttpServerResponse.jsonUnsafe({
+    error: "invalid_request",
+    error_description: describe(issueDetails(error))
+  }, { status: 400 })))
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const services = yield* Effect.context<SigningKey | Accounts>()
+    return (httpEffect, { endpoint }) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const authorization = request.headers["authorization"]
+        const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim()
+        const caller = yield* Billing.authenticate({
+          bearer,
+          requiredScope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
+          subAccount: request.headers["x-sub-account"]
+        }).pipe(Effect.provideContext(services))
+        return yield* Effect.provideService(httpEffect, Caller, caller)
+      }).pipe(
+        // The spec's bare body for a token that lacks the route's scope.
+        Effect.catchTag("MissingScope", () =>
+          Effect.succeed(HttpServerResponse.jsonUnsafe({ message: MISSING_SCOPE_MESSAGE }, { status: 401 })))
+      )
+  })
+)

@@ -1,0 +1,37 @@
+/**
+ * The composition root: which database, which providers. The only place where
+ * all packages meet (DESIGN: arrows point `cli -> {adapters-*, worker} -> core`).
+ */
+import { Database, StorageLive } from "@billing/adapters-postgres"
+import { WebhookTransportFetch } from "@billing/adapters-http"
+import { Ids, SigningKey } from "@billing/core"
+import { Layer } from "effect"
+
+export interface EngineConfig {
+  /** PostgreSQL server URL; when absent, embedded PGlite in `dataDir`. */
+  readonly databaseUrl?: string | undefined
+  readonly dataDir?: string | undefined
+}
+
+export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): EngineConfig => ({
+  databaseUrl: env.DATABASE_URL || undefined,
+  dataDir: env.BILLING_DATA_DIR || ".data/pglite"
+})
+
+export const describeDatabase = (config: EngineConfig) =>
+  config.databaseUrl ? `PostgreSQL (${config.databaseUrl.replace(/\/\/[^@/]*@/, "//***@")})` : `embedded PGlite (${config.dataDir})`
+
+export const DatabaseLive = (config: EngineConfig) =>
+  config.databaseUrl ? Database.postgres(config.databaseUrl) : Database.pglite(config.dataDir)
+
+/**
+ * Every service the use cases need, on a migrated database. Production and
+ * sandbox share it: the provider layers are the only difference, and the
+ * sandbox ones come with the modules that need them.
+ */
+export const EngineLive = (config: EngineConfig) =>
+  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch).pipe(
+    Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
+    Layer.provideMerge(Database.MigrationsLive),
+    Layer.provideMerge(DatabaseLive(config))
+  )

@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+/**
+ * `billing <command>`: serve | worker | migrate | accounts create.
+ * Configuration by environment: DATABASE_URL, BILLING_DATA_DIR, PORT,
+ * BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET.
+ */
+import { HttpServerLive } from "@billing/adapters-http"
+import { Database } from "@billing/adapters-postgres"
+import { Billing } from "@billing/core"
+import { WorkerLive } from "@billing/worker"
+import { NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
+import { parseArgs } from "node:util"
+import { configFromEnv, DatabaseLive, describeDatabase, EngineLive } from "./Engine.ts"
+
+const usage = `usage: billing <command> [options]
+
+commands:
+  serve [--no-worker] [--port N]     HTTP server (and the worker, unless --no-worker)
+  worker                             the scheduler loops only
+  migrate                            apply pending database migrations
+  accounts create --name NAME --document CPF_OR_CNPJ [--sandbox]
+                  [--scopes SCOPE,...] [--parent ACCOUNT_ID]
+                                     open an account with API credentials (prints JSON)
+
+environment:
+  DATABASE_URL        PostgreSQL server; when absent, embedded PGlite in BILLING_DATA_DIR (.data/pglite)
+  PORT                HTTP port of serve (default 3000)
+  BILLING_SANDBOX_CLIENT_ID, BILLING_SANDBOX_CLIENT_SECRET
+                      when both are set, serve makes sure a sandbox master account with these
+                      credentials and every scope exists
+`
+
+const fail = (message: string) => Effect.sync(() => {
+  process.stderr.write(`billing: ${message}\n\n${usage}`)
+  process.exitCode = 2
+})
+
+const config = configFromEnv()
+
+const serve = (args: Array<string>) => {
+  const { values } = parseArgs({ args, options: { "no-worker": { type: "boolean" }, port: { type: "string" } } })
+  const port = Number(values.port ?? process.env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid port ${values.port ?? process.env.PORT}`)
+  const clientId = process.env.BILLING_SANDBOX_CLIENT_ID
+  const clientSecret = process.env.BILLING_SANDBOX_CLIENT_SECRET
+  const banner = Layer.effectDiscard(Effect.gen(function*() {
+    const server = yield* HttpServer.HttpServer
+    const address = server.address._tag === "UnixPathAddress" ? undefined : server.address
+    const base = `http://localhost:${address?.port ?? port}`
+    const lines = [
+      `billing engine listening on ${base}`,
+      `  database:    ${describeDatabase(config)}`,
+      `  base URL:    ${base}/v1`,
+      `  token URL:   ${base}/auth/token`,
+      `  OpenAPI:     ${base}/v1/openapi.json`,
+      `  worker:      ${values["no-worker"] ? "off (--no-worker)" : "running in this process"}`
+    ]
+    if (clientId && clientSecret) {
+      const sandbox = yield* Billing.ensureSandboxAccount(clientId, clientSecret)
+      lines.push(
+        `  sandbox:     client_id=${clientId} client_secret=${clientSecret} (account ${sandbox.accountId})`,
+        ``,
+        `try: curl -s -X POST ${base}/auth/token -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret}`
+      )
+    } else {
+      lines.push(`  sandbox:     set BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET, or run 'billing accounts create'`)
+    }
+    yield* Console.log(lines.join("\n"))
+  }))
+  const app = Layer.mergeAll(
+    banner.pipe(Layer.provideMerge(HttpServerLive({ port }))),
+    values["no-worker"] ? Layer.empty : WorkerLive()
+  )
+  return Layer.launch(app.pipe(Layer.provide(EngineLive(config))))
+}
+
+const worker = () =>
+  Console.log(`billing worker running on ${describeDatabase(config)}`).pipe(
+    Effect.andThen(Layer.launch(WorkerLive().pipe(Layer.provide(EngineLive(config)))))
+  )
+
+const migrate = () =>
+  Effect.gen(function*() {
+    const ran = yield* Database.migrate
+    yield* Console.log(ran.length === 0 ? "no pending migrations" : ran.map(([id, name]) => `applied ${id}_${name}`).join("\n"))
+  }).pipe(Effect.provide(DatabaseLive(config)))
+
+const accounts = (args: Array<string>) => {
+  const [sub, ...rest] = args
+  if (sub !== "create") return fail(`unknown accounts command ${sub ?? "(none)"}`)
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: "string" },
+      document: { type: "string" },
+      sandbox: { type: "boolean" },
+      scopes: { type: "string" },
+      parent: { type: "string" }
+    }
+  })
+  if (!values.name || !values.document) return fail("accounts create needs --name and --document")
+  return Billing.createAccount({
+    name: values.name,
+    document: values.document,
+    sandbox: values.sandbox ?? false,
+    scopes: values.scopes?.split(",").map((s) => s.trim()).filter((s) => s.length > 0),
+    parentId: values.parent
+  }).pipe(
+    Effect.flatMap((created) => Console.log(JSON.stringify(created, null, 2))),
+    Effect.catch((error) => fail(`${error._tag}: ${error.message}`)),
+    Effect.provide(EngineLive(config))
+  )
+}
+
+const [command, ...args] = process.argv.slice(2)
+const program = (() => {
+  try {
+    switch (command) {
+      case "serve":
+        return serve(args)
+      case "worker":
+        return worker()
+      case "migrate":
+        return migrate()
+      case "accounts":
+        return accounts(args)
+      case undefined:
+      case "help":
+      case "--help":
+        return Console.log(usage)
+      default:
+        return fail(`unknown command ${command}`)
+    }
+  } catch (error) {
+    // parseArgs refuses unknown flags by throwing; answer with the usage.
+    return fail(error instanceof Error ? error.message : String(error))
+  }
+})()
+
+NodeRuntime.runMain(program as Effect.Effect<void, unknown>)

@@ -1,0 +1,1 @@
+export { deliveryPass, WorkerLive, type WorkerOptions } from "./Worker.ts"
