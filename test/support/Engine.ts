@@ -1,0 +1,93 @@
+/**
+ * Starts the real engine for end-to-end tests: migrations on a fresh
+ * database (a new PostgreSQL database per suite, or an in-memory PGlite),
+ * the HTTP server on a free port, and helpers to open accounts and get tokens.
+ */
+import { HttpServerLive } from "@billing/adapters-http"
+import { Billing } from "@billing/core"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { HttpServer } from "effect/http"
+import { DatabaseLive, EngineLive } from "../../packages/cli/src/Engine.ts"
+import pg from "./pg.ts"
+
+export type DatabaseKind = "postgres" | "pglite"
+
+export const databaseKinds: ReadonlyArray<DatabaseKind> = ["postgres", "pglite"]
+
+const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+/** A fresh, empty PostgreSQL database; dropped by the returned function. */
+export const freshPostgresDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
+  const name = `billing_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  await pg(adminUrl, `CREATE DATABASE ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: () => pg(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  }
+}
+
+export const engineConfig = async (kind: DatabaseKind) => {
+  if (kind === "pglite") return { config: { dataDir: "memory://" }, drop: async () => {} }
+  const db = await freshPostgresDatabase()
+  return { config: { databaseUrl: db.url }, drop: db.drop }
+}
+
+export interface TestEngine {
+  readonly baseUrl: string
+  readonly runtime: ManagedRuntime.ManagedRuntime<any, any>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
+  readonly createAccount: (input?: Partial<Parameters<typeof Billing.createAccount>[0]>) => Promise<Billing.CreatedAccount>
+  readonly token: (account: Billing.CreatedAccount, scope?: string) => Promise<string>
+  readonly dispose: () => Promise<void>
+}
+
+let documentSeq = 0
+// Valid CNPJs for test accounts (check digits hand-verified).
+const documents = ["11444777000161", "11222333000181", "45723174000110", "07526557000100"]
+
+export const startEngine = async (kind: DatabaseKind): Promise<TestEngine> => {
+  const { config, drop } = await engineConfig(kind)
+  const layer = HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config)))
+  const runtime = ManagedRuntime.make(layer)
+  const server = await runtime.runPromise(Effect.gen(function*() {
+    return yield* HttpServer.HttpServer
+  }))
+  const address = server.address
+  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
+  const baseUrl = `http://127.0.0.1:${address.port}`
+  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
+  return {
+    baseUrl,
+    runtime,
+    run,
+    createAccount: (input) =>
+      run(Billing.createAccount({
+        name: "Loja Teste",
+        document: documents[documentSeq++ % documents.length]!,
+        sandbox: true,
+        ...input
+      })),
+    token: async (account, scope) => {
+      const body = new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: account.clientId,
+        client_secret: account.clientSecret,
+        ...(scope === undefined ? {} : { scope })
+      })
+      const response = await fetch(`${baseUrl}/auth/token`, { method: "POST", body })
+      if (response.status !== 200) throw new Error(`token: HTTP ${response.status} ${await response.text()}`)
+      return ((await response.json()) as { access_token: string }).access_token
+    },
+    dispose: async () => {
+      await runtime.dispose()
+      await drop()
+    }
+  }
+}
+
+/** A second process-like engine on the same database, without HTTP: for racing workers. */
+export const workerRuntime = (config: Parameters<typeof EngineLive>[0]) => ManagedRuntime.make(EngineLive(config))
+
+export { DatabaseLive }
