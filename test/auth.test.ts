@@ -72,6 +72,20 @@ describe.each(databaseKinds)("authentication on %s", (kind) => {
     expect(await wrongType.json()).toMatchObject({ error: "invalid_request" })
   })
 
+  it("answers 400 invalid_request for a body that is not a form or a JSON object", async () => {
+    const cases: Array<RequestInit> = [
+      { body: "hello", headers: { "content-type": "text/plain" } },
+      { body: "[1,2]", headers: { "content-type": "application/json" } },
+      { body: "{\"grant_type\":", headers: { "content-type": "application/json" } },
+      {}
+    ]
+    for (const init of cases) {
+      const response = await fetch(`${engine.baseUrl}/auth/token`, { method: "POST", ...init })
+      expect(response.status, JSON.stringify(init)).toBe(400)
+      expect((await response.json()).error).toBe("invalid_request")
+    }
+  })
+
   it("answers 401 { error } for a wrong secret or an unknown client", async () => {
     const wrongSecret = await token({ ...valid(), client_secret: "not-the-secret" })
     expect(wrongSecret.status).toBe(401)

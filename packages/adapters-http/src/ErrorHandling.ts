@@ -1,5 +1,5 @@
 import { Cause, Effect } from "effect"
-import { HttpRouter, HttpServerError } from "effect/http"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { envelopeResponse } from "./ErrorEnvelope.ts"
 import { issueDetails } from "./Middleware.ts"
@@ -12,7 +12,9 @@ import { issueDetails } from "./Middleware.ts"
  */
 export const ErrorHandlingLive = HttpRouter.middleware(
   (httpEffect) =>
-    Effect.catchCause(httpEffect, (cause) => {
+    httpEffect.pipe(
+      Effect.flatMap(unsupportedMediaType),
+      Effect.catchCause((cause) => {
       const failure = cause.reasons.find(Cause.isFailReason)?.error
       const defect = cause.reasons.find(Cause.isDieReason)?.defect
       const error = failure ?? defect
@@ -30,6 +32,25 @@ export const ErrorHandlingLive = HttpRouter.middleware(
       return Effect.logError("unhandled error", cause).pipe(
         Effect.as(envelopeResponse(500, "INTERNAL_ERROR", "Erro interno"))
       )
-    }),
+    })),
   { global: true }
 )
+
+/**
+ * The API answers a body of an unsupported media type with a bare text 415
+ * before any handler runs; clients expect the spec's shapes for bad input.
+ */
+const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse) =>
+  response.status !== 415
+    ? Effect.succeed(response)
+    : Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+      const contentType = request.headers["content-type"] ?? ""
+      return request.url.startsWith("/auth/")
+        ? HttpServerResponse.jsonUnsafe({
+          error: "invalid_request",
+          error_description: `unsupported content-type ${contentType}: send application/x-www-form-urlencoded or application/json`
+        }, { status: 400 })
+        : envelopeResponse(400, "INVALID_DATA", `Content-Type não suportado: ${contentType}; envie application/json`, {
+          field: "content-type"
+        })
+    })
