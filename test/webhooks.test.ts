@@ -3,7 +3,8 @@
  * failure recording, manual retry, test deliveries and concurrent workers,
  * through real HTTP on PostgreSQL (and the management routes on PGlite).
  */
-import { Billing, type EventName, Outbox, Transactor, verifyWebhookSignature, Webhooks } from "@billing/core"
+import { Billing, type EventName, Outbox, Transactor, verifyWebhookSignature, WebhookDeliveries, Webhooks } from "@billing/core"
+import { SqlClient } from "effect/sql"
 import { deliveryPass } from "@billing/worker"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -232,6 +233,37 @@ describe("webhook delivery on postgres", () => {
       await receiver.close()
     }
   }, 20_000)
+
+  it("a delivery leased by a worker that died is sent by another once the lease runs out, never before", async () => {
+    const receiver = await startReceiver()
+    try {
+      const hook = await register({ url: receiver.url, events: ["subscription.renewed"] })
+      await emit(engine, account.accountId, "subscription.renewed", { subscriptionId: "sub_dead" })
+      // A worker fans the event out and leases the delivery, then dies before POSTing.
+      await engine.run(Billing.fanOut(100))
+      const now = Date.now()
+      const leased = await engine.run(Effect.gen(function*() {
+        const deliveries = yield* WebhookDeliveries
+        return yield* deliveries.lease(100, new Date(now), new Date(now + 30_000))
+      }))
+      expect(leased.map((d) => d.webhookId)).toContain(hook.webhookId)
+      // While the lease holds, other workers leave the row alone.
+      await pass()
+      expect(receiver.received).toHaveLength(0)
+      // The lease runs out (moved into the past here instead of waiting 30 s).
+      await engine.run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE webhook_id = ${hook.webhookId}`
+      }))
+      await pass()
+      expect(receiver.received).toHaveLength(1)
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ subscriptionId: "sub_dead" })
+      const delivery = (await deliveries()).find((d) => d.webhookId === hook.webhookId)!
+      expect(delivery).toMatchObject({ status: "delivered", attempt: 2 })
+    } finally {
+      await receiver.close()
+    }
+  })
 
   it("test delivery: only the payload reaches the receiver, signed when webhookId is given", async () => {
     const receiver = await startReceiver()
