@@ -31,9 +31,9 @@ export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
   if (request.bearer === undefined || request.bearer.length === 0) {
     return yield* new Unauthorized({ message: "Token de autenticação ausente", details: null })
   }
-  const { secret } = yield* SigningKey
+  const { key } = yield* SigningKey
   const now = yield* Clock.currentTimeMillis
-  const claims = yield* verifyJwt(request.bearer, secret, Math.floor(now / 1000))
+  const claims = yield* verifyJwt(request.bearer, key, Math.floor(now / 1000))
   if (Option.isNone(claims)) {
     return yield* new Unauthorized({ message: "Token de autenticação inválido ou expirado", details: null })
   }

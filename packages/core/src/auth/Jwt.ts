@@ -40,7 +40,14 @@ const fromBase64url = (text: string): Uint8Array | undefined => {
   }
 }
 
-const hmacKey = (secret: string) =>
+/** An imported Web Crypto HMAC key. */
+export type JwtKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
+
+/**
+ * Imports an HMAC key once; sign and verify take the imported key so the hot
+ * path of every request does not import it again.
+ */
+export const importJwtKey = (secret: string) =>
   Effect.promise(() =>
     crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
@@ -51,8 +58,7 @@ const hmacKey = (secret: string) =>
 const header = base64url(encoder.encode(JSON.stringify({ alg: "HS256", typ: "JWT" })))
 
 /** Signs claims into a compact JWT. */
-export const signJwt = Effect.fn("Jwt.sign")(function*(claims: AccessClaims, secret: string) {
-  const key = yield* hmacKey(secret)
+export const signJwt = Effect.fn("Jwt.sign")(function*(claims: AccessClaims, key: JwtKey) {
   const payload = base64url(encoder.encode(JSON.stringify(claims)))
   const input = `${header}.${payload}`
   const signature = yield* Effect.promise(() => crypto.subtle.sign("HMAC", key, encoder.encode(input)))
@@ -63,12 +69,11 @@ export const signJwt = Effect.fn("Jwt.sign")(function*(claims: AccessClaims, sec
  * Verifies signature and expiry. `None` for anything malformed, forged or
  * expired: the caller answers all of them with the same 401.
  */
-export const verifyJwt = Effect.fn("Jwt.verify")(function*(token: string, secret: string, nowSeconds: number) {
+export const verifyJwt = Effect.fn("Jwt.verify")(function*(token: string, key: JwtKey, nowSeconds: number) {
   const parts = token.split(".")
   if (parts.length !== 3 || parts[0] !== header) return Option.none<AccessClaims>()
   const signature = fromBase64url(parts[2]!)
   if (signature === undefined) return Option.none<AccessClaims>()
-  const key = yield* hmacKey(secret)
   // subtle.verify compares in constant time.
   const valid = yield* Effect.promise(() =>
     crypto.subtle.verify("HMAC", key, signature as Uint8Array<ArrayBuffer>, encoder.encode(`${parts[0]}.${parts[1]}`))

@@ -1,13 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import { Ids } from "../ports/Ids.ts"
 import { Settings } from "../ports/Storage.ts"
+import { importJwtKey, type JwtKey } from "./Jwt.ts"
 
 /**
  * The HMAC key of access tokens. It lives in the database (first process to
  * start creates it), so every server and worker of one installation accepts
  * the tokens of the others and a restart does not log clients out.
  */
-export class SigningKey extends Context.Service<SigningKey, { readonly secret: string }>()(
+export class SigningKey extends Context.Service<SigningKey, { readonly key: JwtKey }>()(
   "@billing/core/auth/SigningKey"
 ) {
   static readonly layer = Layer.effect(
@@ -17,7 +18,7 @@ export class SigningKey extends Context.Service<SigningKey, { readonly secret: s
       const ids = yield* Ids
       const candidate = yield* ids.randomHex(32)
       const secret = yield* settings.getOrInsert("jwt_signing_key", candidate)
-      return SigningKey.of({ secret })
+      return SigningKey.of({ key: yield* importJwtKey(secret) })
     })
   )
 }

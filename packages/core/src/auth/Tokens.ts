@@ -80,7 +80,7 @@ export const issueToken = Effect.fn("Tokens.issue")(function*(request: TokenRequ
     } satisfies TokenResponse
   }
 
-  const { secret } = yield* SigningKey
+  const { key } = yield* SigningKey
   const ids = yield* Ids
   const exp = nowSeconds + TOKEN_LIFETIME_SECONDS
   const token = yield* signJwt({
@@ -90,7 +90,7 @@ export const issueToken = Effect.fn("Tokens.issue")(function*(request: TokenRequ
     iat: nowSeconds,
     exp,
     jti: yield* ids.randomHex(8)
-  }, secret)
+  }, key)
   const transactor = yield* Transactor
   yield* transactor.withTransaction(
     tokens.insert({ clientId: client.value.clientId, scopeKey, token, expiresAt: new Date(exp * 1000) })

@@ -2,14 +2,16 @@ import { createHmac } from "node:crypto"
 import { Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { constantTimeEqual } from "../../src/auth/ConstantTime.ts"
-import { signJwt, verifyJwt } from "../../src/auth/Jwt.ts"
+import { importJwtKey, signJwt, verifyJwt } from "../../src/auth/Jwt.ts"
 import { hashSecret, verifySecret } from "../../src/auth/SecretHash.ts"
 
 const claims = { sub: "acc_1", cid: "cli_1", scope: "pix.cob/read", iat: 1000, exp: 4600, jti: "abc" }
 
+const key = (secret: string) => Effect.runPromise(importJwtKey(secret))
+
 describe("access tokens (HS256 JWT)", () => {
   it("signs a standard compact JWT that an independent HMAC check accepts", async () => {
-    const token = await Effect.runPromise(signJwt(claims, "key"))
+    const token = await Effect.runPromise(signJwt(claims, await key("key")))
     const [header, payload, signature] = token.split(".")
     expect(JSON.parse(Buffer.from(header!, "base64url").toString())).toEqual({ alg: "HS256", typ: "JWT" })
     expect(JSON.parse(Buffer.from(payload!, "base64url").toString())).toEqual(claims)
@@ -17,15 +19,15 @@ describe("access tokens (HS256 JWT)", () => {
   })
 
   it("verifies before expiry and refuses after it, with another key, or when altered", async () => {
-    const token = await Effect.runPromise(signJwt(claims, "key"))
-    expect(Option.getOrUndefined(await Effect.runPromise(verifyJwt(token, "key", 4599)))).toEqual(claims)
-    expect(Option.isNone(await Effect.runPromise(verifyJwt(token, "key", 4600)))).toBe(true)
-    expect(Option.isNone(await Effect.runPromise(verifyJwt(token, "other", 2000)))).toBe(true)
+    const token = await Effect.runPromise(signJwt(claims, await key("key")))
+    expect(Option.getOrUndefined(await Effect.runPromise(verifyJwt(token, await key("key"), 4599)))).toEqual(claims)
+    expect(Option.isNone(await Effect.runPromise(verifyJwt(token, await key("key"), 4600)))).toBe(true)
+    expect(Option.isNone(await Effect.runPromise(verifyJwt(token, await key("other"), 2000)))).toBe(true)
     const [h, , s] = token.split(".")
     const forgedPayload = Buffer.from(JSON.stringify({ ...claims, scope: "wallet/write" })).toString("base64url")
-    expect(Option.isNone(await Effect.runPromise(verifyJwt(`${h}.${forgedPayload}.${s}`, "key", 2000)))).toBe(true)
-    expect(Option.isNone(await Effect.runPromise(verifyJwt("not.a.jwt", "key", 2000)))).toBe(true)
-    expect(Option.isNone(await Effect.runPromise(verifyJwt("garbage", "key", 2000)))).toBe(true)
+    expect(Option.isNone(await Effect.runPromise(verifyJwt(`${h}.${forgedPayload}.${s}`, await key("key"), 2000)))).toBe(true)
+    expect(Option.isNone(await Effect.runPromise(verifyJwt("not.a.jwt", await key("key"), 2000)))).toBe(true)
+    expect(Option.isNone(await Effect.runPromise(verifyJwt("garbage", await key("key"), 2000)))).toBe(true)
   })
 })
 
