@@ -11,7 +11,7 @@ import { AllScopes, isScope } from "../domain/Scope.ts"
 import { hashSecret } from "../auth/SecretHash.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Accounts, ApiClients, Transactor } from "../ports/Storage.ts"
-import { isValidDocument } from "./Documents.ts"
+import { isValidDocument, normalizeDocument } from "../brazil/Documents.ts"
 
 export interface CreateAccountInput {
   readonly name: string
@@ -32,7 +32,7 @@ export interface CreatedAccount {
 }
 
 export const createAccount = Effect.fn("Accounts.create")(function*(input: CreateAccountInput) {
-  const document = input.document.replace(/[.\-/\s]/g, "").toUpperCase()
+  const document = normalizeDocument(input.document)
   if (input.name.trim().length === 0) {
     return yield* new InvalidData({ message: "name is required", details: { field: "name" } })
   }

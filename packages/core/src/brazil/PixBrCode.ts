@@ -1,0 +1,231 @@
+/**
+ * Pix BR Code ("copia e cola"), the EMV QR Code Merchant-Presented Mode
+ * payload of the BCB BR Code manual: a sequence of `ID(2) LENGTH(2) VALUE`
+ * fields whose lengths count UTF-8 bytes, closed by the CRC-16 of field 63.
+ */
+import { Result, Schema } from "effect"
+import { crc16Hex } from "./Crc16.ts"
+import { toBrCodeText } from "./Text.ts"
+
+export const PIX_GUI = "br.gov.bcb.pix"
+
+export class BrCodeInvalidInput extends Schema.TaggedError<BrCodeInvalidInput>()("BrCodeInvalidInput", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+export class BrCodeMalformed extends Schema.TaggedError<BrCodeMalformed>()("BrCodeMalformed", {
+  position: Schema.Number,
+  message: Schema.String
+}) {}
+
+export class BrCodeCrcMismatch extends Schema.TaggedError<BrCodeCrcMismatch>()("BrCodeCrcMismatch", {
+  expected: Schema.String,
+  actual: Schema.String
+}) {}
+
+export type BrCodeError = BrCodeInvalidInput | BrCodeMalformed | BrCodeCrcMismatch
+
+interface Common {
+  /** Merchant name; accents are removed and it must fit 25 bytes. */
+  readonly merchantName: string
+  /** Merchant city; accents are removed and it must fit 15 bytes. */
+  readonly merchantCity: string
+  /** `***` (the default) or 1 to 25 letters and digits. */
+  readonly txid?: string | undefined
+}
+
+/** A static code: the receiver's Pix key, an optional description and amount. */
+export interface StaticBrCode extends Common {
+  readonly kind: "static"
+  readonly key: string
+  readonly description?: string | undefined
+  /** Fixed amount in centavos; absent lets the payer type it. */
+  readonly amountCents?: number | undefined
+}
+
+/** A dynamic single-use code: the payload location (URL without scheme) of the PSP. */
+export interface DynamicBrCode extends Common {
+  readonly kind: "dynamic"
+  readonly location: string
+}
+
+export type BrCodeInput = StaticBrCode | DynamicBrCode
+
+/** What a parsed BR Code carries. */
+export interface ParsedBrCode {
+  readonly payloadFormatIndicator: string
+  /** `"12"` for a single-use (dynamic) code, `"11"` or absent for a reusable one. */
+  readonly pointOfInitiationMethod: string | undefined
+  readonly gui: string
+  readonly key: string | undefined
+  readonly description: string | undefined
+  readonly location: string | undefined
+  readonly merchantCategoryCode: string
+  readonly currency: string
+  readonly amountCents: number | undefined
+  readonly countryCode: string
+  readonly merchantName: string
+  readonly merchantCity: string
+  readonly postalCode: string | undefined
+  readonly txid: string | undefined
+  readonly crc: string
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder("utf-8", { fatal: true })
+const byteLength = (s: string) => encoder.encode(s).length
+
+const tlv = (id: string, value: string): string => {
+  const length = byteLength(value)
+  return `${id}${length.toString().padStart(2, "0")}${value}`
+}
+
+/** `1050` centavos as `10.50`, with integer arithmetic only. */
+export const formatAmount = (cents: number): string =>
+  `${Math.floor(cents / 100)}.${(cents % 100).toString().padStart(2, "0")}`
+
+const TXID = /^(\*\*\*|[A-Za-z0-9]{1,25})$/
+
+/** Builds the EMV text of a BR Code; refuses values the manual does not allow. */
+export const buildBrCode = (input: BrCodeInput): Result.Result<string, BrCodeInvalidInput> => {
+  const invalid = (field: string, message: string) => Result.fail(new BrCodeInvalidInput({ field, message }))
+  const name = toBrCodeText(input.merchantName)
+  const city = toBrCodeText(input.merchantCity)
+  if (name.length === 0 || byteLength(name) > 25) return invalid("merchantName", "must have 1 to 25 characters")
+  if (city.length === 0 || byteLength(city) > 15) return invalid("merchantCity", "must have 1 to 15 characters")
+  const txid = input.txid ?? "***"
+  if (!TXID.test(txid)) return invalid("txid", "must be *** or 1 to 25 letters and digits")
+
+  let account = tlv("00", PIX_GUI)
+  if (input.kind === "static") {
+    if (input.key.length === 0 || byteLength(input.key) > 77) return invalid("key", "must have 1 to 77 bytes")
+    account += tlv("01", input.key)
+    if (input.description !== undefined && input.description.length > 0) {
+      account += tlv("02", toBrCodeText(input.description))
+    }
+  } else {
+    if (/^https?:\/\//i.test(input.location)) return invalid("location", "must not carry the URL scheme")
+    if (input.location.length === 0) return invalid("location", "is required")
+    account += tlv("25", input.location)
+  }
+  if (byteLength(account) > 99) return invalid(input.kind === "static" ? "description" : "location", "does not fit field 26")
+
+  let payload = tlv("00", "01")
+  if (input.kind === "dynamic") payload += tlv("01", "12")
+  payload += tlv("26", account) + tlv("52", "0000") + tlv("53", "986")
+  if (input.kind === "static" && input.amountCents !== undefined) {
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
+      return invalid("amountCents", "must be a positive whole number of centavos")
+    }
+    const amount = formatAmount(input.amountCents)
+    if (amount.length > 13) return invalid("amountCents", "does not fit field 54")
+    payload += tlv("54", amount)
+  }
+  payload += tlv("58", "BR") + tlv("59", name) + tlv("60", city) + tlv("62", tlv("05", txid)) + "6304"
+  return Result.succeed(payload + crc16Hex(payload))
+}
+
+/** Splits TLV fields of `bytes`; `offset` is only for error positions. */
+const readFields = (
+  bytes: Uint8Array,
+  offset: number
+): Result.Result<Array<{ id: string; value: string; at: number }>, BrCodeMalformed> => {
+  const fields: Array<{ id: string; value: string; at: number }> = []
+  let i = 0
+  while (i < bytes.length) {
+    if (i + 4 > bytes.length) return Result.fail(new BrCodeMalformed({ position: offset + i, message: "truncated field header" }))
+    const head = String.fromCharCode(...bytes.subarray(i, i + 4))
+    if (!/^\d{4}$/.test(head)) return Result.fail(new BrCodeMalformed({ position: offset + i, message: "field id and length must be digits" }))
+    const length = Number(head.slice(2))
+    if (i + 4 + length > bytes.length) {
+      return Result.fail(new BrCodeMalformed({ position: offset + i, message: `field ${head.slice(0, 2)} runs past the end` }))
+    }
+    let value: string
+    try {
+      value = decoder.decode(bytes.subarray(i + 4, i + 4 + length))
+    } catch {
+      return Result.fail(new BrCodeMalformed({ position: offset + i, message: "field is not valid UTF-8" }))
+    }
+    fields.push({ id: head.slice(0, 2), value, at: offset + i })
+    i += 4 + length
+  }
+  return Result.succeed(fields)
+}
+
+const AMOUNT = /^\d{1,10}(\.\d{1,2})?$/
+
+/** Parses and validates a BR Code: structure, lengths, mandatory fields and CRC. */
+export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMalformed | BrCodeCrcMismatch> => {
+  const malformed = (position: number, message: string) => Result.fail(new BrCodeMalformed({ position, message }))
+  const crcAt = text.length - 8
+  if (crcAt < 0 || text.slice(crcAt, crcAt + 4) !== "6304") return malformed(Math.max(0, crcAt), "must end with field 63 (CRC)")
+  const crc = text.slice(crcAt + 4)
+  const expected = crc16Hex(text.slice(0, crcAt + 4))
+  if (crc !== expected) return Result.fail(new BrCodeCrcMismatch({ expected, actual: crc }))
+
+  const top = readFields(encoder.encode(text), 0)
+  if (Result.isFailure(top)) return Result.fail(top.failure)
+  const byId = new Map<string, { value: string; at: number }>()
+  for (const f of top.success) {
+    if (byId.has(f.id)) return malformed(f.at, `field ${f.id} repeated`)
+    byId.set(f.id, f)
+  }
+  const req = (id: string) => byId.get(id)?.value
+  if (top.success[0]?.id !== "00" || req("00") !== "01") return malformed(0, "must start with payload format indicator 01")
+  for (const id of ["52", "53", "58", "59", "60"]) {
+    if (req(id) === undefined) return malformed(text.length, `field ${id} is missing`)
+  }
+  const poi = req("01")
+  if (poi !== undefined && poi !== "11" && poi !== "12") return malformed(byId.get("01")!.at, "point of initiation must be 11 or 12")
+
+  // The Pix merchant account may sit in any template from 26 to 51.
+  let account: Map<string, string> | undefined
+  for (let id = 26; id <= 51; id++) {
+    const field = byId.get(String(id))
+    if (field === undefined) continue
+    const sub = readFields(encoder.encode(field.value), field.at + 4)
+    if (Result.isFailure(sub)) return Result.fail(sub.failure)
+    const subs = new Map(sub.success.map((s) => [s.id, s.value]))
+    if (subs.get("00")?.toLowerCase() === PIX_GUI) {
+      account = subs
+      break
+    }
+  }
+  if (account === undefined) return malformed(text.length, "no Pix merchant account (GUI br.gov.bcb.pix)")
+  if (account.get("01") === undefined && account.get("25") === undefined) {
+    return malformed(text.length, "the Pix account has neither a key (01) nor a location (25)")
+  }
+
+  const rawAmount = req("54")
+  if (rawAmount !== undefined && !AMOUNT.test(rawAmount)) return malformed(byId.get("54")!.at, "amount must be digits with a dot")
+  let txid: string | undefined
+  const additional = byId.get("62")
+  if (additional !== undefined) {
+    const sub = readFields(encoder.encode(additional.value), additional.at + 4)
+    if (Result.isFailure(sub)) return Result.fail(sub.failure)
+    txid = sub.success.find((s) => s.id === "05")?.value
+  }
+  return Result.succeed({
+    payloadFormatIndicator: "01",
+    pointOfInitiationMethod: poi,
+    gui: account.get("00")!,
+    key: account.get("01"),
+    description: account.get("02"),
+    location: account.get("25"),
+    merchantCategoryCode: req("52")!,
+    currency: req("53")!,
+    amountCents: rawAmount === undefined ? undefined : amountToCents(rawAmount),
+    countryCode: req("58")!,
+    merchantName: req("59")!,
+    merchantCity: req("60")!,
+    postalCode: req("61"),
+    txid,
+    crc
+  })
+}
+
+const amountToCents = (amount: string): number => {
+  const [units, fraction = ""] = amount.split(".")
+  return Number(units) * 100 + Number(fraction.padEnd(2, "0"))
+}
