@@ -27,9 +27,9 @@ export class BrCodeCrcMismatch extends Schema.TaggedError<BrCodeCrcMismatch>()("
 export type BrCodeError = BrCodeInvalidInput | BrCodeMalformed | BrCodeCrcMismatch
 
 interface Common {
-  /** Merchant name; accents are removed and it must fit 25 bytes. */
+  /** Merchant name; accents are removed and it is cut to 25 characters. */
   readonly merchantName: string
-  /** Merchant city; accents are removed and it must fit 15 bytes. */
+  /** Merchant city; accents are removed and it is cut to 15 characters. */
   readonly merchantCity: string
   /** `***` (the default) or 1 to 25 letters and digits. */
   readonly txid?: string | undefined
@@ -61,6 +61,8 @@ export interface ParsedBrCode {
   readonly key: string | undefined
   readonly description: string | undefined
   readonly location: string | undefined
+  /** Location of a Pix Automático recurrence (template 80), on composite codes. */
+  readonly recurrenceLocation: string | undefined
   readonly merchantCategoryCode: string
   readonly currency: string
   readonly amountCents: number | undefined
@@ -90,10 +92,12 @@ const TXID = /^(\*\*\*|[A-Za-z0-9]{1,25})$/
 /** Builds the EMV text of a BR Code; refuses values the manual does not allow. */
 export const buildBrCode = (input: BrCodeInput): Result.Result<string, BrCodeInvalidInput> => {
   const invalid = (field: string, message: string) => Result.fail(new BrCodeInvalidInput({ field, message }))
-  const name = toBrCodeText(input.merchantName)
-  const city = toBrCodeText(input.merchantCity)
-  if (name.length === 0 || byteLength(name) > 25) return invalid("merchantName", "must have 1 to 25 characters")
-  if (city.length === 0 || byteLength(city) > 15) return invalid("merchantCity", "must have 1 to 15 characters")
+  // Names and cities come from account records and are often longer than the
+  // manual allows: cutting them keeps the code valid and readable in bank apps.
+  const name = toBrCodeText(input.merchantName).slice(0, 25).trim()
+  const city = toBrCodeText(input.merchantCity).slice(0, 15).trim()
+  if (name.length === 0) return invalid("merchantName", "must have at least one letter or digit")
+  if (city.length === 0) return invalid("merchantCity", "must have at least one letter or digit")
   const txid = input.txid ?? "***"
   if (!TXID.test(txid)) return invalid("txid", "must be *** or 1 to 25 letters and digits")
 
@@ -193,7 +197,16 @@ export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMal
     }
   }
   if (account === undefined) return malformed(text.length, "no Pix merchant account (GUI br.gov.bcb.pix)")
-  if (account.get("01") === undefined && account.get("25") === undefined) {
+  let recurrenceLocation: string | undefined
+  const recurrence = byId.get("80")
+  if (recurrence !== undefined) {
+    const sub = readFields(encoder.encode(recurrence.value), recurrence.at + 4)
+    if (Result.isFailure(sub)) return Result.fail(sub.failure)
+    const subs = new Map(sub.success.map((s) => [s.id, s.value]))
+    if (subs.get("00")?.toLowerCase() === PIX_GUI) recurrenceLocation = subs.get("25")
+  }
+  // A Pix Automático-only code carries the GUI alone in 26 and its location in 80.
+  if (account.get("01") === undefined && account.get("25") === undefined && recurrenceLocation === undefined) {
     return malformed(text.length, "the Pix account has neither a key (01) nor a location (25)")
   }
 
@@ -213,6 +226,7 @@ export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMal
     key: account.get("01"),
     description: account.get("02"),
     location: account.get("25"),
+    recurrenceLocation,
     merchantCategoryCode: req("52")!,
     currency: req("53")!,
     amountCents: rawAmount === undefined ? undefined : amountToCents(rawAmount),
