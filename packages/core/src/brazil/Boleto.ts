@@ -92,7 +92,8 @@ export const makeBoleto = (input: {
   readonly freeField: string
 }): Result.Result<Boleto, BoletoInvalidInput> => {
   const invalid = (field: string, message: string) => Result.fail(new BoletoInvalidInput({ field, message }))
-  if (!/^\d{3}$/.test(input.bankCode)) return invalid("bankCode", "must be 3 digits")
+  // A leading 8 marks a utility ("arrecadação") code, not a bank boleto.
+  if (!/^[0-79]\d{2}$/.test(input.bankCode)) return invalid("bankCode", "must be 3 digits, not starting with 8")
   if (!/^\d{25}$/.test(input.freeField)) return invalid("freeField", "must be 25 digits")
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 0 || input.amountCents > 99_999_999_99) {
     return invalid("amountCents", "must be 0 to 9999999999 centavos")

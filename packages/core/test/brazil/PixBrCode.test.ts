@@ -1,7 +1,7 @@
 import { isValidPixPayload } from "@brazilian-utils/brazilian-utils"
 import { Result } from "effect"
 import fc from "fast-check"
-import jsQR from "jsqr"
+import jsQRModule from "jsqr"
 import { hasError, parsePix } from "pix-utils"
 import { PNG } from "pngjs"
 import { describe, expect, it } from "vitest"
@@ -13,6 +13,9 @@ const ok = <A, E>(r: Result.Result<A, E>): A => {
   if (Result.isFailure(r)) throw new Error(`expected success, got ${JSON.stringify(r.failure)}`)
   return r.success
 }
+
+// jsqr is CommonJS with `export default` typings; Node hands us the function itself.
+const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null
 
 const readQr = (png: Uint8Array) => {
   const image = PNG.sync.read(Buffer.from(png))
