@@ -1,0 +1,3 @@
+export * from "./Allocation.ts"
+export * from "./Money.ts"
+export * from "./Rounding.ts"

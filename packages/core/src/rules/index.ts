@@ -1,0 +1,7 @@
+export * from "./Coupons.ts"
+export * from "./CycleSchedule.ts"
+export * from "./Discounts.ts"
+export * from "./Fees.ts"
+export * from "./Installments.ts"
+export * from "./Prorata.ts"
+export * from "./Split.ts"
