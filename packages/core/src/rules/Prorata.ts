@@ -34,9 +34,12 @@ export interface ProrataResult {
 }
 
 /**
- * Rounding points: the credit of the unused days is rounded down and the
- * charge of the remaining days is rounded up, so a change and its reversal
- * never pay the customer a centavo the merchant did not receive.
+ * Rounding points: the credit of the unused days of the current items is
+ * rounded down; the amount due for an upgrade is the price difference times
+ * the remaining share, rounded up, and `newCharge` is that plus the credit.
+ * Taking the difference before rounding keeps the amount due monotonic in the
+ * day, and rounding it up means a change and its reversal never pay the
+ * customer a centavo the merchant did not receive.
  */
 export const prorata = (input: ProrataInput): ProrataResult => {
   const start = toDayNumber(input.cycleStart)!
@@ -49,16 +52,17 @@ export const prorata = (input: ProrataInput): ProrataResult => {
     const d = BigInt(cycleDays)
     return cents(Number(round === "down" ? numerator / d : (numerator + d - 1n) / d))
   }
-  const currentCredit = share(input.currentAmount, "down")
-  const newCharge = share(input.newAmount, "up")
   const upgrade = input.newAmount > input.currentAmount
+  const currentCredit = share(input.currentAmount, "down")
+  const prorataAmount = upgrade ? share(cents(input.newAmount - input.currentAmount), "up") : cents(0)
+  const newCharge = upgrade ? cents(currentCredit + prorataAmount) : share(input.newAmount, "up")
   return {
     kind: upgrade ? "UPGRADE" : "DOWNGRADE",
     cycleDays,
     remainingDays,
     currentCredit,
     newCharge,
-    prorataAmount: upgrade ? cents(Math.max(0, newCharge - currentCredit)) : cents(0),
+    prorataAmount,
     currentAmount: input.currentAmount,
     newAmount: input.newAmount,
     nextCycleChargeDate: input.nextCycleDate
