@@ -5,6 +5,20 @@
  */
 import {
   AccountNotFound,
+  ChargeDetailView,
+  ChargeLeanStatus,
+  ChargeList,
+  ChargeNotArchivable,
+  ChargeNotCancelable,
+  ChargeNotFound,
+  ChargeNotPayable,
+  ChargeStatusView,
+  MissingChargeId,
+  NotSandboxAccount,
+  PixChargeRequest,
+  PixChargeResponse,
+  ProviderUnavailable,
+  SplitExceedsNetAmount,
   InvalidData,
   NotFound,
   OAuthInvalidClient,
@@ -192,9 +206,74 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .annotateMerge(OpenApi.annotations({ title: "Webhooks", description: "Registrations, deliveries, test and retry" }))
 {}
 
+const ChargeId = { chargeId: Schema.String }
+const chargeErrors = [enveloped(ChargeNotFound), enveloped(MissingChargeId)] as const
+
+export class ChargesGroup extends HttpApiGroup.make("charges")
+  .add(
+    HttpApiEndpoint.post("createPix", "/pix", {
+      payload: PixChargeRequest,
+      success: PixChargeResponse,
+      error: [enveloped(InvalidData), enveloped(SplitExceedsNetAmount), enveloped(ProviderUnavailable)]
+    }).annotate(RequiredScope, "pix.cob/write"),
+    HttpApiEndpoint.get("list", "/", {
+      query: {
+        page: Schema.optionalKey(Schema.NumberFromString),
+        perPage: Schema.optionalKey(Schema.NumberFromString),
+        dateFrom: Schema.optionalKey(Schema.String),
+        dateTo: Schema.optionalKey(Schema.String)
+      },
+      success: ChargeList,
+      error: enveloped(InvalidData)
+    }).annotate(RequiredScope, "subaccounts/read"),
+    HttpApiEndpoint.get("get", "/:chargeId", {
+      params: ChargeId,
+      // `view=detail` asks for the whole charge; the default is the spec's status view.
+      query: { view: Schema.optionalKey(Schema.Literals(["status", "detail"])) },
+      success: [ChargeDetailView, ChargeStatusView],
+      error: chargeErrors
+    }).annotate(RequiredScope, "pix.cob/read"),
+    HttpApiEndpoint.get("status", "/:chargeId/status", {
+      params: ChargeId,
+      success: ChargeLeanStatus,
+      error: chargeErrors
+    }).annotate(RequiredScope, "pix.cob/read"),
+    HttpApiEndpoint.delete("cancel", "/:chargeId", {
+      params: ChargeId,
+      success: Schema.Struct({ message: Schema.String, chargeId: Schema.String }),
+      error: [...chargeErrors, enveloped(ChargeNotCancelable)]
+    }).annotate(RequiredScope, "pix.cob/write"),
+    HttpApiEndpoint.post("archive", "/:chargeId/archive", {
+      params: ChargeId,
+      success: Schema.Struct({ chargeId: Schema.String, status: Schema.Literal("ARCHIVED"), archivedAt: Schema.String }),
+      error: [...chargeErrors, enveloped(ChargeNotArchivable)]
+    }).annotate(RequiredScope, "pix.cob/write")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/charges")
+  .annotateMerge(OpenApi.annotations({ title: "Charges", description: "Pix charges: create, read, list, cancel, archive" }))
+{}
+
+export class WalletGroup extends HttpApiGroup.make("wallet")
+  .add(
+    HttpApiEndpoint.post("pay", "/pay/:chargeId", {
+      params: ChargeId,
+      success: Schema.Struct({ chargeId: Schema.String, status: Schema.Literal("PROCESSING"), message: Schema.String }),
+      error: [...chargeErrors, enveloped(NotSandboxAccount), enveloped(ChargeNotPayable)]
+    }).annotate(RequiredScope, "wallet/write")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/wallet")
+  .annotateMerge(OpenApi.annotations({ title: "Wallet", description: "Sandbox payment simulation" }))
+{}
+
 export class BillingApi extends HttpApi.make("billing")
   .add(AuthGroup)
   .add(WebhooksGroup)
+  .add(ChargesGroup)
+  .add(WalletGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

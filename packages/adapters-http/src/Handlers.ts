@@ -31,8 +31,30 @@ const WebhooksHandlers = HttpApiBuilder.group(BillingApi, "webhooks", Effect.fn(
     .handle("retry", ({ params }) => provide(Billing.retryDelivery(params.webhookEventId)))
 }))
 
+const ChargesHandlers = HttpApiBuilder.group(BillingApi, "charges", Effect.fn(function*(handlers) {
+  type Needed =
+    | Services<ReturnType<typeof Billing.createPixCharge>>
+    | Services<ReturnType<typeof Billing.listCharges>>
+    | Services<ReturnType<typeof Billing.cancelCharge>>
+  const services = yield* Effect.context<Needed>()
+  const provide = <A, E>(effect: Effect.Effect<A, E, Caller | Needed>) => Effect.provideContext(effect, services)
+  return handlers
+    .handle("createPix", ({ payload }) => provide(Billing.createPixCharge(payload)))
+    .handle("list", ({ query }) => provide(Billing.listCharges(query)))
+    .handle("get", ({ params, query }) =>
+      provide(Effect.map(Billing.getCharge(params.chargeId, query.view ?? "status"), (view) => view.body)))
+    .handle("status", ({ params }) => provide(Billing.getChargeStatus(params.chargeId)))
+    .handle("cancel", ({ params }) => provide(Billing.cancelCharge(params.chargeId)))
+    .handle("archive", ({ params }) => provide(Billing.archiveCharge(params.chargeId)))
+}))
+
+const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.fn(function*(handlers) {
+  const services = yield* Effect.context<Services<ReturnType<typeof Billing.requestSandboxPayment>>>()
+  return handlers.handle("pay", ({ params }) => Effect.provideContext(Billing.requestSandboxPayment(params.chargeId), services))
+}))
+
 /** Every route of the API with its middleware, needing only the engine's services. */
 export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, WebhooksHandlers]),
+  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
 )

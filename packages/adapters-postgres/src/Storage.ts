@@ -30,6 +30,8 @@ interface AccountRow {
   readonly person_type: "PF" | "PJ"
   readonly sandbox: boolean
   readonly parent_id: string | null
+  readonly pix_key: string | null
+  readonly city: string
   readonly created_at: Date
 }
 
@@ -42,6 +44,8 @@ const toAccount = (r: AccountRow) =>
     personType: r.person_type,
     sandbox: r.sandbox,
     parentId: r.parent_id as AccountId | null,
+    pixKey: r.pix_key,
+    city: r.city,
     createdAt: new Date(r.created_at)
   })
 
@@ -98,8 +102,8 @@ const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
 
 const first = <A>(rows: ReadonlyArray<A>): Option.Option<A> => Option.fromNullishOr(rows[0])
 
-/** Every Storage service of the core, built on the `SqlClient` in context. */
-export const StorageLive = Layer.effectContext(Effect.gen(function*() {
+/** The foundation services (accounts, credentials, webhooks, outbox) on the `SqlClient` in context. */
+export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   // A lost database is not something a use case can handle: it is a defect,
   // answered with 500 at the edge and logged with its cause.
@@ -109,11 +113,11 @@ export const StorageLive = Layer.effectContext(Effect.gen(function*() {
     withTransaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
   })
 
-  const accountColumns = sql`id, number, name, document, person_type, sandbox, parent_id, created_at`
+  const accountColumns = sql`id, number, name, document, person_type, sandbox, parent_id, pix_key, city, created_at`
   const accounts = Accounts.of({
     insert: (a) =>
-      run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, created_at)
-        VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.createdAt})`),
+      run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, created_at)
+        VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.createdAt})`),
     findById: (id) =>
       run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE id = ${id}`).pipe(
         Effect.map((rows) => Option.map(first(rows), toAccount))

@@ -1,3 +1,9 @@
+import { Layer } from "effect"
+import { ChargesStorageLive } from "./ChargesStorage.ts"
+import { FoundationStorageLive } from "./Storage.ts"
+
 export * as Database from "./Database.ts"
-export { StorageLive } from "./Storage.ts"
 export { migrations } from "./migrations/index.ts"
+
+/** Every Storage service of the core, built on the `SqlClient` in context. */
+export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive)

@@ -4,7 +4,7 @@
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportFetch } from "@billing/adapters-http"
-import { Ids, SigningKey } from "@billing/core"
+import { Ids, PixProviderSandbox, SigningKey } from "@billing/core"
 import { Layer } from "effect"
 
 export interface EngineConfig {
@@ -26,11 +26,12 @@ export const DatabaseLive = (config: EngineConfig) =>
 
 /**
  * Every service the use cases need, on a migrated database. Production and
- * sandbox share it: the provider layers are the only difference, and the
- * sandbox ones come with the modules that need them.
+ * sandbox share it: the provider layers are the only difference. Only the
+ * sandbox Pix provider exists so far; a PSP-backed one will replace it for
+ * production accounts.
  */
 export const EngineLive = (config: EngineConfig) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch).pipe(
+  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch, PixProviderSandbox).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     Layer.provideMerge(Database.MigrationsLive),
     Layer.provideMerge(DatabaseLive(config))

@@ -18,3 +18,7 @@ export {
   testWebhook,
   updateWebhook
 } from "./webhooks/Webhooks.ts"
+export { createPixCharge } from "./charges/CreatePixCharge.ts"
+export { expireDueCharges } from "./charges/Expiry.ts"
+export { archiveCharge, cancelCharge, getCharge, getChargeStatus, listCharges } from "./charges/ManageCharges.ts"
+export { confirmSandboxPayments, requestSandboxPayment } from "./wallet/SandboxPayment.ts"

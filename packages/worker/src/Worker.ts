@@ -1,7 +1,7 @@
 /**
- * The scheduler worker: loops over the core's periodic work. In this version,
- * outbox fan-out and webhook delivery; later loops (cycles, expiries,
- * overdue marks, retries, fiscal timing) join the same schedule. Any number
+ * The scheduler worker: loops over the core's periodic work: outbox fan-out
+ * and webhook delivery, charge expiry and sandbox payment confirmation;
+ * later loops (cycles, overdue marks, retries, fiscal timing) join them. Any number
  * of workers may run against one PostgreSQL: every loop claims its rows with
  * `SKIP LOCKED`, so no two workers take the same one.
  */
@@ -41,8 +41,28 @@ const forever = <A, E, R>(name: string, pass: Effect.Effect<A, E, R>, interval: 
     Effect.withSpan(`Worker.${name}`)
   )
 
+/** One pass of charge work: confirm requested sandbox payments, then expire what is due. */
+export const chargesPass = (options: { readonly batch?: number } = {}) =>
+  Effect.gen(function*() {
+    let paid = 0
+    let expired = 0
+    for (;;) {
+      const n = yield* Billing.confirmSandboxPayments(options.batch ?? 100)
+      paid += n
+      if (n === 0) break
+    }
+    for (;;) {
+      const n = yield* Billing.expireDueCharges(options.batch ?? 100)
+      expired += n
+      if (n === 0) break
+    }
+    return { paid, expired }
+  })
+
 /** Runs the worker loops for as long as the layer lives. */
 export const WorkerLive = (options: WorkerOptions = {}) =>
-  Layer.effectDiscard(
-    Effect.forkScoped(forever("delivery", deliveryPass(options), options.pollInterval ?? "250 millis"))
-  )
+  Layer.effectDiscard(Effect.gen(function*() {
+    const interval = options.pollInterval ?? "250 millis"
+    yield* Effect.forkScoped(forever("delivery", deliveryPass(options), interval))
+    yield* Effect.forkScoped(forever("charges", chargesPass(), interval))
+  }))

@@ -1,1 +1,1 @@
-export { deliveryPass, WorkerLive, type WorkerOptions } from "./Worker.ts"
+export { chargesPass, deliveryPass, WorkerLive, type WorkerOptions } from "./Worker.ts"

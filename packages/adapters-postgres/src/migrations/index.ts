@@ -1,5 +1,6 @@
 import { Migrator } from "effect/sql"
 import foundation from "./0001_foundation.ts"
+import charges from "./0002_charges.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -7,5 +8,6 @@ import foundation from "./0001_foundation.ts"
  * source, from a bundle and on PGlite.
  */
 export const migrations = Migrator.fromRecord({
-  "0001_foundation": foundation
+  "0001_foundation": foundation,
+  "0002_charges": charges
 })

@@ -69,6 +69,10 @@ export const createAccount = Effect.fn("Accounts.create")(function*(input: Creat
       personType: document.length === 11 ? "PF" : "PJ",
       sandbox,
       parentId: (input.parentId ?? null) as AccountId | null,
+      // Sandbox accounts get a random key (EVP) so their BR Codes are complete;
+      // production keys come from the account holder's bank registration.
+      pixKey: sandbox ? crypto.randomUUID() : null,
+      city: "SAO PAULO",
       createdAt: now
     })
     yield* accounts.insert(account)

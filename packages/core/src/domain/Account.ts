@@ -20,5 +20,9 @@ export class Account extends Schema.Class<Account>("Account")({
   personType: PersonType,
   sandbox: Schema.Boolean,
   parentId: Schema.NullOr(AccountId),
+  /** Pix key that receives the account's Pix (in its BR Codes); null until one is registered. */
+  pixKey: Schema.NullOr(Schema.String),
+  /** City printed in the account's BR Codes. */
+  city: Schema.String,
   createdAt: Schema.Date
 }) {}

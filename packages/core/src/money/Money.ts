@@ -101,3 +101,23 @@ export const reaisSchema = (options: { readonly min?: number; readonly allowNega
 
 /** A positive amount of reais, multiple of 0.01, at least 0.01 (the spec's charge and split rule). */
 export const Reais = reaisSchema()
+
+/**
+ * Reais in responses and events: encodes `Cents` to a JSON number printed
+ * with two decimals (`10.00`, spec General rule 2) through `toJsonNumber`;
+ * decodes any JSON number of reais back. Use it in output schemas only: the
+ * encoded value is for `JSON.stringify`, not for arithmetic.
+ */
+export const ReaisJson = Schema.Unknown.annotate({
+  description: "Amount in reais, a JSON number with two decimals (10.00)"
+}).pipe(
+  Schema.decodeTo(Cents, {
+    decode: SchemaGetter.transformEffect((input: unknown) => {
+      const parsed = parseReais(input, { allowNegative: true })
+      return Result.isSuccess(parsed)
+        ? Effect.succeed(parsed.success as number)
+        : Effect.fail(new SchemaIssue.InvalidValue({ message: parsed.failure.message }, input))
+    }),
+    encode: SchemaGetter.transform((amount: number): unknown => toJsonNumber(cents(amount)))
+  })
+)

@@ -1,0 +1,211 @@
+/**
+ * `POST /v1/charges/pix`: an immediate Pix charge, or a Pix with due date
+ * when `expiration` is given, on the caller's account (the seller's with
+ * `X-Sub-Account`), with optional split on the net amount.
+ */
+import { Clock, Effect, Option, Result, Schema } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
+import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { toDayNumber } from "../brazil/CalendarDate.ts"
+import { normalizePhoneE164, normalizeCep } from "../brazil/Contacts.ts"
+import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
+import { qrPngDataUrl } from "../brazil/QrPng.ts"
+import type { Account } from "../domain/Account.ts"
+import type { Charge, ChargeCustomer, ChargeSplitPart } from "../domain/Charge.ts"
+import { ErrorFields, InvalidData } from "../domain/Errors.ts"
+import { type Cents, parseReais } from "../money/Money.ts"
+import { parsePercent } from "../money/Rounding.ts"
+import { Charges, FeeSchedules } from "../ports/Charges.ts"
+import { Ids } from "../ports/Ids.ts"
+import { PixProvider } from "../ports/PixProvider.ts"
+import { Accounts } from "../ports/Storage.ts"
+import { computeFees, DEFAULT_SUBACCOUNT_PIX_FEE, type FeeSchedule, NO_FEES } from "../rules/Fees.ts"
+import { computeSplit, type SplitReceiver, validateSplit } from "../rules/Split.ts"
+import type { PixChargeRequest } from "./PixChargeRequest.ts"
+
+/** 502: the Pix provider did not register the charge; nothing was stored. */
+export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()("PROVIDER_UNAVAILABLE", ErrorFields, {
+  httpApiStatus: 502
+}) {}
+
+/** Lifetime of an immediate Pix without `expiration` (the BCB `cob` default of 86 400 s). */
+export const DEFAULT_PIX_LIFETIME_MILLIS = 24 * 60 * 60 * 1000
+
+const invalid = (field: string, message: string) => new InvalidData({ message, details: { field } })
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+// São Paulo has kept UTC-3 all year since 2019 (no daylight saving), so the
+// end of a calendar day there is 03:00 UTC of the next day, minus 1 ms.
+const endOfSaoPauloDay = (date: string) => new Date((toDayNumber(date)! + 1) * 86_400_000 + 3 * 3_600_000 - 1)
+
+/** The fee schedule of Pix for `account`: its own, else its master's, else the spec's defaults. */
+export const pixFeeSchedule = Effect.fn("Charges.pixFeeSchedule")(function*(account: Account) {
+  const schedules = yield* FeeSchedules
+  const own = yield* schedules.find(account.id, "pix")
+  if (Option.isSome(own)) return own.value
+  if (account.parentId === null) return NO_FEES
+  const master = yield* schedules.find(account.parentId, "pix")
+  return Option.getOrElse(master, (): FeeSchedule => DEFAULT_SUBACCOUNT_PIX_FEE)
+})
+
+const checkCustomer = (customer: PixChargeRequest["customer"], withDueDate: boolean) => {
+  if (customer === undefined) return Result.succeed<ChargeCustomer | null>(null)
+  const fail = (field: string, message: string) => Result.fail(invalid(`customer.${field}`, message))
+  if (!withDueDate && (customer.name !== undefined || customer.cep !== undefined)) {
+    return fail(customer.name !== undefined ? "name" : "cep", "customer.name and customer.cep are accepted only with expiration")
+  }
+  if (withDueDate) {
+    for (const field of ["documentNumber", "name", "cep"] as const) {
+      if (!customer[field]) return fail(field, `customer.${field} is required with expiration`)
+    }
+  }
+  let documentNumber: string | null = null
+  if (customer.documentNumber !== undefined) {
+    documentNumber = normalizeDocument(customer.documentNumber)
+    if (documentKind(documentNumber) === undefined) return fail("documentNumber", "customer.documentNumber must be a valid CPF or CNPJ")
+  }
+  let phone: string | null = null
+  if (customer.phone !== undefined) {
+    phone = normalizePhoneE164(customer.phone) ?? null
+    if (phone === null) return fail("phone", "customer.phone must be E.164, e.g. +5511999999999")
+  }
+  if (customer.email !== undefined && !EMAIL.test(customer.email)) return fail("email", "customer.email must be an e-mail address")
+  let cep: string | null = null
+  if (customer.cep !== undefined) {
+    cep = normalizeCep(customer.cep) ?? null
+    if (cep === null) return fail("cep", "customer.cep must have 8 digits")
+  }
+  return Result.succeed<ChargeCustomer | null>({ documentNumber, name: customer.name?.trim() ?? null, email: customer.email ?? null, phone, cep })
+}
+
+/** Resolves split receivers: sub-accounts of the master, or the master itself from a seller's charge. */
+const resolveReceivers = Effect.fn("Charges.resolveReceivers")(function*(
+  split: NonNullable<PixChargeRequest["split"]>,
+  owner: Account,
+  master: Account
+) {
+  const accounts = yield* Accounts
+  const receivers: Array<SplitReceiver<Account>> = []
+  for (const [i, item] of split.entries()) {
+    const field = `split[${i}]`
+    let receiver: Account
+    if (item.accountNumber === undefined || item.accountNumber === "") {
+      if (owner.id === master.id) return yield* invalid(`${field}.accountNumber`, "accountNumber is required on a charge of the master account")
+      receiver = master
+    } else if (item.accountNumber === master.number) {
+      receiver = master
+    } else {
+      const sub = yield* accounts.findSubAccount(master.id, item.accountNumber)
+      if (Option.isNone(sub)) return yield* invalid(`${field}.accountNumber`, `account ${item.accountNumber} is not a sub-account of this master`)
+      receiver = sub.value
+    }
+    if (receiver.id === owner.id) return yield* invalid(`${field}.accountNumber`, "a charge cannot split to its own account")
+    if (item.type === "fixed") {
+      const amount = parseReais(item.amount)
+      if (Result.isFailure(amount) || amount.success < 1) return yield* invalid(`${field}.amount`, "amount must be at least 0.01, a multiple of 0.01")
+      receivers.push({ type: "fixed", amount: amount.success, account: receiver })
+    } else if (item.type === "percentage") {
+      const percent = parsePercent(item.amount)
+      if (percent === undefined || percent < 1 || percent > 10_000) {
+        return yield* invalid(`${field}.amount`, "a percentage must be above 0 and at most 100, with at most two decimals")
+      }
+      receivers.push({ type: "percentage", percentHundredths: percent, account: receiver })
+    } else {
+      return yield* invalid(`${field}.type`, "type must be percentage or fixed")
+    }
+  }
+  yield* Effect.fromResult(validateSplit(receivers))
+  return receivers
+})
+
+export const createPixCharge = Effect.fn("Charges.createPix")(function*(request: PixChargeRequest) {
+  const caller = yield* Caller
+  const owner = caller.account
+  if (request.paymentMethod !== undefined && request.paymentMethod !== "pix") {
+    return yield* invalid("paymentMethod", "paymentMethod must be pix on this route")
+  }
+  const now = yield* Clock.currentTimeMillis
+  let dueDate: string | null = null
+  let expiresAt = new Date(now + DEFAULT_PIX_LIFETIME_MILLIS)
+  if (request.expiration !== undefined) {
+    if (toDayNumber(request.expiration) === undefined) return yield* invalid("expiration", "expiration must be a date YYYY-MM-DD")
+    if (request.expiration < saoPauloDate(now)) return yield* invalid("expiration", "expiration must not be in the past")
+    dueDate = request.expiration
+    expiresAt = endOfSaoPauloDay(request.expiration)
+  }
+  if (request.externalTxid !== undefined && request.externalTxid.length > 100) {
+    return yield* invalid("externalTxid", "externalTxid has at most 100 characters")
+  }
+  const customer = yield* Effect.fromResult(checkCustomer(request.customer, dueDate !== null))
+
+  const fees = computeFees(request.amount, yield* pixFeeSchedule(owner))
+  let split: Array<ChargeSplitPart> | null = null
+  if (request.split !== undefined && request.split.length > 0) {
+    const receivers = yield* resolveReceivers(request.split, owner, caller.master)
+    const computed = yield* Effect.fromResult(computeSplit(fees.net, receivers))
+    split = computed.parts.map((part, i) => {
+      const r = receivers[i]!
+      return {
+        accountId: part.account.id,
+        accountNumber: part.account.number,
+        type: part.type,
+        value: r.type === "fixed" ? r.amount : r.percentHundredths,
+        amount: part.amount
+      }
+    })
+  }
+
+  const ids = yield* Ids
+  const id = yield* ids.make("cha", { sandbox: owner.sandbox })
+  // A txid of 25 letters and digits, the most a static or dynamic code takes.
+  const txid = `B${(yield* ids.randomHex(12)).toUpperCase()}`
+  const provider = yield* PixProvider
+  const { emv } = yield* provider.createCharge({
+    receiver: owner,
+    txid,
+    amount: request.amount,
+    expiresAt,
+    dueDate,
+    description: null
+  }).pipe(Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } })))
+
+  const at = new Date(now)
+  const charge: Charge = {
+    id,
+    accountId: owner.id,
+    masterAccountId: caller.master.id,
+    paymentType: "PIX",
+    status: "PENDING",
+    amount: request.amount,
+    fee: fees.fees.total,
+    feeFixed: fees.fees.fixed,
+    feePercentHundredths: Math.round(fees.fees.percentageRate * 100),
+    net: fees.net as Cents,
+    txid,
+    emv,
+    externalTxid: request.externalTxid ?? null,
+    description: null,
+    metadata: request.metadata ?? null,
+    customer,
+    split,
+    dueDate,
+    expiresAt,
+    paidAt: null,
+    endToEndId: null,
+    payer: null,
+    canceledAt: null,
+    archivedAt: null,
+    attempts: 0,
+    createdAt: at,
+    updatedAt: at
+  }
+  // One row and no event: a single INSERT is its own transaction.
+  yield* (yield* Charges).insert(charge)
+  return {
+    chargeId: id,
+    emv,
+    qrCode: qrPngDataUrl(emv),
+    ...(request.metadata === undefined ? {} : { metadata: request.metadata })
+  }
+})

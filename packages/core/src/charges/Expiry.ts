@@ -1,0 +1,24 @@
+import { Clock, Effect } from "effect"
+import { chargeExpiredBody } from "../events/ChargeEvents.ts"
+import { Charges } from "../ports/Charges.ts"
+import { Outbox, Transactor } from "../ports/Storage.ts"
+
+/**
+ * Worker step: expires open charges whose deadline passed and records
+ * `charge.expired` for each, in one transaction. The status change is
+ * conditional (only from `PENDING`, `PROCESSING`, `AWAITING_PAYMENT`), so a
+ * charge paid at the same moment is either paid or expired, never both.
+ */
+export const expireDueCharges = Effect.fn("Charges.expireDue")(function*(limit: number) {
+  const transactor = yield* Transactor
+  const charges = yield* Charges
+  const outbox = yield* Outbox
+  const now = new Date(yield* Clock.currentTimeMillis)
+  return yield* transactor.withTransaction(Effect.gen(function*() {
+    const expired = yield* charges.expireDue(now, limit)
+    for (const charge of expired) {
+      yield* outbox.append({ accountId: charge.accountId, event: "charge.expired", body: chargeExpiredBody(charge, now) })
+    }
+    return expired.length
+  }))
+})

@@ -1,0 +1,107 @@
+/**
+ * Reading, listing, canceling and archiving charges of the caller. A charge
+ * of another account is not found, exactly like one that does not exist.
+ */
+import { Clock, Effect, Option } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
+import {
+  type Charge,
+  ChargeNotArchivable,
+  ChargeNotCancelable,
+  ChargeNotFound,
+  MissingChargeId,
+  OPEN_STATUSES
+} from "../domain/Charge.ts"
+import { toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
+import { InvalidData } from "../domain/Errors.ts"
+import { type ChargeScope, Charges } from "../ports/Charges.ts"
+
+/** A master without `X-Sub-Account` sees every charge it generated; otherwise the account's own. */
+export const chargeScope = Effect.map(Caller, (caller): ChargeScope =>
+  caller.account.parentId === null
+    ? { _tag: "Master", masterAccountId: caller.master.id }
+    : { _tag: "Account", accountId: caller.account.id })
+
+/** The caller's charge `id`, or `CHARGE_NOT_FOUND`. */
+export const findCharge = Effect.fn("Charges.find")(function*(id: string) {
+  if (id.trim().length === 0) return yield* new MissingChargeId({ message: "chargeId é obrigatório", details: null })
+  const charges = yield* Charges
+  const found = yield* charges.find(yield* chargeScope, id)
+  if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${id} não encontrada`, details: null })
+  return found.value
+})
+
+export const getCharge = Effect.fn("Charges.get")(function*(id: string, view: "status" | "detail") {
+  const charge = yield* findCharge(id)
+  return view === "detail" ? { _tag: "detail" as const, body: toDetailView(charge) } : { _tag: "status" as const, body: toStatusView(charge) }
+})
+
+export const getChargeStatus = Effect.fn("Charges.status")(function*(id: string) {
+  return toLeanStatus(yield* findCharge(id))
+})
+
+export const DEFAULT_CHARGE_PAGE_SIZE = 15
+
+export const listCharges = Effect.fn("Charges.list")(function*(query: {
+  readonly page?: number | undefined
+  readonly perPage?: number | undefined
+  readonly dateFrom?: string | undefined
+  readonly dateTo?: string | undefined
+}) {
+  const page = query.page ?? 1
+  const limit = query.perPage ?? DEFAULT_CHARGE_PAGE_SIZE
+  if (!Number.isInteger(page) || page < 1) return yield* new InvalidData({ message: "page must be a positive integer", details: { field: "page" } })
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    return yield* new InvalidData({ message: "perPage must be an integer from 1 to 100", details: { field: "perPage" } })
+  }
+  const parse = (field: "dateFrom" | "dateTo") => {
+    const value = query[field]
+    if (value === undefined) return Effect.succeed(null)
+    const date = new Date(value)
+    return Number.isNaN(date.getTime())
+      ? Effect.fail(new InvalidData({ message: `${field} must be an ISO 8601 date-time`, details: { field } }))
+      : Effect.succeed(date)
+  }
+  const from = yield* parse("dateFrom")
+  const to = yield* parse("dateTo")
+  const charges = yield* Charges
+  const result = yield* charges.list(yield* chargeScope, { offset: (page - 1) * limit, limit, from, to })
+  return {
+    data: result.items.map(toListItem),
+    totalItems: result.total,
+    totalPages: Math.ceil(result.total / limit),
+    page,
+    limit,
+    dateFrom: from?.toISOString() ?? null,
+    dateTo: to?.toISOString() ?? null
+  }
+})
+
+const move = (charge: Charge, from: ReadonlyArray<Charge["status"]>, to: Charge["status"], changes: Parameters<Charges["Service"]["transition"]>[3], at: Date) =>
+  Effect.flatMap(Charges, (charges) => charges.transition(charge.id, from, to, changes, at))
+
+export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: string) {
+  const charge = yield* findCharge(id)
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const moved = yield* move(charge, OPEN_STATUSES, "CANCELED", { canceledAt: at }, at)
+  if (Option.isNone(moved)) {
+    return yield* new ChargeNotCancelable({
+      message: `Não é possível cancelar uma cobrança com status ${charge.status}`,
+      details: { status: charge.status }
+    })
+  }
+  return { message: "Cobrança cancelada com sucesso", chargeId: id }
+})
+
+export const archiveCharge = Effect.fn("Charges.archive")(function*(id: string) {
+  const charge = yield* findCharge(id)
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const moved = yield* move(charge, ["CANCELED"], "ARCHIVED", { archivedAt: at }, at)
+  if (Option.isNone(moved)) {
+    return yield* new ChargeNotArchivable({
+      message: `Só cobranças canceladas podem ser arquivadas; status atual ${charge.status}`,
+      details: { status: charge.status }
+    })
+  }
+  return { chargeId: id, status: "ARCHIVED" as const, archivedAt: at.toISOString() }
+})

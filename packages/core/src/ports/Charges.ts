@@ -1,0 +1,56 @@
+/**
+ * Storage of charges and of the work around them (sandbox payments,
+ * expiry). State changes are conditional updates: `transition` only moves a
+ * charge that is still in one of the `from` statuses, so a payment and an
+ * expiry racing on one charge cannot both win.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { Charge, ChargeStatus } from "../domain/Charge.ts"
+import type { FeeSchedule } from "../rules/Fees.ts"
+
+/** Whose charges a caller sees: its own account's, or as a master every charge it generated. */
+export type ChargeScope =
+  | { readonly _tag: "Account"; readonly accountId: string }
+  | { readonly _tag: "Master"; readonly masterAccountId: string }
+
+export interface ChargePage {
+  readonly items: ReadonlyArray<Charge>
+  readonly total: number
+}
+
+export class Charges extends Context.Service<Charges, {
+  readonly insert: (charge: Charge) => Effect.Effect<void>
+  readonly find: (scope: ChargeScope, id: string) => Effect.Effect<Option.Option<Charge>>
+  readonly list: (
+    scope: ChargeScope,
+    query: { readonly offset: number; readonly limit: number; readonly from: Date | null; readonly to: Date | null }
+  ) => Effect.Effect<ChargePage>
+  /** Moves the charge to `to` (with `changes`) if it is still in `from`; the updated charge, or none. */
+  readonly transition: (
+    id: string,
+    from: ReadonlyArray<ChargeStatus>,
+    to: ChargeStatus,
+    changes: Partial<Pick<Charge, "paidAt" | "endToEndId" | "payer" | "canceledAt" | "archivedAt">>,
+    at: Date
+  ) => Effect.Effect<Option.Option<Charge>>
+  /**
+   * Expires up to `limit` open charges whose deadline passed, claiming them
+   * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
+   * that also records their events.
+   */
+  readonly expireDue: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<Charge>>
+}>()("@billing/core/ports/Charges") {}
+
+/** Queue of sandbox payments requested by `POST /v1/wallet/pay/{chargeId}`. */
+export class SandboxPayments extends Context.Service<SandboxPayments, {
+  /** Records the request; a second request for the same charge is a no-op. */
+  readonly enqueue: (chargeId: string, accountId: string, at: Date) => Effect.Effect<void>
+  /** Claims up to `limit` pending requests with `SKIP LOCKED`; call in a transaction and mark them. */
+  readonly claimPending: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly chargeId: string; readonly accountId: string }>>
+  readonly markProcessed: (chargeId: string, at: Date) => Effect.Effect<void>
+}>()("@billing/core/ports/SandboxPayments") {}
+
+/** Fee schedules configured per account and payment method (`pix`, `boleto`, `creditcard`). */
+export class FeeSchedules extends Context.Service<FeeSchedules, {
+  readonly find: (accountId: string, paymentMethod: string) => Effect.Effect<Option.Option<FeeSchedule>>
+}>()("@billing/core/ports/FeeSchedules") {}

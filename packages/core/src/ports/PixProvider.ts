@@ -1,0 +1,25 @@
+import { Context, type Effect, Schema } from "effect"
+import type { Account } from "../domain/Account.ts"
+import type { Cents } from "../money/Money.ts"
+
+/** The Pix provider could not register the charge. */
+export class PixProviderError extends Schema.TaggedError<PixProviderError>()("PixProviderError", {
+  message: Schema.String
+}) {}
+
+/**
+ * The Pix provider (the PSP that holds the accounts and talks to the SPI):
+ * registers a charge and returns its BR Code. Sandbox and production differ
+ * only in the layer: the sandbox one builds the code itself; a production
+ * one calls the PSP's `cob`/`cobv` API and returns the code it answers.
+ */
+export class PixProvider extends Context.Service<PixProvider, {
+  readonly createCharge: (input: {
+    readonly receiver: Account
+    readonly txid: string
+    readonly amount: Cents
+    readonly expiresAt: Date
+    readonly dueDate: string | null
+    readonly description: string | null
+  }) => Effect.Effect<{ readonly emv: string }, PixProviderError>
+}>()("@billing/core/ports/PixProvider") {}

@@ -1,0 +1,87 @@
+/**
+ * `POST /v1/wallet/pay/{chargeId}`: simulated payment of a sandbox charge.
+ * The request answers `PROCESSING` at once; the worker then confirms it as
+ * the bank would, asynchronously: `PAID`, an end-to-end id, a sandbox payer,
+ * and `payment.success`.
+ */
+import { Clock, Effect, Option } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
+import { makeEndToEndId } from "../brazil/EndToEndId.ts"
+import { ChargeNotPayable, NotSandboxAccount, OPEN_STATUSES, type PixPayer } from "../domain/Charge.ts"
+import { findCharge } from "../charges/ManageCharges.ts"
+import { paymentSuccessBody } from "../events/ChargeEvents.ts"
+import { Charges, SandboxPayments } from "../ports/Charges.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Outbox, Transactor } from "../ports/Storage.ts"
+
+/** ISPB of the fictional bank of sandbox payers. */
+export const SANDBOX_ISPB = "99999999"
+
+/** The payer every sandbox payment comes from. */
+export const SANDBOX_PAYER: PixPayer = {
+  name: "Pagador Sandbox",
+  taxId: "52998224725",
+  bank: SANDBOX_ISPB,
+  account: "123456",
+  branch: "0001",
+  accountType: "CACC"
+}
+
+export const requestSandboxPayment = Effect.fn("Wallet.sandboxPay")(function*(chargeId: string) {
+  const caller = yield* Caller
+  if (!caller.account.sandbox) {
+    return yield* new NotSandboxAccount({ message: "Simulação de pagamento disponível apenas em contas sandbox", details: null })
+  }
+  const charge = yield* findCharge(chargeId)
+  if (!OPEN_STATUSES.includes(charge.status)) {
+    return yield* new ChargeNotPayable({
+      message: `Não é possível pagar uma cobrança com status ${charge.status}`,
+      details: { status: charge.status }
+    })
+  }
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const transactor = yield* Transactor
+  const charges = yield* Charges
+  const queue = yield* SandboxPayments
+  const moved = yield* transactor.withTransaction(Effect.gen(function*() {
+    const moved = yield* charges.transition(charge.id, ["PENDING", "AWAITING_PAYMENT", "PROCESSING"], "PROCESSING", {}, at)
+    if (Option.isSome(moved)) yield* queue.enqueue(charge.id, charge.accountId, at)
+    return moved
+  }))
+  if (Option.isNone(moved)) {
+    // It stopped being open between the read and the update (paid, expired or canceled).
+    return yield* new ChargeNotPayable({ message: "A cobrança não está mais aberta", details: null })
+  }
+  return { chargeId: charge.id, status: "PROCESSING" as const, message: "Pagamento em processamento" }
+})
+
+/**
+ * Worker step: confirms up to `limit` requested sandbox payments. Each is a
+ * conditional `PROCESSING → PAID` change with its `payment.success` in the
+ * same transaction; a charge that expired or was canceled meanwhile is left
+ * as it is and emits nothing.
+ */
+export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")(function*(limit: number) {
+  const transactor = yield* Transactor
+  const charges = yield* Charges
+  const queue = yield* SandboxPayments
+  const outbox = yield* Outbox
+  const ids = yield* Ids
+  return yield* transactor.withTransaction(Effect.gen(function*() {
+    const pending = yield* queue.claimPending(limit)
+    let paid = 0
+    for (const job of pending) {
+      const now = yield* Clock.currentTimeMillis
+      const at = new Date(now)
+      const random = (yield* ids.randomHex(6)).slice(0, 11)
+      const endToEndId = makeEndToEndId(SANDBOX_ISPB, now, random)!
+      const moved = yield* charges.transition(job.chargeId, ["PROCESSING"], "PAID", { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
+      if (Option.isSome(moved)) {
+        yield* outbox.append({ accountId: moved.value.accountId, event: "payment.success", body: paymentSuccessBody(moved.value, at) })
+        paid++
+      }
+      yield* queue.markProcessed(job.chargeId, at)
+    }
+    return paid
+  }))
+})
