@@ -11,18 +11,23 @@ export interface EngineConfig {
   /** PostgreSQL server URL; when absent, embedded PGlite in `dataDir`. */
   readonly databaseUrl?: string | undefined
   readonly dataDir?: string | undefined
+  /** Connections this process keeps to a PostgreSQL server (default 20). */
+  readonly poolSize?: number | undefined
 }
 
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): EngineConfig => ({
   databaseUrl: env.DATABASE_URL || undefined,
-  dataDir: env.BILLING_DATA_DIR || ".data/pglite"
+  dataDir: env.BILLING_DATA_DIR || ".data/pglite",
+  poolSize: env.BILLING_DB_POOL ? Number(env.BILLING_DB_POOL) : undefined
 })
 
 export const describeDatabase = (config: EngineConfig) =>
   config.databaseUrl ? `PostgreSQL (${config.databaseUrl.replace(/\/\/[^@/]*@/, "//***@")})` : `embedded PGlite (${config.dataDir})`
 
 export const DatabaseLive = (config: EngineConfig) =>
-  config.databaseUrl ? Database.postgres(config.databaseUrl) : Database.pglite(config.dataDir)
+  config.databaseUrl
+    ? Database.postgres(config.databaseUrl, config.poolSize === undefined ? undefined : { maxConnections: config.poolSize })
+    : Database.pglite(config.dataDir)
 
 /**
  * Every service the use cases need, on a migrated database. Production and

@@ -27,6 +27,7 @@ commands:
 environment:
   DATABASE_URL        PostgreSQL server; when absent, embedded PGlite in BILLING_DATA_DIR (.data/pglite)
   PORT                HTTP port of serve (default 3000)
+  BILLING_DB_POOL     connections to the PostgreSQL server per process (default 20)
   BILLING_SANDBOX_CLIENT_ID, BILLING_SANDBOX_CLIENT_SECRET
                       when both are set, serve makes sure a sandbox master account with these
                       credentials and every scope exists

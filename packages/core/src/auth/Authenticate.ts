@@ -8,7 +8,7 @@ import { AccountNotFound, NotFound, Unauthorized } from "../domain/Errors.ts"
 import type { Scope } from "../domain/Scope.ts"
 import { Accounts } from "../ports/Storage.ts"
 import { MISSING_SCOPE_MESSAGE, MissingScope } from "./AuthErrors.ts"
-import { verifyJwt } from "./Jwt.ts"
+import { type AccessClaims, verifyJwt } from "./Jwt.ts"
 import { SigningKey } from "./SigningKey.ts"
 
 /**
@@ -23,6 +23,24 @@ export class Caller extends Context.Service<Caller, {
   readonly scopes: ReadonlySet<string>
 }>()("@billing/core/auth/Caller") {}
 
+// Clients reuse their token for up to an hour: once its signature checked
+// out, later requests only compare the string and the expiry. Bounded, and
+// emptied when full, so it cannot grow without limit.
+const verified = new Map<string, AccessClaims>()
+const VERIFIED_MAX = 10_000
+
+const claimsOf = Effect.fnUntraced(function*(token: string, nowSeconds: number) {
+  const known = verified.get(token)
+  if (known !== undefined) return known.exp > nowSeconds ? Option.some(known) : Option.none<AccessClaims>()
+  const { key } = yield* SigningKey
+  const claims = yield* verifyJwt(token, key, nowSeconds)
+  if (Option.isSome(claims)) {
+    if (verified.size >= VERIFIED_MAX) verified.clear()
+    verified.set(token, claims.value)
+  }
+  return claims
+})
+
 export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
   readonly bearer: string | undefined
   readonly requiredScope: Scope | undefined
@@ -31,9 +49,8 @@ export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
   if (request.bearer === undefined || request.bearer.length === 0) {
     return yield* new Unauthorized({ message: "Token de autenticação ausente", details: null })
   }
-  const { key } = yield* SigningKey
   const now = yield* Clock.currentTimeMillis
-  const claims = yield* verifyJwt(request.bearer, key, Math.floor(now / 1000))
+  const claims = yield* claimsOf(request.bearer, Math.floor(now / 1000))
   if (Option.isNone(claims)) {
     return yield* new Unauthorized({ message: "Token de autenticação inválido ou expirado", details: null })
   }
