@@ -1,6 +1,9 @@
 // Independent checkers used only by tests; they ship no type declarations.
 declare module "boleto-brasileiro-validator" {
-  const validator: { boleto: (code: string, strict?: boolean) => boolean }
+  const validator: {
+    boleto: (code: string, strict?: boolean) => boolean
+    boletoBancario: (code: string, strict?: boolean) => boolean
+  }
   export default validator
 }
 declare module "pngjs" {

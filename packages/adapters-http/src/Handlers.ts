@@ -8,9 +8,13 @@ import { AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive } from ".
 // the `Caller` comes from the Authentication middleware.
 type Services<A> = A extends Effect.Effect<any, any, infer R> ? Exclude<R, Caller> : never
 
+/** Captures the services `R` when the handlers are built; returns a function that provides them to a request. */
+const capture = <R>() =>
+  Effect.map(Effect.context<R>(), (services) => <A, E, In extends Caller | R>(effect: Effect.Effect<A, E, In>) => Effect.provideContext(effect, services))
+
 const AuthHandlers = HttpApiBuilder.group(BillingApi, "auth", Effect.fn(function*(handlers) {
-  const services = yield* Effect.context<Services<ReturnType<typeof Billing.issueToken>>>()
-  return handlers.handle("token", ({ payload }) => Billing.issueToken(payload).pipe(Effect.provideContext(services)))
+  const provide = yield* capture<Services<ReturnType<typeof Billing.issueToken>>>()
+  return handlers.handle("token", ({ payload }) => provide(Billing.issueToken(payload)))
 }))
 
 const WebhooksHandlers = HttpApiBuilder.group(BillingApi, "webhooks", Effect.fn(function*(handlers) {
@@ -18,8 +22,7 @@ const WebhooksHandlers = HttpApiBuilder.group(BillingApi, "webhooks", Effect.fn(
     | Services<ReturnType<typeof Billing.registerWebhook>>
     | Services<ReturnType<typeof Billing.testWebhook>>
     | Services<ReturnType<typeof Billing.retryDelivery>>
-  const services = yield* Effect.context<Needed>()
-  const provide = <A, E>(effect: Effect.Effect<A, E, Caller | Needed>) => Effect.provideContext(effect, services)
+  const provide = yield* capture<Needed>()
   return handlers
     .handle("register", ({ payload }) => provide(Billing.registerWebhook(payload)))
     .handle("list", () => provide(Billing.listWebhooks()))
@@ -36,8 +39,7 @@ const ChargesHandlers = HttpApiBuilder.group(BillingApi, "charges", Effect.fn(fu
     | Services<ReturnType<typeof Billing.createPixCharge>>
     | Services<ReturnType<typeof Billing.listCharges>>
     | Services<ReturnType<typeof Billing.cancelCharge>>
-  const services = yield* Effect.context<Needed>()
-  const provide = <A, E>(effect: Effect.Effect<A, E, Caller | Needed>) => Effect.provideContext(effect, services)
+  const provide = yield* capture<Needed>()
   return handlers
     .handle("createPix", ({ payload }) => provide(Billing.createPixCharge(payload)))
     .handle("list", ({ query }) => provide(Billing.listCharges(query)))
@@ -49,8 +51,8 @@ const ChargesHandlers = HttpApiBuilder.group(BillingApi, "charges", Effect.fn(fu
 }))
 
 const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.fn(function*(handlers) {
-  const services = yield* Effect.context<Services<ReturnType<typeof Billing.requestSandboxPayment>>>()
-  return handlers.handle("pay", ({ params }) => Effect.provideContext(Billing.requestSandboxPayment(params.chargeId), services))
+  const provide = yield* capture<Services<ReturnType<typeof Billing.requestSandboxPayment>>>()
+  return handlers.handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
 }))
 
 /** Every route of the API with its middleware, needing only the engine's services. */

@@ -132,6 +132,7 @@ export const parseBarcode = (input: string, referenceDate: string): Result.Resul
   if (barcode.length !== 44 || /\D/.test(input.replace(/[\s.]/g, ""))) {
     return Result.fail(new BoletoMalformed({ message: "a barcode has 44 digits" }))
   }
+  if (barcode[0] === "8") return Result.fail(new BoletoMalformed({ message: "a leading 8 marks a utility (arrecadação) code, not a bank boleto" }))
   if (barcode[3] !== "9") return Result.fail(new BoletoMalformed({ message: "currency code must be 9 (real)" }))
   const expected = generalCheckDigit(barcode.slice(0, 4) + barcode.slice(5))
   if (String(expected) !== barcode[4]) {

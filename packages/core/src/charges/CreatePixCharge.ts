@@ -13,7 +13,7 @@ import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import type { Account } from "../domain/Account.ts"
 import type { Charge, ChargeCustomer, ChargeSplitPart } from "../domain/Charge.ts"
 import { ErrorFields, InvalidData } from "../domain/Errors.ts"
-import { type Cents, parseReais } from "../money/Money.ts"
+import { parseReais } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Charges, FeeSchedules } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -139,7 +139,8 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
   }
   const customer = yield* Effect.fromResult(checkCustomer(request.customer, dueDate !== null))
 
-  const fees = computeFees(request.amount, yield* pixFeeSchedule(owner))
+  const schedule = yield* pixFeeSchedule(owner)
+  const fees = computeFees(request.amount, schedule)
   let split: Array<ChargeSplitPart> | null = null
   if (request.split !== undefined && request.split.length > 0) {
     const receivers = yield* resolveReceivers(request.split, owner, caller.master)
@@ -180,8 +181,8 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     amount: request.amount,
     fee: fees.fees.total,
     feeFixed: fees.fees.fixed,
-    feePercentHundredths: Math.round(fees.fees.percentageRate * 100),
-    net: fees.net as Cents,
+    feePercentHundredths: schedule.percentHundredths,
+    net: fees.net,
     txid,
     emv,
     externalTxid: request.externalTxid ?? null,
