@@ -143,7 +143,10 @@ describe("Pix charges on postgres", () => {
     })
     expect(ok.status).toBe(200)
     const detail = await (await call(`/v1/charges/${(await ok.json()).chargeId}?view=detail`)).json()
-    expect(detail.split.map((p: { amount: number }) => p.amount)).toEqual([12.5, 10])
+    expect(detail.split).toEqual([
+      { accountNumber: seller.accountNumber, type: "percentage", percentage: 12.5, amount: 12.5 },
+      { accountNumber: seller.accountNumber, type: "fixed", percentage: null, amount: 10 }
+    ])
     expect(detail.netAmount).toBe(100)
 
     const before = await countCharges()
@@ -161,7 +164,7 @@ describe("Pix charges on postgres", () => {
     const { chargeId } = await response.json()
     const detail = await (await call(`/v1/charges/${chargeId}?view=detail`, { headers: { "x-sub-account": seller.accountNumber } })).json()
     expect(detail).toMatchObject({ grossAmount: 10, netAmount: 9.33, fees: { total: 0.67, fixed: 0.67, percentageRate: 0 } })
-    expect(detail.split).toEqual([{ accountNumber: expect.any(String), type: "percentage", value: 50, amount: 4.66 }])
+    expect(detail.split).toEqual([{ accountNumber: master.accountNumber, type: "percentage", percentage: 50, amount: 4.66 }])
     const view = await (await call(`/v1/charges/${chargeId}`)).json()
     expect(view.masterAccointId).toBe(master.accountId)
     expect(view.subaccountId).toBe(seller.accountId)

@@ -66,7 +66,8 @@ export const ChargeDetailView = Schema.Struct({
   split: Schema.Array(Schema.Struct({
     accountNumber: Schema.String,
     type: Schema.String,
-    value: Schema.Number,
+    /** The requested percentage (12.5 for 12.5%) of a percentage part; null for a fixed one. */
+    percentage: Schema.NullOr(Schema.Number),
     amount: ReaisJson
   })),
   expiresAt: Schema.String,
@@ -148,8 +149,12 @@ export const toDetailView = (c: Charge): typeof ChargeDetailView.Type => ({
     ? { txid: c.txid, emv: c.emv, dueDate: c.dueDate, expiresAt: c.expiresAt.toISOString(), endToEndId: c.endToEndId, payer: c.payer }
     : null,
   boleto: null,
-  // `value` as requested: a percent for percentage parts, reais for fixed ones.
-  split: (c.split ?? []).map((p) => ({ accountNumber: p.accountNumber, type: p.type, value: p.value / 100, amount: p.amount })),
+  split: (c.split ?? []).map((p) => ({
+    accountNumber: p.accountNumber,
+    type: p.type,
+    percentage: p.type === "percentage" ? p.value / 100 : null,
+    amount: p.amount
+  })),
   expiresAt: c.expiresAt.toISOString(),
   paidAt: iso(c.paidAt),
   canceledAt: iso(c.canceledAt),
