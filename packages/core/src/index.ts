@@ -7,29 +7,41 @@
  * import { Billing } from "@billing/core"
  * ```
  */
+
+// Use cases.
 export * as Billing from "./Billing.ts"
+
+// Pure building blocks: Brazilian formats, exact money, billing rules.
+export * as Brazil from "./brazil/index.ts"
+export * as Money from "./money/index.ts"
+export * as Rules from "./rules/index.ts"
+export { cents, type Cents } from "./money/Money.ts"
+
+// Domain: resources, views, events and the error codes of the spec.
 export * from "./domain/Account.ts"
+export * from "./domain/Charge.ts"
+export * from "./domain/ChargeViews.ts"
 export * from "./domain/Errors.ts"
 export * from "./domain/Events.ts"
 export * from "./domain/Scope.ts"
 export * from "./domain/Webhook.ts"
 export * from "./auth/AuthErrors.ts"
+export * from "./webhooks/WebhookErrors.ts"
+export { PixChargeRequest, PixChargeResponse } from "./charges/PixChargeRequest.ts"
+export { DEFAULT_PIX_LIFETIME_MILLIS, ProviderUnavailable } from "./charges/CreatePixCharge.ts"
+export { SplitExceedsNetAmount } from "./rules/Split.ts"
+
+// Context of a request and installation-wide keys.
 export { Caller } from "./auth/Authenticate.ts"
 export { SigningKey } from "./auth/SigningKey.ts"
+
+// Ports, and the sandbox layers of the provider ports.
+export * from "./ports/Charges.ts"
 export * from "./ports/Ids.ts"
+export * from "./ports/PixProvider.ts"
 export * from "./ports/Storage.ts"
 export * from "./ports/WebhookTransport.ts"
-export * from "./webhooks/WebhookErrors.ts"
-export { DEFAULT_TOLERANCE_SECONDS, signWebhook, verifyWebhookSignature, type VerifyResult } from "./webhooks/Signature.ts"
-export * as Brazil from "./brazil/index.ts"
-export * as Money from "./money/index.ts"
-export * as Rules from "./rules/index.ts"
-export * from "./domain/Charge.ts"
-export * from "./domain/ChargeViews.ts"
-export * from "./ports/Charges.ts"
-export * from "./ports/PixProvider.ts"
-export { PixChargeRequest, PixChargeResponse } from "./charges/PixChargeRequest.ts"
-export { ProviderUnavailable, DEFAULT_PIX_LIFETIME_MILLIS } from "./charges/CreatePixCharge.ts"
 export { PixProviderSandbox } from "./sandbox/PixProviderSandbox.ts"
-export { cents, type Cents } from "./money/Money.ts"
-export { SplitExceedsNetAmount } from "./rules/Split.ts"
+
+// For webhook receivers.
+export { DEFAULT_TOLERANCE_SECONDS, signWebhook, verifyWebhookSignature, type VerifyResult } from "./webhooks/Signature.ts"
