@@ -20,6 +20,11 @@ import {
   ProviderUnavailable,
   SplitExceedsNetAmount,
   InvalidData,
+  InvalidProductData,
+  ProductHasActiveSubscriptions,
+  ProductInput,
+  ProductNotFound,
+  ProductView,
   NotFound,
   OAuthInvalidClient,
   OAuthInvalidRequest,
@@ -35,6 +40,9 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchem
 import { enveloped } from "./ErrorEnvelope.ts"
 import { oauthBody } from "./OAuthBody.ts"
 import { Caller } from "@billing/core"
+
+/** The code of a bad-input 400 in a group (default `INVALID_DATA`); products answer `INVALID_PRODUCT_DATA`. */
+export class InvalidInputCode extends Context.Service<InvalidInputCode, string>()("@billing/adapters-http/InvalidInputCode") {}
 
 /** The scope a route requires; read by the `Authentication` middleware. */
 export class RequiredScope extends Context.Service<RequiredScope, Scope>()("@billing/adapters-http/RequiredScope") {}
@@ -269,11 +277,63 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
   .annotateMerge(OpenApi.annotations({ title: "Wallet", description: "Sandbox payment simulation" }))
 {}
 
+const ProductId = { productId: Schema.String }
+
+export class ProductsGroup extends HttpApiGroup.make("products")
+  .add(
+    HttpApiEndpoint.post("create", "/", {
+      payload: ProductInput,
+      success: ProductView.pipe(HttpApiSchema.status(201)),
+      error: enveloped(InvalidProductData)
+    }).annotate(RequiredScope, "products/write"),
+    HttpApiEndpoint.get("list", "/", {
+      query: {
+        limit: Schema.optionalKey(Schema.NumberFromString),
+        lastKey: Schema.optionalKey(Schema.String),
+        status: Schema.optionalKey(Schema.String),
+        search: Schema.optionalKey(Schema.String)
+      },
+      success: Schema.Struct({
+        items: Schema.Array(ProductView),
+        pagination: Schema.Struct({ total: Schema.Number, limit: Schema.Number, hasMore: Schema.Boolean, lastKey: Schema.NullOr(Schema.String) })
+      }),
+      error: enveloped(InvalidProductData)
+    }).annotate(RequiredScope, "products/read"),
+    HttpApiEndpoint.get("get", "/:productId", {
+      params: ProductId,
+      success: ProductView,
+      error: enveloped(ProductNotFound)
+    }).annotate(RequiredScope, "products/read"),
+    HttpApiEndpoint.put("update", "/:productId", {
+      params: ProductId,
+      payload: ProductInput,
+      success: ProductView,
+      error: [enveloped(InvalidProductData), enveloped(ProductNotFound)]
+    }).annotate(RequiredScope, "products/write"),
+    HttpApiEndpoint.delete("remove", "/:productId", {
+      params: ProductId,
+      success: Schema.Struct({ message: Schema.String, productId: Schema.String }),
+      error: [enveloped(ProductNotFound), enveloped(ProductHasActiveSubscriptions)]
+    }).annotate(RequiredScope, "products/write"),
+    HttpApiEndpoint.post("archive", "/:productId/archive", {
+      params: ProductId,
+      success: Schema.Struct({ productId: Schema.String, status: Schema.Literal("archived"), archivedAt: Schema.String }),
+      error: enveloped(ProductNotFound)
+    }).annotate(RequiredScope, "products/write")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/products")
+  .annotate(InvalidInputCode, "INVALID_PRODUCT_DATA")
+  .annotateMerge(OpenApi.annotations({ title: "Products", description: "Products and prices" }))
+{}
+
 export class BillingApi extends HttpApi.make("billing")
   .add(AuthGroup)
   .add(WebhooksGroup)
   .add(ChargesGroup)
   .add(WalletGroup)
+  .add(ProductsGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

@@ -55,8 +55,19 @@ const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.fn(func
   return handlers.handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
 }))
 
+const ProductsHandlers = HttpApiBuilder.group(BillingApi, "products", Effect.fn(function*(handlers) {
+  const provide = yield* capture<Services<ReturnType<typeof Billing.updateProduct>>>()
+  return handlers
+    .handle("create", ({ payload }) => provide(Billing.createProduct(payload)))
+    .handle("list", ({ query }) => provide(Billing.listProducts(query)))
+    .handle("get", ({ params }) => provide(Billing.getProduct(params.productId)))
+    .handle("update", ({ params, payload }) => provide(Billing.updateProduct(params.productId, payload)))
+    .handle("remove", ({ params }) => provide(Billing.deleteProduct(params.productId)))
+    .handle("archive", ({ params }) => provide(Billing.archiveProduct(params.productId)))
+}))
+
 /** Every route of the API with its middleware, needing only the engine's services. */
 export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers]),
+  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
 )

@@ -2,7 +2,7 @@ import { Accounts, Billing, Caller, MISSING_SCOPE_MESSAGE, SigningKey } from "@b
 import { Context, Effect, Layer, Option, SchemaIssue } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, type HttpApiError } from "effect/http-api"
-import { Authentication, InvalidInput, InvalidTokenRequest, RequiredScope } from "./Api.ts"
+import { Authentication, InvalidInput, InvalidInputCode, InvalidTokenRequest, RequiredScope } from "./Api.ts"
 import { envelopeResponse } from "./ErrorEnvelope.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -19,9 +19,13 @@ const describe = (details: ReadonlyArray<{ field: string; message: string }>) =>
     ? "Dados inválidos"
     : `Dados inválidos: ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ")}`
 
-export const InvalidInputLive = HttpApiMiddleware.layerSchemaErrorTransform(InvalidInput, (error) => {
+export const InvalidInputLive = HttpApiMiddleware.layerSchemaErrorTransform(InvalidInput, (error, { endpoint, group }) => {
   const details = issueDetails(error)
-  return Effect.succeed(envelopeResponse(400, "INVALID_DATA", describe(details), details))
+  const code = Context.getOption(endpoint.annotations, InvalidInputCode).pipe(
+    Option.orElse(() => Context.getOption(group.annotations, InvalidInputCode)),
+    Option.getOrElse(() => "INVALID_DATA")
+  )
+  return Effect.succeed(envelopeResponse(400, code, describe(details), details))
 })
 
 export const InvalidTokenRequestLive = HttpApiMiddleware.layerSchemaErrorTransform(InvalidTokenRequest, (error) =>

@@ -1,9 +1,10 @@
 import { Layer } from "effect"
 import { ChargesStorageLive } from "./ChargesStorage.ts"
+import { ProductsStorageLive } from "./ProductsStorage.ts"
 import { FoundationStorageLive } from "./Storage.ts"
 
 export * as Database from "./Database.ts"
 export { migrations } from "./migrations/index.ts"
 
 /** Every Storage service of the core, built on the `SqlClient` in context. */
-export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive)
+export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive)

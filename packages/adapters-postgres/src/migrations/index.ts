@@ -1,6 +1,7 @@
 import { Migrator } from "effect/sql"
 import foundation from "./0001_foundation.ts"
 import charges from "./0002_charges.ts"
+import products from "./0003_products.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -9,5 +10,6 @@ import charges from "./0002_charges.ts"
  */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
-  "0002_charges": charges
+  "0002_charges": charges,
+  "0003_products": products
 })
