@@ -21,6 +21,13 @@ import {
   SplitExceedsNetAmount,
   InvalidData,
   InvalidProductData,
+  CustomerAlreadyExists,
+  CustomerDetailView,
+  CustomerHasActiveSubscriptions,
+  CustomerInput,
+  CustomerNotFound,
+  CustomerView,
+  DocumentUpdateNotAllowed,
   ProductHasActiveSubscriptions,
   ProductInput,
   ProductNotFound,
@@ -328,12 +335,67 @@ export class ProductsGroup extends HttpApiGroup.make("products")
   .annotateMerge(OpenApi.annotations({ title: "Products", description: "Products and prices" }))
 {}
 
+const CustomerId = { customerId: Schema.String }
+const CustomerAddressView = CustomerView.fields.address
+
+export class CustomersGroup extends HttpApiGroup.make("customers")
+  .add(
+    HttpApiEndpoint.post("create", "/", {
+      payload: CustomerInput,
+      success: CustomerView,
+      error: [enveloped(InvalidData), enveloped(CustomerAlreadyExists)]
+    }).annotate(RequiredScope, "customers/write"),
+    HttpApiEndpoint.get("list", "/", {
+      query: {
+        limit: Schema.optionalKey(Schema.NumberFromString),
+        lastKey: Schema.optionalKey(Schema.String),
+        search: Schema.optionalKey(Schema.String),
+        document: Schema.optionalKey(Schema.String),
+        status: Schema.optionalKey(Schema.String),
+        startDate: Schema.optionalKey(Schema.String),
+        endDate: Schema.optionalKey(Schema.String),
+        lookupDocument: Schema.optionalKey(Schema.String)
+      },
+      // `?lookupDocument=` answers one customer by exact document instead of a page.
+      success: [
+        Schema.Struct({ customer: Schema.NullOr(CustomerView), address: CustomerAddressView }),
+        Schema.Struct({
+          items: Schema.Array(CustomerView),
+          pagination: Schema.Struct({ lastKey: Schema.NullOr(Schema.String), hasMore: Schema.Boolean, limit: Schema.Number })
+        })
+      ],
+      error: enveloped(InvalidData)
+    }).annotate(RequiredScope, "customers/read"),
+    HttpApiEndpoint.get("get", "/:customerId", {
+      params: CustomerId,
+      success: CustomerDetailView,
+      error: enveloped(CustomerNotFound)
+    }).annotate(RequiredScope, "customers/read"),
+    HttpApiEndpoint.patch("update", "/:customerId", {
+      params: CustomerId,
+      payload: CustomerInput,
+      success: CustomerView,
+      error: [enveloped(InvalidData), enveloped(DocumentUpdateNotAllowed), enveloped(CustomerNotFound)]
+    }).annotate(RequiredScope, "customers/write"),
+    HttpApiEndpoint.delete("remove", "/:customerId", {
+      params: CustomerId,
+      success: Schema.Struct({ message: Schema.String, customerId: Schema.String }),
+      error: [enveloped(CustomerNotFound), enveloped(CustomerHasActiveSubscriptions)]
+    }).annotate(RequiredScope, "customers/delete")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/customers")
+  .annotateMerge(OpenApi.annotations({ title: "Customers", description: "Customers identified by CPF or CNPJ" }))
+{}
+
 export class BillingApi extends HttpApi.make("billing")
   .add(AuthGroup)
   .add(WebhooksGroup)
   .add(ChargesGroup)
   .add(WalletGroup)
   .add(ProductsGroup)
+  .add(CustomersGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

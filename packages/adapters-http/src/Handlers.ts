@@ -66,8 +66,18 @@ const ProductsHandlers = HttpApiBuilder.group(BillingApi, "products", Effect.fn(
     .handle("archive", ({ params }) => provide(Billing.archiveProduct(params.productId)))
 }))
 
+const CustomersHandlers = HttpApiBuilder.group(BillingApi, "customers", Effect.fn(function*(handlers) {
+  const provide = yield* capture<Services<ReturnType<typeof Billing.createCustomer>>>()
+  return handlers
+    .handle("create", ({ payload }) => provide(Billing.createCustomer(payload)))
+    .handle("list", ({ query }) => provide(Billing.queryCustomers(query)))
+    .handle("get", ({ params }) => provide(Billing.getCustomer(params.customerId)))
+    .handle("update", ({ params, payload }) => provide(Billing.updateCustomer(params.customerId, payload)))
+    .handle("remove", ({ params }) => provide(Billing.deleteCustomer(params.customerId)))
+}))
+
 /** Every route of the API with its middleware, needing only the engine's services. */
 export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers]),
+  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
 )

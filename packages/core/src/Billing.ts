@@ -23,3 +23,12 @@ export { expireDueCharges } from "./charges/Expiry.ts"
 export { archiveCharge, cancelCharge, getCharge, getChargeStatus, listCharges } from "./charges/ManageCharges.ts"
 export { confirmSandboxPayments, requestSandboxPayment } from "./wallet/SandboxPayment.ts"
 export { archiveProduct, createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products/Products.ts"
+export {
+  createCustomer,
+  deleteCustomer,
+  getCustomer,
+  listCustomers,
+  lookupCustomerByDocument,
+  queryCustomers,
+  updateCustomer
+} from "./customers/Customers.ts"

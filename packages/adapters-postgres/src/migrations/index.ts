@@ -2,6 +2,7 @@ import { Migrator } from "effect/sql"
 import foundation from "./0001_foundation.ts"
 import charges from "./0002_charges.ts"
 import products from "./0003_products.ts"
+import customers from "./0004_customers.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -11,5 +12,6 @@ import products from "./0003_products.ts"
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_charges": charges,
-  "0003_products": products
+  "0003_products": products,
+  "0004_customers": customers
 })

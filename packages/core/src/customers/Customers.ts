@@ -1,0 +1,189 @@
+/**
+ * Customers of the caller's account (spec: Customer, Customers). The
+ * document identifies a customer: creating one that exists answers the
+ * current record (or `CUSTOMER_ALREADY_EXISTS` with `upsert: true`), and it
+ * can never change.
+ */
+import { Clock, Effect, Option } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
+import { cityCodeOfCep } from "../brazil/CityCodes.ts"
+import { isUf, normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
+import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
+import {
+  type AddressInput,
+  type Customer,
+  type CustomerAddress,
+  CustomerAlreadyExists,
+  type CustomerInput,
+  CustomerNotFound,
+  DocumentUpdateNotAllowed,
+  toCustomerView
+} from "../domain/Customer.ts"
+import { InvalidData } from "../domain/Errors.ts"
+import { Customers } from "../ports/Customers.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Transactor } from "../ports/Storage.ts"
+
+const invalid = (field: string, message: string) => new InvalidData({ message, details: { field } })
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const checkAddress = Effect.fnUntraced(function*(input: AddressInput) {
+  const zipCode = normalizeCep(input.zipCode)
+  if (zipCode === undefined) return yield* invalid("address.zipCode", "zipCode must have 8 digits")
+  if (input.state !== undefined && !isUf(input.state)) return yield* invalid("address.state", "state must be a UF, e.g. SP")
+  if (input.cityCode !== undefined && !/^\d{7}$/.test(input.cityCode)) return yield* invalid("address.cityCode", "cityCode must be the 7-digit IBGE code")
+  return {
+    zipCode,
+    street: input.street ?? null,
+    number: input.number ?? null,
+    complement: input.complement ?? null,
+    neighborhood: input.neighborhood ?? null,
+    city: input.city ?? null,
+    state: input.state?.toUpperCase() ?? null,
+    cityCode: input.cityCode ?? cityCodeOfCep(zipCode) ?? null
+  } satisfies CustomerAddress
+})
+
+const checkContacts = Effect.fnUntraced(function*(input: Pick<CustomerInput, "email" | "phone">) {
+  if (input.email !== undefined && !EMAIL.test(input.email)) return yield* invalid("email", "email must be an e-mail address")
+  let phone: string | undefined
+  if (input.phone !== undefined) {
+    phone = normalizePhoneE164(input.phone)
+    if (phone === undefined) return yield* invalid("phone", "phone must be E.164 with country code 55, e.g. +5511999999999")
+  }
+  return { email: input.email, phone }
+})
+
+const findOwn = Effect.fn("Customers.findOwn")(function*(id: string) {
+  const caller = yield* Caller
+  const found = yield* (yield* Customers).find(caller.account.id, id)
+  if (Option.isNone(found)) return yield* new CustomerNotFound({ message: `Cliente ${id} não encontrado`, details: null })
+  return found.value
+})
+
+export const createCustomer = Effect.fn("Customers.create")(function*(input: CustomerInput) {
+  const caller = yield* Caller
+  const name = input.name?.trim()
+  if (!name) return yield* invalid("name", "name is required")
+  if (input.document === undefined) return yield* invalid("document", "document is required")
+  const document = normalizeDocument(input.document)
+  if (!/^\d+$/.test(document) || documentKind(document) === undefined) {
+    return yield* invalid("document", "document must be a valid CPF (11 digits) or CNPJ (14 digits)")
+  }
+  const contacts = yield* checkContacts(input)
+  const address = input.address === undefined ? null : yield* checkAddress(input.address)
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const customer: Customer = {
+    id: yield* (yield* Ids).make("cus", { sandbox: caller.account.sandbox }),
+    accountId: caller.account.id,
+    name,
+    document,
+    email: contacts.email ?? null,
+    phone: contacts.phone ?? null,
+    status: "ACTIVE",
+    address,
+    deletedAt: null,
+    createdAt: at,
+    updatedAt: at
+  }
+  const transactor = yield* Transactor
+  const result = yield* transactor.withTransaction((yield* Customers).insertIfAbsent(customer))
+  if (!result.created && input.upsert === true) {
+    return yield* new CustomerAlreadyExists({
+      message: `Já existe um cliente com o documento ${document}`,
+      details: { customerId: result.customer.id }
+    })
+  }
+  return toCustomerView(result.customer)
+})
+
+export const getCustomer = Effect.fn("Customers.get")(function*(id: string) {
+  const customer = yield* findOwn(id)
+  // Subscriptions arrive with their own issue; until then a customer has none.
+  return { ...toCustomerView(customer), addresses: customer.address === null ? [] : [customer.address], subscriptions: [] }
+})
+
+export const lookupCustomerByDocument = Effect.fn("Customers.lookupDocument")(function*(document: string) {
+  const caller = yield* Caller
+  const found = yield* (yield* Customers).findByDocument(caller.account.id, normalizeDocument(document))
+  return Option.match(found, {
+    onNone: () => ({ customer: null, address: null }),
+    onSome: (c) => ({ customer: toCustomerView(c), address: c.address })
+  })
+})
+
+export const listCustomers = Effect.fn("Customers.list")(function*(query: {
+  readonly limit?: number | undefined
+  readonly lastKey?: string | undefined
+  readonly search?: string | undefined
+  readonly document?: string | undefined
+  readonly status?: string | undefined
+  readonly startDate?: string | undefined
+  readonly endDate?: string | undefined
+}) {
+  const caller = yield* Caller
+  const limit = query.limit ?? 20
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return yield* invalid("limit", "limit must be an integer from 1 to 100")
+  if (query.status !== undefined && !["ACTIVE", "INACTIVE", "BLOCKED"].includes(query.status)) {
+    return yield* invalid("status", "status must be ACTIVE, INACTIVE or BLOCKED")
+  }
+  const date = (field: "startDate" | "endDate", endOfDay: boolean) => {
+    const value = query[field]
+    if (value === undefined) return Effect.succeed(null)
+    const parsed = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}-03:00` : value)
+    return Number.isNaN(parsed.getTime()) ? Effect.fail(invalid(field, `${field} must be a date or date-time`)) : Effect.succeed(parsed)
+  }
+  const page = yield* (yield* Customers).list(caller.account.id, {
+    limit,
+    after: query.lastKey ?? null,
+    search: query.search?.trim() || null,
+    document: query.document === undefined ? null : normalizeDocument(query.document),
+    status: query.status ?? null,
+    from: yield* date("startDate", false),
+    to: yield* date("endDate", true)
+  })
+  return { items: page.items.map(toCustomerView), pagination: { lastKey: page.lastKey, hasMore: page.lastKey !== null, limit } }
+})
+
+export const updateCustomer = Effect.fn("Customers.update")(function*(id: string, input: CustomerInput) {
+  const current = yield* findOwn(id)
+  if (input.document !== undefined && normalizeDocument(input.document) !== current.document) {
+    return yield* new DocumentUpdateNotAllowed({ message: "O documento do cliente não pode ser alterado", details: { field: "document" } })
+  }
+  const name = input.name === undefined ? current.name : input.name.trim()
+  if (name.length === 0) return yield* invalid("name", "name must not be empty")
+  const contacts = yield* checkContacts(input)
+  const updated: Customer = {
+    ...current,
+    name,
+    email: contacts.email ?? current.email,
+    phone: contacts.phone ?? current.phone,
+    address: input.address === undefined ? current.address : yield* checkAddress(input.address),
+    updatedAt: new Date(yield* Clock.currentTimeMillis)
+  }
+  const transactor = yield* Transactor
+  yield* transactor.withTransaction((yield* Customers).update(updated))
+  return toCustomerView(updated)
+})
+
+/**
+ * Hides the customer from listings and frees its document; its charges keep
+ * pointing at it. An open subscription will refuse this with
+ * `CUSTOMER_HAS_ACTIVE_SUBSCRIPTIONS` once subscriptions exist.
+ */
+export const deleteCustomer = Effect.fn("Customers.delete")(function*(id: string) {
+  const caller = yield* Caller
+  yield* findOwn(id)
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const transactor = yield* Transactor
+  yield* transactor.withTransaction((yield* Customers).markDeleted(caller.account.id, id, at))
+  return { message: "Cliente removido com sucesso", customerId: id }
+})
+
+/** `GET /v1/customers`: one customer by exact document with `lookupDocument`, else a page of the list. */
+export const queryCustomers = Effect.fn("Customers.query")(function*(query: Parameters<typeof listCustomers>[0] & {
+  readonly lookupDocument?: string | undefined
+}) {
+  if (query.lookupDocument !== undefined) return yield* lookupCustomerByDocument(query.lookupDocument)
+  return yield* listCustomers(query)
+})

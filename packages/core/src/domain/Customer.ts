@@ -1,0 +1,115 @@
+import { Schema } from "effect"
+import { ErrorFields } from "./Errors.ts"
+
+export interface CustomerAddress {
+  readonly zipCode: string
+  readonly street: string | null
+  readonly number: string | null
+  readonly complement: string | null
+  readonly neighborhood: string | null
+  readonly city: string | null
+  readonly state: string | null
+  /** IBGE code of the city, resolved from the zip code where the engine can (see docs/decisions.md). */
+  readonly cityCode: string | null
+}
+
+export interface Customer {
+  readonly id: string
+  readonly accountId: string
+  readonly name: string
+  readonly document: string
+  readonly email: string | null
+  readonly phone: string | null
+  readonly status: "ACTIVE" | "INACTIVE" | "BLOCKED"
+  readonly address: CustomerAddress | null
+  readonly deletedAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** 400: `upsert: true` asked to create a customer whose document is already registered. */
+export class CustomerAlreadyExists extends Schema.TaggedError<CustomerAlreadyExists>()("CUSTOMER_ALREADY_EXISTS", ErrorFields, {
+  httpApiStatus: 400
+}) {}
+
+/** 400: an update tried to change the document. */
+export class DocumentUpdateNotAllowed extends Schema.TaggedError<DocumentUpdateNotAllowed>()("DOCUMENT_UPDATE_NOT_ALLOWED", ErrorFields, {
+  httpApiStatus: 400
+}) {}
+
+/** 400: the customer has an open subscription; the message says how many. */
+export class CustomerHasActiveSubscriptions extends Schema.TaggedError<CustomerHasActiveSubscriptions>()(
+  "CUSTOMER_HAS_ACTIVE_SUBSCRIPTIONS",
+  ErrorFields,
+  { httpApiStatus: 400 }
+) {}
+
+/** 404: no such customer on the caller's account (or it was deleted). */
+export class CustomerNotFound extends Schema.TaggedError<CustomerNotFound>()("CUSTOMER_NOT_FOUND", ErrorFields, {
+  httpApiStatus: 404
+}) {}
+
+const OptionalString = Schema.optionalKey(Schema.String)
+
+export const AddressInput = Schema.Struct({
+  zipCode: Schema.String,
+  street: OptionalString,
+  number: OptionalString,
+  complement: OptionalString,
+  neighborhood: OptionalString,
+  city: OptionalString,
+  state: OptionalString,
+  cityCode: OptionalString
+})
+export type AddressInput = typeof AddressInput.Type
+
+export const CustomerInput = Schema.Struct({
+  name: OptionalString,
+  document: OptionalString,
+  email: OptionalString,
+  phone: OptionalString,
+  address: Schema.optionalKey(AddressInput),
+  upsert: Schema.optionalKey(Schema.Boolean)
+}).annotate({ identifier: "CustomerInput" })
+export type CustomerInput = typeof CustomerInput.Type
+
+const Address = Schema.Struct({
+  zipCode: Schema.String,
+  street: Schema.NullOr(Schema.String),
+  number: Schema.NullOr(Schema.String),
+  complement: Schema.NullOr(Schema.String),
+  neighborhood: Schema.NullOr(Schema.String),
+  city: Schema.NullOr(Schema.String),
+  state: Schema.NullOr(Schema.String),
+  cityCode: Schema.NullOr(Schema.String)
+})
+
+export const CustomerView = Schema.Struct({
+  customerId: Schema.String,
+  name: Schema.String,
+  document: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  phone: Schema.NullOr(Schema.String),
+  status: Schema.String,
+  address: Schema.NullOr(Address),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "Customer" })
+
+export const CustomerDetailView = Schema.Struct({
+  ...CustomerView.fields,
+  addresses: Schema.Array(Address),
+  subscriptions: Schema.Array(Schema.Unknown)
+}).annotate({ identifier: "CustomerDetail" })
+
+export const toCustomerView = (c: Customer): typeof CustomerView.Type => ({
+  customerId: c.id,
+  name: c.name,
+  document: c.document,
+  email: c.email,
+  phone: c.phone,
+  status: c.status,
+  address: c.address,
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString()
+})
