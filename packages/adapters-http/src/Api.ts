@@ -22,6 +22,12 @@ import {
   InvalidData,
   InvalidProductData,
   CustomerAlreadyExists,
+  CouponCodeAlreadyExists,
+  CouponInactiveCannotReactivate,
+  CouponInput,
+  CouponInUse,
+  CouponNotFound,
+  CouponView,
   CustomerDetailView,
   CustomerHasActiveSubscriptions,
   CustomerInput,
@@ -389,6 +395,80 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
   .annotateMerge(OpenApi.annotations({ title: "Customers", description: "Customers identified by CPF or CNPJ" }))
 {}
 
+const CouponId = { couponId: Schema.String }
+
+export class CouponsGroup extends HttpApiGroup.make("coupons")
+  .add(
+    HttpApiEndpoint.post("create", "/", {
+      payload: CouponInput,
+      success: CouponView.pipe(HttpApiSchema.status(201)),
+      error: [enveloped(InvalidData), enveloped(CouponCodeAlreadyExists)]
+    }).annotate(RequiredScope, "coupons/write"),
+    HttpApiEndpoint.get("list", "/", {
+      query: {
+        limit: Schema.optionalKey(Schema.NumberFromString),
+        lastKey: Schema.optionalKey(Schema.String),
+        status: Schema.optionalKey(Schema.String),
+        search: Schema.optionalKey(Schema.String)
+      },
+      success: Schema.Struct({
+        items: Schema.Array(CouponView),
+        pagination: Schema.Struct({
+          total: Schema.Number,
+          totalPages: Schema.Number,
+          limit: Schema.Number,
+          hasMore: Schema.Boolean,
+          lastKey: Schema.NullOr(Schema.String)
+        })
+      }),
+      error: enveloped(InvalidData)
+    }).annotate(RequiredScope, "products/read"),
+    HttpApiEndpoint.get("get", "/:couponId", {
+      params: CouponId,
+      success: CouponView,
+      error: enveloped(CouponNotFound)
+    }).annotate(RequiredScope, "coupons/read"),
+    HttpApiEndpoint.put("update", "/:couponId", {
+      params: CouponId,
+      payload: CouponInput,
+      success: CouponView,
+      error: [enveloped(InvalidData), enveloped(CouponNotFound), enveloped(CouponCodeAlreadyExists), enveloped(CouponInactiveCannotReactivate)]
+    }).annotate(RequiredScope, "coupons/write"),
+    HttpApiEndpoint.patch("status", "/:couponId/status", {
+      params: CouponId,
+      payload: Schema.Struct({ status: Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"]) }),
+      success: CouponView,
+      error: [enveloped(InvalidData), enveloped(CouponNotFound), enveloped(CouponCodeAlreadyExists), enveloped(CouponInactiveCannotReactivate)]
+    }).annotate(RequiredScope, "coupons/write"),
+    HttpApiEndpoint.delete("remove", "/:couponId", {
+      params: CouponId,
+      success: Schema.Struct({ message: Schema.String, couponId: Schema.String }),
+      error: [enveloped(CouponNotFound), enveloped(CouponInUse)]
+    }).annotate(RequiredScope, "coupons/write")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/coupons")
+  .annotateMerge(OpenApi.annotations({ title: "Coupons", description: "Coupon management" }))
+{}
+
+/** `POST /v1/coupons/validate`: public, and always 200 with a verdict (even for a malformed body). */
+export class CouponValidationGroup extends HttpApiGroup.make("couponValidation")
+  .add(
+    HttpApiEndpoint.post("validate", "/v1/coupons/validate", {
+      payload: Schema.Unknown,
+      success: Schema.Struct({
+        valid: Schema.Boolean,
+        reason: Schema.optionalKey(Schema.String),
+        coupon: Schema.optionalKey(Schema.Unknown),
+        discountAmount: Schema.optionalKey(Schema.Unknown),
+        finalAmount: Schema.optionalKey(Schema.Unknown)
+      })
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Coupon validation", description: "Public: no token needed" }))
+{}
+
 export class BillingApi extends HttpApi.make("billing")
   .add(AuthGroup)
   .add(WebhooksGroup)
@@ -396,6 +476,8 @@ export class BillingApi extends HttpApi.make("billing")
   .add(WalletGroup)
   .add(ProductsGroup)
   .add(CustomersGroup)
+  .add(CouponsGroup)
+  .add(CouponValidationGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

@@ -1,5 +1,6 @@
 import { Billing, type Caller } from "@billing/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Predicate } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BillingApi } from "./Api.ts"
 import { AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive } from "./Middleware.ts"
@@ -76,8 +77,35 @@ const CustomersHandlers = HttpApiBuilder.group(BillingApi, "customers", Effect.f
     .handle("remove", ({ params }) => provide(Billing.deleteCustomer(params.customerId)))
 }))
 
+const CouponsHandlers = HttpApiBuilder.group(BillingApi, "coupons", Effect.fn(function*(handlers) {
+  const provide = yield* capture<Services<ReturnType<typeof Billing.createCoupon>> | Services<ReturnType<typeof Billing.updateCoupon>>>()
+  return handlers
+    .handle("create", ({ payload }) => provide(Billing.createCoupon(payload)))
+    .handle("list", ({ query }) => provide(Billing.listCoupons(query)))
+    .handle("get", ({ params }) => provide(Billing.getCoupon(params.couponId)))
+    .handle("update", ({ params, payload }) => provide(Billing.updateCoupon(params.couponId, payload)))
+    .handle("status", ({ params, payload }) => provide(Billing.changeCouponStatus(params.couponId, payload.status)))
+    .handle("remove", ({ params }) => provide(Billing.deleteCoupon(params.couponId)))
+}))
+
+const CouponValidationHandlers = HttpApiBuilder.group(BillingApi, "couponValidation", Effect.fn(function*(handlers) {
+  const provide = yield* capture<
+    Services<ReturnType<typeof Billing.validateCouponCode>> | Services<ReturnType<typeof Billing.couponValidationAccount>>
+  >()
+  return handlers.handle("validate", ({ payload }) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const body = Predicate.isObject(payload) ? (payload as Record<string, unknown>) : {}
+      const bearer = request.headers["authorization"]?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim()
+      return yield* provide(Effect.flatMap(
+        Billing.couponValidationAccount({ bearer, accountNumber: body.accountNumber }),
+        (accountId) => Billing.validateCouponCode(body, accountId)
+      ))
+    }))
+}))
+
 /** Every route of the API with its middleware, needing only the engine's services. */
 export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers]),
+  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers, CouponsHandlers, CouponValidationHandlers]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
 )

@@ -126,6 +126,10 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
       run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
         Effect.map((rows) => Option.map(first(rows), toAccount))
       ),
+    findByNumber: (number) =>
+      run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE number = ${number}`).pipe(
+        Effect.map((rows) => Option.map(first(rows), toAccount))
+      ),
     numberExists: (number) =>
       run(sql<{ n: number }>`SELECT 1 AS n FROM accounts WHERE number = ${number}`).pipe(Effect.map((rows) => rows.length > 0)),
     nextNumber: run(sql<{ n: string }>`SELECT nextval('account_number_seq')::text AS n`).pipe(Effect.map((rows) => rows[0]!.n))

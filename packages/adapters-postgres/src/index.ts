@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { ChargesStorageLive } from "./ChargesStorage.ts"
+import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { ProductsStorageLive } from "./ProductsStorage.ts"
 import { FoundationStorageLive } from "./Storage.ts"
@@ -8,4 +9,4 @@ export * as Database from "./Database.ts"
 export { migrations } from "./migrations/index.ts"
 
 /** Every Storage service of the core, built on the `SqlClient` in context. */
-export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive, CustomersStorageLive)
+export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive, CustomersStorageLive, CouponsStorageLive)

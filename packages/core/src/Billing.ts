@@ -32,3 +32,14 @@ export {
   queryCustomers,
   updateCustomer
 } from "./customers/Customers.ts"
+export {
+  changeCouponStatus,
+  couponValidationAccount,
+  createCoupon,
+  deleteCoupon,
+  getCoupon,
+  listCoupons,
+  redeemCoupon,
+  updateCoupon,
+  validateCouponCode
+} from "./coupons/Coupons.ts"

@@ -20,6 +20,7 @@ export { cents, type Cents } from "./money/Money.ts"
 // Domain: resources, views, events and the error codes of the spec.
 export * from "./domain/Account.ts"
 export * from "./domain/Charge.ts"
+export * from "./domain/Coupon.ts"
 export * from "./domain/Customer.ts"
 export * from "./domain/ChargeViews.ts"
 export * from "./domain/Errors.ts"
@@ -39,6 +40,7 @@ export { SigningKey } from "./auth/SigningKey.ts"
 
 // Ports, and the sandbox layers of the provider ports.
 export * from "./ports/Charges.ts"
+export * from "./ports/Coupons.ts"
 export * from "./ports/Customers.ts"
 export * from "./ports/Ids.ts"
 export * from "./ports/PixProvider.ts"

@@ -3,6 +3,7 @@ import foundation from "./0001_foundation.ts"
 import charges from "./0002_charges.ts"
 import products from "./0003_products.ts"
 import customers from "./0004_customers.ts"
+import coupons from "./0005_coupons.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -13,5 +14,6 @@ export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_charges": charges,
   "0003_products": products,
-  "0004_customers": customers
+  "0004_customers": customers,
+  "0005_coupons": coupons
 })

@@ -22,6 +22,8 @@ export class Accounts extends Context.Service<Accounts, {
   readonly findById: (id: string) => Effect.Effect<Option.Option<Account>>
   /** The sub-account with this number whose master is `parentId`. */
   readonly findSubAccount: (parentId: string, number: string) => Effect.Effect<Option.Option<Account>>
+  /** The account with this number, of any holder (for public routes that name one). */
+  readonly findByNumber: (number: string) => Effect.Effect<Option.Option<Account>>
   /** True when some account, of any holder, has this number. */
   readonly numberExists: (number: string) => Effect.Effect<boolean>
   /** A fresh account number, unique across the installation. */

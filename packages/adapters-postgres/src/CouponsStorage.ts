@@ -1,0 +1,123 @@
+/** Coupons and redemptions on `effect/sql`; redemption is a conditional increment. */
+import { cents, type Coupon, Coupons } from "@billing/core"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+
+interface CouponRow {
+  readonly id: string
+  readonly seq: string
+  readonly account_id: string
+  readonly code: string
+  readonly name: string
+  readonly description: string | null
+  readonly discount_type: Coupon["discountType"]
+  readonly discount_value: string
+  readonly extra_period_unit: Coupon["extraPeriodUnit"]
+  readonly max_cycles: number | null
+  readonly max_redemptions: number | null
+  readonly current_redemptions: number
+  readonly min_amount_cents: string | null
+  readonly max_discount_cents: string | null
+  readonly valid_from: Date | null
+  readonly valid_until: Date | null
+  readonly product_ids: string
+  readonly first_time_only: boolean
+  readonly applies_to: Coupon["appliesTo"]
+  readonly status: Coupon["status"]
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+const toCoupon = (r: CouponRow): Coupon => ({
+  id: r.id,
+  accountId: r.account_id,
+  code: r.code,
+  name: r.name,
+  description: r.description,
+  discountType: r.discount_type,
+  discountValue: Number(r.discount_value),
+  extraPeriodUnit: r.extra_period_unit,
+  maxCycles: r.max_cycles === null ? null : Number(r.max_cycles),
+  maxRedemptions: r.max_redemptions === null ? null : Number(r.max_redemptions),
+  currentRedemptions: Number(r.current_redemptions),
+  minAmount: r.min_amount_cents === null ? null : cents(Number(r.min_amount_cents)),
+  maxDiscount: r.max_discount_cents === null ? null : cents(Number(r.max_discount_cents)),
+  validFrom: r.valid_from === null ? null : new Date(r.valid_from).getTime(),
+  validUntil: r.valid_until === null ? null : new Date(r.valid_until).getTime(),
+  productIds: JSON.parse(r.product_ids),
+  firstTimeOnly: r.first_time_only,
+  appliesTo: r.applies_to,
+  status: r.status,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at)
+})
+
+export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
+  const columns = sql`id, seq::text AS seq, account_id, code, name, description, discount_type, discount_value::text AS discount_value,
+    extra_period_unit, max_cycles, max_redemptions, current_redemptions, min_amount_cents::text AS min_amount_cents,
+    max_discount_cents::text AS max_discount_cents, valid_from, valid_until, product_ids, first_time_only, applies_to, status, created_at, updated_at`
+  const date = (ms: number | null) => (ms === null ? null : new Date(ms))
+  // A code taken by another coupon of the account is an answer, not a failure: the
+  // statements skip the row instead of raising, so the transaction stays usable.
+  const changed = (rows: ReadonlyArray<unknown>) => rows.length > 0
+
+  return Coupons.of({
+    insert: (c) =>
+      run(sql`INSERT INTO coupons (id, account_id, code, name, description, discount_type, discount_value, extra_period_unit,
+          max_cycles, max_redemptions, current_redemptions, min_amount_cents, max_discount_cents, valid_from, valid_until, product_ids,
+          first_time_only, applies_to, status, created_at, updated_at)
+        VALUES (${c.id}, ${c.accountId}, ${c.code}, ${c.name}, ${c.description}, ${c.discountType}, ${c.discountValue}, ${c.extraPeriodUnit},
+          ${c.maxCycles}, ${c.maxRedemptions}, ${c.currentRedemptions}, ${c.minAmount}, ${c.maxDiscount}, ${date(c.validFrom)},
+          ${date(c.validUntil)}, ${JSON.stringify(c.productIds)}, ${c.firstTimeOnly}, ${c.appliesTo}, ${c.status}, ${c.createdAt}, ${c.updatedAt})
+        ON CONFLICT (account_id, upper(code)) DO NOTHING RETURNING id`).pipe(Effect.map(changed)),
+    update: (c) =>
+      run(sql`UPDATE coupons SET code = ${c.code}, name = ${c.name}, description = ${c.description},
+          discount_type = ${c.discountType}, discount_value = ${c.discountValue}, extra_period_unit = ${c.extraPeriodUnit},
+          max_cycles = ${c.maxCycles}, max_redemptions = ${c.maxRedemptions}, min_amount_cents = ${c.minAmount},
+          max_discount_cents = ${c.maxDiscount}, valid_from = ${date(c.validFrom)}, valid_until = ${date(c.validUntil)},
+          product_ids = ${JSON.stringify(c.productIds)}, first_time_only = ${c.firstTimeOnly}, applies_to = ${c.appliesTo},
+          status = ${c.status}, updated_at = ${c.updatedAt}
+        WHERE account_id = ${c.accountId} AND id = ${c.id}
+          AND NOT EXISTS (SELECT 1 FROM coupons other WHERE other.account_id = ${c.accountId} AND upper(other.code) = upper(${c.code}) AND other.id <> ${c.id})
+        RETURNING id`).pipe(Effect.map(changed)),
+    find: (accountId, id) =>
+      run(sql<CouponRow>`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCoupon))
+      ),
+    findByCode: (accountId, code) =>
+      run(sql<CouponRow>`SELECT ${columns} FROM coupons WHERE upper(code) = upper(${code})
+        ${accountId === null ? sql`` : sql`AND account_id = ${accountId}`} LIMIT 2`).pipe(Effect.map((rows) => rows.map(toCoupon))),
+    list: (accountId, q) =>
+      Effect.gen(function*() {
+        const pattern = q.search === null ? null : `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+        const filters = sql`account_id = ${accountId}
+          ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
+          ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR code ILIKE ${pattern})`}`
+        const cursor = q.after === null ? sql`` : /^\d{1,18}$/.test(q.after) ? sql`AND seq < ${BigInt(q.after)}` : sql`AND false`
+        const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM coupons WHERE ${filters}`)
+        const rows = yield* run(sql<CouponRow>`SELECT ${columns} FROM coupons WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`)
+        const page = rows.slice(0, q.limit)
+        return { items: page.map(toCoupon), total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
+      }),
+    remove: (accountId, id) => run(sql`DELETE FROM coupons WHERE account_id = ${accountId} AND id = ${id} AND current_redemptions = 0`),
+    redeem: (couponId, r) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const inserted = yield* sql<{ coupon_id: string }>`INSERT INTO coupon_redemptions (coupon_id, customer_document, reference, created_at)
+          VALUES (${couponId}, ${r.customerDocument}, ${r.reference}, ${r.at}) ON CONFLICT DO NOTHING RETURNING coupon_id`
+        if (inserted.length === 0) return false
+        const counted = yield* sql<{ id: string }>`UPDATE coupons SET current_redemptions = current_redemptions + 1
+          WHERE id = ${couponId} AND (max_redemptions IS NULL OR current_redemptions < max_redemptions) RETURNING id`
+        // No room left: undo the redemption row with the rest of the transaction.
+        if (counted.length === 0) return yield* Effect.fail("exhausted" as const)
+        return true
+      })).pipe(
+        Effect.catch((e) => (e === "exhausted" ? Effect.succeed(false) : Effect.die(e)))
+      ),
+    hasRedeemed: (couponId, document) =>
+      run(sql<{ n: number }>`SELECT 1 AS n FROM coupon_redemptions WHERE coupon_id = ${couponId} AND customer_document = ${document} LIMIT 1`).pipe(
+        Effect.map((rows) => rows.length > 0)
+      )
+  })
+}))

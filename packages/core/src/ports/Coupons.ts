@@ -1,0 +1,25 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Coupon } from "../domain/Coupon.ts"
+
+/** Coupons of an account and their redemptions. */
+export class Coupons extends Context.Service<Coupons, {
+  /** Inserts the coupon; `false` when the account already has its code. */
+  readonly insert: (coupon: Coupon) => Effect.Effect<boolean>
+  /** Replaces the coupon's fields; `false` when another coupon of the account has the new code. */
+  readonly update: (coupon: Coupon) => Effect.Effect<boolean>
+  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Coupon>>
+  /** Coupons with this code (case-insensitive): of one account, or of every account when `accountId` is null. */
+  readonly findByCode: (accountId: string | null, code: string) => Effect.Effect<ReadonlyArray<Coupon>>
+  readonly list: (
+    accountId: string,
+    query: { readonly limit: number; readonly after: string | null; readonly status: string | null; readonly search: string | null }
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<Coupon>; readonly total: number; readonly lastKey: string | null }>
+  readonly remove: (accountId: string, id: string) => Effect.Effect<void>
+  /**
+   * Counts one redemption if the coupon still has room (a conditional
+   * increment, so `maxRedemptions` holds under any concurrency); `false`
+   * when it is exhausted or `reference` was already counted.
+   */
+  readonly redeem: (couponId: string, redemption: { readonly customerDocument: string | null; readonly reference: string; readonly at: Date }) => Effect.Effect<boolean>
+  readonly hasRedeemed: (couponId: string, customerDocument: string) => Effect.Effect<boolean>
+}>()("@billing/core/ports/Coupons") {}
