@@ -121,6 +121,15 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
           lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null
         }
       }),
-    remove: (accountId, id) => run(sql`DELETE FROM products WHERE account_id = ${accountId} AND id = ${id}`)
+    remove: (accountId, id) => run(sql`DELETE FROM products WHERE account_id = ${accountId} AND id = ${id}`),
+    findByPrice: (accountId, priceId) =>
+      Effect.gen(function*() {
+        const rows = yield* run(sql<ProductRow>`SELECT ${productColumns} FROM products
+          WHERE account_id = ${accountId} AND id = (SELECT product_id FROM prices WHERE id = ${priceId} AND account_id = ${accountId})`)
+        const row = rows[0]
+        if (row === undefined) return Option.none()
+        const prices = yield* pricesOf([row.id])
+        return Option.some(toProduct(row, prices.get(row.id) ?? []))
+      })
   })
 }))

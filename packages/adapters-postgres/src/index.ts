@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { ChargesStorageLive } from "./ChargesStorage.ts"
 import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
+import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
 import { ProductsStorageLive } from "./ProductsStorage.ts"
 import { FoundationStorageLive } from "./Storage.ts"
 
@@ -9,4 +10,4 @@ export * as Database from "./Database.ts"
 export { migrations } from "./migrations/index.ts"
 
 /** Every Storage service of the core, built on the `SqlClient` in context. */
-export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive, CustomersStorageLive, CouponsStorageLive)
+export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive, CustomersStorageLive, CouponsStorageLive, PaymentMethodsStorageLive)

@@ -39,14 +39,17 @@ export { Caller } from "./auth/Authenticate.ts"
 export { SigningKey } from "./auth/SigningKey.ts"
 
 // Ports, and the sandbox layers of the provider ports.
+export * from "./ports/Acquirer.ts"
 export * from "./ports/Charges.ts"
 export * from "./ports/Coupons.ts"
 export * from "./ports/Customers.ts"
 export * from "./ports/Ids.ts"
+export * from "./ports/PaymentMethods.ts"
 export * from "./ports/PixProvider.ts"
 export * from "./ports/Products.ts"
 export * from "./ports/Storage.ts"
 export * from "./ports/WebhookTransport.ts"
+export { AcquirerSandbox } from "./sandbox/AcquirerSandbox.ts"
 export { PixProviderSandbox } from "./sandbox/PixProviderSandbox.ts"
 
 // For webhook receivers.

@@ -4,6 +4,7 @@ import charges from "./0002_charges.ts"
 import products from "./0003_products.ts"
 import customers from "./0004_customers.ts"
 import coupons from "./0005_coupons.ts"
+import checkout from "./0006_checkout.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -15,5 +16,6 @@ export const migrations = Migrator.fromRecord({
   "0002_charges": charges,
   "0003_products": products,
   "0004_customers": customers,
-  "0005_coupons": coupons
+  "0005_coupons": coupons,
+  "0006_checkout": checkout
 })

@@ -198,6 +198,10 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     canceledAt: null,
     archivedAt: null,
     attempts: 0,
+    externalId: null,
+    customerId: null,
+    card: null,
+    failureReason: null,
     createdAt: at,
     updatedAt: at
   }

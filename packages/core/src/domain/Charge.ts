@@ -45,6 +45,16 @@ export interface PixPayer {
   readonly accountType: "CACC" | "SVGS" | "TRAN"
 }
 
+/** The card of a card charge: what may be kept of it. */
+export interface ChargeCard {
+  readonly brand: string
+  readonly firstSix: string
+  readonly lastFour: string
+  readonly installments: number
+  /** The acquirer's id of the authorization, when approved. */
+  readonly acquirerId: string | null
+}
+
 /**
  * A charge. Amounts are centavos: `amount` is the gross, `fee` + `net` add up
  * to it (the database checks so), which is what the wallet will credit.
@@ -75,6 +85,12 @@ export interface Charge {
   readonly canceledAt: Date | null
   readonly archivedAt: Date | null
   readonly attempts: number
+  /** Idempotency key of `POST /v1/charges`; unique per account. */
+  readonly externalId: string | null
+  readonly customerId: string | null
+  readonly card: ChargeCard | null
+  /** Why a card was refused (`card_declined`, …). */
+  readonly failureReason: string | null
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -108,3 +124,29 @@ export class ChargeNotPayable extends Schema.TaggedError<ChargeNotPayable>()("CH
 export class NotSandboxAccount extends Schema.TaggedError<NotSandboxAccount>()("NOT_SANDBOX_ACCOUNT", ErrorFields, {
   httpApiStatus: 400
 }) {}
+
+/** 409: a charge with this `externalId` exists; `details.chargeId` is it. */
+export class DuplicateCharge extends Schema.TaggedError<DuplicateCharge>()("DUPLICATE_CHARGE", ErrorFields, {
+  httpApiStatus: 409
+}) {}
+
+/** 400: a card charge without `card`, `tokenId` or `paymentMethodId`. */
+export class MissingCardData extends Schema.TaggedError<MissingCardData>()("MISSING_CARD_DATA", ErrorFields, {
+  httpApiStatus: 400
+}) {}
+
+/** 404: an item's price does not exist on the account (or is inactive). */
+export class PriceNotFound extends Schema.TaggedError<PriceNotFound>()("PRICE_NOT_FOUND", ErrorFields, {
+  httpApiStatus: 404
+}) {}
+
+/** 400: Pix Automático on a PF account. */
+export class PixAutomaticoPjOnly extends Schema.TaggedError<PixAutomaticoPjOnly>()("PIX_AUTOMATICO_PJ_ONLY", ErrorFields, {
+  httpApiStatus: 400
+}) {}
+
+/** 402 of the transparent checkout: the card was refused; its body is not the envelope. */
+export class CardRefused extends Schema.TaggedError<CardRefused>()("CardRefused", {
+  chargeId: Schema.String,
+  error: Schema.String
+}, { httpApiStatus: 402 }) {}

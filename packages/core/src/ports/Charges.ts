@@ -20,6 +20,12 @@ export interface ChargePage {
 
 export class Charges extends Context.Service<Charges, {
   readonly insert: (charge: Charge) => Effect.Effect<void>
+  /**
+   * Inserts unless the account already has a charge with the same
+   * `externalId` (a unique index decides between concurrent requests);
+   * then answers that charge's id.
+   */
+  readonly insertUnlessDuplicate: (charge: Charge) => Effect.Effect<{ readonly inserted: true } | { readonly inserted: false; readonly existingId: string }>
   readonly find: (scope: ChargeScope, id: string) => Effect.Effect<Option.Option<Charge>>
   readonly list: (
     scope: ChargeScope,

@@ -18,4 +18,6 @@ export class Products extends Context.Service<Products, {
     query: { readonly limit: number; readonly after: string | null; readonly status: string | null; readonly search: string | null }
   ) => Effect.Effect<ProductPage>
   readonly remove: (accountId: string, id: string) => Effect.Effect<void>
+  /** The product of a price of the account, with all its prices. */
+  readonly findByPrice: (accountId: string, priceId: string) => Effect.Effect<Option.Option<Product>>
 }>()("@billing/core/ports/Products") {}

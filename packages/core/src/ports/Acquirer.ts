@@ -1,0 +1,38 @@
+import { Context, type Effect, Schema } from "effect"
+import type { Cents } from "../money/Money.ts"
+
+/** Card data as the buyer typed it; it only passes through, it is never stored or logged. */
+export interface CardData {
+  readonly number: string
+  readonly cvv: string
+  readonly name: string
+  /** `MM/YYYY`. */
+  readonly expiration: string
+}
+
+/** Why an acquirer refused a card: the codes of the spec. */
+export type DeclineCode = "card_declined" | "insufficient_funds" | "expired_card" | "invalid_cvv" | "fraud_suspected"
+
+export type Authorization =
+  | { readonly _tag: "Approved"; readonly acquirerId: string }
+  | { readonly _tag: "Declined"; readonly code: DeclineCode }
+
+/** The acquirer could not be reached; nothing was charged. */
+export class AcquirerUnavailable extends Schema.TaggedError<AcquirerUnavailable>()("AcquirerUnavailable", {
+  message: Schema.String
+}) {}
+
+/**
+ * The card acquirer: tokenizes cards and authorizes (and captures) card
+ * payments. Sandbox accounts use the sandbox layer, whose card numbers decide
+ * the outcome (spec: Sandbox card rule); production plugs a real acquirer.
+ */
+export class Acquirer extends Context.Service<Acquirer, {
+  readonly tokenize: (card: CardData) => Effect.Effect<{ readonly token: string; readonly brand: string }, AcquirerUnavailable>
+  readonly authorize: (request: {
+    readonly payment: { readonly _tag: "Card"; readonly card: CardData } | { readonly _tag: "Token"; readonly token: string }
+    readonly amount: Cents
+    readonly installments: number
+    readonly reference: string
+  }) => Effect.Effect<Authorization, AcquirerUnavailable>
+}>()("@billing/core/ports/Acquirer") {}
