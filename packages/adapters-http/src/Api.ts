@@ -5,7 +5,14 @@
  */
 import {
   AccountNotFound,
+  CardInput,
   ChargeDetailView,
+  CheckoutRequest,
+  CheckoutResponse,
+  DuplicateCharge,
+  MissingCardData,
+  PixAutomaticoPjOnly,
+  PriceNotFound,
   ChargeLeanStatus,
   ChargeList,
   ChargeNotArchivable,
@@ -50,6 +57,7 @@ import {
 } from "@billing/core"
 import { Context, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CardRefusedBody } from "./CardRefusedBody.ts"
 import { enveloped } from "./ErrorEnvelope.ts"
 import { oauthBody } from "./OAuthBody.ts"
 import { Caller } from "@billing/core"
@@ -232,6 +240,20 @@ const chargeErrors = [enveloped(ChargeNotFound), enveloped(MissingChargeId)] as 
 
 export class ChargesGroup extends HttpApiGroup.make("charges")
   .add(
+    HttpApiEndpoint.post("checkout", "/", {
+      payload: CheckoutRequest,
+      success: CheckoutResponse,
+      error: [
+        enveloped(InvalidData),
+        enveloped(SplitExceedsNetAmount),
+        enveloped(ProviderUnavailable),
+        enveloped(DuplicateCharge),
+        enveloped(MissingCardData),
+        enveloped(PriceNotFound),
+        enveloped(PixAutomaticoPjOnly),
+        CardRefusedBody
+      ]
+    }).annotate(RequiredScope, "checkouts/write"),
     HttpApiEndpoint.post("createPix", "/pix", {
       payload: PixChargeRequest,
       success: PixChargeResponse,
@@ -469,6 +491,26 @@ export class CouponValidationGroup extends HttpApiGroup.make("couponValidation")
   .annotateMerge(OpenApi.annotations({ title: "Coupon validation", description: "Public: no token needed" }))
 {}
 
+export class PaymentMethodsGroup extends HttpApiGroup.make("paymentMethods")
+  .add(
+    HttpApiEndpoint.post("tokenize", "/", {
+      payload: Schema.Struct({ card: CardInput }),
+      success: Schema.Struct({
+        paymentMethodId: Schema.String,
+        brand: Schema.String,
+        firstSix: Schema.String,
+        lastFour: Schema.String,
+        expiration: Schema.String
+      }).pipe(HttpApiSchema.status(201)),
+      error: [enveloped(InvalidData), enveloped(ProviderUnavailable)]
+    }).annotate(RequiredScope, "payment.methods/write")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/payment-methods")
+  .annotateMerge(OpenApi.annotations({ title: "Payment methods", description: "Card tokenization (pm_)" }))
+{}
+
 export class BillingApi extends HttpApi.make("billing")
   .add(AuthGroup)
   .add(WebhooksGroup)
@@ -478,6 +520,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(CustomersGroup)
   .add(CouponsGroup)
   .add(CouponValidationGroup)
+  .add(PaymentMethodsGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

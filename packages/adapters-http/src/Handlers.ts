@@ -40,8 +40,10 @@ const ChargesHandlers = HttpApiBuilder.group(BillingApi, "charges", Effect.fn(fu
     | Services<ReturnType<typeof Billing.createPixCharge>>
     | Services<ReturnType<typeof Billing.listCharges>>
     | Services<ReturnType<typeof Billing.cancelCharge>>
+    | Services<ReturnType<typeof Billing.createCheckoutCharge>>
   const provide = yield* capture<Needed>()
   return handlers
+    .handle("checkout", ({ payload }) => provide(Billing.createCheckoutCharge(payload)))
     .handle("createPix", ({ payload }) => provide(Billing.createPixCharge(payload)))
     .handle("list", ({ query }) => provide(Billing.listCharges(query)))
     .handle("get", ({ params, query }) =>
@@ -104,8 +106,13 @@ const CouponValidationHandlers = HttpApiBuilder.group(BillingApi, "couponValidat
     }))
 }))
 
+const PaymentMethodsHandlers = HttpApiBuilder.group(BillingApi, "paymentMethods", Effect.fn(function*(handlers) {
+  const provide = yield* capture<Services<ReturnType<typeof Billing.tokenizeCard>>>()
+  return handlers.handle("tokenize", ({ payload }) => provide(Billing.tokenizeCard(payload)))
+}))
+
 /** Every route of the API with its middleware, needing only the engine's services. */
 export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers, CouponsHandlers, CouponValidationHandlers]),
+  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers, CouponsHandlers, CouponValidationHandlers, PaymentMethodsHandlers]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
 )

@@ -115,6 +115,9 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
       })).pipe(
         Effect.catch((e) => (e === "exhausted" ? Effect.succeed(false) : Effect.die(e)))
       ),
+    release: (couponId, reference) =>
+      run(sql`WITH gone AS (DELETE FROM coupon_redemptions WHERE coupon_id = ${couponId} AND reference = ${reference} RETURNING coupon_id)
+        UPDATE coupons SET current_redemptions = current_redemptions - 1 WHERE id IN (SELECT coupon_id FROM gone)`),
     hasRedeemed: (couponId, document) =>
       run(sql<{ n: number }>`SELECT 1 AS n FROM coupon_redemptions WHERE coupon_id = ${couponId} AND customer_document = ${document} LIMIT 1`).pipe(
         Effect.map((rows) => rows.length > 0)

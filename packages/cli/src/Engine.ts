@@ -4,7 +4,7 @@
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportFetch } from "@billing/adapters-http"
-import { Ids, PixProviderSandbox, SigningKey } from "@billing/core"
+import { AcquirerSandbox, Ids, PixProviderSandbox, SigningKey } from "@billing/core"
 import { Layer } from "effect"
 
 export interface EngineConfig {
@@ -32,11 +32,11 @@ export const DatabaseLive = (config: EngineConfig) =>
 /**
  * Every service the use cases need, on a migrated database. Production and
  * sandbox share it: the provider layers are the only difference. Only the
- * sandbox Pix provider exists so far; a PSP-backed one will replace it for
- * production accounts.
+ * sandbox Pix provider and acquirer exist so far; PSP- and acquirer-backed
+ * ones will replace them for production accounts.
  */
 export const EngineLive = (config: EngineConfig) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch, PixProviderSandbox).pipe(
+  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch, PixProviderSandbox, AcquirerSandbox).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     Layer.provideMerge(Database.MigrationsLive),
     Layer.provideMerge(DatabaseLive(config))

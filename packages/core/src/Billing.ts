@@ -43,3 +43,4 @@ export {
   updateCoupon,
   validateCouponCode
 } from "./coupons/Coupons.ts"
+export { createCheckoutCharge, tokenizeCard } from "./checkout/CreateCheckoutCharge.ts"

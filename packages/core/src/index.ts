@@ -31,6 +31,7 @@ export * from "./domain/Webhook.ts"
 export * from "./auth/AuthErrors.ts"
 export * from "./webhooks/WebhookErrors.ts"
 export { PixChargeRequest, PixChargeResponse } from "./charges/PixChargeRequest.ts"
+export { CardInput, CheckoutRequest, CheckoutResponse } from "./checkout/CheckoutRequest.ts"
 export { DEFAULT_PIX_LIFETIME_MILLIS, ProviderUnavailable } from "./charges/CreatePixCharge.ts"
 export { SplitExceedsNetAmount } from "./rules/Split.ts"
 

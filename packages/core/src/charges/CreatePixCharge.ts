@@ -13,7 +13,7 @@ import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import type { Account } from "../domain/Account.ts"
 import type { Charge, ChargeCustomer, ChargeSplitPart } from "../domain/Charge.ts"
 import { ErrorFields, InvalidData } from "../domain/Errors.ts"
-import { parseReais } from "../money/Money.ts"
+import { type Cents, parseReais } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Charges, FeeSchedules } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -80,7 +80,7 @@ const checkCustomer = (customer: PixChargeRequest["customer"], withDueDate: bool
 }
 
 /** Resolves split receivers: sub-accounts of the master, or the master itself from a seller's charge. */
-const resolveReceivers = Effect.fn("Charges.resolveReceivers")(function*(
+export const resolveReceivers = Effect.fn("Charges.resolveReceivers")(function*(
   split: NonNullable<PixChargeRequest["split"]>,
   owner: Account,
   master: Account
@@ -119,6 +119,30 @@ const resolveReceivers = Effect.fn("Charges.resolveReceivers")(function*(
   return receivers
 })
 
+/** The split parts of a charge of `owner` on `net`, receivers resolved and checked. */
+export const splitParts = Effect.fn("Charges.splitParts")(function*(
+  split: NonNullable<PixChargeRequest["split"]>,
+  net: Cents,
+  owner: Account,
+  master: Account
+) {
+  const receivers = yield* resolveReceivers(split, owner, master)
+  const computed = yield* Effect.fromResult(computeSplit(net, receivers))
+  return computed.parts.map((part, i): ChargeSplitPart => {
+    const r = receivers[i]!
+    return {
+      accountId: part.account.id,
+      accountNumber: part.account.number,
+      type: part.type,
+      value: r.type === "fixed" ? r.amount : r.percentHundredths,
+      amount: part.amount
+    }
+  })
+})
+
+/** A fresh txid of 25 letters and digits, the most a static or dynamic code takes. */
+export const newTxid = Effect.map(Ids, (ids) => ids.randomHex(12)).pipe(Effect.flatten, Effect.map((hex) => `B${hex.toUpperCase()}`))
+
 export const createPixCharge = Effect.fn("Charges.createPix")(function*(request: PixChargeRequest) {
   const caller = yield* Caller
   const owner = caller.account
@@ -141,26 +165,13 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
 
   const schedule = yield* pixFeeSchedule(owner)
   const fees = computeFees(request.amount, schedule)
-  let split: Array<ChargeSplitPart> | null = null
-  if (request.split !== undefined && request.split.length > 0) {
-    const receivers = yield* resolveReceivers(request.split, owner, caller.master)
-    const computed = yield* Effect.fromResult(computeSplit(fees.net, receivers))
-    split = computed.parts.map((part, i) => {
-      const r = receivers[i]!
-      return {
-        accountId: part.account.id,
-        accountNumber: part.account.number,
-        type: part.type,
-        value: r.type === "fixed" ? r.amount : r.percentHundredths,
-        amount: part.amount
-      }
-    })
-  }
+  const split = request.split !== undefined && request.split.length > 0
+    ? yield* splitParts(request.split, fees.net, owner, caller.master)
+    : null
 
   const ids = yield* Ids
   const id = yield* ids.make("cha", { sandbox: owner.sandbox })
-  // A txid of 25 letters and digits, the most a static or dynamic code takes.
-  const txid = `B${(yield* ids.randomHex(12)).toUpperCase()}`
+  const txid = yield* newTxid
   const provider = yield* PixProvider
   const { emv } = yield* provider.createCharge({
     receiver: owner,

@@ -51,8 +51,6 @@ export interface ChargeCard {
   readonly firstSix: string
   readonly lastFour: string
   readonly installments: number
-  /** The acquirer's id of the authorization, when approved. */
-  readonly acquirerId: string | null
 }
 
 /**

@@ -15,7 +15,7 @@ export const paymentSuccessBody = (charge: Charge, at: Date): string =>
     chargeId: charge.id,
     amount: toJsonNumber(charge.amount),
     paymentMethod: charge.paymentType,
-    paymentId: charge.endToEndId,
+    paymentId: charge.endToEndId ?? charge.id,
     paidAt: charge.paidAt?.toISOString() ?? at.toISOString(),
     metadata: charge.metadata,
     payer: charge.payer

@@ -36,7 +36,7 @@ export class Charges extends Context.Service<Charges, {
     id: string,
     from: ReadonlyArray<ChargeStatus>,
     to: ChargeStatus,
-    changes: Partial<Pick<Charge, "paidAt" | "endToEndId" | "payer" | "canceledAt" | "archivedAt">>,
+    changes: Partial<Pick<Charge, "paidAt" | "endToEndId" | "payer" | "canceledAt" | "archivedAt" | "failureReason">>,
     at: Date
   ) => Effect.Effect<Option.Option<Charge>>
   /**

@@ -21,5 +21,7 @@ export class Coupons extends Context.Service<Coupons, {
    * when it is exhausted or `reference` was already counted.
    */
   readonly redeem: (couponId: string, redemption: { readonly customerDocument: string | null; readonly reference: string; readonly at: Date }) => Effect.Effect<boolean>
+  /** Gives back the redemption of `reference` (a purchase that did not go through). */
+  readonly release: (couponId: string, reference: string) => Effect.Effect<void>
   readonly hasRedeemed: (couponId: string, customerDocument: string) => Effect.Effect<boolean>
 }>()("@billing/core/ports/Coupons") {}

@@ -1,0 +1,97 @@
+import { Schema } from "effect"
+import { Reais } from "../money/Money.ts"
+
+const OptionalString = Schema.optionalKey(Schema.String)
+const OptionalInt = Schema.optionalKey(Schema.Int)
+
+export const CardInput = Schema.Struct({
+  number: Schema.String,
+  cvv: Schema.String,
+  name: Schema.String,
+  expiration: Schema.String
+})
+
+/**
+ * Body of `POST /v1/charges` (transparent checkout). Types are checked here;
+ * the rules between fields are checked by `createCheckoutCharge`. Fields the
+ * engine does not act on yet (recurrence, fiscal, notifications) are typed
+ * so that bad values are refused, and documented where they are ignored.
+ */
+export const CheckoutRequest = Schema.Struct({
+  paymentMethod: Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"]),
+  customer: Schema.Struct({
+    name: Schema.String,
+    email: Schema.String,
+    documentNumber: Schema.String,
+    phone: OptionalString,
+    cep: OptionalString,
+    metadata: Schema.optionalKey(Schema.Unknown),
+    address: Schema.optionalKey(Schema.Struct({
+      type: Schema.optionalKey(Schema.Literals(["BILLING", "SHIPPING"])),
+      street: OptionalString,
+      number: OptionalString,
+      complement: OptionalString,
+      neighborhood: OptionalString,
+      city: OptionalString,
+      state: OptionalString,
+      zipCode: Schema.String,
+      country: OptionalString,
+      cityCode: OptionalString
+    }))
+  }),
+  items: Schema.optionalKey(Schema.Array(Schema.Struct({
+    priceId: Schema.String,
+    quantity: OptionalInt,
+    isOrderBump: Schema.optionalKey(Schema.Boolean)
+  }))),
+  amount: Schema.optionalKey(Reais),
+  productId: OptionalString,
+  card: Schema.optionalKey(CardInput),
+  paymentMethodId: OptionalString,
+  tokenId: OptionalString,
+  installments: OptionalInt,
+  freeInstallments: OptionalInt,
+  passFeesToCustomer: Schema.optionalKey(Schema.Boolean),
+  externalId: OptionalString,
+  externalTxid: OptionalString,
+  /** Accepted and not stored (spec: General rule 10). */
+  metadata: Schema.optionalKey(Schema.Unknown),
+  description: OptionalString,
+  couponCode: OptionalString,
+  split: Schema.optionalKey(Schema.Array(Schema.Struct({
+    type: Schema.String,
+    amount: Schema.Union([Schema.Number, Schema.String]),
+    accountNumber: OptionalString,
+    publicId: OptionalString
+  }))),
+  discounts: Schema.optionalKey(Schema.Array(Schema.Struct({
+    type: Schema.String,
+    value: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])),
+    amount: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])),
+    paymentMethod: OptionalString,
+    method: OptionalString,
+    couponCode: OptionalString,
+    fromCycle: OptionalInt,
+    toCycle: Schema.optionalKey(Schema.NullOr(Schema.Int)),
+    durationMonths: OptionalInt
+  }))),
+  allowedPaymentMethods: Schema.optionalKey(Schema.Array(Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"]))),
+  dueDate: OptionalString,
+  expirationAfterDueDate: OptionalInt,
+  boletoDueDays: OptionalInt,
+  boletoInstructions: Schema.optionalKey(Schema.Unknown),
+  expiration: OptionalString,
+  billingDay: OptionalInt,
+  nfConfigId: OptionalString,
+  notifications: Schema.optionalKey(Schema.Array(Schema.String))
+}).annotate({ identifier: "CheckoutRequest" })
+export type CheckoutRequest = typeof CheckoutRequest.Type
+
+/** 200 of `POST /v1/charges`: card `{ success, customerId, chargeId, status: "paid" }`; Pix adds `pix { emv, qrCode }`. */
+export const CheckoutResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  customerId: Schema.String,
+  chargeId: Schema.String,
+  status: Schema.Literals(["paid", "pending"]),
+  pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String }))
+}).annotate({ identifier: "CheckoutResponse" })

@@ -1,0 +1,344 @@
+/**
+ * `POST /v1/charges`: the transparent checkout of one-time payments by Pix or
+ * card, from an `amount`, one-time `items` or a `productId`, with discounts,
+ * coupon, split (Pix), installments (card) and `externalId` idempotency.
+ */
+import { Clock, Effect, Option, Result } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
+import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { cardBrand, parseCardExpiration } from "../brazil/Cards.ts"
+import { normalizePhoneE164 } from "../brazil/Contacts.ts"
+import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
+import { qrPngDataUrl } from "../brazil/QrPng.ts"
+import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, pixFeeSchedule, ProviderUnavailable, splitParts } from "../charges/CreatePixCharge.ts"
+import {
+  CardRefused,
+  type Charge,
+  type ChargeCard,
+  DuplicateCharge,
+  MissingCardData,
+  PixAutomaticoPjOnly,
+  PriceNotFound
+} from "../domain/Charge.ts"
+import { InvalidData } from "../domain/Errors.ts"
+import { paymentSuccessBody } from "../events/ChargeEvents.ts"
+import { type Cents, cents, parseReais } from "../money/Money.ts"
+import { parsePercent } from "../money/Rounding.ts"
+import { Acquirer, type CardData } from "../ports/Acquirer.ts"
+import { Charges, FeeSchedules } from "../ports/Charges.ts"
+import { Coupons } from "../ports/Coupons.ts"
+import { Customers } from "../ports/Customers.ts"
+import { Ids } from "../ports/Ids.ts"
+import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { PixProvider } from "../ports/PixProvider.ts"
+import { Products } from "../ports/Products.ts"
+import { Outbox, Transactor } from "../ports/Storage.ts"
+import { couponDiscount, validateCoupon } from "../rules/Coupons.ts"
+import { applyDiscounts, type ChargeDiscount } from "../rules/Discounts.ts"
+import { computeFees, NO_FEES } from "../rules/Fees.ts"
+import { planInstallments } from "../rules/Installments.ts"
+import type { CheckoutRequest } from "./CheckoutRequest.ts"
+
+const invalid = (field: string, message: string, extra: Record<string, unknown> = {}) =>
+  new InvalidData({ message, details: { field, ...extra } })
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** The base amount of the purchase from `amount`, one-time `items` or `productId`, and the price ids bought. */
+const baseAmount = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string) {
+  const sources = [request.amount, request.items, request.productId].filter((s) => s !== undefined)
+  if (sources.length !== 1) return yield* invalid("amount", "send amount, items or productId: exactly one of them")
+  if (request.amount !== undefined) return { amount: request.amount, priceIds: undefined }
+  const products = yield* Products
+  const recurring = () => invalid("items", "recurring prices start subscriptions, which this engine does not offer yet")
+  if (request.productId !== undefined) {
+    const product = yield* products.find(accountId, request.productId)
+    const price = Option.isSome(product) && product.value.status === "active"
+      ? product.value.prices.find((p) => p.isActive && p.recurrenceType === "ONE_TIME")
+      : undefined
+    if (Option.isSome(product) && product.value.type === "RECURRING") return yield* recurring()
+    if (price === undefined) return yield* new PriceNotFound({ message: `O produto ${request.productId} não tem preço avulso ativo`, details: { productId: request.productId } })
+    return { amount: price.amount, priceIds: [price.id] }
+  }
+  let total = 0
+  const priceIds: Array<string> = []
+  for (const [i, item] of request.items!.entries()) {
+    const quantity = item.quantity ?? 1
+    if (quantity < 1 || quantity > 999) return yield* invalid(`items[${i}].quantity`, "quantity must be 1 to 999")
+    const product = yield* products.findByPrice(accountId, item.priceId)
+    const price = Option.isSome(product) ? product.value.prices.find((p) => p.id === item.priceId) : undefined
+    if (Option.isNone(product) || price === undefined || !price.isActive || product.value.status !== "active") {
+      return yield* new PriceNotFound({ message: `Preço ${item.priceId} não encontrado`, details: { priceId: item.priceId } })
+    }
+    if (price.recurrenceType !== "ONE_TIME") return yield* recurring()
+    total += price.amount * quantity
+    priceIds.push(price.id)
+  }
+  if (request.items!.length === 0) return yield* invalid("items", "items must not be empty")
+  if (!Number.isSafeInteger(total)) return yield* invalid("items", "the total is too large")
+  return { amount: cents(total), priceIds }
+})
+
+const parseDiscounts = Effect.fnUntraced(function*(discounts: NonNullable<CheckoutRequest["discounts"]>) {
+  const parsed: Array<ChargeDiscount> = []
+  for (const [i, d] of discounts.entries()) {
+    const field = `discounts[${i}]`
+    const type = d.type.toLowerCase()
+    const raw = d.value ?? d.amount
+    if (raw === undefined) return yield* invalid(`${field}.value`, "value or amount is required")
+    let value: number
+    if (type === "percentage") {
+      const percent = parsePercent(raw)
+      if (percent === undefined || percent > 10_000) return yield* invalid(`${field}.value`, "a percentage is 0 to 100, with at most two decimals")
+      value = percent
+    } else if (type === "fixed") {
+      const amount = parseReais(raw)
+      if (Result.isFailure(amount)) return yield* invalid(`${field}.value`, amount.failure.message)
+      value = amount.success
+    } else {
+      return yield* invalid(`${field}.type`, "type must be percentage or fixed")
+    }
+    parsed.push({
+      type,
+      value,
+      paymentMethod: d.paymentMethod ?? d.method,
+      fromCycle: d.fromCycle,
+      toCycle: d.toCycle,
+      durationMonths: d.durationMonths
+    })
+  }
+  return parsed
+})
+
+/** The card to charge: typed, tokenized (`pm_`) or an acquirer token; `MISSING_CARD_DATA` when none. */
+const cardSource = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string, today: string) {
+  if (request.card !== undefined) {
+    const card: CardData = { ...request.card, number: request.card.number.replace(/[\s-]/g, "") }
+    if (!/^\d{13,19}$/.test(card.number)) return yield* invalid("card.number", "card.number must have 13 to 19 digits")
+    if (!/^\d{3,4}$/.test(card.cvv)) return yield* invalid("card.cvv", "card.cvv must have 3 or 4 digits")
+    if (card.name.trim().length === 0) return yield* invalid("card.name", "card.name is required")
+    if (parseCardExpiration(card.expiration, today) === undefined) return yield* invalid("card.expiration", "card.expiration must be MM/YYYY, not in the past")
+    return {
+      payment: { _tag: "Card" as const, card },
+      brand: cardBrand(card.number),
+      firstSix: card.number.slice(0, 6),
+      lastFour: card.number.slice(-4)
+    }
+  }
+  if (request.paymentMethodId !== undefined) {
+    const method = yield* (yield* PaymentMethods).find(accountId, request.paymentMethodId)
+    if (Option.isNone(method)) return yield* invalid("paymentMethodId", `paymentMethodId ${request.paymentMethodId} is not a card of this account`)
+    return { payment: { _tag: "Token" as const, token: method.value.acquirerToken }, brand: method.value.brand, firstSix: method.value.firstSix, lastFour: method.value.lastFour }
+  }
+  if (request.tokenId !== undefined) {
+    return { payment: { _tag: "Token" as const, token: request.tokenId }, brand: "unknown", firstSix: "", lastFour: "" }
+  }
+  return yield* new MissingCardData({ message: "Envie card, tokenId ou paymentMethodId", details: null })
+})
+
+export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(request: CheckoutRequest) {
+  const caller = yield* Caller
+  const owner = caller.account
+  if (request.paymentMethod === "pix_automatico") {
+    if (owner.personType === "PF") return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
+    return yield* invalid("paymentMethod", "pix_automatico needs recurring items, and subscriptions are not available yet")
+  }
+  if (request.paymentMethod === "boleto") return yield* invalid("paymentMethod", "boleto is not available yet on this engine")
+  const isCard = request.paymentMethod === "creditcard"
+  if (isCard && request.split !== undefined && request.split.length > 0) return yield* invalid("split", "split is supported only for pix and boleto")
+  if (!isCard && (request.installments !== undefined || request.card !== undefined)) {
+    return yield* invalid(request.installments !== undefined ? "installments" : "card", "installments and card are for creditcard only")
+  }
+  for (const field of ["externalId", "externalTxid"] as const) {
+    if ((request[field]?.length ?? 0) > 100) return yield* invalid(field, `${field} has at most 100 characters`)
+  }
+
+  // The buyer: matched by document, created when new.
+  const document = normalizeDocument(request.customer.documentNumber)
+  if (!/^\d+$/.test(document) || documentKind(document) === undefined) return yield* invalid("customer.documentNumber", "customer.documentNumber must be a valid CPF or CNPJ")
+  if (request.customer.name.trim().length === 0) return yield* invalid("customer.name", "customer.name is required")
+  if (!EMAIL.test(request.customer.email)) return yield* invalid("customer.email", "customer.email must be an e-mail address")
+  const phone = request.customer.phone === undefined ? null : normalizePhoneE164(request.customer.phone) ?? null
+  if (request.customer.phone !== undefined && phone === null) return yield* invalid("customer.phone", "customer.phone must be E.164, e.g. +5511999999999")
+  if (request.nfConfigId !== undefined && request.customer.address === undefined) {
+    return yield* invalid("customer.address", "customer.address is required with nfConfigId")
+  }
+
+  // What the buyer pays: base, discounts, then the coupon.
+  const base = yield* baseAmount(request, owner.id)
+  const discounts = request.discounts === undefined ? [] : yield* parseDiscounts(request.discounts)
+  let amount = applyDiscounts(base.amount, discounts, { cycle: 1, paymentMethod: request.paymentMethod }).amount
+  const coupons = yield* Coupons
+  let couponId: string | undefined
+  if (request.couponCode !== undefined) {
+    const [coupon] = yield* coupons.findByCode(owner.id, request.couponCode)
+    const verdict = validateCoupon(coupon, {
+      amount,
+      productIds: base.priceIds,
+      chargeType: "ONE_TIME",
+      alreadyUsedByCustomer: coupon?.firstTimeOnly ? yield* coupons.hasRedeemed(coupon.id, document) : false
+    }, yield* Clock.currentTimeMillis)
+    if (!verdict.valid) return yield* invalid("couponCode", `coupon refused: ${verdict.reason}`, { reason: verdict.reason })
+    amount = cents(amount - couponDiscount(coupon!, amount))
+    couponId = coupon!.id
+  }
+
+  const now = yield* Clock.currentTimeMillis
+  const at = new Date(now)
+  const ids = yield* Ids
+  const customers = yield* Customers
+  const { customer } = yield* (yield* Transactor).withTransaction(customers.insertIfAbsent({
+    id: yield* ids.make("cus", { sandbox: owner.sandbox }),
+    accountId: owner.id,
+    name: request.customer.name.trim(),
+    document,
+    email: request.customer.email,
+    phone,
+    status: "ACTIVE",
+    address: null,
+    deletedAt: null,
+    createdAt: at,
+    updatedAt: at
+  }))
+
+  const id = yield* ids.make("cha", { sandbox: owner.sandbox })
+  const charges = yield* Charges
+  const transactor = yield* Transactor
+  const base_ = {
+    id,
+    accountId: owner.id,
+    masterAccountId: caller.master.id,
+    externalTxid: request.externalTxid ?? null,
+    description: request.description ?? null,
+    // `metadata` is accepted and not stored on this route (spec: General rule 10).
+    metadata: null,
+    customer: { documentNumber: document, name: customer.name, email: customer.email, phone: customer.phone, cep: null },
+    endToEndId: null,
+    payer: null,
+    canceledAt: null,
+    archivedAt: null,
+    attempts: 0,
+    externalId: request.externalId ?? null,
+    customerId: customer.id,
+    failureReason: null,
+    createdAt: at,
+    updatedAt: at
+  }
+  /** Reserves the charge (and its coupon use) under the idempotency key, in one transaction. */
+  const reserve = (charge: Charge) =>
+    transactor.withTransaction(Effect.gen(function*() {
+      const result = yield* charges.insertUnlessDuplicate(charge)
+      if (!result.inserted) {
+        return yield* new DuplicateCharge({ message: `Já existe uma cobrança com externalId ${request.externalId}`, details: { chargeId: result.existingId } })
+      }
+      if (couponId !== undefined && !(yield* coupons.redeem(couponId, { customerDocument: document, reference: charge.id, at }))) {
+        return yield* invalid("couponCode", "coupon refused: COUPON_EXHAUSTED", { reason: "COUPON_EXHAUSTED" })
+      }
+    }))
+
+  if (!isCard) {
+    const pixSchedule = yield* pixFeeSchedule(owner)
+    const fees = computeFees(amount, pixSchedule)
+    const split = request.split !== undefined && request.split.length > 0
+      ? yield* splitParts(request.split.map((s) => ({ ...s, accountNumber: s.accountNumber ?? s.publicId })), fees.net, owner, caller.master)
+      : null
+    const txid = yield* newTxid
+    const expiresAt = new Date(now + DEFAULT_PIX_LIFETIME_MILLIS)
+    const { emv } = yield* (yield* PixProvider).createCharge({ receiver: owner, txid, amount, expiresAt, dueDate: null, description: request.description ?? null }).pipe(
+      Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
+    )
+    yield* reserve({
+      ...base_,
+      paymentType: "PIX",
+      status: "PENDING",
+      amount,
+      fee: fees.fees.total,
+      feeFixed: fees.fees.fixed,
+      feePercentHundredths: pixSchedule.percentHundredths,
+      net: fees.net,
+      txid,
+      emv,
+      split,
+      dueDate: null,
+      expiresAt,
+      paidAt: null,
+      card: null
+    })
+    return { success: true as const, customerId: customer.id, chargeId: id, status: "pending" as const, pix: { emv, qrCode: qrPngDataUrl(emv) } }
+  }
+
+  // Card: reserve first, so a repeated externalId never reaches the acquirer twice.
+  const source = yield* cardSource(request, owner.id, saoPauloDate(now))
+  const plan = yield* Effect.fromResult(planInstallments({
+    amount,
+    installments: request.installments ?? 1,
+    freeInstallments: request.freeInstallments,
+    passFeesToCustomer: request.passFeesToCustomer
+  }))
+  const schedule = Option.getOrElse(yield* (yield* FeeSchedules).find(owner.id, "creditcard"), () => NO_FEES)
+  const fees = computeFees(plan.total, schedule)
+  const card: ChargeCard = { brand: source.brand, firstSix: source.firstSix, lastFour: source.lastFour, installments: plan.installments }
+  yield* reserve({
+    ...base_,
+    paymentType: "CREDIT_CARD",
+    status: "PROCESSING",
+    amount: plan.total as Cents,
+    fee: fees.fees.total,
+    feeFixed: fees.fees.fixed,
+    feePercentHundredths: schedule.percentHundredths,
+    net: fees.net,
+    txid: id,
+    emv: null,
+    split: null,
+    dueDate: null,
+    expiresAt: at,
+    paidAt: null,
+    card
+  })
+  const authorization = yield* (yield* Acquirer).authorize({ payment: source.payment, amount: plan.total, installments: plan.installments, reference: id }).pipe(
+    Effect.catchTag("AcquirerUnavailable", () => Effect.succeed({ _tag: "Declined" as const, code: "card_declined" as const }))
+  )
+  const outbox = yield* Outbox
+  const done = new Date(yield* Clock.currentTimeMillis)
+  if (authorization._tag === "Approved") {
+    yield* transactor.withTransaction(Effect.gen(function*() {
+      const paid = yield* charges.transition(id, ["PROCESSING"], "PAID", { paidAt: done }, done)
+      if (Option.isSome(paid)) yield* outbox.append({ accountId: owner.id, event: "payment.success", body: paymentSuccessBody(paid.value, done) })
+    }))
+    return { success: true as const, customerId: customer.id, chargeId: id, status: "paid" as const }
+  }
+  yield* transactor.withTransaction(Effect.gen(function*() {
+    yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: authorization.code }, done)
+    if (couponId !== undefined) yield* coupons.release(couponId, id)
+  }))
+  return yield* new CardRefused({ chargeId: id, error: authorization.code })
+})
+
+/** `POST /v1/payment-methods`: tokenizes a card for later charges; only what may be kept is stored. */
+export const tokenizeCard = Effect.fn("Checkout.tokenizeCard")(function*(input: { readonly card: CardData }) {
+  const caller = yield* Caller
+  const now = yield* Clock.currentTimeMillis
+  const number = input.card.number.replace(/[\s-]/g, "")
+  if (!/^\d{13,19}$/.test(number)) return yield* invalid("card.number", "card.number must have 13 to 19 digits")
+  if (!/^\d{3,4}$/.test(input.card.cvv)) return yield* invalid("card.cvv", "card.cvv must have 3 or 4 digits")
+  if (input.card.name.trim().length === 0) return yield* invalid("card.name", "card.name is required")
+  const expiry = parseCardExpiration(input.card.expiration, saoPauloDate(now))
+  if (expiry === undefined) return yield* invalid("card.expiration", "card.expiration must be MM/YYYY, not in the past")
+  const { token, brand } = yield* (yield* Acquirer).tokenize({ ...input.card, number }).pipe(
+    Effect.mapError((e) => new ProviderUnavailable({ message: "Adquirente indisponível", details: { reason: e.message } }))
+  )
+  const id = yield* (yield* Ids).make("pm", { sandbox: caller.account.sandbox })
+  const method = {
+    id,
+    accountId: caller.account.id,
+    acquirerToken: token,
+    brand,
+    firstSix: number.slice(0, 6),
+    lastFour: number.slice(-4),
+    expMonth: expiry.month,
+    expYear: expiry.year,
+    holderName: input.card.name.trim(),
+    createdAt: new Date(now)
+  }
+  yield* (yield* Transactor).withTransaction((yield* PaymentMethods).insert(method))
+  return { paymentMethodId: id, brand, firstSix: method.firstSix, lastFour: method.lastFour, expiration: input.card.expiration }
+})

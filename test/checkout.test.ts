@@ -1,0 +1,185 @@
+/**
+ * The transparent checkout `POST /v1/charges` for one-time payments through
+ * real HTTP on PostgreSQL: Pix and card (the spec's sandbox card table row by
+ * row, the 402 body), amount, items or product, discounts, coupon,
+ * idempotency by `externalId` under concurrency, and card tokenization.
+ */
+import { isValidPixPayload } from "@brazilian-utils/brazilian-utils"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startEngine, type TestEngine } from "./support/Engine.ts"
+
+describe("transparent checkout on postgres", () => {
+  let engine: TestEngine
+  let headers: Record<string, string>
+  const post = (path: string, body: unknown, as = headers) =>
+    fetch(`${engine.baseUrl}${path}`, { method: "POST", headers: as, body: JSON.stringify(body) })
+  const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
+  const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
+  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: "12/2030" })
+
+  beforeAll(async () => {
+    engine = await startEngine("postgres")
+    const account = await engine.createAccount()
+    headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+  })
+  afterAll(() => engine?.dispose())
+
+  it("charges a Pix with amount: pix.emv and pix.qrCode nested, the customer created or matched by document", async () => {
+    const response = await post("/v1/charges", { paymentMethod: "pix", amount: 49.9, customer, metadata: { orderId: "not stored" } })
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body).toMatchObject({ success: true, status: "pending", chargeId: expect.stringMatching(/^SANDBOX_cha_/), customerId: expect.stringMatching(/^SANDBOX_cus_/) })
+    expect(isValidPixPayload(body.pix.emv)).toBe(true)
+    expect(body.pix.qrCode).toMatch(/^data:image\/png;base64,/)
+    const again = await (await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer: { ...customer, name: "Ana S." } })).json()
+    expect(again.customerId).toBe(body.customerId)
+    const detail = await (await fetch(`${engine.baseUrl}/v1/charges/${body.chargeId}?view=detail`, { headers })).json()
+    expect(detail).toMatchObject({ amount: 49.9, metadata: null, paymentType: "PIX" })
+  })
+
+  it("follows the sandbox card table row by row, with the 402 body for refusals", async () => {
+    const rows: Array<[string, string | null]> = [
+      ["4111111111111111", null],
+      ["4000000000000002", "card_declined"],
+      ["4000000000000004", "insufficient_funds"],
+      ["4000000000000006", "expired_card"],
+      ["4000000000000008", "invalid_cvv"],
+      ["4000000000000010", "fraud_suspected"],
+      ["5555666677778888", null]
+    ]
+    for (const [number, refusal] of rows) {
+      const response = await post("/v1/charges", { paymentMethod: "creditcard", amount: 100, customer, card: card(number) })
+      const body = await response.json()
+      if (refusal === null) {
+        expect(response.status, number).toBe(200)
+        expect(body).toEqual({ success: true, customerId: expect.any(String), chargeId: expect.any(String), status: "paid" })
+        const view = await (await fetch(`${engine.baseUrl}/v1/charges/${body.chargeId}`, { headers })).json()
+        expect(view).toMatchObject({ status: "PAID", paymentType: "CREDIT_CARD" })
+      } else {
+        expect(response.status, number).toBe(402)
+        expect(body).toEqual({ success: false, chargeId: expect.any(String), status: "failed", error: refusal })
+        const view = await (await fetch(`${engine.baseUrl}/v1/charges/${body.chargeId}`, { headers })).json()
+        expect(view.status).toBe("FAILED")
+      }
+    }
+    // The card number and CVV are not stored anywhere.
+    const dump = await sql((s) => s<{ row: string }>`SELECT row_to_json(c)::text AS row FROM charges c`)
+    for (const { row } of dump) {
+      expect(row).not.toContain("4111111111111111")
+      expect(row).not.toContain("5555666677778888")
+    }
+  })
+
+  it("answers MISSING_CARD_DATA, refuses split on card and bad card fields", async () => {
+    const missing = await post("/v1/charges", { paymentMethod: "creditcard", amount: 10, customer })
+    expect(missing.status).toBe(400)
+    expect((await missing.json()).error.code).toBe("MISSING_CARD_DATA")
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ card: { ...card("4111111111111111"), cvv: "12" } }, "card.cvv"],
+      [{ card: { ...card("4111"), number: "4111" } }, "card.number"],
+      [{ card: { ...card("4111111111111111"), expiration: "01/2020" } }, "card.expiration"],
+      [{ card: card("4111111111111111"), installments: 13 }, "installments"],
+      [{ card: card("4111111111111111"), split: [{ type: "fixed", amount: 1, accountNumber: "1" }] }, "split"]
+    ]
+    for (const [extra, field] of cases) {
+      const response = await post("/v1/charges", { paymentMethod: "creditcard", amount: 10, customer, ...extra })
+      const text = await response.text()
+      expect(response.status, `${JSON.stringify(extra)} → ${text}`).toBe(400)
+      expect(JSON.parse(text).error.code).toBe("INVALID_DATA")
+      expect(text).toContain(field)
+    }
+  })
+
+  it("charges installments with the surcharge passed to the buyer beyond the free ones", async () => {
+    // 300.00 in 3x with fees passed: 2 × 1.99% = 3.98% → 11.94; total 311.94.
+    const response = await post("/v1/charges", {
+      paymentMethod: "creditcard", amount: 300, customer, card: card("4111111111111111"), installments: 3, passFeesToCustomer: true
+    })
+    const { chargeId } = await response.json()
+    const view = await (await fetch(`${engine.baseUrl}/v1/charges/${chargeId}`, { headers })).json()
+    expect(view.amount).toBe(311.94)
+  })
+
+  it("tokenizes a card into a pm_ id that charges like the card it came from", async () => {
+    const tokenized = await post("/v1/payment-methods", { card: card("4000000000000004") })
+    expect(tokenized.status).toBe(201)
+    const pm = await tokenized.json()
+    expect(pm).toMatchObject({ paymentMethodId: expect.stringMatching(/^SANDBOX_pm_/), brand: "visa", firstSix: "400000", lastFour: "0004" })
+    const refused = await post("/v1/charges", { paymentMethod: "creditcard", amount: 10, customer, paymentMethodId: pm.paymentMethodId })
+    expect(refused.status).toBe(402)
+    expect((await refused.json()).error).toBe("insufficient_funds")
+    const good = await (await post("/v1/payment-methods", { card: card("4111111111111111") })).json()
+    const paid = await post("/v1/charges", { paymentMethod: "creditcard", amount: 10, customer, paymentMethodId: good.paymentMethodId })
+    expect((await paid.json()).status).toBe("paid")
+    const stored = await sql((s) => s<{ row: string }>`SELECT row_to_json(p)::text AS row FROM payment_methods p`)
+    for (const { row } of stored) {
+      expect(row).not.toContain("4111111111111111")
+      expect(row).not.toContain('"123"')
+    }
+  })
+
+  it("prices items and products, applies discounts and a coupon, and refuses recurring prices for now", async () => {
+    const catalog = async (body: unknown) => (await post("/v1/products", body)).json()
+    const course = await catalog({ name: "Curso", type: "ONE_TIME", prices: [{ amount: 120 }] })
+    const ebook = await catalog({ name: "E-book", type: "ONE_TIME", prices: [{ amount: 30 }] })
+    const plan = await catalog({ name: "Plano", type: "RECURRING", prices: [{ amount: 50, recurrenceType: "MONTHLY" }] })
+    await post("/v1/coupons", { code: "DEZ", name: "Dez", discountType: "FIXED", discountValue: 10 })
+    // 120.00 + 2 × 30.00 = 180.00; 10% pix discount → 162.00; coupon 10.00 → 152.00.
+    const response = await post("/v1/charges", {
+      paymentMethod: "pix",
+      customer,
+      items: [{ priceId: course.prices[0].priceId }, { priceId: ebook.prices[0].priceId, quantity: 2, isOrderBump: true }],
+      discounts: [{ type: "PERCENTAGE", value: 10, paymentMethod: "pix" }, { type: "fixed", amount: 5, method: "boleto" }],
+      couponCode: "DEZ"
+    })
+    expect(response.status).toBe(200)
+    const { chargeId } = await response.json()
+    expect((await (await fetch(`${engine.baseUrl}/v1/charges/${chargeId}`, { headers })).json()).amount).toBe(152)
+    const coupon = (await (await fetch(`${engine.baseUrl}/v1/coupons?search=DEZ`, { headers })).json()).items[0]
+    expect(coupon.currentRedemptions).toBe(1)
+
+    const byProduct = await (await post("/v1/charges", { paymentMethod: "pix", customer, productId: course.productId })).json()
+    expect((await (await fetch(`${engine.baseUrl}/v1/charges/${byProduct.chargeId}`, { headers })).json()).amount).toBe(120)
+
+    const recurring = await post("/v1/charges", { paymentMethod: "pix", customer, items: [{ priceId: plan.prices[0].priceId }] })
+    expect(recurring.status).toBe(400)
+    expect((await recurring.json()).error).toMatchObject({ code: "INVALID_DATA", message: expect.stringContaining("subscriptions") })
+    const unknown = await post("/v1/charges", { paymentMethod: "pix", customer, items: [{ priceId: "SANDBOX_price_nope" }] })
+    expect(unknown.status).toBe(404)
+    expect((await unknown.json()).error.code).toBe("PRICE_NOT_FOUND")
+    const both = await post("/v1/charges", { paymentMethod: "pix", customer, amount: 10, productId: course.productId })
+    expect((await both.json()).error.code).toBe("INVALID_DATA")
+    const badCoupon = await post("/v1/charges", { paymentMethod: "pix", customer, amount: 10, couponCode: "NOPE" })
+    expect((await badCoupon.json()).error).toMatchObject({ code: "INVALID_DATA", details: { reason: "COUPON_NOT_FOUND" } })
+  })
+
+  it("is idempotent by externalId: 100 simultaneous requests create exactly one charge; repeats answer 409 with its id", async () => {
+    const request = { paymentMethod: "pix", amount: 15, customer, externalId: "pedido-concorrente-1" }
+    const responses = await Promise.all(Array.from({ length: 100 }, () => post("/v1/charges", request)))
+    const statuses = responses.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 409)).toHaveLength(99)
+    const created = await responses[statuses.indexOf(200)]!.json()
+    const duplicate = await responses[statuses.indexOf(409)]!.json()
+    expect(duplicate.error).toMatchObject({ code: "DUPLICATE_CHARGE", details: { chargeId: created.chargeId } })
+    const rows = await sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE external_id = 'pedido-concorrente-1'`)
+    expect(rows[0]!.n).toBe("1")
+    // A card repeat never reaches the acquirer twice either.
+    const first = await post("/v1/charges", { paymentMethod: "creditcard", amount: 20, customer, card: card("4111111111111111"), externalId: "card-1" })
+    const second = await post("/v1/charges", { paymentMethod: "creditcard", amount: 20, customer, card: card("4111111111111111"), externalId: "card-1" })
+    expect(first.status).toBe(200)
+    expect(second.status).toBe(409)
+  })
+
+  it("refuses boleto and Pix Automático for now with clear errors", async () => {
+    const boleto = await post("/v1/charges", { paymentMethod: "boleto", amount: 10, customer })
+    expect((await boleto.json()).error.code).toBe("INVALID_DATA")
+    const pf = await engine.createAccount({ name: "Pessoa", document: "11144477735" })
+    const pfHeaders = { authorization: `Bearer ${await engine.token(pf)}`, "content-type": "application/json" }
+    const automatic = await post("/v1/charges", { paymentMethod: "pix_automatico", amount: 10, customer }, pfHeaders)
+    expect(automatic.status).toBe(400)
+    expect((await automatic.json()).error.code).toBe("PIX_AUTOMATICO_PJ_ONLY")
+  })
+})
