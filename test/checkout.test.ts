@@ -1,6 +1,6 @@
 /**
  * The transparent checkout `POST /v1/charges` for one-time payments through
- * real HTTP on PostgreSQL: Pix and card (the spec's sandbox card table row by
+ * real HTTP on PostgreSQL (boleto in boleto.test.ts): Pix and card (the spec's sandbox card table row by
  * row, the 402 body), amount, items or product, discounts, coupon,
  * idempotency by `externalId` under concurrency, and card tokenization.
  */
@@ -173,9 +173,9 @@ describe("transparent checkout on postgres", () => {
     expect(second.status).toBe(409)
   })
 
-  it("refuses boleto and Pix Automático for now with clear errors", async () => {
+  it("refuses a boleto without the buyer's address, and Pix Automático on a PF account", async () => {
     const boleto = await post("/v1/charges", { paymentMethod: "boleto", amount: 10, customer })
-    expect((await boleto.json()).error.code).toBe("INVALID_DATA")
+    expect((await boleto.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "customer.address" } })
     const pf = await engine.createAccount({ name: "Pessoa", document: "11144477735" })
     const pfHeaders = { authorization: `Bearer ${await engine.token(pf)}`, "content-type": "application/json" }
     const automatic = await post("/v1/charges", { paymentMethod: "pix_automatico", amount: 10, customer }, pfHeaders)

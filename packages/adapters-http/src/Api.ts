@@ -6,6 +6,7 @@
 import {
   AccountNotFound,
   CardInput,
+  ChargeNotBoleto,
   ChargeDetailView,
   CheckoutRequest,
   CheckoutResponse,
@@ -511,6 +512,18 @@ export class PaymentMethodsGroup extends HttpApiGroup.make("paymentMethods")
   .annotateMerge(OpenApi.annotations({ title: "Payment methods", description: "Card tokenization (pm_)" }))
 {}
 
+/** The boleto PDF: public, addressed by the unguessable charge id (as the provider's). */
+export class BoletoPdfGroup extends HttpApiGroup.make("boletoPdf")
+  .add(
+    HttpApiEndpoint.get("pdf", "/v1/charges/:chargeId/boleto.pdf", {
+      params: ChargeId,
+      success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
+      error: [enveloped(ChargeNotFound), enveloped(ChargeNotBoleto)]
+    })
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Boleto PDF", description: "Public: no token needed" }))
+{}
+
 export class BillingApi extends HttpApi.make("billing")
   .add(AuthGroup)
   .add(WebhooksGroup)
@@ -521,6 +534,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(CouponsGroup)
   .add(CouponValidationGroup)
   .add(PaymentMethodsGroup)
+  .add(BoletoPdfGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

@@ -9,6 +9,13 @@ import { AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive } from ".
 // the `Caller` comes from the Authentication middleware.
 type Services<A> = A extends Effect.Effect<any, any, infer R> ? Exclude<R, Caller> : never
 
+/** `scheme://host` of the request, honouring the proxy headers a load balancer sets. */
+const origin = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+  const proto = request.headers["x-forwarded-proto"]?.split(",")[0]?.trim() || "http"
+  const host = request.headers["x-forwarded-host"] ?? request.headers["host"] ?? "localhost"
+  return `${proto}://${host}`
+})
+
 /** Captures the services `R` when the handlers are built; returns a function that provides them to a request. */
 const capture = <R>() =>
   Effect.map(Effect.context<R>(), (services) => <A, E, In extends Caller | R>(effect: Effect.Effect<A, E, In>) => Effect.provideContext(effect, services))
@@ -43,7 +50,14 @@ const ChargesHandlers = HttpApiBuilder.group(BillingApi, "charges", Effect.fn(fu
     | Services<ReturnType<typeof Billing.createCheckoutCharge>>
   const provide = yield* capture<Needed>()
   return handlers
-    .handle("checkout", ({ payload }) => provide(Billing.createCheckoutCharge(payload)))
+    .handle("checkout", ({ payload }) =>
+      Effect.gen(function*() {
+        const result = yield* provide(Billing.createCheckoutCharge(payload))
+        if (result.boleto === undefined) return result
+        // The PDF link is absolute, on the host the client called.
+        const { pdfPath, ...boleto } = result.boleto
+        return { ...result, boleto: { ...boleto, pdfUrl: `${yield* origin}${pdfPath}` } }
+      }))
     .handle("createPix", ({ payload }) => provide(Billing.createPixCharge(payload)))
     .handle("list", ({ query }) => provide(Billing.listCharges(query)))
     .handle("get", ({ params, query }) =>
@@ -111,8 +125,13 @@ const PaymentMethodsHandlers = HttpApiBuilder.group(BillingApi, "paymentMethods"
   return handlers.handle("tokenize", ({ payload }) => provide(Billing.tokenizeCard(payload)))
 }))
 
+const BoletoPdfHandlers = HttpApiBuilder.group(BillingApi, "boletoPdf", Effect.fn(function*(handlers) {
+  const provide = yield* capture<Services<ReturnType<typeof Billing.boletoDocument>>>()
+  return handlers.handle("pdf", ({ params }) => provide(Billing.boletoDocument(params.chargeId)))
+}))
+
 /** Every route of the API with its middleware, needing only the engine's services. */
 export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers, CouponsHandlers, CouponValidationHandlers, PaymentMethodsHandlers]),
+  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers, CouponsHandlers, CouponValidationHandlers, PaymentMethodsHandlers, BoletoPdfHandlers]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
 )

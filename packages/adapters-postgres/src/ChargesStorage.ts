@@ -37,6 +37,8 @@ interface ChargeRow {
   readonly external_id: string | null
   readonly customer_id: string | null
   readonly card: string | null
+  readonly boleto: string | null
+  readonly address: string | null
   readonly failure_reason: string | null
   readonly created_at: Date
   readonly updated_at: Date
@@ -74,6 +76,8 @@ const toCharge = (r: ChargeRow): Charge => ({
   externalId: r.external_id,
   customerId: r.customer_id,
   card: json(r.card),
+  boleto: json(r.boleto),
+  address: json(r.address),
   failureReason: r.failure_reason,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at)
@@ -87,29 +91,24 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
   const columns = sql`id, account_id, master_account_id, payment_type, status, amount_cents::text AS amount_cents,
     fee_cents::text AS fee_cents, fee_fixed_cents::text AS fee_fixed_cents, fee_percent_hundredths, net_cents::text AS net_cents,
     txid, emv, external_txid, description, metadata, customer, split, to_char(due_date, 'YYYY-MM-DD') AS due_date, expires_at,
-    paid_at, end_to_end_id, payer, canceled_at, archived_at, attempts, external_id, customer_id, card, failure_reason, created_at, updated_at`
+    paid_at, end_to_end_id, payer, canceled_at, archived_at, attempts, external_id, customer_id, card, boleto, address, failure_reason, created_at, updated_at`
   const scoped = (scope: Parameters<Charges["Service"]["find"]>[0]) =>
     scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
   const text = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
+  const insertRow = (c: Charge) =>
+    sql`INSERT INTO charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
+        fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, split, due_date, expires_at,
+        paid_at, attempts, external_id, customer_id, card, boleto, address, failure_reason, created_at, updated_at)
+      VALUES (${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
+        ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
+        ${text(c.customer)}, ${text(c.split)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
+        ${c.customerId}, ${text(c.card)}, ${text(c.boleto)}, ${text(c.address)}, ${c.failureReason}, ${c.createdAt}, ${c.updatedAt})`
 
   const charges = Charges.of({
-    insert: (c) =>
-      run(sql`INSERT INTO charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
-          fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, split, due_date, expires_at,
-          paid_at, attempts, external_id, customer_id, card, failure_reason, created_at, updated_at)
-        VALUES (${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
-          ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
-          ${text(c.customer)}, ${text(c.split)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
-          ${c.customerId}, ${text(c.card)}, ${c.failureReason}, ${c.createdAt}, ${c.updatedAt})`),
+    insert: (c) => run(sql`${insertRow(c)}`),
     insertUnlessDuplicate: (c) =>
       Effect.gen(function*() {
-        const inserted = yield* run(sql<{ id: string }>`INSERT INTO charges (id, account_id, master_account_id, payment_type, status, amount_cents,
-            fee_cents, fee_fixed_cents, fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, split,
-            due_date, expires_at, paid_at, attempts, external_id, customer_id, card, failure_reason, created_at, updated_at)
-          VALUES (${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
-            ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
-            ${text(c.customer)}, ${text(c.split)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
-            ${c.customerId}, ${text(c.card)}, ${c.failureReason}, ${c.createdAt}, ${c.updatedAt})
+        const inserted = yield* run(sql<{ id: string }>`${insertRow(c)}
           ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
           RETURNING id`)
         if (inserted.length > 0) return { inserted: true } as const
@@ -117,6 +116,10 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
         if (existing[0] === undefined) return yield* Effect.die(new Error("duplicate externalId without a charge"))
         return { inserted: false, existingId: existing[0].id } as const
       }),
+    findForDocument: (id) =>
+      run(sql<ChargeRow>`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCharge))
+      ),
     find: (scope, id) =>
       run(sql<ChargeRow>`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(scope)}`).pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCharge))

@@ -44,3 +44,4 @@ export {
   validateCouponCode
 } from "./coupons/Coupons.ts"
 export { createCheckoutCharge, tokenizeCard } from "./checkout/CreateCheckoutCharge.ts"
+export { boletoDocument } from "./checkout/BoletoDocument.ts"

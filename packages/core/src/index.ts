@@ -41,6 +41,7 @@ export { SigningKey } from "./auth/SigningKey.ts"
 
 // Ports, and the sandbox layers of the provider ports.
 export * from "./ports/Acquirer.ts"
+export * from "./ports/BoletoIssuer.ts"
 export * from "./ports/Charges.ts"
 export * from "./ports/Coupons.ts"
 export * from "./ports/Customers.ts"
@@ -51,6 +52,7 @@ export * from "./ports/Products.ts"
 export * from "./ports/Storage.ts"
 export * from "./ports/WebhookTransport.ts"
 export { AcquirerSandbox } from "./sandbox/AcquirerSandbox.ts"
+export { BoletoIssuerSandbox, SANDBOX_BANK_CODE } from "./sandbox/BoletoIssuerSandbox.ts"
 export { PixProviderSandbox } from "./sandbox/PixProviderSandbox.ts"
 
 // For webhook receivers.

@@ -5,6 +5,7 @@ import products from "./0003_products.ts"
 import customers from "./0004_customers.ts"
 import coupons from "./0005_coupons.ts"
 import checkout from "./0006_checkout.ts"
+import boleto from "./0007_boleto.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -17,5 +18,6 @@ export const migrations = Migrator.fromRecord({
   "0003_products": products,
   "0004_customers": customers,
   "0005_coupons": coupons,
-  "0006_checkout": checkout
+  "0006_checkout": checkout,
+  "0007_boleto": boleto
 })

@@ -6,7 +6,7 @@
  * once and cached: these functions run on the hot path of charge creation.
  */
 import Holidays from "date-holidays"
-import { addDays, dayOfWeek } from "./CalendarDate.ts"
+import { addDays, dayOfWeek, toDayNumber } from "./CalendarDate.ts"
 
 export const SAO_PAULO = "America/Sao_Paulo"
 
@@ -61,3 +61,10 @@ const formatter = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: 
 
 /** The calendar date in São Paulo at the instant `epochMillis`. */
 export const saoPauloDate = (epochMillis: number): string => formatter.format(epochMillis)
+
+/**
+ * The last instant of a calendar day in São Paulo. The city has kept UTC−3
+ * all year since 2019 (no daylight saving), so it is 03:00 UTC of the next
+ * day minus 1 ms.
+ */
+export const endOfSaoPauloDay = (date: string): Date => new Date((toDayNumber(date)! + 1) * 86_400_000 + 3 * 3_600_000 - 1)

@@ -5,7 +5,7 @@
  */
 import { Clock, Effect, Option, Result, Schema } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
-import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { toDayNumber } from "../brazil/CalendarDate.ts"
 import { normalizePhoneE164, normalizeCep } from "../brazil/Contacts.ts"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
@@ -35,18 +35,19 @@ const invalid = (field: string, message: string) => new InvalidData({ message, d
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-// São Paulo has kept UTC-3 all year since 2019 (no daylight saving), so the
-// end of a calendar day there is 03:00 UTC of the next day, minus 1 ms.
-const endOfSaoPauloDay = (date: string) => new Date((toDayNumber(date)! + 1) * 86_400_000 + 3 * 3_600_000 - 1)
 
-/** The fee schedule of Pix for `account`: its own, else its master's, else the spec's defaults. */
-export const pixFeeSchedule = Effect.fn("Charges.pixFeeSchedule")(function*(account: Account) {
+/**
+ * The fee schedule of `method` (`pix`, `boleto`, `creditcard`) for `account`:
+ * its own, else its master's, else the spec's default (0.67 for a
+ * sub-account's Pix; no fee otherwise).
+ */
+export const feeSchedule = Effect.fn("Charges.feeSchedule")(function*(account: Account, method: string) {
   const schedules = yield* FeeSchedules
-  const own = yield* schedules.find(account.id, "pix")
+  const own = yield* schedules.find(account.id, method)
   if (Option.isSome(own)) return own.value
   if (account.parentId === null) return NO_FEES
-  const master = yield* schedules.find(account.parentId, "pix")
-  return Option.getOrElse(master, (): FeeSchedule => DEFAULT_SUBACCOUNT_PIX_FEE)
+  const master = yield* schedules.find(account.parentId, method)
+  return Option.getOrElse(master, (): FeeSchedule => (method === "pix" ? DEFAULT_SUBACCOUNT_PIX_FEE : NO_FEES))
 })
 
 const checkCustomer = (customer: PixChargeRequest["customer"], withDueDate: boolean) => {
@@ -163,7 +164,7 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
   }
   const customer = yield* Effect.fromResult(checkCustomer(request.customer, dueDate !== null))
 
-  const schedule = yield* pixFeeSchedule(owner)
+  const schedule = yield* feeSchedule(owner, "pix")
   const fees = computeFees(request.amount, schedule)
   const split = request.split !== undefined && request.split.length > 0
     ? yield* splitParts(request.split, fees.net, owner, caller.master)
@@ -212,6 +213,8 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     externalId: null,
     customerId: null,
     card: null,
+    boleto: null,
+    address: null,
     failureReason: null,
     createdAt: at,
     updatedAt: at

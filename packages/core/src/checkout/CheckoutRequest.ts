@@ -87,11 +87,15 @@ export const CheckoutRequest = Schema.Struct({
 }).annotate({ identifier: "CheckoutRequest" })
 export type CheckoutRequest = typeof CheckoutRequest.Type
 
-/** 200 of `POST /v1/charges`: card `{ success, customerId, chargeId, status: "paid" }`; Pix adds `pix { emv, qrCode }`. */
+/**
+ * 200 of `POST /v1/charges`: card `{ success, customerId, chargeId, status: "paid" }`;
+ * Pix adds `pix { emv, qrCode }`, boleto `boleto { digitableLine, barCode, pdfUrl, dueDate }`.
+ */
 export const CheckoutResponse = Schema.Struct({
   success: Schema.Literal(true),
   customerId: Schema.String,
   chargeId: Schema.String,
   status: Schema.Literals(["paid", "pending"]),
-  pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String }))
+  pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String })),
+  boleto: Schema.optionalKey(Schema.Struct({ digitableLine: Schema.String, barCode: Schema.String, pdfUrl: Schema.String, dueDate: Schema.String }))
 }).annotate({ identifier: "CheckoutResponse" })

@@ -5,15 +5,18 @@
  */
 import { Clock, Effect, Option, Result } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
-import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
+import { addDays, toDayNumber } from "../brazil/CalendarDate.ts"
 import { cardBrand, parseCardExpiration } from "../brazil/Cards.ts"
-import { normalizePhoneE164 } from "../brazil/Contacts.ts"
+import { isUf, normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
+import { cityCodeOfCep } from "../brazil/CityCodes.ts"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
-import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, pixFeeSchedule, ProviderUnavailable, splitParts } from "../charges/CreatePixCharge.ts"
+import { DEFAULT_PIX_LIFETIME_MILLIS, feeSchedule, newTxid, ProviderUnavailable, splitParts } from "../charges/CreatePixCharge.ts"
 import {
   CardRefused,
   type Charge,
+  type ChargeAddress,
   type ChargeCard,
   DuplicateCharge,
   MissingCardData,
@@ -25,7 +28,8 @@ import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { type Cents, cents, parseReais } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Acquirer, type CardData } from "../ports/Acquirer.ts"
-import { Charges, FeeSchedules } from "../ports/Charges.ts"
+import { BoletoIssuer } from "../ports/BoletoIssuer.ts"
+import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -35,7 +39,7 @@ import { Products } from "../ports/Products.ts"
 import { Outbox, Transactor } from "../ports/Storage.ts"
 import { couponDiscount, validateCoupon } from "../rules/Coupons.ts"
 import { applyDiscounts, type ChargeDiscount } from "../rules/Discounts.ts"
-import { computeFees, NO_FEES } from "../rules/Fees.ts"
+import { computeFees } from "../rules/Fees.ts"
 import { planInstallments } from "../rules/Installments.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 
@@ -135,6 +139,30 @@ const cardSource = Effect.fnUntraced(function*(request: CheckoutRequest, account
   return yield* new MissingCardData({ message: "Envie card, tokenId ou paymentMethodId", details: null })
 })
 
+/** The buyer's address, complete as a boleto requires it. */
+const completeAddress = Effect.fnUntraced(function*(address: CheckoutRequest["customer"]["address"]) {
+  if (address === undefined) return yield* invalid("customer.address", "customer.address is required for boleto")
+  for (const field of ["street", "number", "neighborhood", "city", "state"] as const) {
+    if (!address[field]?.trim()) return yield* invalid(`customer.address.${field}`, `customer.address.${field} is required for boleto`)
+  }
+  const zipCode = normalizeCep(address.zipCode)
+  if (zipCode === undefined) return yield* invalid("customer.address.zipCode", "customer.address.zipCode must have 8 digits")
+  if (!isUf(address.state!)) return yield* invalid("customer.address.state", "customer.address.state must be a UF, e.g. SP")
+  return {
+    street: address.street!.trim(),
+    number: address.number!.trim(),
+    complement: address.complement ?? null,
+    neighborhood: address.neighborhood!.trim(),
+    city: address.city!.trim(),
+    state: address.state!.toUpperCase(),
+    zipCode,
+    cityCode: address.cityCode ?? cityCodeOfCep(zipCode) ?? null
+  } satisfies ChargeAddress
+})
+
+/** Days a boleto is payable for when neither `dueDate` nor `boletoDueDays` is sent (the provider's default). */
+export const DEFAULT_BOLETO_DUE_DAYS = 30
+
 export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(request: CheckoutRequest) {
   const caller = yield* Caller
   const owner = caller.account
@@ -142,7 +170,6 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     if (owner.personType === "PF") return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
     return yield* invalid("paymentMethod", "pix_automatico needs recurring items, and subscriptions are not available yet")
   }
-  if (request.paymentMethod === "boleto") return yield* invalid("paymentMethod", "boleto is not available yet on this engine")
   const isCard = request.paymentMethod === "creditcard"
   if (isCard && request.split !== undefined && request.split.length > 0) return yield* invalid("split", "split is supported only for pix and boleto")
   if (!isCard && (request.installments !== undefined || request.card !== undefined)) {
@@ -220,6 +247,8 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     externalId: request.externalId ?? null,
     customerId: customer.id,
     failureReason: null,
+    boleto: null,
+    address: null,
     createdAt: at,
     updatedAt: at
   }
@@ -235,8 +264,58 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
       }
     }))
 
+  if (request.paymentMethod === "boleto") {
+    const address = yield* completeAddress(request.customer.address)
+    const today = saoPauloDate(now)
+    let dueDate: string
+    if (request.dueDate !== undefined) {
+      if (toDayNumber(request.dueDate) === undefined || request.dueDate <= today) return yield* invalid("dueDate", "dueDate must be a date YYYY-MM-DD after today")
+      dueDate = request.dueDate
+    } else {
+      const days = request.boletoDueDays ?? DEFAULT_BOLETO_DUE_DAYS
+      if (days < 1 || days > 365) return yield* invalid("boletoDueDays", "boletoDueDays must be 1 to 365")
+      dueDate = addDays(today, days)
+    }
+    const grace = request.expirationAfterDueDate ?? 0
+    if (grace < 0 || grace > 60) return yield* invalid("expirationAfterDueDate", "expirationAfterDueDate must be 0 to 60")
+    const schedule = yield* feeSchedule(owner, "boleto")
+    const fees = computeFees(amount, schedule)
+    const split = request.split !== undefined && request.split.length > 0
+      ? yield* splitParts(request.split.map((s) => ({ ...s, accountNumber: s.accountNumber ?? s.publicId })), fees.net, owner, caller.master)
+      : null
+    const issued = yield* (yield* BoletoIssuer).issue({ receiver: owner, reference: id, amount, dueDate }).pipe(
+      Effect.mapError((e) => new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { reason: e.message } }))
+    )
+    yield* reserve({
+      ...base_,
+      paymentType: "BOLETO",
+      status: "PENDING",
+      amount,
+      fee: fees.fees.total,
+      feeFixed: fees.fees.fixed,
+      feePercentHundredths: schedule.percentHundredths,
+      net: fees.net,
+      txid: issued.ourNumber,
+      emv: null,
+      split,
+      dueDate,
+      expiresAt: endOfSaoPauloDay(addDays(dueDate, grace)),
+      paidAt: null,
+      card: null,
+      boleto: { ...issued, dueDate, instructions: request.boletoInstructions ?? null },
+      address
+    })
+    return {
+      success: true as const,
+      customerId: customer.id,
+      chargeId: id,
+      status: "pending" as const,
+      boleto: { digitableLine: issued.digitableLine, barCode: issued.barcode, pdfPath: `/v1/charges/${id}/boleto.pdf`, dueDate }
+    }
+  }
+
   if (!isCard) {
-    const pixSchedule = yield* pixFeeSchedule(owner)
+    const pixSchedule = yield* feeSchedule(owner, "pix")
     const fees = computeFees(amount, pixSchedule)
     const split = request.split !== undefined && request.split.length > 0
       ? yield* splitParts(request.split.map((s) => ({ ...s, accountNumber: s.accountNumber ?? s.publicId })), fees.net, owner, caller.master)
@@ -274,7 +353,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     freeInstallments: request.freeInstallments,
     passFeesToCustomer: request.passFeesToCustomer
   }))
-  const schedule = Option.getOrElse(yield* (yield* FeeSchedules).find(owner.id, "creditcard"), () => NO_FEES)
+  const schedule = yield* feeSchedule(owner, "creditcard")
   const fees = computeFees(plan.total, schedule)
   const card: ChargeCard = { brand: source.brand, firstSix: source.firstSix, lastFour: source.lastFour, installments: plan.installments }
   yield* reserve({

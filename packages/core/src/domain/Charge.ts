@@ -53,6 +53,28 @@ export interface ChargeCard {
   readonly installments: number
 }
 
+/** The boleto of a boleto charge. */
+export interface ChargeBoleto {
+  readonly bankCode: string
+  readonly ourNumber: string
+  readonly barcode: string
+  readonly digitableLine: string
+  readonly dueDate: string
+  readonly instructions: unknown
+}
+
+/** The buyer's address on a charge (required complete for boleto). */
+export interface ChargeAddress {
+  readonly street: string
+  readonly number: string
+  readonly complement: string | null
+  readonly neighborhood: string
+  readonly city: string
+  readonly state: string
+  readonly zipCode: string
+  readonly cityCode: string | null
+}
+
 /**
  * A charge. Amounts are centavos: `amount` is the gross, `fee` + `net` add up
  * to it (the database checks so), which is what the wallet will credit.
@@ -87,6 +109,8 @@ export interface Charge {
   readonly externalId: string | null
   readonly customerId: string | null
   readonly card: ChargeCard | null
+  readonly boleto: ChargeBoleto | null
+  readonly address: ChargeAddress | null
   /** Why a card was refused (`card_declined`, …). */
   readonly failureReason: string | null
   readonly createdAt: Date
@@ -148,3 +172,8 @@ export class CardRefused extends Schema.TaggedError<CardRefused>()("CardRefused"
   chargeId: Schema.String,
   error: Schema.String
 }, { httpApiStatus: 402 }) {}
+
+/** 400: the boleto PDF of a charge that is not a boleto. */
+export class ChargeNotBoleto extends Schema.TaggedError<ChargeNotBoleto>()("CHARGE_NOT_BOLETO", ErrorFields, {
+  httpApiStatus: 400
+}) {}

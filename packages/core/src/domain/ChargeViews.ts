@@ -53,7 +53,16 @@ export const ChargeDetailView = Schema.Struct({
   externalTxid: Schema.NullOr(Schema.String),
   metadata: Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)),
   customer: Schema.NullOr(Customer),
-  address: Schema.NullOr(Schema.Struct({ zipCode: Schema.String })),
+  address: Schema.NullOr(Schema.Struct({
+    street: Schema.NullOr(Schema.String),
+    number: Schema.NullOr(Schema.String),
+    complement: Schema.NullOr(Schema.String),
+    neighborhood: Schema.NullOr(Schema.String),
+    city: Schema.NullOr(Schema.String),
+    state: Schema.NullOr(Schema.String),
+    zipCode: Schema.String,
+    cityCode: Schema.NullOr(Schema.String)
+  })),
   pix: Schema.NullOr(Schema.Struct({
     txid: Schema.String,
     emv: Schema.NullOr(Schema.String),
@@ -62,7 +71,19 @@ export const ChargeDetailView = Schema.Struct({
     endToEndId: Schema.NullOr(Schema.String),
     payer: Schema.NullOr(Payer)
   })),
-  boleto: Schema.Null,
+  boleto: Schema.NullOr(Schema.Struct({
+    bankCode: Schema.String,
+    ourNumber: Schema.String,
+    barCode: Schema.String,
+    digitableLine: Schema.String,
+    dueDate: Schema.String
+  })),
+  card: Schema.NullOr(Schema.Struct({
+    brand: Schema.String,
+    firstSix: Schema.String,
+    lastFour: Schema.String,
+    installments: Schema.Number
+  })),
   split: Schema.Array(Schema.Struct({
     accountNumber: Schema.String,
     type: Schema.String,
@@ -144,11 +165,18 @@ export const toDetailView = (c: Charge): typeof ChargeDetailView.Type => ({
   customer: c.customer === null
     ? null
     : { name: c.customer.name, documentNumber: c.customer.documentNumber, email: c.customer.email, phone: c.customer.phone },
-  address: c.customer?.cep ? { zipCode: c.customer.cep } : null,
+  address: c.address !== null
+    ? c.address
+    : c.customer?.cep
+    ? { street: null, number: null, complement: null, neighborhood: null, city: null, state: null, zipCode: c.customer.cep, cityCode: null }
+    : null,
   pix: c.paymentType === "PIX"
     ? { txid: c.txid, emv: c.emv, dueDate: c.dueDate, expiresAt: c.expiresAt.toISOString(), endToEndId: c.endToEndId, payer: c.payer }
     : null,
-  boleto: null,
+  boleto: c.boleto === null
+    ? null
+    : { bankCode: c.boleto.bankCode, ourNumber: c.boleto.ourNumber, barCode: c.boleto.barcode, digitableLine: c.boleto.digitableLine, dueDate: c.boleto.dueDate },
+  card: c.card,
   split: (c.split ?? []).map((p) => ({
     accountNumber: p.accountNumber,
     type: p.type,

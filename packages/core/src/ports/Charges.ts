@@ -27,6 +27,8 @@ export class Charges extends Context.Service<Charges, {
    */
   readonly insertUnlessDuplicate: (charge: Charge) => Effect.Effect<{ readonly inserted: true } | { readonly inserted: false; readonly existingId: string }>
   readonly find: (scope: ChargeScope, id: string) => Effect.Effect<Option.Option<Charge>>
+  /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
+  readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
   readonly list: (
     scope: ChargeScope,
     query: { readonly offset: number; readonly limit: number; readonly from: Date | null; readonly to: Date | null }
