@@ -6,6 +6,12 @@
 import {
   AccountNotFound,
   CardInput,
+  CheckoutLinkInput,
+  CheckoutLinkView,
+  CheckoutNotFound,
+  CheckoutSessionInput,
+  ProductNotFound as LinkProductNotFound,
+  SessionNotFound,
   ChargeNotBoleto,
   ChargeDetailView,
   CheckoutRequest,
@@ -524,6 +530,54 @@ export class BoletoPdfGroup extends HttpApiGroup.make("boletoPdf")
   .annotateMerge(OpenApi.annotations({ title: "Boleto PDF", description: "Public: no token needed" }))
 {}
 
+const LinkId = { id: Schema.String }
+
+export class CheckoutLinksGroup extends HttpApiGroup.make("checkoutLinks")
+  .add(
+    HttpApiEndpoint.post("create", "/", {
+      payload: CheckoutLinkInput,
+      success: CheckoutLinkView.pipe(HttpApiSchema.status(201)),
+      error: [enveloped(InvalidData), enveloped(PriceNotFound), enveloped(LinkProductNotFound)]
+    }).annotate(RequiredScope, "checkouts/write"),
+    HttpApiEndpoint.get("list", "/", {
+      query: { limit: Schema.optionalKey(Schema.NumberFromString), lastKey: Schema.optionalKey(Schema.String) },
+      success: Schema.Struct({
+        items: Schema.Array(CheckoutLinkView),
+        pagination: Schema.Struct({ total: Schema.Number, limit: Schema.Number, hasMore: Schema.Boolean, lastKey: Schema.NullOr(Schema.String) })
+      }),
+      error: enveloped(InvalidData)
+    }).annotate(RequiredScope, "checkouts/read"),
+    HttpApiEndpoint.get("get", "/:id", { params: LinkId, success: CheckoutLinkView, error: enveloped(CheckoutNotFound) })
+      .annotate(RequiredScope, "checkouts/read"),
+    HttpApiEndpoint.put("update", "/:id", {
+      params: LinkId,
+      payload: CheckoutLinkInput,
+      success: CheckoutLinkView,
+      error: [enveloped(InvalidData), enveloped(CheckoutNotFound), enveloped(PriceNotFound)]
+    }).annotate(RequiredScope, "checkouts/write")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/checkouts")
+  .annotateMerge(OpenApi.annotations({ title: "Checkout links", description: "Reusable hosted checkout links (pl_)" }))
+{}
+
+export class CheckoutSessionsGroup extends HttpApiGroup.make("checkoutSessions")
+  .add(
+    HttpApiEndpoint.post("create", "/", {
+      payload: CheckoutSessionInput,
+      success: CheckoutLinkView.pipe(HttpApiSchema.status(201)),
+      error: [enveloped(InvalidData), enveloped(PriceNotFound)]
+    }).annotate(RequiredScope, "checkouts/write"),
+    HttpApiEndpoint.get("get", "/:id", { params: LinkId, success: CheckoutLinkView, error: enveloped(SessionNotFound) })
+      .annotate(RequiredScope, "checkouts/read")
+  )
+  .middleware(InvalidInput)
+  .middleware(Authentication)
+  .prefix("/v1/checkout-sessions")
+  .annotateMerge(OpenApi.annotations({ title: "Checkout sessions", description: "Single-use hosted checkouts (cs_)" }))
+{}
+
 export class BillingApi extends HttpApi.make("billing")
   .add(AuthGroup)
   .add(WebhooksGroup)
@@ -535,6 +589,8 @@ export class BillingApi extends HttpApi.make("billing")
   .add(CouponValidationGroup)
   .add(PaymentMethodsGroup)
   .add(BoletoPdfGroup)
+  .add(CheckoutLinksGroup)
+  .add(CheckoutSessionsGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

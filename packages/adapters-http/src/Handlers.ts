@@ -130,8 +130,24 @@ const BoletoPdfHandlers = HttpApiBuilder.group(BillingApi, "boletoPdf", Effect.f
   return handlers.handle("pdf", ({ params }) => provide(Billing.boletoDocument(params.chargeId)))
 }))
 
+const CheckoutLinksHandlers = HttpApiBuilder.group(BillingApi, "checkoutLinks", Effect.fn(function*(handlers) {
+  const provide = yield* capture<Services<ReturnType<typeof Billing.createCheckoutLink>>>()
+  return handlers
+    .handle("create", ({ payload }) => Effect.flatMap(origin, (o) => provide(Billing.createCheckoutLink(payload, o))))
+    .handle("list", ({ query }) => Effect.flatMap(origin, (o) => provide(Billing.listCheckoutLinks(query, o))))
+    .handle("get", ({ params }) => Effect.flatMap(origin, (o) => provide(Billing.getCheckoutLink(params.id, o))))
+    .handle("update", ({ params, payload }) => Effect.flatMap(origin, (o) => provide(Billing.updateCheckoutLink(params.id, payload, o))))
+}))
+
+const CheckoutSessionsHandlers = HttpApiBuilder.group(BillingApi, "checkoutSessions", Effect.fn(function*(handlers) {
+  const provide = yield* capture<Services<ReturnType<typeof Billing.createCheckoutSession>>>()
+  return handlers
+    .handle("create", ({ payload }) => Effect.flatMap(origin, (o) => provide(Billing.createCheckoutSession(payload, o))))
+    .handle("get", ({ params }) => Effect.flatMap(origin, (o) => provide(Billing.getCheckoutSession(params.id, o))))
+}))
+
 /** Every route of the API with its middleware, needing only the engine's services. */
 export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers, CouponsHandlers, CouponValidationHandlers, PaymentMethodsHandlers, BoletoPdfHandlers]),
+  Layer.provide([AuthHandlers, WebhooksHandlers, ChargesHandlers, WalletHandlers, ProductsHandlers, CustomersHandlers, CouponsHandlers, CouponValidationHandlers, PaymentMethodsHandlers, BoletoPdfHandlers, CheckoutLinksHandlers, CheckoutSessionsHandlers]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
 )

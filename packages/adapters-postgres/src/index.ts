@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { ChargesStorageLive } from "./ChargesStorage.ts"
+import { CheckoutLinksStorageLive } from "./CheckoutLinksStorage.ts"
 import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
@@ -10,4 +11,4 @@ export * as Database from "./Database.ts"
 export { migrations } from "./migrations/index.ts"
 
 /** Every Storage service of the core, built on the `SqlClient` in context. */
-export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive, CustomersStorageLive, CouponsStorageLive, PaymentMethodsStorageLive)
+export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive, CustomersStorageLive, CouponsStorageLive, PaymentMethodsStorageLive, CheckoutLinksStorageLive)

@@ -45,3 +45,11 @@ export {
 } from "./coupons/Coupons.ts"
 export { createCheckoutCharge, tokenizeCard } from "./checkout/CreateCheckoutCharge.ts"
 export { boletoDocument } from "./checkout/BoletoDocument.ts"
+export {
+  createCheckoutLink,
+  createCheckoutSession,
+  getCheckoutLink,
+  getCheckoutSession,
+  listCheckoutLinks,
+  updateCheckoutLink
+} from "./checkout/CheckoutLinks.ts"

@@ -6,6 +6,7 @@ import customers from "./0004_customers.ts"
 import coupons from "./0005_coupons.ts"
 import checkout from "./0006_checkout.ts"
 import boleto from "./0007_boleto.ts"
+import checkoutLinks from "./0008_checkout_links.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -19,5 +20,6 @@ export const migrations = Migrator.fromRecord({
   "0004_customers": customers,
   "0005_coupons": coupons,
   "0006_checkout": checkout,
-  "0007_boleto": boleto
+  "0007_boleto": boleto,
+  "0008_checkout_links": checkoutLinks
 })

@@ -1,0 +1,145 @@
+/**
+ * Hosted checkouts (spec: Checkout links and sessions; shapes from the
+ * provider's collection): reusable links and single-use sessions. They are
+ * records with a `url`; the hosted page itself comes with a later issue.
+ */
+import { Clock, Effect, Option } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
+import { PriceNotFound } from "../domain/Charge.ts"
+import {
+  type CheckoutLink,
+  type CheckoutLinkInput,
+  CheckoutNotFound,
+  type CheckoutSessionInput,
+  SessionNotFound,
+  toCheckoutLinkView
+} from "../domain/CheckoutLink.ts"
+import { InvalidData } from "../domain/Errors.ts"
+import { ProductNotFound } from "../domain/Product.ts"
+import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Products } from "../ports/Products.ts"
+import { Transactor } from "../ports/Storage.ts"
+
+const ALL_METHODS = ["pix", "creditcard", "boleto"] as const
+
+const settingsOf = (input: Record<string, unknown>, known: ReadonlyArray<string>) =>
+  Object.fromEntries(Object.entries(input).filter(([key]) => !known.includes(key)))
+
+const checkPrice = Effect.fnUntraced(function*(accountId: string, priceId: string) {
+  const product = yield* (yield* Products).findByPrice(accountId, priceId)
+  const price = Option.isSome(product) ? product.value.prices.find((p) => p.id === priceId) : undefined
+  if (price === undefined || !price.isActive) return yield* new PriceNotFound({ message: `Preço ${priceId} não encontrado`, details: { priceId } })
+})
+
+const save = (link: CheckoutLink) =>
+  Effect.flatMap(Transactor, (t) => t.withTransaction(Effect.flatMap(CheckoutLinks, (links) => links.save(link))))
+
+const LINK_FIELDS = ["priceId", "product", "allowedPaymentMethods", "status"]
+
+export const createCheckoutLink = Effect.fn("CheckoutLinks.create")(function*(input: CheckoutLinkInput, origin: string) {
+  const caller = yield* Caller
+  if (input.priceId === undefined && input.product === undefined) {
+    return yield* new InvalidData({ message: "a link needs priceId or product", details: { field: "priceId" } })
+  }
+  if (!input.allowedPaymentMethods || input.allowedPaymentMethods.length === 0) {
+    return yield* new InvalidData({ message: "allowedPaymentMethods is required", details: { field: "allowedPaymentMethods" } })
+  }
+  if (input.priceId !== undefined) yield* checkPrice(caller.account.id, input.priceId)
+  if (input.product !== undefined && Option.isNone(yield* (yield* Products).find(caller.account.id, input.product))) {
+    return yield* new ProductNotFound({ message: `Produto ${input.product} não encontrado`, details: { productId: input.product } })
+  }
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const link: CheckoutLink = {
+    id: yield* (yield* Ids).make("pl", { sandbox: caller.account.sandbox }),
+    accountId: caller.account.id,
+    kind: "link",
+    priceId: input.priceId ?? null,
+    productId: input.product ?? null,
+    items: null,
+    allowedPaymentMethods: input.allowedPaymentMethods,
+    customer: null,
+    settings: settingsOf(input, LINK_FIELDS),
+    status: input.status ?? "ACTIVE",
+    createdAt: at,
+    updatedAt: at
+  }
+  yield* save(link)
+  return toCheckoutLinkView(link, origin)
+})
+
+const findLink = Effect.fn("CheckoutLinks.find")(function*(id: string) {
+  const caller = yield* Caller
+  const found = yield* (yield* CheckoutLinks).find(caller.account.id, "link", id)
+  if (Option.isNone(found)) return yield* new CheckoutNotFound({ message: `Checkout ${id} não encontrado`, details: null })
+  return found.value
+})
+
+export const getCheckoutLink = Effect.fn("CheckoutLinks.get")(function*(id: string, origin: string) {
+  return toCheckoutLinkView(yield* findLink(id), origin)
+})
+
+export const listCheckoutLinks = Effect.fn("CheckoutLinks.list")(function*(query: { readonly limit?: number | undefined; readonly lastKey?: string | undefined }, origin: string) {
+  const caller = yield* Caller
+  const limit = query.limit ?? 20
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return yield* new InvalidData({ message: "limit must be 1 to 100", details: { field: "limit" } })
+  const page = yield* (yield* CheckoutLinks).list(caller.account.id, "link", { limit, after: query.lastKey ?? null })
+  return {
+    items: page.items.map((l) => toCheckoutLinkView(l, origin)),
+    pagination: { total: page.total, limit, hasMore: page.lastKey !== null, lastKey: page.lastKey }
+  }
+})
+
+export const updateCheckoutLink = Effect.fn("CheckoutLinks.update")(function*(id: string, input: CheckoutLinkInput, origin: string) {
+  const current = yield* findLink(id)
+  if (input.priceId !== undefined) yield* checkPrice(current.accountId, input.priceId)
+  if (input.allowedPaymentMethods !== undefined && input.allowedPaymentMethods.length === 0) {
+    return yield* new InvalidData({ message: "allowedPaymentMethods must not be empty", details: { field: "allowedPaymentMethods" } })
+  }
+  const link: CheckoutLink = {
+    ...current,
+    priceId: input.priceId ?? current.priceId,
+    allowedPaymentMethods: input.allowedPaymentMethods ?? current.allowedPaymentMethods,
+    settings: { ...current.settings, ...settingsOf(input, LINK_FIELDS) },
+    status: input.status ?? current.status,
+    updatedAt: new Date(yield* Clock.currentTimeMillis)
+  }
+  yield* save(link)
+  return toCheckoutLinkView(link, origin)
+})
+
+const SESSION_FIELDS = ["priceId", "items", "allowedPaymentMethods", "customer"]
+
+export const createCheckoutSession = Effect.fn("CheckoutSessions.create")(function*(input: CheckoutSessionInput, origin: string) {
+  const caller = yield* Caller
+  const items = input.items ?? (input.priceId !== undefined ? [{ priceId: input.priceId }] : [])
+  if (items.length === 0) return yield* new InvalidData({ message: "a session needs priceId or items", details: { field: "priceId" } })
+  for (const item of items) {
+    if ((item.quantity ?? 1) < 1) return yield* new InvalidData({ message: "quantity must be at least 1", details: { field: "items" } })
+    yield* checkPrice(caller.account.id, item.priceId)
+  }
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const session: CheckoutLink = {
+    id: yield* (yield* Ids).make("cs", { sandbox: caller.account.sandbox }),
+    accountId: caller.account.id,
+    kind: "session",
+    priceId: input.priceId ?? items[0]!.priceId,
+    productId: null,
+    items: items.map((i) => ({ priceId: i.priceId, quantity: i.quantity ?? 1 })),
+    allowedPaymentMethods: input.allowedPaymentMethods ?? [...ALL_METHODS],
+    customer: input.customer ?? null,
+    settings: settingsOf(input, SESSION_FIELDS),
+    status: "PENDING",
+    createdAt: at,
+    updatedAt: at
+  }
+  yield* save(session)
+  return toCheckoutLinkView(session, origin)
+})
+
+export const getCheckoutSession = Effect.fn("CheckoutSessions.get")(function*(id: string, origin: string) {
+  const caller = yield* Caller
+  const found = yield* (yield* CheckoutLinks).find(caller.account.id, "session", id)
+  if (Option.isNone(found)) return yield* new SessionNotFound({ message: `Sessão ${id} não encontrada`, details: null })
+  return toCheckoutLinkView(found.value, origin)
+})

@@ -1,0 +1,80 @@
+import { Schema } from "effect"
+import { ErrorFields } from "./Errors.ts"
+
+export const PaymentMethodInput = Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"])
+
+/** A hosted checkout: a reusable link (`pl_`) or a single-use session (`cs_`). */
+export interface CheckoutLink {
+  readonly id: string
+  readonly accountId: string
+  readonly kind: "link" | "session"
+  readonly priceId: string | null
+  readonly productId: string | null
+  readonly items: ReadonlyArray<{ readonly priceId: string; readonly quantity: number }> | null
+  readonly allowedPaymentMethods: ReadonlyArray<typeof PaymentMethodInput.Type>
+  readonly customer: Record<string, unknown> | null
+  /** What the hosted page will use, kept as given (colors, redirect URLs, order bumps, installments…). */
+  readonly settings: Record<string, unknown>
+  /** Links: `ACTIVE` or `INACTIVE`; sessions: `PENDING`, then `completed` once paid. */
+  readonly status: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export class CheckoutNotFound extends Schema.TaggedError<CheckoutNotFound>()("CHECKOUT_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
+export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SESSION_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
+
+const Items = Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: Schema.optionalKey(Schema.Int) }))
+
+/** Body of `POST/PUT /v1/checkouts` (link). Unlisted settings are kept for the hosted page. */
+export const CheckoutLinkInput = Schema.StructWithRest(
+  Schema.Struct({
+    priceId: Schema.optionalKey(Schema.String),
+    product: Schema.optionalKey(Schema.String),
+    allowedPaymentMethods: Schema.optionalKey(Schema.Array(PaymentMethodInput)),
+    status: Schema.optionalKey(Schema.Literals(["ACTIVE", "INACTIVE"]))
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+).annotate({ identifier: "CheckoutLinkInput" })
+export type CheckoutLinkInput = typeof CheckoutLinkInput.Type
+
+/** Body of `POST /v1/checkout-sessions`. */
+export const CheckoutSessionInput = Schema.StructWithRest(
+  Schema.Struct({
+    priceId: Schema.optionalKey(Schema.String),
+    items: Schema.optionalKey(Items),
+    allowedPaymentMethods: Schema.optionalKey(Schema.Array(PaymentMethodInput)),
+    customer: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+).annotate({ identifier: "CheckoutSessionInput" })
+export type CheckoutSessionInput = typeof CheckoutSessionInput.Type
+
+export const CheckoutLinkView = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  status: Schema.String,
+  priceId: Schema.NullOr(Schema.String),
+  productId: Schema.NullOr(Schema.String),
+  items: Schema.NullOr(Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: Schema.Number }))),
+  allowedPaymentMethods: Schema.Array(Schema.String),
+  customer: Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)),
+  settings: Schema.Record(Schema.String, Schema.Unknown),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "CheckoutLink" })
+
+/** The record as clients see it; `url` is the hosted page on `origin`. */
+export const toCheckoutLinkView = (l: CheckoutLink, origin: string): typeof CheckoutLinkView.Type => ({
+  id: l.id,
+  url: `${origin}/pay/${l.id}`,
+  status: l.status,
+  priceId: l.priceId,
+  productId: l.productId,
+  items: l.items,
+  allowedPaymentMethods: l.allowedPaymentMethods,
+  customer: l.customer,
+  settings: l.settings,
+  createdAt: l.createdAt.toISOString(),
+  updatedAt: l.updatedAt.toISOString()
+})

@@ -1,0 +1,12 @@
+import { Context, type Effect, type Option } from "effect"
+import type { CheckoutLink } from "../domain/CheckoutLink.ts"
+
+export class CheckoutLinks extends Context.Service<CheckoutLinks, {
+  readonly save: (link: CheckoutLink) => Effect.Effect<void>
+  readonly find: (accountId: string, kind: CheckoutLink["kind"], id: string) => Effect.Effect<Option.Option<CheckoutLink>>
+  readonly list: (
+    accountId: string,
+    kind: CheckoutLink["kind"],
+    query: { readonly limit: number; readonly after: string | null }
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<CheckoutLink>; readonly total: number; readonly lastKey: string | null }>
+}>()("@billing/core/ports/CheckoutLinks") {}
