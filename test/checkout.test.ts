@@ -5,6 +5,8 @@
  * idempotency by `externalId` under concurrency, and card tokenization.
  */
 import { isValidPixPayload } from "@brazilian-utils/brazilian-utils"
+import { SandboxMailbox } from "@billing/core"
+import { chargesPass } from "@billing/worker"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -171,6 +173,38 @@ describe("transparent checkout on postgres", () => {
     const second = await post("/v1/charges", { paymentMethod: "creditcard", amount: 20, customer, card: card("4111111111111111"), externalId: "card-1" })
     expect(first.status).toBe(200)
     expect(second.status).toBe(409)
+  })
+
+  it("records the e-mails asked in notifications and the worker sends them through the mailer", async () => {
+    // A new buyer: an existing document would keep the e-mail it was registered with.
+    const buyer = { ...customer, documentNumber: "11144477735", email: "comprador@example.com" }
+    const pix = await (await post("/v1/charges", { paymentMethod: "pix", amount: 12, customer: buyer, notifications: ["oneoff.pix.generated", "oneoff.payment.success"] })).json()
+    const silent = await (await post("/v1/charges", { paymentMethod: "pix", amount: 13, customer: buyer })).json()
+    const refused = await post("/v1/charges", { paymentMethod: "creditcard", amount: 14, customer: buyer, card: card("4000000000000002"), notifications: ["oneoff.payment.failed"] })
+    expect(refused.status).toBe(402)
+    const bad = await post("/v1/charges", { paymentMethod: "pix", amount: 12, customer: buyer, notifications: ["sms.everything"] })
+    expect((await bad.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "notifications" } })
+    await fetch(`${engine.baseUrl}/v1/wallet/pay/${pix.chargeId}`, { method: "POST", headers })
+    await engine.run(chargesPass())
+    const mailbox = await engine.run(Effect.map(SandboxMailbox, (m) => m.messages.filter((x) => x.to === "comprador@example.com")))
+    expect(mailbox.map((m) => m.subject)).toEqual(["Seu Pix de R$ 12,00", "Pagamento não aprovado", "Pagamento de R$ 12,00 confirmado"])
+    expect(mailbox[0]!.body).toContain(pix.pix.emv)
+    expect(mailbox.some((m) => m.body.includes(silent.chargeId))).toBe(false)
+  })
+
+  it("never redeems a coupon beyond maxRedemptions under 30 concurrent checkouts", async () => {
+    await post("/v1/coupons", { code: "TRES", name: "Tres", discountType: "FIXED", discountValue: 1, maxRedemptions: 3 })
+    const responses = await Promise.all(Array.from({ length: 30 }, () => post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, couponCode: "TRES" })))
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(3)
+    const refused = await Promise.all(responses.filter((r) => r.status !== 200).map((r) => r.json()))
+    for (const body of refused) expect(body.error.details.reason).toMatch(/^COUPON_(EXHAUSTED)$/)
+    const coupon = (await (await fetch(`${engine.baseUrl}/v1/coupons?search=TRES`, { headers })).json()).items[0]
+    expect(coupon.currentRedemptions).toBe(3)
+  })
+
+  it("requires customer.address with nfConfigId", async () => {
+    const response = await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, nfConfigId: "nfc_x" })
+    expect((await response.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "customer.address" } })
   })
 
   it("refuses a boleto without the buyer's address, and Pix Automático on a PF account", async () => {

@@ -39,6 +39,7 @@ interface ChargeRow {
   readonly card: string | null
   readonly boleto: string | null
   readonly address: string | null
+  readonly notifications: string | null
   readonly failure_reason: string | null
   readonly created_at: Date
   readonly updated_at: Date
@@ -78,6 +79,7 @@ const toCharge = (r: ChargeRow): Charge => ({
   card: json(r.card),
   boleto: json(r.boleto),
   address: json(r.address),
+  notifications: json(r.notifications),
   failureReason: r.failure_reason,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at)
@@ -91,18 +93,19 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
   const columns = sql`id, account_id, master_account_id, payment_type, status, amount_cents::text AS amount_cents,
     fee_cents::text AS fee_cents, fee_fixed_cents::text AS fee_fixed_cents, fee_percent_hundredths, net_cents::text AS net_cents,
     txid, emv, external_txid, description, metadata, customer, split, to_char(due_date, 'YYYY-MM-DD') AS due_date, expires_at,
-    paid_at, end_to_end_id, payer, canceled_at, archived_at, attempts, external_id, customer_id, card, boleto, address, failure_reason, created_at, updated_at`
+    paid_at, end_to_end_id, payer, canceled_at, archived_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, created_at, updated_at`
   const scoped = (scope: Parameters<Charges["Service"]["find"]>[0]) =>
     scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
   const text = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
   const insertRow = (c: Charge) =>
     sql`INSERT INTO charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
         fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, split, due_date, expires_at,
-        paid_at, attempts, external_id, customer_id, card, boleto, address, failure_reason, created_at, updated_at)
+        paid_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, created_at, updated_at)
       VALUES (${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
         ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
         ${text(c.customer)}, ${text(c.split)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
-        ${c.customerId}, ${text(c.card)}, ${text(c.boleto)}, ${text(c.address)}, ${c.failureReason}, ${c.createdAt}, ${c.updatedAt})`
+        ${c.customerId}, ${text(c.card)}, ${text(c.boleto)}, ${text(c.address)}, ${text(c.notifications)}, ${c.failureReason},
+        ${c.createdAt}, ${c.updatedAt})`
 
   const charges = Charges.of({
     insert: (c) => run(sql`${insertRow(c)}`),

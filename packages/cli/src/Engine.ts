@@ -4,7 +4,7 @@
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportFetch } from "@billing/adapters-http"
-import { AcquirerSandbox, BoletoIssuerSandbox, Ids, PixProviderSandbox, SigningKey } from "@billing/core"
+import { AcquirerSandbox, BoletoIssuerSandbox, Ids, MailerSandbox, PixProviderSandbox, SigningKey } from "@billing/core"
 import { Layer } from "effect"
 
 export interface EngineConfig {
@@ -32,11 +32,11 @@ export const DatabaseLive = (config: EngineConfig) =>
 /**
  * Every service the use cases need, on a migrated database. Production and
  * sandbox share it: the provider layers are the only difference. Only the
- * sandbox Pix provider, acquirer and boleto issuer exist so far; PSP- and acquirer-backed
+ * sandbox Pix provider, acquirer, boleto issuer and mailer exist so far; PSP- and acquirer-backed
  * ones will replace them for production accounts.
  */
 export const EngineLive = (config: EngineConfig) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox).pipe(
+  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     Layer.provideMerge(Database.MigrationsLive),
     Layer.provideMerge(DatabaseLive(config))

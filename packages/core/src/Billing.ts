@@ -53,3 +53,4 @@ export {
   listCheckoutLinks,
   updateCheckoutLink
 } from "./checkout/CheckoutLinks.ts"
+export { sendPendingNotifications } from "./checkout/ChargeNotifications.ts"

@@ -41,7 +41,7 @@ const forever = <A, E, R>(name: string, pass: Effect.Effect<A, E, R>, interval: 
     Effect.withSpan(`Worker.${name}`)
   )
 
-/** One pass of charge work: confirm requested sandbox payments, then expire what is due. */
+/** One pass of charge work: confirm requested sandbox payments, expire what is due, send the e-mails recorded. */
 export const chargesPass = (options: { readonly batch?: number } = {}) =>
   Effect.gen(function*() {
     let paid = 0
@@ -56,7 +56,13 @@ export const chargesPass = (options: { readonly batch?: number } = {}) =>
       expired += n
       if (n === 0) break
     }
-    return { paid, expired }
+    let mailed = 0
+    for (;;) {
+      const n = yield* Billing.sendPendingNotifications(options.batch ?? 100)
+      mailed += n
+      if (n === 0) break
+    }
+    return { paid, expired, mailed }
   })
 
 /** Runs the worker loops for as long as the layer lives. */

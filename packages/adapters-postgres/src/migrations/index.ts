@@ -7,6 +7,7 @@ import coupons from "./0005_coupons.ts"
 import checkout from "./0006_checkout.ts"
 import boleto from "./0007_boleto.ts"
 import checkoutLinks from "./0008_checkout_links.ts"
+import notifications from "./0009_notifications.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -21,5 +22,6 @@ export const migrations = Migrator.fromRecord({
   "0005_coupons": coupons,
   "0006_checkout": checkout,
   "0007_boleto": boleto,
-  "0008_checkout_links": checkoutLinks
+  "0008_checkout_links": checkoutLinks,
+  "0009_notifications": notifications
 })

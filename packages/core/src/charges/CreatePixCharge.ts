@@ -215,6 +215,7 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     card: null,
     boleto: null,
     address: null,
+    notifications: null,
     failureReason: null,
     createdAt: at,
     updatedAt: at

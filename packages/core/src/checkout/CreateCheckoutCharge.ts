@@ -34,6 +34,7 @@ import { Coupons } from "../ports/Coupons.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { type NotificationKind, NotificationKinds } from "../ports/Notifications.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
 import { Products } from "../ports/Products.ts"
 import { Outbox, Transactor } from "../ports/Storage.ts"
@@ -41,6 +42,7 @@ import { couponDiscount, validateCoupon } from "../rules/Coupons.ts"
 import { applyDiscounts, type ChargeDiscount } from "../rules/Discounts.ts"
 import { computeFees } from "../rules/Fees.ts"
 import { planInstallments } from "../rules/Installments.ts"
+import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 
 const invalid = (field: string, message: string, extra: Record<string, unknown> = {}) =>
@@ -179,6 +181,12 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     if ((request[field]?.length ?? 0) > 100) return yield* invalid(field, `${field} has at most 100 characters`)
   }
 
+  const known: ReadonlySet<string> = new Set(NotificationKinds)
+  const unknown = (request.notifications ?? []).filter((n) => !known.has(n))
+  if (unknown.length > 0) return yield* invalid("notifications", `unknown notifications: ${unknown.join(", ")}`)
+  // Without the field no e-mail is sent (an avulsa charge's default; products carry no notification setting yet).
+  const notifications = request.notifications === undefined ? null : (request.notifications as ReadonlyArray<NotificationKind>)
+
   // The buyer: matched by document, created when new.
   const document = normalizeDocument(request.customer.documentNumber)
   if (!/^\d+$/.test(document) || documentKind(document) === undefined) return yield* invalid("customer.documentNumber", "customer.documentNumber must be a valid CPF or CNPJ")
@@ -249,11 +257,12 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     failureReason: null,
     boleto: null,
     address: null,
+    notifications,
     createdAt: at,
     updatedAt: at
   }
-  /** Reserves the charge (and its coupon use) under the idempotency key, in one transaction. */
-  const reserve = (charge: Charge) =>
+  /** Reserves the charge (and its coupon use, and its first e-mails) under the idempotency key, in one transaction. */
+  const reserve = (charge: Charge, kinds: ReadonlyArray<NotificationKind> = []) =>
     transactor.withTransaction(Effect.gen(function*() {
       const result = yield* charges.insertUnlessDuplicate(charge)
       if (!result.inserted) {
@@ -262,6 +271,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
       if (couponId !== undefined && !(yield* coupons.redeem(couponId, { customerDocument: document, reference: charge.id, at }))) {
         return yield* invalid("couponCode", "coupon refused: COUPON_EXHAUSTED", { reason: "COUPON_EXHAUSTED" })
       }
+      yield* enqueueChargeNotifications(charge, kinds)
     }))
 
   if (request.paymentMethod === "boleto") {
@@ -341,7 +351,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
       expiresAt,
       paidAt: null,
       card: null
-    })
+    }, ["oneoff.pix.generated"])
     return { success: true as const, customerId: customer.id, chargeId: id, status: "pending" as const, pix: { emv, qrCode: qrPngDataUrl(emv) } }
   }
 
@@ -381,12 +391,16 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   if (authorization._tag === "Approved") {
     yield* transactor.withTransaction(Effect.gen(function*() {
       const paid = yield* charges.transition(id, ["PROCESSING"], "PAID", { paidAt: done }, done)
-      if (Option.isSome(paid)) yield* outbox.append({ accountId: owner.id, event: "payment.success", body: paymentSuccessBody(paid.value, done) })
+      if (Option.isSome(paid)) {
+        yield* outbox.append({ accountId: owner.id, event: "payment.success", body: paymentSuccessBody(paid.value, done) })
+        yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
+      }
     }))
     return { success: true as const, customerId: customer.id, chargeId: id, status: "paid" as const }
   }
   yield* transactor.withTransaction(Effect.gen(function*() {
-    yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: authorization.code }, done)
+    const failed = yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: authorization.code }, done)
+    if (Option.isSome(failed)) yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
     if (couponId !== undefined) yield* coupons.release(couponId, id)
   }))
   return yield* new CardRefused({ chargeId: id, error: authorization.code })

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import type { Cents } from "../money/Money.ts"
+import type { NotificationKind } from "../ports/Notifications.ts"
 import { ErrorFields } from "./Errors.ts"
 
 /** Every charge status of the spec. */
@@ -111,6 +112,8 @@ export interface Charge {
   readonly card: ChargeCard | null
   readonly boleto: ChargeBoleto | null
   readonly address: ChargeAddress | null
+  /** E-mails the charge asked for (`notifications` of the checkout); null sends none. */
+  readonly notifications: ReadonlyArray<NotificationKind> | null
   /** Why a card was refused (`card_declined`, …). */
   readonly failureReason: string | null
   readonly createdAt: Date

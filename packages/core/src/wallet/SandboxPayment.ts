@@ -9,6 +9,7 @@ import { Caller } from "../auth/Authenticate.ts"
 import { makeEndToEndId } from "../brazil/EndToEndId.ts"
 import { ChargeNotPayable, NotSandboxAccount, OPEN_STATUSES, type PixPayer } from "../domain/Charge.ts"
 import { findCharge } from "../charges/ManageCharges.ts"
+import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { Charges, SandboxPayments } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -78,6 +79,7 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
       const moved = yield* charges.transition(job.chargeId, ["PROCESSING"], "PAID", { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
       if (Option.isSome(moved)) {
         yield* outbox.append({ accountId: moved.value.accountId, event: "payment.success", body: paymentSuccessBody(moved.value, at) })
+        yield* enqueueChargeNotifications(moved.value, ["oneoff.payment.success", "new.sale"])
         paid++
       }
       yield* queue.markProcessed(job.chargeId, at)

@@ -1,0 +1,58 @@
+/**
+ * The e-mails of one-time charges: which kinds a charge asked for, the
+ * messages they become, and the worker step that sends them.
+ */
+import { Clock, Effect } from "effect"
+import type { Charge } from "../domain/Charge.ts"
+import { toDecimalString } from "../money/Money.ts"
+import { Mailer, type NotificationKind, Notifications } from "../ports/Notifications.ts"
+import { Transactor } from "../ports/Storage.ts"
+
+const amount = (c: Charge) => `R$ ${toDecimalString(c.amount).replace(".", ",")}`
+
+const message = (kind: NotificationKind, charge: Charge): { readonly subject: string; readonly body: string } => {
+  switch (kind) {
+    case "oneoff.pix.generated":
+      return { subject: `Seu Pix de ${amount(charge)}`, body: `Pague com o Pix copia e cola:\n${charge.emv ?? ""}\nCobrança ${charge.id}` }
+    case "oneoff.payment.success":
+      return { subject: `Pagamento de ${amount(charge)} confirmado`, body: `Recebemos o pagamento da cobrança ${charge.id}.` }
+    case "oneoff.payment.failed":
+      return { subject: "Pagamento não aprovado", body: `O cartão foi recusado (${charge.failureReason ?? "recusado"}) na cobrança ${charge.id}.` }
+    case "new.sale":
+      return { subject: `Nova venda de ${amount(charge)}`, body: `Cobrança ${charge.id} paga por ${charge.customer?.name ?? "cliente"}.` }
+  }
+}
+
+/**
+ * Records the e-mails `kinds` of `charge` that the charge asked for, in the
+ * caller's transaction. Buyer e-mails go to the customer's address; `new.sale`
+ * goes to the merchant's address, taken from the charge's settings when the
+ * account has one (accounts carry no e-mail yet, so it is skipped).
+ */
+export const enqueueChargeNotifications = Effect.fn("Notifications.enqueue")(function*(charge: Charge, kinds: ReadonlyArray<NotificationKind>) {
+  const asked = new Set(charge.notifications ?? [])
+  const notifications = yield* Notifications
+  const at = new Date(yield* Clock.currentTimeMillis)
+  for (const kind of kinds) {
+    if (!asked.has(kind) || kind === "new.sale") continue
+    const to = charge.customer?.email
+    if (!to) continue
+    yield* notifications.enqueue({ accountId: charge.accountId, chargeId: charge.id, kind, recipient: to, ...message(kind, charge) }, at)
+  }
+})
+
+/** Worker step: sends up to `limit` recorded e-mails through the mailer; returns how many it handled. */
+export const sendPendingNotifications = Effect.fn("Notifications.sendPending")(function*(limit: number) {
+  const notifications = yield* Notifications
+  const mailer = yield* Mailer
+  const transactor = yield* Transactor
+  return yield* transactor.withTransaction(Effect.gen(function*() {
+    const pending = yield* notifications.claimPending(limit)
+    for (const n of pending) {
+      const sent = yield* Effect.result(mailer.send({ to: n.recipient, subject: n.subject, body: n.body }))
+      if (sent._tag === "Success") yield* notifications.markSent(n.id, new Date(yield* Clock.currentTimeMillis))
+      else yield* notifications.markFailed(n.id, sent.failure.message)
+    }
+    return pending.length
+  }))
+})
