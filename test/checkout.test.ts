@@ -202,6 +202,15 @@ describe("transparent checkout on postgres", () => {
     expect(coupon.currentRedemptions).toBe(3)
   })
 
+  it("makes a Pix with due date from expiration, and refuses a past one", async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000 - 3 * 3_600_000).toISOString().slice(0, 10)
+    const ok = await (await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, expiration: tomorrow })).json()
+    const detail = await (await fetch(`${engine.baseUrl}/v1/charges/${ok.chargeId}?view=detail`, { headers })).json()
+    expect(detail.pix.dueDate).toBe(tomorrow)
+    const past = await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, expiration: "2020-01-01" })
+    expect((await past.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "expiration" } })
+  })
+
   it("requires customer.address with nfConfigId", async () => {
     const response = await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, nfConfigId: "nfc_x" })
     expect((await response.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "customer.address" } })

@@ -330,9 +330,17 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     const split = request.split !== undefined && request.split.length > 0
       ? yield* splitParts(request.split.map((s) => ({ ...s, accountNumber: s.accountNumber ?? s.publicId })), fees.net, owner, caller.master)
       : null
+    // `expiration` (a date, today or later) makes it a Pix with due date, as on `POST /v1/charges/pix`.
+    let pixDueDate: string | null = null
+    if (request.expiration !== undefined) {
+      if (toDayNumber(request.expiration) === undefined || request.expiration < saoPauloDate(now)) {
+        return yield* invalid("expiration", "expiration must be a date YYYY-MM-DD, not in the past")
+      }
+      pixDueDate = request.expiration
+    }
     const txid = yield* newTxid
-    const expiresAt = new Date(now + DEFAULT_PIX_LIFETIME_MILLIS)
-    const { emv } = yield* (yield* PixProvider).createCharge({ receiver: owner, txid, amount, expiresAt, dueDate: null, description: request.description ?? null }).pipe(
+    const expiresAt = pixDueDate === null ? new Date(now + DEFAULT_PIX_LIFETIME_MILLIS) : endOfSaoPauloDay(pixDueDate)
+    const { emv } = yield* (yield* PixProvider).createCharge({ receiver: owner, txid, amount, expiresAt, dueDate: pixDueDate, description: request.description ?? null }).pipe(
       Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
     )
     yield* reserve({
@@ -347,7 +355,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
       txid,
       emv,
       split,
-      dueDate: null,
+      dueDate: pixDueDate,
       expiresAt,
       paidAt: null,
       card: null
