@@ -190,6 +190,15 @@ describe("transparent checkout on postgres", () => {
     expect(mailbox.map((m) => m.subject)).toEqual(["Seu Pix de R$ 12,00", "Pagamento não aprovado", "Pagamento de R$ 12,00 confirmado"])
     expect(mailbox[0]!.body).toContain(pix.pix.emv)
     expect(mailbox.some((m) => m.body.includes(silent.chargeId))).toBe(false)
+
+    // `new.sale` goes to the merchant's e-mail.
+    const merchant = await engine.createAccount({ name: "Loja com e-mail", email: "vendas@loja.example.com" })
+    const merchantHeaders = { authorization: `Bearer ${await engine.token(merchant)}`, "content-type": "application/json" }
+    const sale = await post("/v1/charges", { paymentMethod: "creditcard", amount: 99, customer: buyer, card: card("4111111111111111"), notifications: ["new.sale"] }, merchantHeaders)
+    expect(sale.status).toBe(200)
+    await engine.run(chargesPass())
+    const notices = await engine.run(Effect.map(SandboxMailbox, (m) => m.messages.filter((x) => x.to === "vendas@loja.example.com")))
+    expect(notices.map((m) => m.subject)).toEqual(["Nova venda de R$ 99,00"])
   })
 
   it("never redeems a coupon beyond maxRedemptions under 30 concurrent checkouts", async () => {

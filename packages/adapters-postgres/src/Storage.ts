@@ -32,6 +32,7 @@ interface AccountRow {
   readonly parent_id: string | null
   readonly pix_key: string | null
   readonly city: string
+  readonly email: string | null
   readonly created_at: Date
 }
 
@@ -46,6 +47,7 @@ const toAccount = (r: AccountRow) =>
     parentId: r.parent_id as AccountId | null,
     pixKey: r.pix_key,
     city: r.city,
+    email: r.email,
     createdAt: new Date(r.created_at)
   })
 
@@ -113,11 +115,12 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
     withTransaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
   })
 
-  const accountColumns = sql`id, number, name, document, person_type, sandbox, parent_id, pix_key, city, created_at`
+  const accountColumns = sql`id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at`
   const accounts = Accounts.of({
     insert: (a) =>
-      run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, created_at)
-        VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.createdAt})`),
+      run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at)
+        VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
+          ${a.createdAt})`),
     findById: (id) =>
       run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE id = ${id}`).pipe(
         Effect.map((rows) => Option.map(first(rows), toAccount))

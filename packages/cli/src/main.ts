@@ -21,7 +21,7 @@ commands:
   worker                             the scheduler loops only
   migrate                            apply pending database migrations
   accounts create --name NAME --document CPF_OR_CNPJ [--sandbox]
-                  [--scopes SCOPE,...] [--parent ACCOUNT_ID]
+                  [--scopes SCOPE,...] [--parent ACCOUNT_ID] [--email EMAIL]
                                      open an account with API credentials (prints JSON)
 
 environment:
@@ -98,7 +98,8 @@ const accounts = (args: Array<string>) => {
       document: { type: "string" },
       sandbox: { type: "boolean" },
       scopes: { type: "string" },
-      parent: { type: "string" }
+      parent: { type: "string" },
+      email: { type: "string" }
     }
   })
   if (!values.name || !values.document) return fail("accounts create needs --name and --document")
@@ -107,7 +108,8 @@ const accounts = (args: Array<string>) => {
     document: values.document,
     sandbox: values.sandbox ?? false,
     scopes: values.scopes?.split(",").map((s) => s.trim()).filter((s) => s.length > 0),
-    parentId: values.parent
+    parentId: values.parent,
+    email: values.email
   }).pipe(
     Effect.flatMap((created) => Console.log(JSON.stringify(created, null, 2))),
     Effect.catch((error) => fail(`${error._tag}: ${error.message}`)),

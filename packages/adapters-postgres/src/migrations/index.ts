@@ -8,6 +8,7 @@ import checkout from "./0006_checkout.ts"
 import boleto from "./0007_boleto.ts"
 import checkoutLinks from "./0008_checkout_links.ts"
 import notifications from "./0009_notifications.ts"
+import accountEmail from "./0010_account_email.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -23,5 +24,6 @@ export const migrations = Migrator.fromRecord({
   "0006_checkout": checkout,
   "0007_boleto": boleto,
   "0008_checkout_links": checkoutLinks,
-  "0009_notifications": notifications
+  "0009_notifications": notifications,
+  "0010_account_email": accountEmail
 })

@@ -19,6 +19,8 @@ export interface CreateAccountInput {
   readonly sandbox?: boolean | undefined
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly parentId?: string | undefined
+  /** The merchant's e-mail, for `new.sale` notices. */
+  readonly email?: string | undefined
   /** Fixed credentials (the sandbox bootstrap); generated when absent. */
   readonly clientId?: string | undefined
   readonly clientSecret?: string | undefined
@@ -38,6 +40,9 @@ export const createAccount = Effect.fn("Accounts.create")(function*(input: Creat
   }
   if (!isValidDocument(document)) {
     return yield* new InvalidData({ message: "document must be a valid CPF or CNPJ", details: { field: "document" } })
+  }
+  if (input.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) {
+    return yield* new InvalidData({ message: "email must be an e-mail address", details: { field: "email" } })
   }
   const scopes = input.scopes ?? AllScopes
   const unknown = scopes.filter((s) => !isScope(s))
@@ -73,6 +78,7 @@ export const createAccount = Effect.fn("Accounts.create")(function*(input: Creat
       // production keys come from the account holder's bank registration.
       pixKey: sandbox ? crypto.randomUUID() : null,
       city: "SAO PAULO",
+      email: input.email ?? null,
       createdAt: now
     })
     yield* accounts.insert(account)

@@ -2,11 +2,11 @@
  * The e-mails of one-time charges: which kinds a charge asked for, the
  * messages they become, and the worker step that sends them.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import { toDecimalString } from "../money/Money.ts"
 import { Mailer, type NotificationKind, Notifications } from "../ports/Notifications.ts"
-import { Transactor } from "../ports/Storage.ts"
+import { Accounts, Transactor } from "../ports/Storage.ts"
 
 const amount = (c: Charge) => `R$ ${toDecimalString(c.amount).replace(".", ",")}`
 
@@ -26,16 +26,17 @@ const message = (kind: NotificationKind, charge: Charge): { readonly subject: st
 /**
  * Records the e-mails `kinds` of `charge` that the charge asked for, in the
  * caller's transaction. Buyer e-mails go to the customer's address; `new.sale`
- * goes to the merchant's address, taken from the charge's settings when the
- * account has one (accounts carry no e-mail yet, so it is skipped).
+ * goes to the merchant's e-mail, when the account has one.
  */
 export const enqueueChargeNotifications = Effect.fn("Notifications.enqueue")(function*(charge: Charge, kinds: ReadonlyArray<NotificationKind>) {
   const asked = new Set(charge.notifications ?? [])
   const notifications = yield* Notifications
   const at = new Date(yield* Clock.currentTimeMillis)
   for (const kind of kinds) {
-    if (!asked.has(kind) || kind === "new.sale") continue
-    const to = charge.customer?.email
+    if (!asked.has(kind)) continue
+    const to = kind === "new.sale"
+      ? Option.match(yield* (yield* Accounts).findById(charge.accountId), { onNone: () => null, onSome: (a) => a.email })
+      : charge.customer?.email
     if (!to) continue
     yield* notifications.enqueue({ accountId: charge.accountId, chargeId: charge.id, kind, recipient: to, ...message(kind, charge) }, at)
   }

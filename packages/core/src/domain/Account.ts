@@ -24,5 +24,7 @@ export class Account extends Schema.Class<Account>("Account")({
   pixKey: Schema.NullOr(Schema.String),
   /** City printed in the account's BR Codes. */
   city: Schema.String,
+  /** Where merchant notices (`new.sale`) go; optional. */
+  email: Schema.NullOr(Schema.String),
   createdAt: Schema.Date
 }) {}
