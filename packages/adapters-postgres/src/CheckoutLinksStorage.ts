@@ -1,6 +1,7 @@
 import { type CheckoutLink, CheckoutLinks } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
 
 interface LinkRow {
   readonly id: string
@@ -54,7 +55,7 @@ export const CheckoutLinksStorageLive = Layer.effect(CheckoutLinks, Effect.gen(f
     list: (accountId, kind, q) =>
       Effect.gen(function*() {
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind}`)
-        const cursor = q.after === null ? sql`` : /^\d{1,18}$/.test(q.after) ? sql`AND seq < ${BigInt(q.after)}` : sql`AND false`
+        const cursor = beforeCursor(sql, q.after)
         const rows = yield* run(sql<LinkRow>`SELECT ${columns} FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind} ${cursor}
           ORDER BY seq DESC LIMIT ${q.limit + 1}`)
         const page = rows.slice(0, q.limit)

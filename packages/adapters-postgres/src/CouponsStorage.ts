@@ -2,6 +2,7 @@
 import { cents, type Coupon, Coupons } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
 
 interface CouponRow {
   readonly id: string
@@ -95,7 +96,7 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
         const filters = sql`account_id = ${accountId}
           ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
           ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR code ILIKE ${pattern})`}`
-        const cursor = q.after === null ? sql`` : /^\d{1,18}$/.test(q.after) ? sql`AND seq < ${BigInt(q.after)}` : sql`AND false`
+        const cursor = beforeCursor(sql, q.after)
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM coupons WHERE ${filters}`)
         const rows = yield* run(sql<CouponRow>`SELECT ${columns} FROM coupons WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`)
         const page = rows.slice(0, q.limit)

@@ -2,6 +2,7 @@
 import { type Customer, Customers } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
 
 interface CustomerRow {
   readonly id: string
@@ -72,7 +73,7 @@ export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*
         const pattern = q.search === null ? null : `%${escapeLike(q.search)}%`
         const rows = yield* run(sql<CustomerRow>`SELECT ${columns} FROM customers
           WHERE account_id = ${accountId} AND deleted_at IS NULL
-            ${q.after === null ? sql`` : /^\d{1,18}$/.test(q.after) ? sql`AND seq < ${BigInt(q.after)}` : sql`AND false`}
+            ${beforeCursor(sql, q.after)}
             ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR email ILIKE ${pattern} OR document ILIKE ${pattern})`}
             ${q.document === null ? sql`` : sql`AND document = ${q.document}`}
             ${q.status === null ? sql`` : sql`AND status = ${q.status}`}

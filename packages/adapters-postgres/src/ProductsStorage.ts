@@ -2,6 +2,7 @@
 import { cents, type Price, type Product, Products } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
 
 interface ProductRow {
   readonly id: string
@@ -110,7 +111,7 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
         const filters = sql`account_id = ${accountId}
           ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
           ${q.search === null ? sql`` : sql`AND name ILIKE ${`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`}`
-        const cursor = q.after === null ? sql`` : /^\d{1,18}$/.test(q.after) ? sql`AND seq < ${BigInt(q.after)}` : sql`AND false`
+        const cursor = beforeCursor(sql, q.after)
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM products WHERE ${filters}`)
         const rows = yield* run(sql<ProductRow>`SELECT ${productColumns} FROM products WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`)
         const page = rows.slice(0, q.limit)

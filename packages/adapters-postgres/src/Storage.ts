@@ -21,6 +21,7 @@ import {
 } from "@billing/core"
 import { type Array as Arr, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
 
 interface AccountRow {
   readonly id: string
@@ -274,7 +275,7 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
     list: (accountId, o) =>
       run(sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries
         WHERE account_id = ${accountId}
-          ${o.after === null ? sql`` : /^\d{1,18}$/.test(o.after) ? sql`AND seq < ${BigInt(o.after)}` : sql`AND false`}
+          ${beforeCursor(sql, o.after)}
           ${o.event === null ? sql`` : sql`AND event = ${o.event}`}
           ${o.status === null ? sql`` : sql`AND status = ${o.status}`}
         ORDER BY seq DESC LIMIT ${o.limit + 1}`).pipe(

@@ -15,6 +15,7 @@ import {
   toCheckoutLinkView
 } from "../domain/CheckoutLink.ts"
 import { InvalidData } from "../domain/Errors.ts"
+import { pageLimit } from "../domain/Pagination.ts"
 import { ProductNotFound } from "../domain/Product.ts"
 import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -81,8 +82,7 @@ export const getCheckoutLink = Effect.fn("CheckoutLinks.get")(function*(id: stri
 
 export const listCheckoutLinks = Effect.fn("CheckoutLinks.list")(function*(query: { readonly limit?: number | undefined; readonly lastKey?: string | undefined }, origin: string) {
   const caller = yield* Caller
-  const limit = query.limit ?? 20
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return yield* new InvalidData({ message: "limit must be 1 to 100", details: { field: "limit" } })
+  const limit = yield* pageLimit(query.limit, 20, (field, message) => new InvalidData({ message, details: { field } }))
   const page = yield* (yield* CheckoutLinks).list(caller.account.id, "link", { limit, after: query.lastKey ?? null })
   return {
     items: page.items.map((l) => toCheckoutLinkView(l, origin)),

@@ -17,6 +17,7 @@ import {
   toCouponView
 } from "../domain/Coupon.ts"
 import { InvalidData } from "../domain/Errors.ts"
+import { pageLimit } from "../domain/Pagination.ts"
 import { type Cents, parseReais, toJsonNumber } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Coupons } from "../ports/Coupons.ts"
@@ -139,8 +140,7 @@ export const listCoupons = Effect.fn("Coupons.list")(function*(query: {
   readonly search?: string | undefined
 }) {
   const caller = yield* Caller
-  const limit = query.limit ?? 50
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return yield* invalid("limit", "limit must be an integer from 1 to 100")
+  const limit = yield* pageLimit(query.limit, 50, invalid)
   if (query.status !== undefined && !["ACTIVE", "PAUSED", "INACTIVE"].includes(query.status)) {
     return yield* invalid("status", "status must be ACTIVE, PAUSED or INACTIVE")
   }

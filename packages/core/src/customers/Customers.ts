@@ -20,6 +20,7 @@ import {
   toCustomerView
 } from "../domain/Customer.ts"
 import { InvalidData } from "../domain/Errors.ts"
+import { pageLimit } from "../domain/Pagination.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Storage.ts"
@@ -122,8 +123,7 @@ export const listCustomers = Effect.fn("Customers.list")(function*(query: {
   readonly endDate?: string | undefined
 }) {
   const caller = yield* Caller
-  const limit = query.limit ?? 20
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return yield* invalid("limit", "limit must be an integer from 1 to 100")
+  const limit = yield* pageLimit(query.limit, 20, invalid)
   if (query.status !== undefined && !["ACTIVE", "INACTIVE", "BLOCKED"].includes(query.status)) {
     return yield* invalid("status", "status must be ACTIVE, INACTIVE or BLOCKED")
   }

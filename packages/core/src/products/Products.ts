@@ -4,6 +4,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
+import { pageLimit } from "../domain/Pagination.ts"
 import { InvalidProductData, type Price, type PriceInput, type Product, type ProductInput, ProductNotFound, toProductView } from "../domain/Product.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Products } from "../ports/Products.ts"
@@ -106,8 +107,7 @@ export const listProducts = Effect.fn("Products.list")(function*(query: {
   readonly search?: string | undefined
 }) {
   const caller = yield* Caller
-  const limit = query.limit ?? 50
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return yield* invalid("limit", "limit must be an integer from 1 to 100")
+  const limit = yield* pageLimit(query.limit, 50, invalid)
   if (query.status !== undefined && query.status !== "active" && query.status !== "archived") {
     return yield* invalid("status", "status must be active or archived")
   }

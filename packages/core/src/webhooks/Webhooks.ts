@@ -5,6 +5,7 @@
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { InvalidData } from "../domain/Errors.ts"
+import { pageLimit } from "../domain/Pagination.ts"
 import { type EventName, EventNames } from "../domain/Events.ts"
 import type { WebhookRegistration, WebhookStatus } from "../domain/Webhook.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -212,10 +213,7 @@ export const listDeliveries = Effect.fn("Webhooks.listDeliveries")(function*(que
 }) {
   const caller = yield* Caller
   const deliveries = yield* WebhookDeliveries
-  const limit = query.limit ?? 50
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    return yield* invalid("limit", "limit must be an integer from 1 to 100")
-  }
+  const limit = yield* pageLimit(query.limit, 50, invalid)
   const page = yield* deliveries.list(caller.account.id, {
     limit,
     after: query.nextPageToken ?? null,
