@@ -238,7 +238,8 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   const id = yield* ids.make("cha", { sandbox: owner.sandbox })
   const charges = yield* Charges
   const transactor = yield* Transactor
-  const base_ = {
+  // Fields every method's charge shares.
+  const common = {
     id,
     accountId: owner.id,
     masterAccountId: caller.master.id,
@@ -297,7 +298,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
       Effect.mapError((e) => new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { reason: e.message } }))
     )
     yield* reserve({
-      ...base_,
+      ...common,
       paymentType: "BOLETO",
       status: "PENDING",
       amount,
@@ -344,7 +345,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
       Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
     )
     yield* reserve({
-      ...base_,
+      ...common,
       paymentType: "PIX",
       status: "PENDING",
       amount,
@@ -375,7 +376,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   const fees = computeFees(plan.total, schedule)
   const card: ChargeCard = { brand: source.brand, firstSix: source.firstSix, lastFour: source.lastFour, installments: plan.installments }
   yield* reserve({
-    ...base_,
+    ...common,
     paymentType: "CREDIT_CARD",
     status: "PROCESSING",
     amount: plan.total as Cents,
@@ -392,11 +393,19 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     card
   })
   const authorization = yield* (yield* Acquirer).authorize({ payment: source.payment, amount: plan.total, installments: plan.installments, reference: id }).pipe(
-    Effect.catchTag("AcquirerUnavailable", () => Effect.succeed({ _tag: "Declined" as const, code: "card_declined" as const }))
+    Effect.result
   )
   const outbox = yield* Outbox
   const done = new Date(yield* Clock.currentTimeMillis)
-  if (authorization._tag === "Approved") {
+  if (authorization._tag === "Failure") {
+    // No answer from the acquirer: nothing was authorized; the attempt is kept as failed and the client may retry.
+    yield* transactor.withTransaction(Effect.gen(function*() {
+      yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: "acquirer_unavailable" }, done)
+      if (couponId !== undefined) yield* coupons.release(couponId, id)
+    }))
+    return yield* new ProviderUnavailable({ message: "Adquirente indisponível", details: { chargeId: id } })
+  }
+  if (authorization.success._tag === "Approved") {
     yield* transactor.withTransaction(Effect.gen(function*() {
       const paid = yield* charges.transition(id, ["PROCESSING"], "PAID", { paidAt: done }, done)
       if (Option.isSome(paid)) {
@@ -406,12 +415,13 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     }))
     return { success: true as const, customerId: customer.id, chargeId: id, status: "paid" as const }
   }
+  const declined = authorization.success
   yield* transactor.withTransaction(Effect.gen(function*() {
-    const failed = yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: authorization.code }, done)
+    const failed = yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: declined.code }, done)
     if (Option.isSome(failed)) yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
     if (couponId !== undefined) yield* coupons.release(couponId, id)
   }))
-  return yield* new CardRefused({ chargeId: id, error: authorization.code })
+  return yield* new CardRefused({ chargeId: id, error: declined.code })
 })
 
 /** `POST /v1/payment-methods`: tokenizes a card for later charges; only what may be kept is stored. */
