@@ -221,19 +221,19 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   const at = new Date(now)
   const ids = yield* Ids
   const customers = yield* Customers
-  const { customer } = yield* (yield* Transactor).withTransaction(customers.insertIfAbsent({
+  const newCustomer = {
     id: yield* ids.make("cus", { sandbox: owner.sandbox }),
     accountId: owner.id,
     name: request.customer.name.trim(),
     document,
     email: request.customer.email,
     phone,
-    status: "ACTIVE",
+    status: "ACTIVE" as const,
     address: null,
     deletedAt: null,
     createdAt: at,
     updatedAt: at
-  }))
+  }
 
   const id = yield* ids.make("cha", { sandbox: owner.sandbox })
   const charges = yield* Charges
@@ -247,14 +247,12 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     description: request.description ?? null,
     // `metadata` is accepted and not stored on this route (spec: General rule 10).
     metadata: null,
-    customer: { documentNumber: document, name: customer.name, email: customer.email, phone: customer.phone, cep: null },
     endToEndId: null,
     payer: null,
     canceledAt: null,
     archivedAt: null,
     attempts: 0,
     externalId: request.externalId ?? null,
-    customerId: customer.id,
     failureReason: null,
     boleto: null,
     address: null,
@@ -262,9 +260,19 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     createdAt: at,
     updatedAt: at
   }
-  /** Reserves the charge (and its coupon use, and its first e-mails) under the idempotency key, in one transaction. */
-  const reserve = (charge: Charge, kinds: ReadonlyArray<NotificationKind> = []) =>
+  /**
+   * Records the command in one transaction: the customer (created or matched
+   * by document), the charge under its idempotency key, the coupon use and
+   * the first e-mails. Answers the customer's id.
+   */
+  const reserve = (pending: Omit<Charge, "customerId" | "customer">, kinds: ReadonlyArray<NotificationKind> = []) =>
     transactor.withTransaction(Effect.gen(function*() {
+      const { customer } = yield* customers.insertIfAbsent(newCustomer)
+      const charge: Charge = {
+        ...pending,
+        customerId: customer.id,
+        customer: { documentNumber: document, name: customer.name, email: customer.email, phone: customer.phone, cep: null }
+      }
       const result = yield* charges.insertUnlessDuplicate(charge)
       if (!result.inserted) {
         return yield* new DuplicateCharge({ message: `Já existe uma cobrança com externalId ${request.externalId}`, details: { chargeId: result.existingId } })
@@ -273,6 +281,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
         return yield* invalid("couponCode", "coupon refused: COUPON_EXHAUSTED", { reason: "COUPON_EXHAUSTED" })
       }
       yield* enqueueChargeNotifications(charge, kinds)
+      return customer.id
     }))
 
   if (request.paymentMethod === "boleto") {
@@ -297,7 +306,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     const issued = yield* (yield* BoletoIssuer).issue({ receiver: owner, reference: id, amount, dueDate }).pipe(
       Effect.mapError((e) => new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { reason: e.message } }))
     )
-    yield* reserve({
+    const customerId = yield* reserve({
       ...common,
       paymentType: "BOLETO",
       status: "PENDING",
@@ -318,7 +327,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     })
     return {
       success: true as const,
-      customerId: customer.id,
+      customerId,
       chargeId: id,
       status: "pending" as const,
       boleto: { digitableLine: issued.digitableLine, barCode: issued.barcode, pdfPath: `/v1/charges/${id}/boleto.pdf`, dueDate }
@@ -344,7 +353,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
     const { emv } = yield* (yield* PixProvider).createCharge({ receiver: owner, txid, amount, expiresAt, dueDate: pixDueDate, description: request.description ?? null }).pipe(
       Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
     )
-    yield* reserve({
+    const customerId = yield* reserve({
       ...common,
       paymentType: "PIX",
       status: "PENDING",
@@ -361,7 +370,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
       paidAt: null,
       card: null
     }, ["oneoff.pix.generated"])
-    return { success: true as const, customerId: customer.id, chargeId: id, status: "pending" as const, pix: { emv, qrCode: qrPngDataUrl(emv) } }
+    return { success: true as const, customerId, chargeId: id, status: "pending" as const, pix: { emv, qrCode: qrPngDataUrl(emv) } }
   }
 
   // Card: reserve first, so a repeated externalId never reaches the acquirer twice.
@@ -375,7 +384,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   const schedule = yield* feeSchedule(owner, "creditcard")
   const fees = computeFees(plan.total, schedule)
   const card: ChargeCard = { brand: source.brand, firstSix: source.firstSix, lastFour: source.lastFour, installments: plan.installments }
-  yield* reserve({
+  const customerId = yield* reserve({
     ...common,
     paymentType: "CREDIT_CARD",
     status: "PROCESSING",
@@ -413,7 +422,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
         yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
       }
     }))
-    return { success: true as const, customerId: customer.id, chargeId: id, status: "paid" as const }
+    return { success: true as const, customerId, chargeId: id, status: "paid" as const }
   }
   const declined = authorization.success
   yield* transactor.withTransaction(Effect.gen(function*() {
