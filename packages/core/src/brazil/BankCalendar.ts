@@ -1,25 +1,56 @@
 /**
  * Business days of the Brazilian financial system, in `America/Sao_Paulo`:
  * not Saturday or Sunday, not a national holiday, not a bank holiday
- * (Carnival Monday and Tuesday, Corpus Christi). The holidays come from
- * `date-holidays` (types `public` and `bank` for BR), one set per year, built
- * once and cached: these functions run on the hot path of charge creation.
+ * (Carnival Monday and Tuesday, Corpus Christi).
+ *
+ * The dates come from `date-holidays` (country BR, types `public` and
+ * `bank`), kept to the national list by their rule: that package also marks
+ * election Sundays as `public`, and a state or city holiday must never stop a
+ * nationwide settlement. One set per year, built once and cached: these
+ * functions run on the hot path of charge creation.
+ *
+ * Dates are plain `YYYY-MM-DD` strings (see `CalendarDate.ts`); functions
+ * taking one expect a real date: check untrusted text with `toDayNumber`.
  */
 import Holidays from "date-holidays"
 import { addDays, dayOfWeek, toDayNumber } from "./CalendarDate.ts"
 
 export const SAO_PAULO = "America/Sao_Paulo"
 
+/**
+ * The `date-holidays` rules of the national bank holidays: Confraternização
+ * Universal, Carnival Monday and Tuesday, Good Friday, Tiradentes, Labour
+ * Day, Corpus Christi, Independence, Aparecida, Finados, Proclamação da
+ * República, Consciência Negra (national since 2024; the package knows the
+ * year) and Christmas.
+ */
+const NATIONAL_RULES: ReadonlySet<string> = new Set([
+  "01-01",
+  "easter -48",
+  "easter -47",
+  "easter -2",
+  "04-21",
+  "05-01",
+  "easter 60",
+  "09-07",
+  "10-12",
+  "11-02",
+  "11-15",
+  "11-20",
+  "12-25"
+])
+
 const source = new Holidays("BR", { types: ["public", "bank"] })
 const byYear = new Map<number, ReadonlySet<string>>()
 
-/** The bank holidays of a year as `YYYY-MM-DD`. */
+/** The national and bank holidays of a year as `YYYY-MM-DD`, weekends included. */
 export const bankHolidays = (year: number): ReadonlySet<string> => {
   let set = byYear.get(year)
   if (set === undefined) {
     set = new Set(
-      (source.getHolidays(year) as Array<{ date: string; type: string }>)
-        .filter((h) => h.type === "public" || h.type === "bank")
+      source
+        .getHolidays(year)
+        .filter((h) => (h.type === "public" || h.type === "bank") && NATIONAL_RULES.has(h.rule))
         .map((h) => h.date.slice(0, 10))
     )
     byYear.set(year, set)
@@ -27,7 +58,7 @@ export const bankHolidays = (year: number): ReadonlySet<string> => {
   return set
 }
 
-/** True when banks work on `date` (`YYYY-MM-DD`). */
+/** True when banks work on `date` (`YYYY-MM-DD`): a weekday that is not a bank holiday. */
 export const isBusinessDay = (date: string): boolean => {
   const dow = dayOfWeek(date)
   return dow !== 0 && dow !== 6 && !bankHolidays(Number(date.slice(0, 4))).has(date)
@@ -40,10 +71,14 @@ export const businessDayOnOrAfter = (date: string): string => {
   return d
 }
 
-/** The first business day strictly after `date`. */
+/** The first business day strictly after `date`, whatever `date` is. */
 export const nextBusinessDay = (date: string): string => businessDayOnOrAfter(addDays(date, 1))
 
-/** `days` business days after `date` (`days` >= 0; 0 gives `businessDayOnOrAfter(date)`). */
+/**
+ * `days` business days after `date`, counting from `businessDayOnOrAfter(date)`:
+ * so 0 gives that day, and from a Saturday 1 gives the Tuesday of a plain
+ * week. `days` must be a whole number >= 0.
+ */
 export const addBusinessDays = (date: string, days: number): string => {
   let d = businessDayOnOrAfter(date)
   for (let i = 0; i < days; i++) d = nextBusinessDay(d)
@@ -52,19 +87,21 @@ export const addBusinessDays = (date: string, days: number): string => {
 
 /**
  * When money receivable on `date` is credited: a receivable date on a weekend
- * or holiday is kept as it is, and the credit is recognised on the next
- * business day (spec: Versioning 3).
+ * or holiday is kept as it is (it is what the merchant sees), and the credit
+ * is recognised on the next business day (spec: Versioning 3).
  */
 export const creditRecognitionDate = (receivableDate: string): string => businessDayOnOrAfter(receivableDate)
 
+// en-CA formats dates as YYYY-MM-DD.
 const formatter = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit", day: "2-digit" })
 
-/** The calendar date in São Paulo at the instant `epochMillis`. */
+/** The calendar date in São Paulo at the instant `epochMillis`: "today" for charges and settlement. */
 export const saoPauloDate = (epochMillis: number): string => formatter.format(epochMillis)
 
 /**
  * The last instant of a calendar day in São Paulo. The city has kept UTC−3
  * all year since 2019 (no daylight saving), so it is 03:00 UTC of the next
- * day minus 1 ms.
+ * day minus 1 ms; were daylight saving to return, this is the one place to
+ * change.
  */
 export const endOfSaoPauloDay = (date: string): Date => new Date((toDayNumber(date)! + 1) * 86_400_000 + 3 * 3_600_000 - 1)

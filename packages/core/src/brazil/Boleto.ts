@@ -6,19 +6,25 @@
  * amount in centavos (10) · free field (25). Line: three fields carrying
  * bank, currency and the free field, each closed by a mod-10 digit, then the
  * general check digit, then factor and amount.
+ *
+ * Utility and tax codes ("arrecadação", 48 digits, leading 8) are another
+ * format and are refused. Dates are plain `YYYY-MM-DD` calendar dates.
  */
 import { Result, Schema } from "effect"
 import { fromDayNumber, toDayNumber } from "./CalendarDate.ts"
 
+/** `makeBoleto` (or a parser's reference date) was given a value it cannot use; `field` names it. */
 export class BoletoInvalidInput extends Schema.TaggedError<BoletoInvalidInput>()("BoletoInvalidInput", {
   field: Schema.String,
   message: Schema.String
 }) {}
 
+/** Not a bank boleto barcode or line: wrong length, characters, currency or segment. */
 export class BoletoMalformed extends Schema.TaggedError<BoletoMalformed>()("BoletoMalformed", {
   message: Schema.String
 }) {}
 
+/** A check digit does not match its digits. */
 export class BoletoCheckDigitMismatch extends Schema.TaggedError<BoletoCheckDigitMismatch>()("BoletoCheckDigitMismatch", {
   /** `general`, or the line field (1, 2, 3) whose digit is wrong. */
   digit: Schema.String,
@@ -26,8 +32,9 @@ export class BoletoCheckDigitMismatch extends Schema.TaggedError<BoletoCheckDigi
   actual: Schema.String
 }) {}
 
-export type BoletoError = BoletoMalformed | BoletoCheckDigitMismatch
+export type BoletoError = BoletoMalformed | BoletoCheckDigitMismatch | BoletoInvalidInput
 
+/** A bank boleto, as made or as read from its barcode or line. */
 export interface Boleto {
   readonly bankCode: string
   /** `undefined` when the factor is `0000` (no due date). */
@@ -67,7 +74,11 @@ export const generalCheckDigit = (barcodeWithoutDigit: string): number => {
 const BASE_DAY = toDayNumber("1997-10-07")!
 const CYCLE = 9000
 
-/** The due factor of a date from 2000-07-03 on. */
+/**
+ * The due factor (1000 to 9999) of a date from 2000-07-03 on; `undefined`
+ * for earlier dates and for text that is not a `YYYY-MM-DD` date. The same
+ * factor comes back every 9000 days (about 24.6 years).
+ */
 export const dueFactor = (date: string): number | undefined => {
   const day = toDayNumber(date)
   if (day === undefined) return undefined
@@ -76,15 +87,27 @@ export const dueFactor = (date: string): number | undefined => {
   return ((offset - 1000) % CYCLE) + 1000
 }
 
-/** The date of a factor: of the dates it can stand for, the one nearest `referenceDate`. */
-export const dateOfFactor = (factor: number, referenceDate: string): string => {
-  const reference = toDayNumber(referenceDate)!
+/**
+ * The date of a factor: of the dates it can stand for, the one nearest
+ * `referenceDate` (usually today; a boleto is paid within years of its due
+ * date, the cycle is about 24.6 years). Factors below 1000 belong to the
+ * first cycle only (1997 to 2000). `undefined` when `referenceDate` is not a
+ * `YYYY-MM-DD` date or the factor is not a whole number from 1 to 9999.
+ */
+export const dateOfFactor = (factor: number, referenceDate: string): string | undefined => {
+  const reference = toDayNumber(referenceDate)
+  if (reference === undefined || !Number.isInteger(factor) || factor < 1 || factor > 9999) return undefined
   const first = BASE_DAY + factor
-  const k = Math.max(0, Math.round((reference - first) / CYCLE))
+  const k = factor < 1000 ? 0 : Math.max(0, Math.round((reference - first) / CYCLE))
   return fromDayNumber(first + k * CYCLE)
 }
 
-/** Builds barcode and line. The free field is the issuing bank's own layout (25 digits). */
+/**
+ * Builds barcode and line. The free field is the issuing bank's own layout
+ * (25 digits: agreement, "nosso número", branch, account…); this module
+ * does not look inside it. `dueDate` `undefined` writes factor 0000 (no due
+ * date). Amounts are centavos, 0 to 9 999 999 999.
+ */
 export const makeBoleto = (input: {
   readonly bankCode: string
   readonly dueDate: string | undefined
@@ -117,7 +140,7 @@ export const makeBoleto = (input: {
   })
 }
 
-/** The digitable line of a (well-formed) barcode. */
+/** The digitable line of a barcode; `barcode` must be 44 digits (no check here). */
 export const barcodeToLine = (barcode: string): string => {
   const free = barcode.slice(19)
   const f1 = `${barcode.slice(0, 4)}${free.slice(0, 5)}`
@@ -126,8 +149,15 @@ export const barcodeToLine = (barcode: string): string => {
   return `${f1}${mod10(f1)}${f2}${mod10(f2)}${f3}${mod10(f3)}${barcode[4]}${barcode.slice(5, 19)}`
 }
 
-/** Parses a 44-digit barcode, checking the general digit. */
+/**
+ * Parses a 44-digit barcode (spaces and dots allowed), checking the general
+ * digit. The due date is the one its factor stands for nearest
+ * `referenceDate` (see `dateOfFactor`).
+ */
 export const parseBarcode = (input: string, referenceDate: string): Result.Result<Boleto, BoletoError> => {
+  if (toDayNumber(referenceDate) === undefined) {
+    return Result.fail(new BoletoInvalidInput({ field: "referenceDate", message: "must be a YYYY-MM-DD date" }))
+  }
   const barcode = input.replace(/\D/g, "")
   if (barcode.length !== 44 || /\D/.test(input.replace(/[\s.]/g, ""))) {
     return Result.fail(new BoletoMalformed({ message: "a barcode has 44 digits" }))
@@ -141,7 +171,7 @@ export const parseBarcode = (input: string, referenceDate: string): Result.Resul
   const factor = Number(barcode.slice(5, 9))
   return Result.succeed({
     bankCode: barcode.slice(0, 3),
-    dueDate: factor === 0 ? undefined : dateOfFactor(factor, referenceDate),
+    dueDate: factor === 0 ? undefined : dateOfFactor(factor, referenceDate)!,
     amountCents: Number(barcode.slice(9, 19)),
     freeField: barcode.slice(19),
     barcode,
@@ -149,7 +179,10 @@ export const parseBarcode = (input: string, referenceDate: string): Result.Resul
   })
 }
 
-/** Parses a 47-digit digitable line (dots and spaces allowed), checking all four digits. */
+/**
+ * Parses a 47-digit digitable line (dots and spaces allowed), checking the
+ * three field digits and then the general digit of its barcode.
+ */
 export const parseDigitableLine = (input: string, referenceDate: string): Result.Result<Boleto, BoletoError> => {
   const compact = input.replace(/[\s.]/g, "")
   if (!/^\d{47}$/.test(compact)) return Result.fail(new BoletoMalformed({ message: "a digitable line has 47 digits" }))
@@ -165,6 +198,6 @@ export const parseDigitableLine = (input: string, referenceDate: string): Result
   return parseBarcode(lineToBarcode(compact), referenceDate)
 }
 
-/** The barcode of a (well-formed, compact) digitable line. */
+/** The barcode of a digitable line; `line` must be 47 digits without punctuation (no check here). */
 export const lineToBarcode = (line: string): string =>
   `${line.slice(0, 4)}${line[32]}${line.slice(33, 47)}${line.slice(4, 9)}${line.slice(10, 20)}${line.slice(21, 31)}`

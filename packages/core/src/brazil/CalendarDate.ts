@@ -1,6 +1,11 @@
 /**
  * Plain calendar dates (`YYYY-MM-DD`) as whole day numbers since the Unix
- * epoch, so date arithmetic never meets a time zone or a daylight change.
+ * epoch, so date arithmetic never meets a time zone or a daylight change
+ * (all through UTC; local time is never read).
+ *
+ * `toDayNumber` is the gate for untrusted text: it answers `undefined` for
+ * anything that is not a real date. The other functions expect real dates
+ * (years 1000 to 9999) and are not meant for unchecked input.
  */
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/

@@ -1,24 +1,31 @@
 /**
  * Pix BR Code ("copia e cola"), the EMV QR Code Merchant-Presented Mode
  * payload of the BCB BR Code manual: a sequence of `ID(2) LENGTH(2) VALUE`
- * fields whose lengths count UTF-8 bytes, closed by the CRC-16 of field 63.
+ * fields whose lengths count UTF-8 bytes, closed by the CRC-16 of field 63
+ * over everything before it, `6304` included.
+ *
+ * Build with `buildBrCode`, read with `parseBrCode`; both return `Result`.
  */
 import { Result, Schema } from "effect"
 import { crc16Hex } from "./Crc16.ts"
 import { toBrCodeText } from "./Text.ts"
 
+/** The GUI of the Pix merchant account template (field 26, sub-field 00). */
 export const PIX_GUI = "br.gov.bcb.pix"
 
+/** `buildBrCode` was given a value the manual does not allow; `field` names the input. */
 export class BrCodeInvalidInput extends Schema.TaggedError<BrCodeInvalidInput>()("BrCodeInvalidInput", {
   field: Schema.String,
   message: Schema.String
 }) {}
 
+/** The text is not a well-formed Pix BR Code; `position` is the UTF-8 byte offset of the culprit. */
 export class BrCodeMalformed extends Schema.TaggedError<BrCodeMalformed>()("BrCodeMalformed", {
   position: Schema.Number,
   message: Schema.String
 }) {}
 
+/** Field 63 does not hold the CRC of the code (`expected` is what it should hold). */
 export class BrCodeCrcMismatch extends Schema.TaggedError<BrCodeCrcMismatch>()("BrCodeCrcMismatch", {
   expected: Schema.String,
   actual: Schema.String
@@ -48,9 +55,20 @@ export interface StaticBrCode extends Common {
 export interface DynamicBrCode extends Common {
   readonly kind: "dynamic"
   readonly location: string
+  /**
+   * Location of a Pix Automático recurrence (template 80), for the composite
+   * codes that offer a charge and a recurrence together.
+   */
+  readonly recurrenceLocation?: string | undefined
 }
 
-export type BrCodeInput = StaticBrCode | DynamicBrCode
+/** A Pix Automático code alone: the GUI without key or location in 26, the recurrence location in 80. */
+export interface RecurrenceBrCode extends Common {
+  readonly kind: "recurrence"
+  readonly recurrenceLocation: string
+}
+
+export type BrCodeInput = StaticBrCode | DynamicBrCode | RecurrenceBrCode
 
 /** What a parsed BR Code carries. */
 export interface ParsedBrCode {
@@ -83,13 +101,29 @@ const tlv = (id: string, value: string): string => {
   return `${id}${length.toString().padStart(2, "0")}${value}`
 }
 
-/** `1050` centavos as `10.50`, with integer arithmetic only. */
-export const formatAmount = (cents: number): string =>
-  `${Math.floor(cents / 100)}.${(cents % 100).toString().padStart(2, "0")}`
+/**
+ * `1050` centavos as `10.50` (field 54). Integer arithmetic only, so every
+ * safe integer prints exactly; `cents` must be a safe integer >= 0.
+ */
+export const formatAmount = (cents: number): string => {
+  const fraction = cents % 100
+  return `${(cents - fraction) / 100}.${fraction < 10 ? "0" : ""}${fraction}`
+}
 
 const TXID = /^(\*\*\*|[A-Za-z0-9]{1,25})$/
 
-/** Builds the EMV text of a BR Code; refuses values the manual does not allow. */
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i
+
+/**
+ * Builds the EMV text of a BR Code ("copia e cola"), CRC included.
+ *
+ * Merchant name and city are cleaned (accents removed, only characters bank
+ * apps show reliably) and cut to 25 and 15 characters rather than refused;
+ * everything else the manual does not allow is refused with
+ * `BrCodeInvalidInput`: txid other than `***` or 1 to 25 letters and digits,
+ * an empty key or one over 77 bytes, a location with a URL scheme, a field 26
+ * over 99 bytes, an amount of 0 or one that is not a safe integer.
+ */
 export const buildBrCode = (input: BrCodeInput): Result.Result<string, BrCodeInvalidInput> => {
   const invalid = (field: string, message: string) => Result.fail(new BrCodeInvalidInput({ field, message }))
   // Names and cities come from account records and are often longer than the
@@ -100,22 +134,42 @@ export const buildBrCode = (input: BrCodeInput): Result.Result<string, BrCodeInv
   if (city.length === 0) return invalid("merchantCity", "must have at least one letter or digit")
   const txid = input.txid ?? "***"
   if (!TXID.test(txid)) return invalid("txid", "must be *** or 1 to 25 letters and digits")
+  const checkLocation = (field: string, location: string) =>
+    location.length === 0 ? invalid(field, "is required")
+    : SCHEME.test(location) ? invalid(field, "must not carry the URL scheme")
+    : byteLength(location) > 77 ? invalid(field, "must have at most 77 bytes")
+    : undefined
 
   let account = tlv("00", PIX_GUI)
-  if (input.kind === "static") {
-    if (input.key.length === 0 || byteLength(input.key) > 77) return invalid("key", "must have 1 to 77 bytes")
-    account += tlv("01", input.key)
-    if (input.description !== undefined && input.description.length > 0) {
-      account += tlv("02", toBrCodeText(input.description))
+  let recurrence: string | undefined
+  switch (input.kind) {
+    case "static": {
+      if (input.key.length === 0 || byteLength(input.key) > 77) return invalid("key", "must have 1 to 77 bytes")
+      account += tlv("01", input.key)
+      const description = input.description === undefined ? "" : toBrCodeText(input.description)
+      if (description.length > 0) account += tlv("02", description)
+      break
     }
-  } else {
-    if (/^https?:\/\//i.test(input.location)) return invalid("location", "must not carry the URL scheme")
-    if (input.location.length === 0) return invalid("location", "is required")
-    account += tlv("25", input.location)
+    case "dynamic": {
+      const bad = checkLocation("location", input.location)
+      if (bad !== undefined) return bad
+      account += tlv("25", input.location)
+      recurrence = input.recurrenceLocation
+      break
+    }
+    case "recurrence":
+      recurrence = input.recurrenceLocation
+      break
   }
   if (byteLength(account) > 99) return invalid(input.kind === "static" ? "description" : "location", "does not fit field 26")
+  if (recurrence !== undefined) {
+    const bad = checkLocation("recurrenceLocation", recurrence)
+    if (bad !== undefined) return bad
+  }
 
   let payload = tlv("00", "01")
+  // Point of initiation 12 (single use) for dynamic codes; the BCB examples
+  // of a recurrence alone leave the field out, as reusable codes may.
   if (input.kind === "dynamic") payload += tlv("01", "12")
   payload += tlv("26", account) + tlv("52", "0000") + tlv("53", "986")
   if (input.kind === "static" && input.amountCents !== undefined) {
@@ -126,7 +180,9 @@ export const buildBrCode = (input: BrCodeInput): Result.Result<string, BrCodeInv
     if (amount.length > 13) return invalid("amountCents", "does not fit field 54")
     payload += tlv("54", amount)
   }
-  payload += tlv("58", "BR") + tlv("59", name) + tlv("60", city) + tlv("62", tlv("05", txid)) + "6304"
+  payload += tlv("58", "BR") + tlv("59", name) + tlv("60", city) + tlv("62", tlv("05", txid))
+  if (recurrence !== undefined) payload += tlv("80", tlv("00", PIX_GUI) + tlv("25", recurrence))
+  payload += "6304"
   return Result.succeed(payload + crc16Hex(payload))
 }
 
@@ -159,7 +215,15 @@ const readFields = (
 
 const AMOUNT = /^\d{1,10}(\.\d{1,2})?$/
 
-/** Parses and validates a BR Code: structure, lengths, mandatory fields and CRC. */
+/**
+ * Parses and validates a BR Code: CRC first (field 63, uppercase hex, over
+ * the UTF-8 bytes up to and including `6304`), then every TLV length, the
+ * mandatory fields, and the Pix merchant account (GUI `br.gov.bcb.pix`, in
+ * any template from 26 to 51, with a key, a location, or a recurrence in 80).
+ *
+ * Does not judge values it has no rule for (merchant category, currency):
+ * they are returned as read.
+ */
 export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMalformed | BrCodeCrcMismatch> => {
   const malformed = (position: number, message: string) => Result.fail(new BrCodeMalformed({ position, message }))
   const crcAt = text.length - 8

@@ -1,21 +1,28 @@
 /**
  * The `qrCode` of a Pix charge: a PNG data URL of the BR Code. On the hot path
- * of charge creation, so it is built directly: the `qr` package computes the
- * module matrix, and we write a 1-bit grayscale PNG ourselves (one IDAT,
- * compressed by the small QR-tuned deflate of `Zlib.ts`), with no canvas and
- * no image library. Pure JavaScript: it runs wherever the core runs.
+ * of charge creation, so it is built directly: `QrCode.ts` computes the
+ * symbol, and we write a 1-bit grayscale PNG ourselves (one IDAT, compressed
+ * by the small deflate of `Zlib.ts`), with no canvas and no image library.
+ * Pure JavaScript: it runs wherever the core runs.
  */
-import { encodeQR } from "qr"
-import { zlibFixed } from "./Zlib.ts"
+import { Result, Schema } from "effect"
+import { encodeQr, type QrEcc, type QrMatrix } from "./QrCode.ts"
+import { zlibRepeatedLines } from "./Zlib.ts"
 
 export interface QrPngOptions {
-  /** Pixels per module (default 4). */
+  /** Pixels per module, a whole number from 1 to 16 (default 4: 244 px for a typical dynamic BR Code). */
   readonly scale?: number
-  /** Quiet zone in modules on each side (default 4, the standard's minimum). */
+  /** Quiet zone in modules on each side, 0 to 16 (default 4, the standard's minimum). */
   readonly border?: number
-  /** Error correction level (default "medium", as bank apps expect for Pix). */
-  readonly ecc?: "low" | "medium" | "quartile" | "high"
+  /** Error correction level (default "medium": 15% of the symbol may be lost, as on a creased or glossy print). */
+  readonly ecc?: QrEcc
 }
+
+/** The text does not fit a QR code at the level asked (2 331 UTF-8 bytes at level M). */
+export class QrTextTooLong extends Schema.TaggedError<QrTextTooLong>()("QrTextTooLong", {
+  bytes: Schema.Number,
+  ecc: Schema.String
+}) {}
 
 const crcTable = (() => {
   const t = new Uint32Array(256)
@@ -44,49 +51,112 @@ const writeChunk = (out: Uint8Array, at: number, type: string, data: Uint8Array)
   return at + 12 + data.length
 }
 
-/** PNG bytes of the QR code of `text`. */
-export const qrPng = (text: string, options: QrPngOptions = {}): Uint8Array => {
-  const scale = options.scale ?? 4
-  // The matrix comes with its quiet zone already in place (false = white).
-  const matrix = encodeQR(text, "raw", { ecc: options.ecc ?? "medium", border: options.border ?? 4 })
-  const modules = matrix.length
-  const size = modules * scale
-  const rowBytes = Math.ceil(size / 8)
-  // Filter byte 0 per row, then 1 bit per pixel: 1 = white, 0 = black.
-  const raw = new Uint8Array((rowBytes + 1) * size)
-  const row = new Uint8Array(rowBytes)
-  for (let my = 0; my < modules; my++) {
-    row.fill(0xff)
-    const line = matrix[my]!
-    for (let mx = 0; mx < modules; mx++) {
-      if (!line[mx]) continue
-      const x0 = mx * scale
-      for (let x = x0; x < x0 + scale; x++) row[x >> 3]! &= ~(0x80 >> (x & 7))
+const clamp = (n: number, min: number, max: number): number => Math.min(max, Math.max(min, Math.floor(n) || min))
+
+const encoder = new TextEncoder()
+
+/** PNG bytes of a symbol: `scale` pixels per module, `border` light modules around it. */
+const png = (symbol: QrMatrix, scale: number, border: number): Uint8Array => {
+  const { size, words, bits } = symbol
+  const modules = size + 2 * border
+  const pixels = modules * scale
+  // A scanline is its filter byte (0: none), then 1 bit per pixel, 1 = white.
+  // Each module row makes `scale` identical scanlines; the compressor takes
+  // one of each and repeats it.
+  const stride = Math.ceil(pixels / 8) + 1
+  const lines = new Uint8Array(stride * modules).fill(0xff)
+  const white = (1 << scale) - 1
+  for (let row = 0; row < modules; row++) {
+    lines[row * stride] = 0
+    const y = row - border
+    if (y < 0 || y >= size) continue // quiet zone: all white already
+    let at = row * stride + 1
+    let acc = 0
+    let accBits = 0
+    for (let column = 0; column < modules; column++) {
+      const x = column - border
+      const dark = x >= 0 && x < size && ((bits[y * words + (x >>> 5)]! >>> (x & 31)) & 1) === 1
+      acc = (acc << scale) | (dark ? 0 : white)
+      accBits += scale
+      while (accBits >= 8) {
+        accBits -= 8
+        lines[at++] = acc >>> accBits
+        acc &= (1 << accBits) - 1
+      }
     }
-    for (let sy = 0; sy < scale; sy++) raw.set(row, (my * scale + sy) * (rowBytes + 1) + 1)
+    // Decoders ignore the padding bits of the last byte; white keeps runs long.
+    if (accBits > 0) lines[at] = (acc << (8 - accBits)) | (0xff >>> accBits)
   }
-  // Scanlines repeat `scale` times; matching at the line distance folds them.
-  const idat = zlibFixed(raw, rowBytes + 1)
+  const idat = zlibRepeatedLines(lines, stride, scale)
   const ihdr = new Uint8Array(13)
   const ihdrView = new DataView(ihdr.buffer)
-  ihdrView.setUint32(0, size)
-  ihdrView.setUint32(4, size)
+  ihdrView.setUint32(0, pixels)
+  ihdrView.setUint32(4, pixels)
   ihdr[8] = 1 // bit depth
-  ihdr[9] = 0 // grayscale
-  const png = new Uint8Array(8 + 25 + 12 + idat.length + 12)
-  png.set(SIGNATURE, 0)
-  let at = writeChunk(png, 8, "IHDR", ihdr)
-  at = writeChunk(png, at, "IDAT", idat)
-  writeChunk(png, at, "IEND", new Uint8Array(0))
-  return png
+  ihdr[9] = 0 // color type: grayscale
+  const out = new Uint8Array(8 + 25 + 12 + idat.length + 12)
+  out.set(SIGNATURE, 0)
+  let at = writeChunk(out, 8, "IHDR", ihdr)
+  at = writeChunk(out, at, "IDAT", idat)
+  writeChunk(out, at, "IEND", new Uint8Array(0))
+  return out
 }
 
+/**
+ * PNG bytes of the QR code of `text` (byte mode, UTF-8; smallest version,
+ * mask of lowest penalty), or `QrTextTooLong`. Out-of-range `scale` and
+ * `border` are clamped to their ranges.
+ */
+export const encodeQrPng = (text: string, options: QrPngOptions = {}): Result.Result<Uint8Array, QrTextTooLong> => {
+  const ecc = options.ecc ?? "medium"
+  const data = encoder.encode(text)
+  const symbol = encodeQr(data, ecc)
+  if (symbol === undefined) return Result.fail(new QrTextTooLong({ bytes: data.length, ecc }))
+  return Result.succeed(png(symbol, clamp(options.scale ?? 4, 1, 16), clamp(options.border ?? 4, 0, 16)))
+}
+
+const BASE64 = Uint8Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", (c) => c.charCodeAt(0))
+const PAD = 0x3d // "="
+const latin1 = new TextDecoder("latin1")
+
+// Table driven: `btoa` over a binary string costs more than making the PNG.
 const base64 = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4)
+  let o = 0
+  let i = 0
+  for (; i + 2 < bytes.length; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!
+    out[o++] = BASE64[v >>> 18]!
+    out[o++] = BASE64[(v >>> 12) & 63]!
+    out[o++] = BASE64[(v >>> 6) & 63]!
+    out[o++] = BASE64[v & 63]!
+  }
+  if (i < bytes.length) {
+    const two = i + 1 < bytes.length
+    const v = (bytes[i]! << 16) | (two ? bytes[i + 1]! << 8 : 0)
+    out[o++] = BASE64[v >>> 18]!
+    out[o++] = BASE64[(v >>> 12) & 63]!
+    out[o++] = two ? BASE64[(v >>> 6) & 63]! : PAD
+    out[o++] = PAD
+  }
+  return latin1.decode(out)
 }
 
-/** The QR code of `text` as `data:image/png;base64,…`, ready for an `<img src>`. */
-export const qrPngDataUrl = (text: string, options?: QrPngOptions): string =>
-  `data:image/png;base64,${base64(qrPng(text, options))}`
+/** `encodeQrPng` as `data:image/png;base64,…`, ready for an `<img src>`. */
+export const encodeQrPngDataUrl = (text: string, options?: QrPngOptions): Result.Result<string, QrTextTooLong> =>
+  Result.map(encodeQrPng(text, options), (bytes) => `data:image/png;base64,${base64(bytes)}`)
+
+/**
+ * PNG bytes of the QR code of a BR Code (or any text known to fit).
+ *
+ * Gotcha: for text that does not fit a QR code this is a defect and throws;
+ * a BR Code never comes near the limit (its fields hold at most 99 bytes
+ * each). Use `encodeQrPng` for text of unknown length.
+ */
+export const qrPng = (text: string, options?: QrPngOptions): Uint8Array => Result.getOrThrow(encodeQrPng(text, options))
+
+/**
+ * The QR code of a BR Code as `data:image/png;base64,…`: the `qrCode` of a
+ * Pix charge, about 0.9 KB for a typical code. Same gotcha as `qrPng`.
+ */
+export const qrPngDataUrl = (text: string, options?: QrPngOptions): string => Result.getOrThrow(encodeQrPngDataUrl(text, options))

@@ -1,7 +1,9 @@
+import { getHolidays } from "@brazilian-utils/brazilian-utils"
 import { describe, expect, it } from "vitest"
 import {
   addBusinessDays,
   bankHolidays,
+  businessDayOnOrAfter,
   creditRecognitionDate,
   isBusinessDay,
   nextBusinessDay,
@@ -26,9 +28,34 @@ describe("bank calendar", () => {
     for (const day of published[year]!) expect(holidays.has(day), day).toBe(true)
   })
 
-  it.each([2026, 2027])("has no weekday holiday beyond the published list in %i", (year) => {
-    const extra = [...bankHolidays(year)].filter((d) => isWeekday(d) && !published[year]!.includes(d))
-    expect(extra).toEqual([])
+  it.each([2026, 2027])("has exactly the published list in %i, and no election Sunday", (year) => {
+    expect([...bankHolidays(year)].sort()).toEqual(published[year])
+    expect(bankHolidays(2026).has("2026-10-04")).toBe(false) // first round of the 2026 elections
+  })
+
+  it("agrees with brazilian-utils for every year from 2024 (Consciência Negra national) to 2099", () => {
+    // Its national list, plus the bank holidays it types `optional`: Carnival
+    // Tuesday (and the Monday before it) and Corpus Christi.
+    const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+    for (let year = 2024; year <= 2099; year++) {
+      const theirs = new Set<string>()
+      for (const h of getHolidays(year)) {
+        if (h.type === "national") theirs.add(local(h.date))
+        if (h.name.startsWith("Carnaval") || h.name === "Corpus Christi") theirs.add(local(h.date))
+        if (h.name.startsWith("Carnaval")) theirs.add(local(new Date(h.date.getFullYear(), h.date.getMonth(), h.date.getDate() - 1)))
+      }
+      expect([...bankHolidays(year)].sort(), String(year)).toEqual([...theirs].sort())
+    }
+  })
+
+  it("is not a business day on weekends and holidays, is one on any other day", () => {
+    expect(isBusinessDay("2026-11-21")).toBe(false) // Saturday
+    expect(isBusinessDay("2026-11-22")).toBe(false) // Sunday
+    expect(isBusinessDay("2026-04-03")).toBe(false) // Good Friday
+    expect(isBusinessDay("2027-03-26")).toBe(false) // Good Friday
+    expect(isBusinessDay("2026-04-02")).toBe(true)
+    expect(isBusinessDay("2026-12-24")).toBe(true) // Christmas Eve is not a bank holiday
+    expect(isBusinessDay("2026-12-31")).toBe(true)
   })
 
   it("treats Carnival Monday and Tuesday and Corpus Christi as non-business days, Ash Wednesday as one", () => {
@@ -37,6 +64,14 @@ describe("bank calendar", () => {
     expect(isBusinessDay("2026-02-18")).toBe(true)
     expect(isBusinessDay("2026-06-04")).toBe(false)
     expect(isBusinessDay("2027-05-27")).toBe(false)
+  })
+
+  it("distinguishes on-or-after from strictly after", () => {
+    expect(businessDayOnOrAfter("2026-11-24")).toBe("2026-11-24")
+    expect(nextBusinessDay("2026-11-24")).toBe("2026-11-25")
+    expect(businessDayOnOrAfter("2027-02-06")).toBe("2027-02-10") // Saturday before Carnival → Ash Wednesday
+    expect(nextBusinessDay("2027-05-26")).toBe("2027-05-28") // Corpus Christi on Thursday 27
+    expect(nextBusinessDay("2026-12-31")).toBe("2027-01-04") // over New Year and a weekend
   })
 
   it("skips weekends and holidays", () => {
@@ -57,10 +92,10 @@ describe("bank calendar", () => {
   it("tells today's date in São Paulo (UTC-3) from an instant", () => {
     expect(saoPauloDate(Date.UTC(2026, 0, 1, 2, 59))).toBe("2025-12-31")
     expect(saoPauloDate(Date.UTC(2026, 0, 1, 3, 0))).toBe("2026-01-01")
+    // In 2018 São Paulo still kept daylight saving (UTC-2 in January).
+    expect(saoPauloDate(Date.UTC(2018, 0, 15, 1, 59))).toBe("2018-01-14")
+    expect(saoPauloDate(Date.UTC(2018, 0, 15, 2, 0))).toBe("2018-01-15")
   })
 })
 
-const isWeekday = (date: string) => {
-  const d = new Date(`${date}T12:00:00Z`).getUTCDay()
-  return d !== 0 && d !== 6
-}
+const pad = (n: number) => String(n).padStart(2, "0")

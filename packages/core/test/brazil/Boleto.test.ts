@@ -46,6 +46,58 @@ describe("due-date factor", () => {
     expect(dateOfFactor(1000, "2001-01-01")).toBe("2000-07-03")
     expect(dateOfFactor(1000, "2025-03-01")).toBe("2025-02-22")
     expect(dateOfFactor(9999, "2025-03-01")).toBe("2025-02-21")
+    // 2012-10-28 is 4500 days (half a cycle) from both 2000-07-03 and 2025-02-22; a tie goes to the later date.
+    expect(dateOfFactor(1000, "2012-10-27")).toBe("2000-07-03")
+    expect(dateOfFactor(1000, "2012-10-28")).toBe("2025-02-22")
+    expect(dateOfFactor(1000, "2012-10-29")).toBe("2025-02-22")
+  })
+
+  it("reads factors below 1000 in the first cycle only", () => {
+    expect(dateOfFactor(1, "2030-01-01")).toBe("1997-10-08")
+    expect(dateOfFactor(999, "2030-01-01")).toBe("2000-07-02")
+  })
+
+  it("has no date for a reference that is not a date or a factor out of range", () => {
+    expect(dateOfFactor(1000, "2025-02-30")).toBeUndefined()
+    expect(dateOfFactor(0, "2025-03-01")).toBeUndefined()
+    expect(dateOfFactor(10000, "2025-03-01")).toBeUndefined()
+  })
+})
+
+describe("boleto errors", () => {
+  const line = "00190000090114971860168524522114675860000102656"
+  const failure = <A, E>(r: Result.Result<A, E>) => (Result.isFailure(r) ? r.failure : undefined)
+
+  it("names the field whose check digit is wrong", () => {
+    const wrongField2 = line.slice(0, 20) + ((Number(line[20]) + 1) % 10) + line.slice(21)
+    expect(failure(parseDigitableLine(wrongField2, "2018-07-01"))).toMatchObject({ _tag: "BoletoCheckDigitMismatch", digit: "2" })
+    const barcode = "00196758600001026560000001149718606852452211"
+    expect(failure(parseBarcode(barcode.slice(0, 4) + "9" + barcode.slice(5), "2018-07-01")))
+      .toMatchObject({ _tag: "BoletoCheckDigitMismatch", digit: "general", expected: "6", actual: "9" })
+  })
+
+  it("refuses utility codes, other currencies, wrong lengths and a reference date that is not a date", () => {
+    expect(failure(parseBarcode("8".repeat(44), "2026-01-01"))?._tag).toBe("BoletoMalformed")
+    expect(failure(parseDigitableLine(line.slice(0, 46), "2026-01-01"))?._tag).toBe("BoletoMalformed")
+    expect(failure(parseDigitableLine(line, "01/07/2018"))).toMatchObject({ _tag: "BoletoInvalidInput", field: "referenceDate" })
+    const made = ok(makeBoleto({ bankCode: "341", dueDate: undefined, amountCents: 100, freeField: "1".repeat(25) }))
+    expect(failure(parseBarcode(made.barcode.slice(0, 3) + "0" + made.barcode.slice(4), "2026-01-01"))?._tag).toBe("BoletoMalformed")
+  })
+
+  it("refuses to make what it could not read back", () => {
+    const base = { bankCode: "341", dueDate: "2026-05-10", amountCents: 100, freeField: "1".repeat(25) }
+    expect(failure(makeBoleto({ ...base, bankCode: "818" }))).toMatchObject({ field: "bankCode" })
+    expect(failure(makeBoleto({ ...base, freeField: "1".repeat(24) }))).toMatchObject({ field: "freeField" })
+    expect(failure(makeBoleto({ ...base, amountCents: 10_000_000_000 }))).toMatchObject({ field: "amountCents" })
+    expect(failure(makeBoleto({ ...base, amountCents: 1.5 }))).toMatchObject({ field: "amountCents" })
+    expect(failure(makeBoleto({ ...base, dueDate: "2000-07-02" }))).toMatchObject({ field: "dueDate" })
+    expect(failure(makeBoleto({ ...base, dueDate: "2026-02-30" }))).toMatchObject({ field: "dueDate" })
+  })
+
+  it("writes factor 0000 for no due date and reads it back as none", () => {
+    const made = ok(makeBoleto({ bankCode: "237", dueDate: undefined, amountCents: 0, freeField: "0".repeat(25) }))
+    expect(made.barcode.slice(5, 9)).toBe("0000")
+    expect(ok(parseBarcode(made.barcode, "2026-01-01")).dueDate).toBeUndefined()
   })
 })
 
@@ -93,5 +145,14 @@ describe("boleto properties", () => {
       if (lineAccepted || barcodeAccepted) collisions++
     }), { numRuns: 1000 })
     expect(collisions).toBeLessThan(1000 * 0.1)
+  })
+
+  it("every corruption of a line or a barcode by a character that is not a digit is rejected", () => {
+    fc.assert(fc.property(boletoArb, fc.nat(), fc.constantFrom("A", "x", "-", "/", "#", "O", "l"), (input, at, c) => {
+      const made = ok(makeBoleto(input))
+      const corrupt = (s: string) => s.slice(0, at % s.length) + c + s.slice((at % s.length) + 1)
+      expect(Result.isFailure(parseDigitableLine(corrupt(made.digitableLine), "2026-01-01"))).toBe(true)
+      expect(Result.isFailure(parseBarcode(corrupt(made.barcode), "2026-01-01"))).toBe(true)
+    }), { numRuns: 300 })
   })
 })

@@ -1,8 +1,19 @@
 import { isValidCnpj as theirCnpj, isValidCpf as theirCpf } from "@brazilian-utils/brazilian-utils"
 import { cnpj as cnpjValidator, cpf as cpfValidator } from "cpf-cnpj-validator"
+import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { cnpjCheckDigits, cpfCheckDigits, documentKind, isValidCnpj, isValidCpf } from "../../src/brazil/Documents.ts"
+import {
+  cnpjCheckDigits,
+  cpfCheckDigits,
+  documentKind,
+  isValidCnpj,
+  isValidCpf,
+  normalizeDocument,
+  parseCnpj,
+  parseCpf,
+  parseDocument
+} from "../../src/brazil/Documents.ts"
 
 const cpfArb = fc.stringMatching(/^\d{9}$/).filter((b) => !/^(\d)\1{8}$/.test(b)).map((base) => base + cpfCheckDigits(base))
 const cnpjArb = fc.stringMatching(/^\d{12}$/).filter((b) => !/^(\d)\1{11}$/.test(b)).map((base) => base + cnpjCheckDigits(base))
@@ -23,6 +34,33 @@ describe("CPF and CNPJ vectors", () => {
   })
 })
 
+describe("document parsing", () => {
+  const failure = <A, E>(r: Result.Result<A, E>) => (Result.isFailure(r) ? r.failure : undefined)
+
+  it("normalises punctuation and case", () => {
+    expect(normalizeDocument("12.abc.345/01de-35")).toBe("12ABC34501DE35")
+    expect(normalizeDocument("529.982.247-25")).toBe("52998224725")
+  })
+
+  it("returns the normalised document and its kind", () => {
+    expect(Result.getOrThrow(parseDocument("529.982.247-25"))).toEqual({ kind: "CPF", number: "52998224725" })
+    expect(Result.getOrThrow(parseDocument("12.abc.345/01de-35"))).toEqual({ kind: "CNPJ", number: "12ABC34501DE35" })
+    expect(Result.getOrThrow(parseCpf("529.982.247-25"))).toBe("52998224725")
+    expect(Result.getOrThrow(parseCnpj("11.444.777/0001-61"))).toBe("11444777000161")
+  })
+
+  it("says why a document is refused", () => {
+    expect(failure(parseCpf("529.982.247-26"))).toMatchObject({ _tag: "DocumentInvalid", expected: "CPF", reason: "checkDigits" })
+    expect(failure(parseCpf("111.111.111-11"))).toMatchObject({ expected: "CPF", reason: "repeated" })
+    expect(failure(parseCpf("5299822472"))).toMatchObject({ expected: "CPF", reason: "format" })
+    expect(failure(parseCnpj("12ABC34501DE3A"))).toMatchObject({ expected: "CNPJ", reason: "format" })
+    expect(failure(parseCnpj("AAAAAAAAAAAAAA"))).toMatchObject({ expected: "CNPJ", reason: "format" })
+    expect(failure(parseCnpj("00000000000000"))).toMatchObject({ expected: "CNPJ", reason: "repeated" })
+    expect(failure(parseDocument("12ABC34501DE36"))).toMatchObject({ expected: "CNPJ", reason: "checkDigits" })
+    expect(failure(parseDocument("123"))).toMatchObject({ expected: "CPF or CNPJ", reason: "format" })
+  })
+})
+
 describe("document properties", () => {
   it("every generated CPF is valid for both independent checkers and for us", () => {
     fc.assert(fc.property(cpfArb, (cpf) => {
@@ -30,6 +68,8 @@ describe("document properties", () => {
       expect(theirCpf(cpf)).toBe(true)
       expect(cpfValidator.isValid(cpf)).toBe(true)
       expect(documentKind(cpf)).toBe("CPF")
+      const formatted = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`
+      expect(Result.getOrThrow(parseDocument(formatted))).toEqual({ kind: "CPF", number: cpf })
     }), { numRuns: 500 })
   })
 
@@ -39,6 +79,8 @@ describe("document properties", () => {
       expect(theirCnpj(cnpj, { version: 2 })).toBe(true)
       expect(cnpjValidator.isValid(cnpj)).toBe(true)
       expect(documentKind(cnpj)).toBe("CNPJ")
+      const formatted = `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`.toLowerCase()
+      expect(Result.getOrThrow(parseDocument(formatted))).toEqual({ kind: "CNPJ", number: cnpj })
     }), { numRuns: 500 })
   })
 
