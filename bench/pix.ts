@@ -2,16 +2,19 @@
  * `npm run bench -- pix`: `POST /v1/charges/pix` on PostgreSQL at a fixed
  * concurrency, against the baseline of the same database: single-row INSERT
  * transactions of a charge-sized row at the same concurrency through the same
- * driver. The server runs in its own process (`billing serve --no-worker`), so
- * the load generator does not share its event loop.
+ * driver. The server runs as it would in production, apart from the load
+ * generator: `billing serve --no-worker --processes N`, one HTTP process per
+ * core by default.
  *
- * Settings: BENCH_SECONDS (20), BENCH_CONCURRENCY (32), DATABASE_URL (else a
- * fresh database on the local server, dropped at the end).
+ * Settings: BENCH_SECONDS (20), BENCH_CONCURRENCY (32), BENCH_PROCESSES (the
+ * number of cores), DATABASE_URL (else a fresh database on the local server,
+ * dropped at the end), SERVER_PROFILE=dir (CPU profiles of the server).
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { spawn } from "node:child_process"
+import { availableParallelism } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freshPostgresDatabase } from "../test/support/Engine.ts"
@@ -20,12 +23,19 @@ import { fmt, runLoad } from "./_support/load.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20)
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32)
+const processes = Number(process.env.BENCH_PROCESSES ?? availableParallelism())
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const db = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, drop: async () => {} } : await freshPostgresDatabase()
-const env = { ...process.env, DATABASE_URL: db.url, BILLING_DB_POOL: String(concurrency), BILLING_SANDBOX_CLIENT_ID: "bench-client", BILLING_SANDBOX_CLIENT_SECRET: "bench-secret" }
+const env = { ...process.env, DATABASE_URL: db.url, BILLING_SANDBOX_CLIENT_ID: "bench-client", BILLING_SANDBOX_CLIENT_SECRET: "bench-secret" }
 
-const server = spawn(process.execPath, [join(root, "packages/cli/src/main.ts"), "serve", "--no-worker", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })
+const profile = process.env.SERVER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVER_PROFILE}`] : []
+
+const server = spawn(
+  process.execPath,
+  [...profile, join(root, "packages/cli/src/main.ts"), "serve", "--no-worker", "--port", "0", "--processes", String(processes)],
+  { env, stdio: ["ignore", "pipe", "inherit"] }
+)
 const base = await new Promise<string>((resolve, reject) => {
   let out = ""
   const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000)
@@ -53,7 +63,7 @@ try {
   await runLoad({ concurrency, durationMillis: 2_000, task: createCharge }) // warm-up: JIT, pools, caches
   const pix = await runLoad({ concurrency, durationMillis: seconds * 1000, task: createCharge })
   client.close()
-  console.log(`POST /v1/charges/pix  ${fmt(pix.perSecond)} req/s  p50 ${fmt(pix.p50Millis)} ms  p99 ${fmt(pix.p99Millis)} ms  (${pix.completed} ok, ${pix.failed} failed, ${concurrency} connections)`)
+  console.log(`POST /v1/charges/pix  ${fmt(pix.perSecond)} req/s  p50 ${fmt(pix.p50Millis)} ms  p99 ${fmt(pix.p99Millis)} ms  (${pix.completed} ok, ${pix.failed} failed, ${concurrency} connections, ${processes} server processes)`)
 
   // Baseline: what this database does with one charge-sized row per transaction, same driver, same concurrency.
   const baseline = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {

@@ -7,6 +7,14 @@
 import { type Charge, Charges, cents, FeeSchedules, SandboxPayments } from "@billing/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { makeBatchWriter } from "./BatchWriter.ts"
+import { readThrough } from "./ReadThrough.ts"
+
+/**
+ * Statements that may write charges at once in group commit. Two keep the
+ * database busy while the next batch gathers; more only make batches smaller.
+ */
+const BATCH_WRITERS = 2
 
 interface ChargeRow {
   readonly id: string
@@ -97,18 +105,30 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
   const scoped = (scope: Parameters<Charges["Service"]["find"]>[0]) =>
     scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
   const text = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
-  const insertRow = (c: Charge) =>
-    sql`INSERT INTO charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
-        fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, split, due_date, expires_at,
-        paid_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, created_at, updated_at)
-      VALUES (${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
-        ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
-        ${text(c.customer)}, ${text(c.split)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
-        ${c.customerId}, ${text(c.card)}, ${text(c.boleto)}, ${text(c.address)}, ${text(c.notifications)}, ${c.failureReason},
-        ${c.createdAt}, ${c.updatedAt})`
+  const insertColumns = sql`(id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
+    fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, split, due_date, expires_at,
+    paid_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, created_at, updated_at)`
+  const values = (c: Charge) =>
+    sql`(${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
+      ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
+      ${text(c.customer)}, ${text(c.split)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
+      ${c.customerId}, ${text(c.card)}, ${text(c.boleto)}, ${text(c.address)}, ${text(c.notifications)}, ${c.failureReason},
+      ${c.createdAt}, ${c.updatedAt})`
+  const insertRow = (c: Charge) => sql`INSERT INTO charges ${insertColumns} VALUES ${values(c)}`
+  const insertRows = (rows: ReadonlyArray<Charge>) => sql`INSERT INTO charges ${insertColumns} VALUES ${sql.csv(rows.map(values))}`
+  // A charge inserted on its own (a Pix charge: one row, no event) is its own
+  // transaction, so those go through group commit; inside a transaction the
+  // row must commit with the transaction's other writes.
+  const insertBatched = yield* makeBatchWriter<Charge>({
+    writeMany: (rows) => run(insertRows(rows)),
+    writeOne: (row) => run(insertRow(row)),
+    writers: BATCH_WRITERS,
+    maxBatch: 64
+  })
+  const inTransaction = Effect.map(Effect.serviceOption(sql.transactionService), Option.isSome)
 
   const charges = Charges.of({
-    insert: (c) => run(sql`${insertRow(c)}`),
+    insert: (c) => Effect.flatMap(inTransaction, (tx) => (tx ? run(insertRow(c)) : insertBatched(c))),
     insertUnlessDuplicate: (c) =>
       Effect.gen(function*() {
         const inserted = yield* run(sql<{ id: string }>`${insertRow(c)}
@@ -170,15 +190,16 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
     markProcessed: (chargeId, at) => run(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`)
   })
 
-  const fees = FeeSchedules.of({
-    find: (accountId, method) =>
-      run(sql<{ fixed_cents: string; percent_hundredths: number }>`SELECT fixed_cents::text AS fixed_cents, percent_hundredths
-        FROM account_fees WHERE account_id = ${accountId} AND payment_method = ${method}`).pipe(
-        Effect.map((rows) =>
-          Option.map(Option.fromNullishOr(rows[0]), (r) => ({ fixed: cents(Number(r.fixed_cents)), percentHundredths: Number(r.percent_hundredths) }))
-        )
+  const feeSchedule = yield* readThrough(sql, (key) => {
+    const [accountId, method] = key.split("\u0000") as [string, string]
+    return run(sql<{ fixed_cents: string; percent_hundredths: number }>`SELECT fixed_cents::text AS fixed_cents, percent_hundredths
+      FROM account_fees WHERE account_id = ${accountId} AND payment_method = ${method}`).pipe(
+      Effect.map((rows) =>
+        Option.map(Option.fromNullishOr(rows[0]), (r) => ({ fixed: cents(Number(r.fixed_cents)), percentHundredths: Number(r.percent_hundredths) }))
       )
-  })
+    )
+  }, { cacheEmpty: true })
+  const fees = FeeSchedules.of({ find: (accountId, method) => feeSchedule.get(`${accountId}\u0000${method}`) })
 
   return Context.make(Charges, charges).pipe(Context.add(SandboxPayments, sandboxPayments), Context.add(FeeSchedules, fees))
 }))

@@ -22,6 +22,7 @@ import {
 import { type Array as Arr, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
+import { readThrough } from "./ReadThrough.ts"
 
 interface AccountRow {
   readonly id: string
@@ -117,19 +118,24 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
   })
 
   const accountColumns = sql`id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at`
+  const accountById = yield* readThrough(sql, (id) =>
+    run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE id = ${id}`).pipe(
+      Effect.map((rows) => Option.map(first(rows), toAccount))
+    ), { cacheEmpty: false })
+  // Keyed by master and number: the `X-Sub-Account` of every seller request.
+  const subAccount = yield* readThrough(sql, (key) => {
+    const [parentId, number] = key.split("\u0000") as [string, string]
+    return run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
+      Effect.map((rows) => Option.map(first(rows), toAccount))
+    )
+  }, { cacheEmpty: false })
   const accounts = Accounts.of({
     insert: (a) =>
       run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at)
         VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
           ${a.createdAt})`),
-    findById: (id) =>
-      run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE id = ${id}`).pipe(
-        Effect.map((rows) => Option.map(first(rows), toAccount))
-      ),
-    findSubAccount: (parentId, number) =>
-      run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
-        Effect.map((rows) => Option.map(first(rows), toAccount))
-      ),
+    findById: accountById.get,
+    findSubAccount: (parentId, number) => subAccount.get(`${parentId}\u0000${number}`),
     findByNumber: (number) =>
       run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE number = ${number}`).pipe(
         Effect.map((rows) => Option.map(first(rows), toAccount))

@@ -13,11 +13,14 @@ import { Console, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { parseArgs } from "node:util"
 import { configFromEnv, DatabaseLive, describeDatabase, EngineLive } from "./Engine.ts"
+import { forkHttpProcesses, isHttpProcess } from "./HttpProcesses.ts"
 
 const usage = `usage: billing <command> [options]
 
 commands:
-  serve [--no-worker] [--port N]     HTTP server (and the worker, unless --no-worker)
+  serve [--no-worker] [--port N] [--processes N]
+                                     HTTP server (and the worker, unless --no-worker); with
+                                     --processes N (PostgreSQL only), N processes share the port
   worker                             the scheduler loops only
   migrate                            apply pending database migrations
   accounts create --name NAME --document CPF_OR_CNPJ [--sandbox]
@@ -28,6 +31,8 @@ environment:
   DATABASE_URL        PostgreSQL server; when absent, embedded PGlite in BILLING_DATA_DIR (.data/pglite)
   PORT                HTTP port of serve (default 3000)
   BILLING_DB_POOL     connections to the PostgreSQL server per process (default 20)
+  BILLING_HTTP_PROCESSES
+                      default of serve --processes (1)
   BILLING_SANDBOX_CLIENT_ID, BILLING_SANDBOX_CLIENT_SECRET
                       when both are set, serve makes sure a sandbox master account with these
                       credentials and every scope exists
@@ -41,39 +46,59 @@ const fail = (message: string) => Effect.sync(() => {
 const config = configFromEnv()
 
 const serve = (args: Array<string>) => {
-  const { values } = parseArgs({ args, options: { "no-worker": { type: "boolean" }, port: { type: "string" } } })
+  const { values } = parseArgs({
+    args,
+    options: { "no-worker": { type: "boolean" }, port: { type: "string" }, processes: { type: "string" } }
+  })
   const port = Number(values.port ?? process.env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid port ${values.port ?? process.env.PORT}`)
+  const processes = Number(values.processes ?? process.env.BILLING_HTTP_PROCESSES ?? 1)
+  if (!Number.isInteger(processes) || processes < 1 || processes > 64) return fail(`invalid number of processes ${values.processes}`)
+  // A forked HTTP process serves requests only; its primary does the rest.
+  if (isHttpProcess()) return Layer.launch(HttpServerLive({ port }).pipe(Layer.provide(EngineLive(config))))
+  if (processes > 1 && !config.databaseUrl) {
+    return fail("--processes needs a PostgreSQL server (DATABASE_URL): embedded PGlite lives inside one process")
+  }
   const clientId = process.env.BILLING_SANDBOX_CLIENT_ID
   const clientSecret = process.env.BILLING_SANDBOX_CLIENT_SECRET
-  const banner = Layer.effectDiscard(Effect.gen(function*() {
-    const server = yield* HttpServer.HttpServer
-    const address = server.address._tag === "UnixPathAddress" ? undefined : server.address
-    const base = `http://localhost:${address?.port ?? port}`
+  const ensureSandbox = clientId && clientSecret
+    ? Effect.map(Billing.ensureSandboxAccount(clientId, clientSecret), (sandbox) => [
+      `  sandbox:     client_id=${clientId} client_secret=${clientSecret} (account ${sandbox.accountId})`
+    ])
+    : Effect.succeed([`  sandbox:     set BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET, or run 'billing accounts create'`])
+  const banner = (listening: number, sandbox: ReadonlyArray<string>) => {
+    const base = `http://localhost:${listening}`
     const lines = [
       `billing engine listening on ${base}`,
       `  database:    ${describeDatabase(config)}`,
       `  base URL:    ${base}/v1`,
       `  token URL:   ${base}/auth/token`,
       `  OpenAPI:     ${base}/v1/openapi.json`,
-      `  worker:      ${values["no-worker"] ? "off (--no-worker)" : "running in this process"}`
+      `  HTTP:        ${processes === 1 ? "this process" : `${processes} processes`}`,
+      `  worker:      ${values["no-worker"] ? "off (--no-worker)" : "running in this process"}`,
+      ...sandbox
     ]
     if (clientId && clientSecret) {
-      const sandbox = yield* Billing.ensureSandboxAccount(clientId, clientSecret)
       lines.push(
-        `  sandbox:     client_id=${clientId} client_secret=${clientSecret} (account ${sandbox.accountId})`,
         ``,
         `try: curl -s -X POST ${base}/auth/token -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret}`
       )
-    } else {
-      lines.push(`  sandbox:     set BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET, or run 'billing accounts create'`)
     }
-    yield* Console.log(lines.join("\n"))
-  }))
-  const app = Layer.mergeAll(
-    banner.pipe(Layer.provideMerge(HttpServerLive({ port }))),
-    values["no-worker"] ? Layer.empty : WorkerLive()
-  )
+    return Console.log(lines.join("\n"))
+  }
+  const http = processes === 1
+    ? Layer.effectDiscard(Effect.gen(function*() {
+      const server = yield* HttpServer.HttpServer
+      const address = server.address._tag === "UnixPathAddress" ? undefined : server.address
+      yield* banner(address?.port ?? port, yield* ensureSandbox)
+    })).pipe(Layer.provideMerge(HttpServerLive({ port })))
+    : Layer.effectDiscard(Effect.gen(function*() {
+      // The sandbox account exists before the first request can arrive.
+      const sandbox = yield* ensureSandbox
+      const forked = yield* forkHttpProcesses(processes)
+      yield* banner(forked.port, sandbox)
+    }))
+  const app = Layer.mergeAll(http, values["no-worker"] ? Layer.empty : WorkerLive())
   return Layer.launch(app.pipe(Layer.provide(EngineLive(config))))
 }
 
