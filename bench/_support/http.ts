@@ -10,7 +10,8 @@ import { connect, type Socket } from "node:net"
 
 export interface HttpResponse {
   readonly status: number
-  readonly body: string
+  /** Decoded on demand: a load run only looks at the status. */
+  readonly body: () => string
 }
 
 const HEADER_END = Buffer.from("\r\n\r\n")
@@ -55,22 +56,23 @@ class Connection {
     const status = Number(head.slice(9, 12))
     const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)
     const bodyStart = headerEnd + 4
-    let body: string
+    const data = this.buffered
+    let body: () => string
     let end: number
     if (length !== null) {
       end = bodyStart + Number(length[1])
-      if (this.buffered.length < end) return
-      body = this.buffered.toString("utf8", bodyStart, end)
+      if (data.length < end) return
+      body = () => data.toString("utf8", bodyStart, end)
     } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
-      const last = this.buffered.indexOf(CHUNKED_END, bodyStart)
+      const last = data.indexOf(CHUNKED_END, bodyStart)
       if (last < 0) return
       end = last + CHUNKED_END.length
-      body = dechunk(this.buffered.subarray(bodyStart, end))
+      body = () => dechunk(data.subarray(bodyStart, end))
     } else {
       end = bodyStart
-      body = ""
+      body = () => ""
     }
-    this.buffered = this.buffered.subarray(end)
+    this.buffered = data.subarray(end)
     const waiting = this.waiting
     this.waiting = undefined
     waiting?.resolve({ status, body })

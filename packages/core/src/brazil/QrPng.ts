@@ -55,6 +55,40 @@ const clamp = (n: number, min: number, max: number): number => Math.min(max, Mat
 
 const encoder = new TextEncoder()
 
+// Pixels of 8 modules at `scale` pixels each: `scale` scanline bytes (1 bit
+// per pixel, 1 = light) for every byte of module bits (bit m = module m,
+// 1 = dark). Built once per scale; a line is then a lookup per 8 modules.
+const expansions: Array<Uint8Array | undefined> = []
+const expansion = (scale: number): Uint8Array => {
+  const cached = expansions[scale]
+  if (cached !== undefined) return cached
+  const table = new Uint8Array(256 * scale).fill(0xff)
+  for (let b = 0; b < 256; b++) {
+    for (let m = 0; m < 8; m++) {
+      if (((b >>> m) & 1) === 0) continue
+      for (let p = m * scale; p < (m + 1) * scale; p++) table[b * scale + (p >>> 3)]! &= ~(0x80 >>> (p & 7))
+    }
+  }
+  expansions[scale] = table
+  return table
+}
+
+/** Modules `x0 … x0 + 7` of one row of the symbol (`row` is its first word), bit m = module x0 + m; outside the symbol is light. */
+const moduleByte = (bits: Uint32Array, row: number, words: number, size: number, x0: number): number => {
+  if (x0 >= size || x0 <= -8) return 0
+  let v: number
+  if (x0 < 0) {
+    v = (bits[row]! << -x0) & 0xff
+  } else {
+    const w = x0 >>> 5
+    const shift = x0 & 31
+    v = bits[row + w]! >>> shift
+    if (shift > 24 && w + 1 < words) v |= bits[row + w + 1]! << (32 - shift)
+    v &= 0xff
+  }
+  return x0 + 8 > size ? v & ((1 << (size - x0)) - 1) : v
+}
+
 /** PNG bytes of a symbol: `scale` pixels per module, `border` light modules around it. */
 const png = (symbol: QrMatrix, scale: number, border: number): Uint8Array => {
   const { size, words, bits } = symbol
@@ -65,27 +99,18 @@ const png = (symbol: QrMatrix, scale: number, border: number): Uint8Array => {
   // one of each and repeats it.
   const stride = Math.ceil(pixels / 8) + 1
   const lines = new Uint8Array(stride * modules).fill(0xff)
-  const white = (1 << scale) - 1
-  for (let row = 0; row < modules; row++) {
-    lines[row * stride] = 0
-    const y = row - border
+  const table = expansion(scale)
+  for (let r = 0; r < modules; r++) {
+    lines[r * stride] = 0
+    const y = r - border
     if (y < 0 || y >= size) continue // quiet zone: all white already
-    let at = row * stride + 1
-    let acc = 0
-    let accBits = 0
-    for (let column = 0; column < modules; column++) {
-      const x = column - border
-      const dark = x >= 0 && x < size && ((bits[y * words + (x >>> 5)]! >>> (x & 31)) & 1) === 1
-      acc = (acc << scale) | (dark ? 0 : white)
-      accBits += scale
-      while (accBits >= 8) {
-        accBits -= 8
-        lines[at++] = acc >>> accBits
-        acc &= (1 << accBits) - 1
-      }
+    const row = y * words
+    // 8 modules make `scale` whole bytes, so the line is filled 8 modules at a
+    // time; past the last pixel the table gives light bits, which decoders ignore.
+    for (let k = 0, at = r * stride + 1, end = (r + 1) * stride; at < end; k++) {
+      const from = moduleByte(bits, row, words, size, 8 * k - border) * scale
+      for (let i = 0; i < scale && at < end; i++) lines[at++] = table[from + i]!
     }
-    // Decoders ignore the padding bits of the last byte; white keeps runs long.
-    if (accBits > 0) lines[at] = (acc << (8 - accBits)) | (0xff >>> accBits)
   }
   const idat = zlibRepeatedLines(lines, stride, scale)
   const ihdr = new Uint8Array(13)

@@ -14,16 +14,35 @@ export class Ids extends Context.Service<Ids, {
   static readonly layer = Layer.succeed(Ids, {
     make: (prefix, options) =>
       Effect.sync(() => `${options?.sandbox ? "SANDBOX_" : ""}${prefix}_${base36(16)}`),
-    randomHex: (bytes) => Effect.sync(() => toHex(crypto.getRandomValues(new Uint8Array(bytes))))
+    randomHex: (bytes) => Effect.sync(() => toHex(randomBytes(bytes)))
   })
 }
 
 const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
 
+// Random bytes are drawn from Web Crypto a page at a time: a charge takes two
+// ids, and a call into the CSPRNG per id cost more than the rest of making it
+// (Node's own `crypto.randomBytes` pools the same way).
+const POOL_SIZE = 4096
+const pool = new Uint8Array(POOL_SIZE)
+let poolOffset = POOL_SIZE
+
+/** `n` fresh random bytes, never handed out twice. */
+const randomBytes = (n: number): Uint8Array => {
+  if (n > POOL_SIZE) return crypto.getRandomValues(new Uint8Array(n))
+  if (poolOffset + n > POOL_SIZE) {
+    crypto.getRandomValues(pool)
+    poolOffset = 0
+  }
+  const bytes = pool.slice(poolOffset, poolOffset + n)
+  poolOffset += n
+  return bytes
+}
+
 // 16 characters of base 36 carry about 82 bits: collisions are not a concern,
 // and the id stays short enough to read over the phone.
 const base36 = (length: number): string => {
-  const bytes = crypto.getRandomValues(new Uint8Array(length))
+  const bytes = randomBytes(length)
   let out = ""
   for (const b of bytes) out += alphabet[b % 36]
   return out

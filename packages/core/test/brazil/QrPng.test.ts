@@ -86,9 +86,10 @@ describe("QR symbol", () => {
 
 describe("QR PNG image", () => {
   it("is a 1-bit grayscale PNG whose pixels are the qr matrix scaled, quiet zone included", () => {
-    const matrix = encodeQR(dynamicCode, "raw", { ecc: "medium", border: 4 })
-    for (const scale of [1, 3, 4, 5]) {
-      const bytes = qrPng(dynamicCode, { scale })
+    // Borders and scales that put module edges on and off byte boundaries.
+    for (const [scale, border] of [[1, 4], [3, 4], [4, 4], [5, 4], [4, 2], [3, 1], [7, 3], [16, 5], [2, 9]] as const) {
+      const matrix = encodeQR(dynamicCode, "raw", { ecc: "medium", border })
+      const bytes = qrPng(dynamicCode, { scale, border })
       // IHDR: bit depth 1, color type 0 (grayscale), no interlace.
       expect([bytes[24], bytes[25], bytes[28]]).toEqual([1, 0, 0])
       const png = PNG.sync.read(Buffer.from(bytes))
