@@ -24,10 +24,17 @@ export const isHttpProcess = () => cluster.isWorker && process.env[HTTP_PROCESS_
  */
 export const forkHttpProcesses = (count: number) =>
   Effect.acquireRelease(
-    Effect.callback<{ readonly port: number; readonly workers: Set<Worker> }, Error>((resume) => {
+    Effect.callback<{ readonly port: number; readonly workers: Set<Worker>; readonly stop: () => void }>((resume) => {
       const workers = new Set<Worker>()
       let listening = 0
       let stopping = false
+      // Ctrl-C signals the whole process group: the HTTP processes then exit
+      // on their own, and must not be replaced while this one stops too.
+      const stop = () => {
+        stopping = true
+      }
+      process.once("SIGINT", stop)
+      process.once("SIGTERM", stop)
       const fork = () => {
         const worker = cluster.fork({ [HTTP_PROCESS_ENV]: "1" })
         workers.add(worker)
@@ -39,24 +46,28 @@ export const forkHttpProcesses = (count: number) =>
         })
       }
       const onListening = (_worker: Worker, address: { port: number }) => {
-        if (++listening === count) resume(Effect.succeed({ port: address.port, workers }))
+        if (++listening < count) return
+        cluster.off("listening", onListening)
+        resume(Effect.succeed({ port: address.port, workers, stop }))
       }
       cluster.on("listening", onListening)
       for (let i = 0; i < count; i++) fork()
       return Effect.sync(() => {
-        stopping = true
+        stop()
         cluster.off("listening", onListening)
         for (const worker of workers) worker.kill()
       })
     }),
-    ({ workers }) =>
-      Effect.promise(() =>
-        Promise.all([...workers].map((worker) =>
+    ({ stop, workers }) =>
+      Effect.promise(() => {
+        stop()
+        return Promise.all([...workers].map((worker) =>
           new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve()
             worker.removeAllListeners("exit")
             worker.once("exit", () => resolve())
             worker.kill("SIGTERM")
           })
         ))
-      )
+      })
   )
