@@ -86,4 +86,63 @@ describe("billing CLI on postgres", () => {
     expect(response.status).toBe(200)
     expect((await response.json()).token_type).toBe("Bearer")
   }, 30_000)
+
+  it("serve --processes 2 shares one port between two HTTP processes, replaces one that dies, and stops them all", async () => {
+    const child = spawn(process.execPath, [main, "serve", "--port", "0", "--processes", "2", "--no-worker"], {
+      env: { ...process.env, DATABASE_URL: db.url, BILLING_SANDBOX_CLIENT_ID: "cluster-cli-test", BILLING_SANDBOX_CLIENT_SECRET: "cluster-secret" }
+    })
+    children.push(child)
+    let out = ""
+    let err = ""
+    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()))
+    const base = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000)
+      child.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString()
+        const match = out.match(/base URL:\s+(\S+)\/v1/)
+        if (match && out.includes("sandbox:")) {
+          clearTimeout(timer)
+          resolve(match[1]!)
+        }
+      })
+    })
+    expect(out).toMatch(/HTTP:\s+2 processes/)
+    const httpProcesses = () =>
+      spawnSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.trim() !== "").map(Number)
+    expect(httpProcesses()).toHaveLength(2)
+
+    const token = await fetch(`${base}/auth/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "cluster-cli-test", client_secret: "cluster-secret", scope: "pix.cob/write" })
+    }).then((r) => r.json())
+    // Separate connections, so that both processes take some.
+    const create = () =>
+      fetch(`${base}/v1/charges/pix`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json", connection: "close" },
+        body: JSON.stringify({ amount: 12.34 })
+      }).then((r) => r.status)
+    expect(await Promise.all(Array.from({ length: 8 }, create))).toEqual(Array(8).fill(200))
+
+    const [victim] = httpProcesses()
+    process.kill(victim!, "SIGKILL")
+    await expect.poll(() => httpProcesses().filter((pid) => pid !== victim), { timeout: 15_000, interval: 200 }).toHaveLength(2)
+    await expect.poll(create, { timeout: 15_000, interval: 200 }).toBe(200)
+    expect(err).toContain("starting another")
+
+    const survivors = httpProcesses()
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+    child.kill("SIGTERM")
+    await exited
+    await expect.poll(() => survivors.filter((pid) => spawnSync("kill", ["-0", String(pid)]).status === 0), { timeout: 10_000 }).toEqual([])
+  }, 60_000)
+
+  it("serve --processes needs a PostgreSQL server", () => {
+    const result = spawnSync(process.execPath, [main, "serve", "--processes", "2"], {
+      env: { ...process.env, DATABASE_URL: "" },
+      encoding: "utf8"
+    })
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain("--processes needs a PostgreSQL server")
+  })
 })
