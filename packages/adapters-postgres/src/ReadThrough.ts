@@ -21,11 +21,12 @@ export const REFERENCE_DATA_TTL = Duration.seconds(30)
  * only with `cacheEmpty` (a fee schedule that is not set is the common case;
  * an account that does not exist yet may be created the next moment).
  * Inside a transaction the lookup goes to the database, so a transaction
- * always reads its own writes and its own snapshot.
+ * always reads its own writes and its own snapshot. Keys compare by value
+ * (Effect's structural equality), so a tuple of ids is a key.
  */
-export const readThrough = <A>(
+export const readThrough = <K, A>(
   sql: SqlClient.SqlClient,
-  lookup: (key: string) => Effect.Effect<Option.Option<A>>,
+  lookup: (key: K) => Effect.Effect<Option.Option<A>>,
   options: { readonly cacheEmpty: boolean; readonly capacity?: number }
 ) =>
   Effect.map(
@@ -35,8 +36,8 @@ export const readThrough = <A>(
         Exit.isSuccess(exit) && (options.cacheEmpty || Option.isSome(exit.value)) ? REFERENCE_DATA_TTL : Duration.zero
     }),
     (cache) => ({
-      get: (key: string): Effect.Effect<Option.Option<A>> =>
+      get: (key: K): Effect.Effect<Option.Option<A>> =>
         Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) => (Option.isSome(tx) ? lookup(key) : Cache.get(cache, key))),
-      invalidate: (key: string) => Cache.invalidate(cache, key)
+      invalidate: (key: K) => Cache.invalidate(cache, key)
     })
   )

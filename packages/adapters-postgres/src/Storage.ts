@@ -118,24 +118,23 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
   })
 
   const accountColumns = sql`id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at`
-  const accountById = yield* readThrough(sql, (id) =>
+  const accountById = yield* readThrough(sql, (id: string) =>
     run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE id = ${id}`).pipe(
       Effect.map((rows) => Option.map(first(rows), toAccount))
     ), { cacheEmpty: false })
   // Keyed by master and number: the `X-Sub-Account` of every seller request.
-  const subAccount = yield* readThrough(sql, (key) => {
-    const [parentId, number] = key.split("\u0000") as [string, string]
-    return run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
+  const subAccount = yield* readThrough(sql, ([parentId, number]: readonly [string, string]) =>
+    run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
       Effect.map((rows) => Option.map(first(rows), toAccount))
-    )
-  }, { cacheEmpty: false })
+    ), { cacheEmpty: false })
+
   const accounts = Accounts.of({
     insert: (a) =>
       run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at)
         VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
           ${a.createdAt})`),
     findById: accountById.get,
-    findSubAccount: (parentId, number) => subAccount.get(`${parentId}\u0000${number}`),
+    findSubAccount: (parentId, number) => subAccount.get([parentId, number]),
     findByNumber: (number) =>
       run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE number = ${number}`).pipe(
         Effect.map((rows) => Option.map(first(rows), toAccount))
