@@ -190,14 +190,14 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
     markProcessed: (chargeId, at) => run(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`)
   })
 
-  const feeSchedule = yield* readThrough(sql, ([accountId, method]: readonly [string, string]) =>
+  const feeSchedule = yield* readThrough(sql, (accountId: string, method: string) =>
     run(sql<{ fixed_cents: string; percent_hundredths: number }>`SELECT fixed_cents::text AS fixed_cents, percent_hundredths
       FROM account_fees WHERE account_id = ${accountId} AND payment_method = ${method}`).pipe(
       Effect.map((rows) =>
         Option.map(Option.fromNullishOr(rows[0]), (r) => ({ fixed: cents(Number(r.fixed_cents)), percentHundredths: Number(r.percent_hundredths) }))
       )
     ), { cacheEmpty: true })
-  const fees = FeeSchedules.of({ find: (accountId, method) => feeSchedule.get([accountId, method]) })
+  const fees = FeeSchedules.of({ find: feeSchedule.get })
 
   return Context.make(Charges, charges).pipe(Context.add(SandboxPayments, sandboxPayments), Context.add(FeeSchedules, fees))
 }))

@@ -16,28 +16,36 @@ import type { SqlClient } from "effect/sql"
 
 export const REFERENCE_DATA_TTL = Duration.seconds(30)
 
+// Joins the string arguments of a lookup into one key; ids and codes never hold a NUL.
+const SEPARATOR = "\u0000"
+
 /**
- * `lookup` behind a cache of `REFERENCE_DATA_TTL`. An empty result is cached
- * only with `cacheEmpty` (a fee schedule that is not set is the common case;
- * an account that does not exist yet may be created the next moment).
- * Inside a transaction the lookup goes to the database, so a transaction
- * always reads its own writes and its own snapshot. Keys compare by value
- * (Effect's structural equality), so a tuple of ids is a key.
+ * `lookup` behind a cache of `REFERENCE_DATA_TTL`, keyed by its string
+ * arguments. An empty result is cached only with `cacheEmpty` (a fee
+ * schedule that is not set is the common case; an account that does not
+ * exist yet may be created the next moment). Inside a transaction the lookup
+ * goes to the database, so a transaction always reads its own writes and its
+ * own snapshot.
  */
-export const readThrough = <K, A>(
+export const readThrough = <const Parts extends ReadonlyArray<string>, A>(
   sql: SqlClient.SqlClient,
-  lookup: (key: K) => Effect.Effect<Option.Option<A>>,
+  lookup: (...parts: Parts) => Effect.Effect<Option.Option<A>>,
   options: { readonly cacheEmpty: boolean; readonly capacity?: number }
 ) =>
   Effect.map(
-    Cache.makeWith(lookup, {
+    // Keyed by one string: a tuple key would hash and compare by value on
+    // every hit, several times what the rest of a cache hit costs.
+    Cache.makeWith((key: string) => lookup(...(key.split(SEPARATOR) as unknown as Parts)), {
       capacity: options.capacity ?? 10_000,
       timeToLive: (exit) =>
         Exit.isSuccess(exit) && (options.cacheEmpty || Option.isSome(exit.value)) ? REFERENCE_DATA_TTL : Duration.zero
     }),
     (cache) => ({
-      get: (key: K): Effect.Effect<Option.Option<A>> =>
-        Effect.flatMap(Effect.serviceOption(sql.transactionService), (tx) => (Option.isSome(tx) ? lookup(key) : Cache.get(cache, key))),
-      invalidate: (key: K) => Cache.invalidate(cache, key)
+      get: (...parts: Parts): Effect.Effect<Option.Option<A>> =>
+        Effect.flatMap(
+          Effect.serviceOption(sql.transactionService),
+          (tx) => (Option.isSome(tx) ? lookup(...parts) : Cache.get(cache, parts.join(SEPARATOR)))
+        ),
+      invalidate: (...parts: Parts) => Cache.invalidate(cache, parts.join(SEPARATOR))
     })
   )

@@ -123,7 +123,7 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
       Effect.map((rows) => Option.map(first(rows), toAccount))
     ), { cacheEmpty: false })
   // Keyed by master and number: the `X-Sub-Account` of every seller request.
-  const subAccount = yield* readThrough(sql, ([parentId, number]: readonly [string, string]) =>
+  const subAccount = yield* readThrough(sql, (parentId: string, number: string) =>
     run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
       Effect.map((rows) => Option.map(first(rows), toAccount))
     ), { cacheEmpty: false })
@@ -134,7 +134,7 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
         VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
           ${a.createdAt})`),
     findById: accountById.get,
-    findSubAccount: (parentId, number) => subAccount.get([parentId, number]),
+    findSubAccount: subAccount.get,
     findByNumber: (number) =>
       run(sql<AccountRow>`SELECT ${accountColumns} FROM accounts WHERE number = ${number}`).pipe(
         Effect.map((rows) => Option.map(first(rows), toAccount))
