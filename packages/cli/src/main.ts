@@ -53,7 +53,7 @@ const serve = (args: Array<string>) => {
   const port = Number(values.port ?? process.env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid port ${values.port ?? process.env.PORT}`)
   const processes = Number(values.processes ?? process.env.BILLING_HTTP_PROCESSES ?? 1)
-  if (!Number.isInteger(processes) || processes < 1 || processes > 64) return fail(`invalid number of processes ${values.processes}`)
+  if (!Number.isInteger(processes) || processes < 1 || processes > 64) return fail(`invalid number of processes ${values.processes ?? process.env.BILLING_HTTP_PROCESSES}`)
   // A forked HTTP process serves requests only; its primary does the rest.
   if (isHttpProcess()) return Layer.launch(HttpServerLive({ port }).pipe(Layer.provide(EngineLive(config))))
   if (processes > 1 && !config.databaseUrl) {
