@@ -138,13 +138,18 @@ describe("boleto properties", () => {
       const line = corrupt(made.digitableLine)
       const barcode = corrupt(made.barcode)
       const lineAccepted = theirBoleto(line, true) && isValidBoleto(line)
-      // We only take boletos in reais (currency 9); the validator accepts any currency digit.
-      const barcodeAccepted = theirBoleto(barcode, true) && barcode[3] === "9"
+      // We only take bank boletos in reais (currency 9); the validator accepts any currency digit, and
+      // a barcode whose first digit became 8 is a utility code (arrecadação), which we refuse by design.
+      const barcodeAccepted = theirBoleto(barcode, true) && barcode[3] === "9" && barcode[0] !== "8"
       expect(Result.isSuccess(parseDigitableLine(line, "2026-01-01"))).toBe(lineAccepted)
       expect(Result.isSuccess(parseBarcode(barcode, "2026-01-01"))).toBe(barcodeAccepted)
       if (lineAccepted || barcodeAccepted) collisions++
     }), { numRuns: 1000 })
     expect(collisions).toBeLessThan(1000 * 0.1)
+    // The counterexample that found the utility-code case: bank 504 corrupted to 804, landing on a valid general digit.
+    const made = ok(makeBoleto({ bankCode: "504", dueDate: "2000-07-03", amountCents: 5, freeField: "0850000874068033273683709" }))
+    const utility = `8${made.barcode.slice(1)}`
+    expect(Result.isFailure(parseBarcode(utility, "2026-01-01"))).toBe(true)
   })
 
   it("every corruption of a line or a barcode by a character that is not a digit is rejected", () => {
