@@ -6,12 +6,16 @@
  * generator: `billing serve --no-worker --processes N`, one HTTP process per
  * core by default.
  *
+ * The two loads run in alternating slices (BENCH_SLICES, 4 by default, each
+ * load BENCH_SECONDS in all), so that a slow spell of a shared host weighs on
+ * both figures alike rather than on one of them.
+ *
  * Settings: BENCH_SECONDS (20), BENCH_CONCURRENCY (32), BENCH_PROCESSES (the
- * number of cores), DATABASE_URL (else a fresh database on the local server,
+ * number of cores), BENCH_SLICES (4), DATABASE_URL (else a fresh database on the local server,
  * dropped at the end), SERVER_PROFILE=dir (CPU profiles of the server).
  */
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
+import { Effect, Exit, Redacted, Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { spawn } from "node:child_process"
 import { availableParallelism } from "node:os"
@@ -19,11 +23,12 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freshPostgresDatabase } from "../test/support/Engine.ts"
 import { makeClient } from "./_support/http.ts"
-import { fmt, runLoad } from "./_support/load.ts"
+import { combineLoads, fmt, type LoadResult, runLoad } from "./_support/load.ts"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20)
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32)
 const processes = Number(process.env.BENCH_PROCESSES ?? availableParallelism())
+const slices = Number(process.env.BENCH_SLICES ?? 4)
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const db = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, drop: async () => {} } : await freshPostgresDatabase()
@@ -60,24 +65,36 @@ try {
   const client = makeClient(base, concurrency)
   const createCharge = async () => (await client.send("POST", "/v1/charges/pix", headers, body)).status === 200
 
-  await runLoad({ concurrency, durationMillis: 2_000, task: createCharge }) // warm-up: JIT, pools, caches
-  const pix = await runLoad({ concurrency, durationMillis: seconds * 1000, task: createCharge })
-  client.close()
-  console.log(`POST /v1/charges/pix  ${fmt(pix.perSecond)} req/s  p50 ${fmt(pix.p50Millis)} ms  p99 ${fmt(pix.p99Millis)} ms  (${pix.completed} ok, ${pix.failed} failed, ${concurrency} connections, ${processes} server processes)`)
-
   // Baseline: what this database does with one charge-sized row per transaction, same driver, same concurrency.
-  const baseline = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const sql = yield* PgClient.make({ url: Redacted.make(db.url), maxConnections: concurrency })
-    yield* sql`CREATE TABLE IF NOT EXISTS bench_baseline (id text PRIMARY KEY, account_id text NOT NULL, status text NOT NULL,
-      amount_cents bigint NOT NULL, emv text, metadata text, created_at timestamptz NOT NULL)`
-    const emv = "00020126580014br.gov.bcb.pix0136".padEnd(170, "0")
-    const insert = (w: number, n: number) =>
-      Effect.runPromise(sql.withTransaction(
-        sql`INSERT INTO bench_baseline VALUES (${`b_${w}_${n}_${Date.now()}`}, 'acc', 'PENDING', 1000, ${emv}, '{"orderId":"bench"}', now())`
-      )).then(() => true)
-    yield* Effect.promise(() => runLoad({ concurrency, durationMillis: 2_000, task: insert }))
-    return yield* Effect.promise(() => runLoad({ concurrency, durationMillis: seconds * 1000, task: insert }))
-  })).pipe(Effect.provide(Reactivity.layer)))
+  const scope = Effect.runSync(Scope.make())
+  const sql = await Effect.runPromise(
+    PgClient.make({ url: Redacted.make(db.url), maxConnections: concurrency }).pipe(Scope.provide(scope), Effect.provide(Reactivity.layer))
+  )
+  await Effect.runPromise(sql`CREATE TABLE IF NOT EXISTS bench_baseline (id text PRIMARY KEY, account_id text NOT NULL, status text NOT NULL,
+    amount_cents bigint NOT NULL, emv text, metadata text, created_at timestamptz NOT NULL)`)
+  const emv = "00020126580014br.gov.bcb.pix0136".padEnd(170, "0")
+  let inserted = 0
+  const insert = () =>
+    Effect.runPromise(sql.withTransaction(
+      sql`INSERT INTO bench_baseline VALUES (${`b_${inserted++}`}, 'acc', 'PENDING', 1000, ${emv}, '{"orderId":"bench"}', now())`
+    )).then(() => true)
+
+  // Warm-up (JIT, pools, caches), then the two loads in alternating slices,
+  // so that a slow spell of the host falls on both and not on one.
+  await runLoad({ concurrency, durationMillis: 2_000, task: createCharge })
+  await runLoad({ concurrency, durationMillis: 2_000, task: insert })
+  const pixRuns: Array<LoadResult> = []
+  const baselineRuns: Array<LoadResult> = []
+  for (let i = 0; i < slices; i++) {
+    pixRuns.push(await runLoad({ concurrency, durationMillis: (seconds * 1000) / slices, task: createCharge }))
+    baselineRuns.push(await runLoad({ concurrency, durationMillis: (seconds * 1000) / slices, task: insert }))
+  }
+  client.close()
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+  const pix = combineLoads(pixRuns)
+  const baseline = combineLoads(baselineRuns)
+  console.log(`slices (${slices} of ${fmt(seconds / slices)} s each): pix ${pixRuns.map((r) => fmt(r.perSecond, 0)).join(", ")} req/s; baseline ${baselineRuns.map((r) => fmt(r.perSecond, 0)).join(", ")} tx/s`)
+  console.log(`POST /v1/charges/pix  ${fmt(pix.perSecond)} req/s  p50 ${fmt(pix.p50Millis)} ms  p99 ${fmt(pix.p99Millis)} ms  (${pix.completed} ok, ${pix.failed} failed, ${concurrency} connections, ${processes} server processes)`)
   console.log(`baseline INSERT tx     ${fmt(baseline.perSecond)} tx/s   p50 ${fmt(baseline.p50Millis)} ms  p99 ${fmt(baseline.p99Millis)} ms`)
   console.log(`RESULT pix rps=${fmt(pix.perSecond, 0)} baseline_tps=${fmt(baseline.perSecond, 0)} ratio=${fmt(pix.perSecond / baseline.perSecond, 2)} p50_ms=${fmt(pix.p50Millis)} p99_ms=${fmt(pix.p99Millis)}`)
 } finally {

@@ -11,6 +11,8 @@ export interface LoadResult {
   readonly perSecond: number
   readonly p50Millis: number
   readonly p99Millis: number
+  /** Every successful call's latency, sorted. */
+  readonly latencies: Float64Array
 }
 
 const percentile = (sorted: Float64Array, p: number) =>
@@ -40,16 +42,31 @@ export const runLoad = async (options: {
     }
   }
   await Promise.all(Array.from({ length: options.concurrency }, (_, w) => worker(w)))
-  const seconds = (performance.now() - started) / 1000
-  const sorted = Float64Array.from(latencies).sort()
+  return summarize(Float64Array.from(latencies), failed, (performance.now() - started) / 1000)
+}
+
+const summarize = (latencies: Float64Array, failed: number, seconds: number): LoadResult => {
+  const sorted = latencies.sort()
   return {
-    completed: latencies.length,
+    completed: sorted.length,
     failed,
     seconds,
-    perSecond: latencies.length / seconds,
+    perSecond: sorted.length / seconds,
     p50Millis: percentile(sorted, 50),
-    p99Millis: percentile(sorted, 99)
+    p99Millis: percentile(sorted, 99),
+    latencies: sorted
   }
+}
+
+/** Several runs of one load as if they were one: calls and time add up, percentiles over all calls. */
+export const combineLoads = (runs: ReadonlyArray<LoadResult>): LoadResult => {
+  const all = new Float64Array(runs.reduce((n, r) => n + r.completed, 0))
+  let at = 0
+  for (const r of runs) {
+    all.set(r.latencies, at)
+    at += r.completed
+  }
+  return summarize(all, runs.reduce((n, r) => n + r.failed, 0), runs.reduce((s, r) => s + r.seconds, 0))
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits)
