@@ -137,6 +137,65 @@ describe("billing CLI on postgres", () => {
     await expect.poll(() => survivors.filter((pid) => spawnSync("kill", ["-0", String(pid)]).status === 0), { timeout: 10_000 }).toEqual([])
   }, 60_000)
 
+  it("serve --processes 2 stops on Ctrl-C (SIGINT to the whole process group) without replacing any HTTP process", async () => {
+    // A process group of its own, as a terminal gives a command: Ctrl-C signals every process in it.
+    const child = spawn(process.execPath, [main, "serve", "--port", "0", "--processes", "2", "--no-worker"], {
+      env: { ...process.env, DATABASE_URL: db.url, BILLING_SANDBOX_CLIENT_ID: "ctrl-c-cli-test", BILLING_SANDBOX_CLIENT_SECRET: "ctrl-c-secret" },
+      detached: true
+    })
+    children.push(child)
+    let out = ""
+    let err = ""
+    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()))
+    const base = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), 30_000)
+      child.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString()
+        const match = out.match(/base URL:\s+(\S+)\/v1/)
+        if (match && out.includes("sandbox:")) {
+          clearTimeout(timer)
+          resolve(match[1]!)
+        }
+      })
+    })
+    const token = await fetch(`${base}/auth/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "ctrl-c-cli-test", client_secret: "ctrl-c-secret", scope: "pix.cob/write pix.cob/read" })
+    })
+    expect(token.status).toBe(200)
+    const { access_token } = await token.json()
+    const created = await Promise.all(Array.from({ length: 6 }, () =>
+      fetch(`${base}/v1/charges/pix`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json", connection: "close" },
+        body: JSON.stringify({ amount: 5 })
+      }).then(async (r) => ({ status: r.status, body: await r.json() }))
+    ))
+    expect(created.map((c) => c.status)).toEqual(Array(6).fill(200))
+    // Six distinct charges, each readable afterwards (whichever process takes the read).
+    const ids = created.map((c) => c.body.chargeId as string)
+    expect(new Set(ids).size).toBe(6)
+    const reads = await Promise.all(ids.map((id) =>
+      fetch(`${base}/v1/charges/${id}`, { headers: { authorization: `Bearer ${access_token}`, connection: "close" } }).then(async (r) => ({
+        status: r.status,
+        amount: (await r.json()).amount
+      }))
+    ))
+    expect(reads).toEqual(Array(6).fill({ status: 200, amount: 5 }))
+
+    const httpProcesses = spawnSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.trim() !== "")
+    expect(httpProcesses).toHaveLength(2)
+    // Every process of the group, by the group id (the primary's pid); none may outlive the stop.
+    const group = () => spawnSync("pgrep", ["-g", String(child.pid)], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.trim() !== "")
+    expect(group()).toHaveLength(3)
+
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+    process.kill(-child.pid!, "SIGINT")
+    await exited
+    await expect.poll(group, { timeout: 10_000, interval: 200 }).toEqual([])
+    expect(err).not.toContain("starting another")
+  }, 60_000)
+
   it("serve --processes needs a PostgreSQL server", () => {
     const result = spawnSync(process.execPath, [main, "serve", "--processes", "2"], {
       env: { ...process.env, DATABASE_URL: "" },

@@ -136,4 +136,39 @@ describe("storage on postgres: group commit and reference cache", () => {
     }).pipe(Effect.provide(TestClock.layer())))
     expect(fees).toEqual({ before: undefined, cached: undefined, after: { fixed: 50, percentHundredths: 99 } })
   })
+
+  it("looks a seller up by master and number through the cache: a hit is remembered, a miss is not", async () => {
+    const master = await engine.createAccount({ name: "Marketplace" })
+    const seen = await engine.run(Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const sql = yield* SqlClient.SqlClient
+      const seller = (number: string) => Effect.map(accounts.findSubAccount(master.accountId, number), Option.getOrUndefined)
+      const missing = yield* seller("777000001")
+      const [row] = yield* sql<Record<string, unknown>>`SELECT * FROM accounts WHERE id = ${master.accountId}`
+      yield* sql`INSERT INTO accounts ${sql.insert({ ...row!, id: "acc_seller_later", number: "777000001", parent_id: master.accountId, name: "Vendedor" })}`
+      const created = yield* seller("777000001")
+      yield* sql`UPDATE accounts SET name = 'Vendedor Renomeado' WHERE id = 'acc_seller_later'`
+      const cached = yield* seller("777000001")
+      yield* TestClock.adjust("31 seconds")
+      const after = yield* seller("777000001")
+      return { missing, created: created?.name, cached: cached?.name, after: after?.name }
+    }).pipe(Effect.provide(TestClock.layer())))
+    expect(seen).toEqual({ missing: undefined, created: "Vendedor", cached: "Vendedor", after: "Vendedor Renomeado" })
+  })
+
+  it("reads a fee schedule from the database inside a transaction, even while the cache remembers it was absent", async () => {
+    const other = await engine.createAccount({ name: "Loja Taxa" })
+    const fees = await engine.run(Effect.gen(function*() {
+      const schedules = yield* FeeSchedules
+      const sql = yield* SqlClient.SqlClient
+      const transactor = yield* Transactor
+      const find = Effect.map(schedules.find(other.accountId, "pix"), Option.getOrUndefined)
+      const before = yield* find
+      yield* sql`INSERT INTO account_fees (account_id, payment_method, fixed_cents, percent_hundredths) VALUES (${other.accountId}, 'pix', 25, 150)`
+      const cached = yield* find
+      const inTransaction = yield* transactor.withTransaction(find)
+      return { before, cached, inTransaction }
+    }))
+    expect(fees).toEqual({ before: undefined, cached: undefined, inTransaction: { fixed: 25, percentHundredths: 150 } })
+  })
 })

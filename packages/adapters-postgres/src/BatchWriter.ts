@@ -35,10 +35,17 @@ export const makeBatchWriter = Effect.fnUntraced(function*<A>(options: {
           : Effect.forEach(batch, (p) => Effect.flatMap(Effect.exit(options.writeOne(p.row)), (one) => complete([p], one)), { discard: true })
       )
     )
-  const writer = Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, options.maxBatch), writeBatch))
+  const shuttingDown = Exit.failCause(Cause.die(new Error("storage is shutting down")))
+  // A batch taken off the queue is failed if its writer is interrupted (the
+  // layer closing), so that its callers do not wait forever.
+  const writer = Effect.forever(Effect.uninterruptibleMask((restore) =>
+    Effect.flatMap(
+      restore(Queue.takeBetween(queue, 1, options.maxBatch)),
+      (batch) => Effect.onInterrupt(restore(writeBatch(batch)), () => complete(batch, shuttingDown))
+    )
+  ))
   // The writers live as long as the layer; rows still queued at shutdown are failed, not lost silently.
-  yield* Effect.addFinalizer(() =>
-    Effect.flatMap(Queue.clear(queue), (left) => complete(left, Exit.failCause(Cause.die(new Error("storage is shutting down"))))))
+  yield* Effect.addFinalizer(() => Effect.flatMap(Queue.clear(queue), (left) => complete(left, shuttingDown)))
   for (let i = 0; i < options.writers; i++) yield* Effect.forkScoped(writer)
 
   return (row: A): Effect.Effect<void> =>

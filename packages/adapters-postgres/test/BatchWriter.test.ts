@@ -3,7 +3,7 @@
  * resumes once its own row is written, and a failing batch fails only the
  * row that is bad.
  */
-import { Effect } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeBatchWriter } from "../src/BatchWriter.ts"
 
@@ -78,5 +78,69 @@ describe("BatchWriter (group commit)", () => {
     }))
     expect(outcomes.filter(([, tag]) => tag === "Failure").map(([row]) => row)).toEqual([13])
     expect([...t.rows].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((i) => i !== 13))
+  })
+
+  it("retries a failed batch with writeOne, row by row: the bad row's caller gets the error, its batch mates are written", async () => {
+    const many: Array<ReadonlyArray<number>> = []
+    const one: Array<number> = []
+    const rows: Array<number> = []
+    const outcomes = await run(Effect.gen(function*() {
+      const firstStarted = yield* Deferred.make<void>()
+      const releaseFirst = yield* Deferred.make<void>()
+      const write = yield* makeBatchWriter<number>({
+        writeMany: (batch) =>
+          Effect.gen(function*() {
+            many.push(batch)
+            // Holds the first statement until the others are queued, so they form the second batch.
+            if (many.length === 1) {
+              yield* Deferred.succeed(firstStarted, undefined)
+              yield* Deferred.await(releaseFirst)
+            }
+            if (batch.includes(5)) return yield* Effect.die(new Error("duplicate key value"))
+            rows.push(...batch)
+          }),
+        writeOne: (row) =>
+          Effect.suspend(() => {
+            one.push(row)
+            if (row === 5) return Effect.die(new Error("duplicate key value"))
+            rows.push(row)
+            return Effect.void
+          }),
+        writers: 1,
+        maxBatch: 64
+      })
+      const outcome = (row: number) => Effect.forkChild(Effect.exit(write(row)))
+      const first = yield* outcome(0)
+      yield* Deferred.await(firstStarted)
+      const others = yield* Effect.forEach([1, 2, 3, 4, 5, 6, 7, 8, 9], outcome)
+      yield* Effect.sleep(10)
+      yield* Deferred.succeed(releaseFirst, undefined)
+      return yield* Effect.forEach([first, ...others], Fiber.join)
+    }))
+    expect(many).toEqual([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9]])
+    expect(one).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    expect([...rows].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9])
+    expect(outcomes.map((exit) => exit._tag)).toEqual(["Success", "Success", "Success", "Success", "Success", "Failure", "Success", "Success", "Success", "Success"])
+    const failure = outcomes[5]!
+    expect(Exit.isFailure(failure) && Cause.pretty(failure.cause)).toContain("duplicate key value")
+  })
+
+  it("fails, rather than strands, the callers whose rows are still queued or being written when it shuts down", async () => {
+    const exits = await Effect.runPromise(Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const started = yield* Deferred.make<void>()
+      const write = yield* makeBatchWriter<number>({
+        // A statement that never completes: the rows taken by the writer are in flight at shutdown.
+        writeMany: () => Effect.andThen(Deferred.succeed(started, undefined), Effect.never),
+        writeOne: () => Effect.never,
+        writers: 1,
+        maxBatch: 2
+      }).pipe(Scope.provide(scope))
+      const fibers = yield* Effect.forEach([1, 2, 3, 4], (row) => Effect.forkChild(Effect.exit(write(row))))
+      yield* Deferred.await(started)
+      yield* Scope.close(scope, Exit.void)
+      return yield* Effect.forEach(fibers, (fiber) => Effect.timeoutOption(Fiber.join(fiber), 2_000))
+    }))
+    expect(exits.map((exit) => exit._tag === "Some" && exit.value._tag)).toEqual(["Failure", "Failure", "Failure", "Failure"])
   })
 })
