@@ -8,7 +8,7 @@ import { type Charge, Charges, cents, FeeSchedules, SandboxPayments } from "@bil
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
-import { readThrough } from "./ReadThrough.ts"
+import { inTransaction, readThrough } from "./ReadThrough.ts"
 
 /**
  * Statements that may write charges at once in group commit. Two keep the
@@ -125,10 +125,9 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
     writers: BATCH_WRITERS,
     maxBatch: 64
   })
-  const inTransaction = Effect.map(Effect.serviceOption(sql.transactionService), Option.isSome)
 
   const charges = Charges.of({
-    insert: (c) => Effect.flatMap(inTransaction, (tx) => (tx ? run(insertRow(c)) : insertBatched(c))),
+    insert: (c) => Effect.flatMap(inTransaction(sql), (tx) => (tx ? run(insertRow(c)) : insertBatched(c))),
     insertUnlessDuplicate: (c) =>
       Effect.gen(function*() {
         const inserted = yield* run(sql<{ id: string }>`${insertRow(c)}

@@ -16,6 +16,10 @@ import type { SqlClient } from "effect/sql"
 
 export const REFERENCE_DATA_TTL = Duration.seconds(30)
 
+/** True when the calling fiber runs inside a transaction of `sql`. */
+export const inTransaction = (sql: SqlClient.SqlClient): Effect.Effect<boolean> =>
+  Effect.map(Effect.serviceOption(sql.transactionService), Option.isSome)
+
 // Joins the string arguments of a lookup into one key; ids and codes never hold a NUL.
 const SEPARATOR = "\u0000"
 
@@ -42,10 +46,7 @@ export const readThrough = <const Parts extends ReadonlyArray<string>, A>(
     }),
     (cache) => ({
       get: (...parts: Parts): Effect.Effect<Option.Option<A>> =>
-        Effect.flatMap(
-          Effect.serviceOption(sql.transactionService),
-          (tx) => (Option.isSome(tx) ? lookup(...parts) : Cache.get(cache, parts.join(SEPARATOR)))
-        ),
+        Effect.flatMap(inTransaction(sql), (tx) => (tx ? lookup(...parts) : Cache.get(cache, parts.join(SEPARATOR)))),
       invalidate: (...parts: Parts) => Cache.invalidate(cache, parts.join(SEPARATOR))
     })
   )

@@ -35,9 +35,10 @@ export const DatabaseLive = (config: EngineConfig) =>
  * sandbox Pix provider, acquirer, boleto issuer and mailer exist so far; PSP- and acquirer-backed
  * ones will replace them for production accounts.
  */
-export const EngineLive = (config: EngineConfig) =>
+export const EngineLive = (config: EngineConfig, options: { readonly migrate?: boolean } = {}) =>
   Layer.mergeAll(SigningKey.layer, WebhookTransportFetch, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
-    Layer.provideMerge(Database.MigrationsLive),
+    // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
+    Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),
     Layer.provideMerge(DatabaseLive(config))
   )

@@ -55,7 +55,7 @@ const serve = (args: Array<string>) => {
   const processes = Number(values.processes ?? process.env.BILLING_HTTP_PROCESSES ?? 1)
   if (!Number.isInteger(processes) || processes < 1 || processes > 64) return fail(`invalid number of processes ${values.processes ?? process.env.BILLING_HTTP_PROCESSES}`)
   // A forked HTTP process serves requests only; its primary does the rest.
-  if (isHttpProcess()) return Layer.launch(HttpServerLive({ port }).pipe(Layer.provide(EngineLive(config))))
+  if (isHttpProcess()) return Layer.launch(HttpServerLive({ port }).pipe(Layer.provide(EngineLive(config, { migrate: false }))))
   if (processes > 1 && !config.databaseUrl) {
     return fail("--processes needs a PostgreSQL server (DATABASE_URL): embedded PGlite lives inside one process")
   }

@@ -7,6 +7,7 @@
  * Build with `buildBrCode`, read with `parseBrCode`; both return `Result`.
  */
 import { Result, Schema } from "effect"
+import { cents, parseReais, toDecimalString } from "../money/Money.ts"
 import { crc16Hex } from "./Crc16.ts"
 import { toBrCodeText } from "./Text.ts"
 
@@ -101,15 +102,6 @@ const tlv = (id: string, value: string): string => {
   return `${id}${length.toString().padStart(2, "0")}${value}`
 }
 
-/**
- * `1050` centavos as `10.50` (field 54). Integer arithmetic only, so every
- * safe integer prints exactly; `cents` must be a safe integer >= 0.
- */
-export const formatAmount = (cents: number): string => {
-  const fraction = cents % 100
-  return `${(cents - fraction) / 100}.${fraction < 10 ? "0" : ""}${fraction}`
-}
-
 const TXID = /^(\*\*\*|[A-Za-z0-9]{1,25})$/
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i
@@ -176,7 +168,7 @@ export const buildBrCode = (input: BrCodeInput): Result.Result<string, BrCodeInv
     if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
       return invalid("amountCents", "must be a positive whole number of centavos")
     }
-    const amount = formatAmount(input.amountCents)
+    const amount = toDecimalString(cents(input.amountCents))
     if (amount.length > 13) return invalid("amountCents", "does not fit field 54")
     payload += tlv("54", amount)
   }
@@ -275,7 +267,12 @@ export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMal
   }
 
   const rawAmount = req("54")
-  if (rawAmount !== undefined && !AMOUNT.test(rawAmount)) return malformed(byId.get("54")!.at, "amount must be digits with a dot")
+  let amountCents: number | undefined
+  if (rawAmount !== undefined) {
+    const amount = AMOUNT.test(rawAmount) ? parseReais(rawAmount) : undefined
+    if (amount === undefined || Result.isFailure(amount)) return malformed(byId.get("54")!.at, "amount must be digits with a dot")
+    amountCents = amount.success
+  }
   let txid: string | undefined
   const additional = byId.get("62")
   if (additional !== undefined) {
@@ -293,7 +290,7 @@ export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMal
     recurrenceLocation,
     merchantCategoryCode: req("52")!,
     currency: req("53")!,
-    amountCents: rawAmount === undefined ? undefined : amountToCents(rawAmount),
+    amountCents,
     countryCode: req("58")!,
     merchantName: req("59")!,
     merchantCity: req("60")!,
@@ -301,9 +298,4 @@ export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMal
     txid,
     crc
   })
-}
-
-const amountToCents = (amount: string): number => {
-  const [units, fraction = ""] = amount.split(".")
-  return Number(units) * 100 + Number(fraction.padEnd(2, "0"))
 }

@@ -12,7 +12,7 @@ import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import type { Account } from "../domain/Account.ts"
 import type { Charge, ChargeCustomer, ChargeSplitPart } from "../domain/Charge.ts"
-import { ErrorFields, InvalidData } from "../domain/Errors.ts"
+import { ErrorFields, invalidData as invalid } from "../domain/Errors.ts"
 import { type Cents, parseReais } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Charges, FeeSchedules } from "../ports/Charges.ts"
@@ -31,7 +31,6 @@ export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>
 /** Lifetime of an immediate Pix without `expiration` (the BCB `cob` default of 86 400 s). */
 export const DEFAULT_PIX_LIFETIME_MILLIS = 24 * 60 * 60 * 1000
 
-const invalid = (field: string, message: string) => new InvalidData({ message, details: { field } })
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 

@@ -14,8 +14,8 @@ import {
   SessionNotFound,
   toCheckoutLinkView
 } from "../domain/CheckoutLink.ts"
-import { InvalidData } from "../domain/Errors.ts"
-import { pageLimit } from "../domain/Pagination.ts"
+import { invalidData } from "../domain/Errors.ts"
+import { type KeysetQuery, keysetPagination, pageLimit } from "../domain/Pagination.ts"
 import { ProductNotFound } from "../domain/Product.ts"
 import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -41,10 +41,10 @@ const LINK_FIELDS = ["priceId", "product", "allowedPaymentMethods", "status"]
 export const createCheckoutLink = Effect.fn("CheckoutLinks.create")(function*(input: CheckoutLinkInput, origin: string) {
   const caller = yield* Caller
   if (input.priceId === undefined && input.product === undefined) {
-    return yield* new InvalidData({ message: "a link needs priceId or product", details: { field: "priceId" } })
+    return yield* invalidData("priceId", "a link needs priceId or product")
   }
   if (!input.allowedPaymentMethods || input.allowedPaymentMethods.length === 0) {
-    return yield* new InvalidData({ message: "allowedPaymentMethods is required", details: { field: "allowedPaymentMethods" } })
+    return yield* invalidData("allowedPaymentMethods", "allowedPaymentMethods is required")
   }
   if (input.priceId !== undefined) yield* checkPrice(caller.account.id, input.priceId)
   if (input.product !== undefined && Option.isNone(yield* (yield* Products).find(caller.account.id, input.product))) {
@@ -80,13 +80,13 @@ export const getCheckoutLink = Effect.fn("CheckoutLinks.get")(function*(id: stri
   return toCheckoutLinkView(yield* findLink(id), origin)
 })
 
-export const listCheckoutLinks = Effect.fn("CheckoutLinks.list")(function*(query: { readonly limit?: number | undefined; readonly lastKey?: string | undefined }, origin: string) {
+export const listCheckoutLinks = Effect.fn("CheckoutLinks.list")(function*(query: KeysetQuery, origin: string) {
   const caller = yield* Caller
-  const limit = yield* pageLimit(query.limit, 20, (field, message) => new InvalidData({ message, details: { field } }))
+  const limit = yield* pageLimit(query.limit, 20, invalidData)
   const page = yield* (yield* CheckoutLinks).list(caller.account.id, "link", { limit, after: query.lastKey ?? null })
   return {
     items: page.items.map((l) => toCheckoutLinkView(l, origin)),
-    pagination: { total: page.total, limit, hasMore: page.lastKey !== null, lastKey: page.lastKey }
+    pagination: keysetPagination(page, limit)
   }
 })
 
@@ -94,7 +94,7 @@ export const updateCheckoutLink = Effect.fn("CheckoutLinks.update")(function*(id
   const current = yield* findLink(id)
   if (input.priceId !== undefined) yield* checkPrice(current.accountId, input.priceId)
   if (input.allowedPaymentMethods !== undefined && input.allowedPaymentMethods.length === 0) {
-    return yield* new InvalidData({ message: "allowedPaymentMethods must not be empty", details: { field: "allowedPaymentMethods" } })
+    return yield* invalidData("allowedPaymentMethods", "allowedPaymentMethods must not be empty")
   }
   const link: CheckoutLink = {
     ...current,
@@ -113,9 +113,9 @@ const SESSION_FIELDS = ["priceId", "items", "allowedPaymentMethods", "customer"]
 export const createCheckoutSession = Effect.fn("CheckoutSessions.create")(function*(input: CheckoutSessionInput, origin: string) {
   const caller = yield* Caller
   const items = input.items ?? (input.priceId !== undefined ? [{ priceId: input.priceId }] : [])
-  if (items.length === 0) return yield* new InvalidData({ message: "a session needs priceId or items", details: { field: "priceId" } })
+  if (items.length === 0) return yield* invalidData("priceId", "a session needs priceId or items")
   for (const item of items) {
-    if ((item.quantity ?? 1) < 1) return yield* new InvalidData({ message: "quantity must be at least 1", details: { field: "items" } })
+    if ((item.quantity ?? 1) < 1) return yield* invalidData("items", "quantity must be at least 1")
     yield* checkPrice(caller.account.id, item.priceId)
   }
   const at = new Date(yield* Clock.currentTimeMillis)

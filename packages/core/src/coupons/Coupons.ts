@@ -16,8 +16,8 @@ import {
   discountValueOut,
   toCouponView
 } from "../domain/Coupon.ts"
-import { InvalidData } from "../domain/Errors.ts"
-import { pageLimit } from "../domain/Pagination.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
+import { keysetPagination, pageLimit, type SearchQuery } from "../domain/Pagination.ts"
 import { type Cents, parseReais, toJsonNumber } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Coupons } from "../ports/Coupons.ts"
@@ -25,7 +25,6 @@ import { Ids } from "../ports/Ids.ts"
 import { Accounts, Transactor } from "../ports/Storage.ts"
 import { type ChargeType, couponDiscount, validateCoupon } from "../rules/Coupons.ts"
 
-const invalid = (field: string, message: string) => new InvalidData({ message, details: { field } })
 const CODE = /^[A-Za-z0-9_-]{3,40}$/
 
 const reais = (field: string, value: number | string | null | undefined, fallback: Cents | null) => {
@@ -133,12 +132,7 @@ export const getCoupon = Effect.fn("Coupons.get")(function*(id: string) {
   return toCouponView(yield* findOwn(id))
 })
 
-export const listCoupons = Effect.fn("Coupons.list")(function*(query: {
-  readonly limit?: number | undefined
-  readonly lastKey?: string | undefined
-  readonly status?: string | undefined
-  readonly search?: string | undefined
-}) {
+export const listCoupons = Effect.fn("Coupons.list")(function*(query: SearchQuery) {
   const caller = yield* Caller
   const limit = yield* pageLimit(query.limit, 50, invalid)
   if (query.status !== undefined && !["ACTIVE", "PAUSED", "INACTIVE"].includes(query.status)) {
@@ -156,11 +150,8 @@ export const listCoupons = Effect.fn("Coupons.list")(function*(query: {
   return {
     items: page.items.map(toCouponView),
     pagination: {
-      total: page.total,
-      totalPages: Math.ceil(page.total / limit),
-      limit,
-      hasMore: page.lastKey !== null,
-      lastKey: page.lastKey === null ? null : btoa(page.lastKey)
+      ...keysetPagination({ total: page.total, lastKey: page.lastKey === null ? null : btoa(page.lastKey) }, limit),
+      totalPages: Math.ceil(page.total / limit)
     }
   }
 })

@@ -19,13 +19,12 @@ import {
   DocumentUpdateNotAllowed,
   toCustomerView
 } from "../domain/Customer.ts"
-import { InvalidData } from "../domain/Errors.ts"
-import { pageLimit } from "../domain/Pagination.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
+import { pageLimit, type SearchQuery } from "../domain/Pagination.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Storage.ts"
 
-const invalid = (field: string, message: string) => new InvalidData({ message, details: { field } })
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 const checkAddress = Effect.fnUntraced(function*(input: AddressInput) {
@@ -113,12 +112,8 @@ export const lookupCustomerByDocument = Effect.fn("Customers.lookupDocument")(fu
   })
 })
 
-export const listCustomers = Effect.fn("Customers.list")(function*(query: {
-  readonly limit?: number | undefined
-  readonly lastKey?: string | undefined
-  readonly search?: string | undefined
+export const listCustomers = Effect.fn("Customers.list")(function*(query: SearchQuery & {
   readonly document?: string | undefined
-  readonly status?: string | undefined
   readonly startDate?: string | undefined
   readonly endDate?: string | undefined
 }) {

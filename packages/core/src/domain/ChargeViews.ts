@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { ReaisJson } from "../money/Money.ts"
+import { percentFromHundredths } from "../money/Rounding.ts"
 import type { Charge } from "./Charge.ts"
 
 const Timestamp = Schema.NullOr(Schema.String)
@@ -156,7 +157,7 @@ export const toDetailView = (c: Charge): typeof ChargeDetailView.Type => ({
   amount: c.amount,
   grossAmount: c.amount,
   netAmount: c.net,
-  fees: { total: c.fee, fixed: c.feeFixed, percentageRate: c.feePercentHundredths / 100 },
+  fees: { total: c.fee, fixed: c.feeFixed, percentageRate: percentFromHundredths(c.feePercentHundredths) },
   masterAccountId: c.masterAccountId,
   subAccountId: subAccountOf(c),
   description: c.description,
@@ -180,7 +181,7 @@ export const toDetailView = (c: Charge): typeof ChargeDetailView.Type => ({
   split: (c.split ?? []).map((p) => ({
     accountNumber: p.accountNumber,
     type: p.type,
-    percentage: p.type === "percentage" ? p.value / 100 : null,
+    percentage: p.type === "percentage" ? percentFromHundredths(p.value) : null,
     amount: p.amount
   })),
   expiresAt: c.expiresAt.toISOString(),

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import type { CouponRules } from "../rules/Coupons.ts"
 import { toJsonNumber, cents } from "../money/Money.ts"
+import { percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 
 /** A coupon: the rules of `rules/Coupons.ts` plus who owns it and how clients name it. */
@@ -85,7 +86,7 @@ export const CouponView = Schema.Struct({
 
 /** `discountValue` as the spec prints it: a percent, reais with two decimals, or a count of periods. */
 export const discountValueOut = (c: Pick<Coupon, "discountType" | "discountValue">): unknown =>
-  c.discountType === "PERCENTAGE" ? c.discountValue / 100 : c.discountType === "FIXED" ? toJsonNumber(cents(c.discountValue)) : c.discountValue
+  c.discountType === "PERCENTAGE" ? percentFromHundredths(c.discountValue) : c.discountType === "FIXED" ? toJsonNumber(cents(c.discountValue)) : c.discountValue
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 

@@ -21,6 +21,9 @@ export class InvalidData extends Schema.TaggedError<InvalidData>()("INVALID_DATA
   httpApiStatus: 400
 }) {}
 
+/** `INVALID_DATA` naming the field that is wrong. */
+export const invalidData = (field: string, message: string) => new InvalidData({ message, details: { field } })
+
 /** 401: token missing, expired or invalid, or no permission on the sub-account. */
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("UNAUTHORIZED", ErrorFields, {
   httpApiStatus: 401

@@ -32,3 +32,6 @@ export const parsePercent = (value: number | string): number | undefined => {
   const hundredths = Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"))
   return Number.isSafeInteger(hundredths) ? hundredths : undefined
 }
+
+/** The inverse of `parsePercent`: 1250 hundredths → 12.5, for the wire (never for arithmetic). */
+export const percentFromHundredths = (hundredths: number): number => hundredths / 100

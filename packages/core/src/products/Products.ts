@@ -4,7 +4,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
-import { pageLimit } from "../domain/Pagination.ts"
+import { keysetPagination, pageLimit, type SearchQuery } from "../domain/Pagination.ts"
 import { InvalidProductData, type Price, type PriceInput, type Product, type ProductInput, ProductNotFound, toProductView } from "../domain/Product.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Products } from "../ports/Products.ts"
@@ -100,12 +100,7 @@ export const getProduct = Effect.fn("Products.get")(function*(id: string) {
   return toProductView(yield* findOwn(id))
 })
 
-export const listProducts = Effect.fn("Products.list")(function*(query: {
-  readonly limit?: number | undefined
-  readonly lastKey?: string | undefined
-  readonly status?: string | undefined
-  readonly search?: string | undefined
-}) {
+export const listProducts = Effect.fn("Products.list")(function*(query: SearchQuery) {
   const caller = yield* Caller
   const limit = yield* pageLimit(query.limit, 50, invalid)
   if (query.status !== undefined && query.status !== "active" && query.status !== "archived") {
@@ -119,7 +114,7 @@ export const listProducts = Effect.fn("Products.list")(function*(query: {
   })
   return {
     items: page.items.map(toProductView),
-    pagination: { total: page.total, limit, hasMore: page.lastKey !== null, lastKey: page.lastKey }
+    pagination: keysetPagination(page, limit)
   }
 })
 

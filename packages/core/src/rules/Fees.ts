@@ -4,7 +4,7 @@
  * `fees { total, fixed, percentageRate }` of the spec's charge record.
  */
 import { type Cents, cents } from "../money/Money.ts"
-import { percentOf, roundHalfUp } from "../money/Rounding.ts"
+import { percentFromHundredths, percentOf, roundHalfUp } from "../money/Rounding.ts"
 
 export interface FeeSchedule {
   readonly fixed: Cents
@@ -52,7 +52,7 @@ export const computeFees = (gross: Cents, schedule: FeeSchedule): FeeBreakdown =
       total,
       fixed: cents(Math.min(schedule.fixed, total)),
       percentage: cents(total - Math.min(schedule.fixed, total)),
-      percentageRate: schedule.percentHundredths / 100
+      percentageRate: percentFromHundredths(schedule.percentHundredths)
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
-import { InvalidData } from "../domain/Errors.ts"
+import { InvalidData, invalidData as invalid } from "../domain/Errors.ts"
 import { pageLimit } from "../domain/Pagination.ts"
 import { type EventName, EventNames } from "../domain/Events.ts"
 import type { WebhookRegistration, WebhookStatus } from "../domain/Webhook.ts"
@@ -17,7 +17,6 @@ import { WebhookEventNotFound, WebhookNotFound } from "./WebhookErrors.ts"
 
 const knownEvents: ReadonlySet<string> = new Set(EventNames)
 
-const invalid = (field: string, message: string) => new InvalidData({ message, details: { field } })
 
 /**
  * A webhook URL must be absolute http(s). Production accounts must use

@@ -6,7 +6,8 @@ import { hasError, parsePix } from "pix-utils"
 import { PNG } from "pngjs"
 import { describe, expect, it } from "vitest"
 import { crc16Hex } from "../../src/brazil/Crc16.ts"
-import { buildBrCode, type BrCodeInput, formatAmount, parseBrCode, type ParsedBrCode } from "../../src/brazil/PixBrCode.ts"
+import { buildBrCode, type BrCodeInput, parseBrCode, type ParsedBrCode } from "../../src/brazil/PixBrCode.ts"
+import { cents, toDecimalString } from "../../src/money/Money.ts"
 import { qrPng, qrPngDataUrl } from "../../src/brazil/QrPng.ts"
 
 const ok = <A, E>(r: Result.Result<A, E>): A => {
@@ -93,7 +94,8 @@ describe("BR Code building", () => {
     expect(emv.slice(-4)).toBe(crc16Hex(emv.slice(0, -4)))
   })
 
-  it("prints centavos as reais with a dot and two decimals, exactly up to the largest safe integer", () => {
+  it("prints centavos as reais with a dot and two decimals (field 54), exactly up to the largest safe integer", () => {
+    const formatAmount = (n: number) => toDecimalString(cents(n))
     expect(formatAmount(0)).toBe("0.00")
     expect(formatAmount(5)).toBe("0.05")
     expect(formatAmount(1050)).toBe("10.50")
