@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { AddressInput } from "../domain/Customer.ts"
 import { Reais } from "../money/Money.ts"
 
 const OptionalString = Schema.optionalKey(Schema.String)
@@ -28,15 +29,8 @@ export const CheckoutRequest = Schema.Struct({
     metadata: Schema.optionalKey(Schema.Unknown),
     address: Schema.optionalKey(Schema.Struct({
       type: Schema.optionalKey(Schema.Literals(["BILLING", "SHIPPING"])),
-      street: OptionalString,
-      number: OptionalString,
-      complement: OptionalString,
-      neighborhood: OptionalString,
-      city: OptionalString,
-      state: OptionalString,
-      zipCode: Schema.String,
-      country: OptionalString,
-      cityCode: OptionalString
+      ...AddressInput.fields,
+      country: OptionalString
     }))
   }),
   items: Schema.optionalKey(Schema.Array(Schema.Struct({

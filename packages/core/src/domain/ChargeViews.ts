@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { ReaisJson } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import type { Charge } from "./Charge.ts"
+import { AddressView } from "./Customer.ts"
 
 const Timestamp = Schema.NullOr(Schema.String)
 
@@ -54,16 +55,7 @@ export const ChargeDetailView = Schema.Struct({
   externalTxid: Schema.NullOr(Schema.String),
   metadata: Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)),
   customer: Schema.NullOr(Customer),
-  address: Schema.NullOr(Schema.Struct({
-    street: Schema.NullOr(Schema.String),
-    number: Schema.NullOr(Schema.String),
-    complement: Schema.NullOr(Schema.String),
-    neighborhood: Schema.NullOr(Schema.String),
-    city: Schema.NullOr(Schema.String),
-    state: Schema.NullOr(Schema.String),
-    zipCode: Schema.String,
-    cityCode: Schema.NullOr(Schema.String)
-  })),
+  address: Schema.NullOr(AddressView),
   pix: Schema.NullOr(Schema.Struct({
     txid: Schema.String,
     emv: Schema.NullOr(Schema.String),

@@ -73,7 +73,8 @@ export const CustomerInput = Schema.Struct({
 }).annotate({ identifier: "CustomerInput" })
 export type CustomerInput = typeof CustomerInput.Type
 
-const Address = Schema.Struct({
+/** An address as every view prints it (customers, charges): absent parts are null. */
+export const AddressView = Schema.Struct({
   zipCode: Schema.String,
   street: Schema.NullOr(Schema.String),
   number: Schema.NullOr(Schema.String),
@@ -91,14 +92,14 @@ export const CustomerView = Schema.Struct({
   email: Schema.NullOr(Schema.String),
   phone: Schema.NullOr(Schema.String),
   status: Schema.String,
-  address: Schema.NullOr(Address),
+  address: Schema.NullOr(AddressView),
   createdAt: Schema.String,
   updatedAt: Schema.String
 }).annotate({ identifier: "Customer" })
 
 export const CustomerDetailView = Schema.Struct({
   ...CustomerView.fields,
-  addresses: Schema.Array(Address),
+  addresses: Schema.Array(AddressView),
   subscriptions: Schema.Array(Schema.Unknown)
 }).annotate({ identifier: "CustomerDetail" })
 
