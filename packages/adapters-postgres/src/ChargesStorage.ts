@@ -4,11 +4,27 @@
  * PostgreSQL decides races: under READ COMMITTED a second updater re-checks
  * the condition after the first commits and finds nothing to change.
  */
-import { type Charge, Charges, cents, FeeSchedules, SandboxPayments } from "@billing/core"
-import { Context, Effect, Layer, Option } from "effect"
+import {
+  Charge,
+  ChargeAddress,
+  ChargeBoleto,
+  ChargeCard,
+  ChargeCustomer,
+  ChargeMetadata,
+  Charges,
+  ChargeSplitPart,
+  ChargeTransitions,
+  cents,
+  FeeSchedules,
+  NotificationKind,
+  PixPayer,
+  SandboxPayments
+} from "@billing/core"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { inTransaction, readThrough } from "./ReadThrough.ts"
+import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
 
 /**
  * Statements that may write charges at once in group commit. Two keep the
@@ -16,149 +32,101 @@ import { inTransaction, readThrough } from "./ReadThrough.ts"
  */
 const BATCH_WRITERS = 2
 
-interface ChargeRow {
-  readonly id: string
-  readonly account_id: string
-  readonly master_account_id: string
-  readonly payment_type: Charge["paymentType"]
-  readonly status: Charge["status"]
-  readonly amount_cents: string | number | bigint
-  readonly fee_cents: string | number | bigint
-  readonly fee_fixed_cents: string | number | bigint
-  readonly fee_percent_hundredths: number
-  readonly net_cents: string | number | bigint
-  readonly txid: string
-  readonly emv: string | null
-  readonly external_txid: string | null
-  readonly description: string | null
-  readonly metadata: string | null
-  readonly customer: string | null
-  readonly split: string | null
-  readonly due_date: string | null
-  readonly expires_at: Date
-  readonly paid_at: Date | null
-  readonly end_to_end_id: string | null
-  readonly payer: string | null
-  readonly canceled_at: Date | null
-  readonly archived_at: Date | null
-  readonly attempts: number
-  readonly external_id: string | null
-  readonly customer_id: string | null
-  readonly card: string | null
-  readonly boleto: string | null
-  readonly address: string | null
-  readonly notifications: string | null
-  readonly failure_reason: string | null
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
-const json = <A>(text: string | null): A | null => (text === null ? null : (JSON.parse(text) as A))
-const date = (d: Date | null) => (d === null ? null : new Date(d))
-
-const toCharge = (r: ChargeRow): Charge => ({
-  id: r.id,
-  accountId: r.account_id,
-  masterAccountId: r.master_account_id,
-  paymentType: r.payment_type,
-  status: r.status,
-  amount: cents(Number(r.amount_cents)),
-  fee: cents(Number(r.fee_cents)),
-  feeFixed: cents(Number(r.fee_fixed_cents)),
-  feePercentHundredths: Number(r.fee_percent_hundredths),
-  net: cents(Number(r.net_cents)),
-  txid: r.txid,
-  emv: r.emv,
-  externalTxid: r.external_txid,
-  description: r.description,
-  metadata: json(r.metadata),
-  customer: json(r.customer),
-  split: json(r.split),
-  dueDate: r.due_date,
-  expiresAt: new Date(r.expires_at),
-  paidAt: date(r.paid_at),
-  endToEndId: r.end_to_end_id,
-  payer: json(r.payer),
-  canceledAt: date(r.canceled_at),
-  archivedAt: date(r.archived_at),
-  attempts: Number(r.attempts),
-  externalId: r.external_id,
-  customerId: r.customer_id,
-  card: json(r.card),
-  boleto: json(r.boleto),
-  address: json(r.address),
-  notifications: json(r.notifications),
-  failureReason: r.failure_reason,
-  createdAt: new Date(r.created_at),
-  updatedAt: new Date(r.updated_at)
+/** A charge row: the entity, with its centavos as `bigint` and its JSON blocks as text. */
+const ChargeRow = Schema.Struct({
+  ...Charge.fields,
+  amount: CentsColumn,
+  fee: CentsColumn,
+  feeFixed: CentsColumn,
+  net: CentsColumn,
+  metadata: jsonColumn(ChargeMetadata),
+  customer: jsonColumn(ChargeCustomer),
+  split: jsonColumn(Schema.Array(ChargeSplitPart)),
+  payer: jsonColumn(PixPayer),
+  card: jsonColumn(ChargeCard),
+  boleto: jsonColumn(ChargeBoleto),
+  address: jsonColumn(ChargeAddress),
+  notifications: jsonColumn(Schema.Array(NotificationKind))
 })
-
-const OPEN = ["PENDING", "PROCESSING", "AWAITING_PAYMENT"]
+const decodeCharges = decodeRows(ChargeRow)
 
 export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
-  const columns = sql`id, account_id, master_account_id, payment_type, status, amount_cents::text AS amount_cents,
-    fee_cents::text AS fee_cents, fee_fixed_cents::text AS fee_fixed_cents, fee_percent_hundredths, net_cents::text AS net_cents,
-    txid, emv, external_txid, description, metadata, customer, split, to_char(due_date, 'YYYY-MM-DD') AS due_date, expires_at,
-    paid_at, end_to_end_id, payer, canceled_at, archived_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, created_at, updated_at`
+  // Named as the entity's fields; the split parts are rows of their own, gathered in position order.
+  const columns = sql`id, account_id AS "accountId", master_account_id AS "masterAccountId", payment_type AS "paymentType", status,
+    amount_cents AS amount, fee_cents AS fee, fee_fixed_cents AS "feeFixed", fee_percent_hundredths AS "feePercentHundredths",
+    net_cents AS net, txid, emv, external_txid AS "externalTxid", description, metadata, customer,
+    (SELECT json_agg(json_build_object('accountId', s.account_id, 'accountNumber', s.account_number, 'type', s.type,
+        'value', s.value, 'amount', s.amount_cents) ORDER BY s.position)::text
+      FROM charge_splits s WHERE s.charge_id = charges.id) AS split,
+    to_char(due_date, 'YYYY-MM-DD') AS "dueDate", expires_at AS "expiresAt", paid_at AS "paidAt", end_to_end_id AS "endToEndId", payer,
+    canceled_at AS "canceledAt", archived_at AS "archivedAt", attempts, external_id AS "externalId", customer_id AS "customerId", card,
+    boleto, address, notifications, failure_reason AS "failureReason", created_at AS "createdAt", updated_at AS "updatedAt"`
+  const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeCharges(rows), (charges) => Option.fromNullishOr(charges[0]))
   const scoped = (scope: Parameters<Charges["Service"]["find"]>[0]) =>
     scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
   const text = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
   const insertColumns = sql`(id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
-    fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, split, due_date, expires_at,
+    fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, due_date, expires_at,
     paid_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, created_at, updated_at)`
   const values = (c: Charge) =>
     sql`(${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
       ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
-      ${text(c.customer)}, ${text(c.split)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
+      ${text(c.customer)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
       ${c.customerId}, ${text(c.card)}, ${text(c.boleto)}, ${text(c.address)}, ${text(c.notifications)}, ${c.failureReason},
       ${c.createdAt}, ${c.updatedAt})`
   const insertRow = (c: Charge) => sql`INSERT INTO charges ${insertColumns} VALUES ${values(c)}`
   const insertRows = (rows: ReadonlyArray<Charge>) => sql`INSERT INTO charges ${insertColumns} VALUES ${sql.csv(rows.map(values))}`
-  // A charge inserted on its own (a Pix charge: one row, no event) is its own
-  // transaction, so those go through group commit; inside a transaction the
-  // row must commit with the transaction's other writes.
+  const insertSplit = (c: Charge) =>
+    c.split === null || c.split.length === 0 ? Effect.void : run(sql`INSERT INTO charge_splits
+      (charge_id, position, account_id, account_number, type, value, amount_cents)
+      VALUES ${sql.csv(c.split.map((p, position) =>
+        sql`(${c.id}, ${position}, ${p.accountId}, ${p.accountNumber}, ${p.type}, ${p.value}, ${p.amount})`))}`)
+  // A charge inserted on its own without split parts (a Pix charge: one
+  // row, no event) is its own transaction, so those go through group commit;
+  // inside a transaction, or with split rows to write alongside, the charge
+  // must commit with the other writes.
   const insertBatched = yield* makeBatchWriter<Charge>({
     writeMany: (rows) => run(insertRows(rows)),
     writeOne: (row) => run(insertRow(row)),
     writers: BATCH_WRITERS,
     maxBatch: 64
   })
+  const insertWithSplit = (c: Charge) => Effect.andThen(run(insertRow(c)), insertSplit(c))
+  const expire = ChargeTransitions.expired
 
   const charges = Charges.of({
-    insert: (c) => Effect.flatMap(inTransaction(sql), (tx) => (tx ? run(insertRow(c)) : insertBatched(c))),
+    insert: (c) =>
+      Effect.flatMap(inTransaction(sql), (tx) =>
+        tx ? insertWithSplit(c)
+        : c.split === null || c.split.length === 0 ? insertBatched(c)
+        : sql.withTransaction(insertWithSplit(c)).pipe(Effect.catchTag("SqlError", Effect.die))),
     insertUnlessDuplicate: (c) =>
       Effect.gen(function*() {
         const inserted = yield* run(sql<{ id: string }>`${insertRow(c)}
           ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
           RETURNING id`)
-        if (inserted.length > 0) return { inserted: true } as const
+        if (inserted.length > 0) return yield* Effect.as(insertSplit(c), { inserted: true } as const)
         const existing = yield* run(sql<{ id: string }>`SELECT id FROM charges WHERE account_id = ${c.accountId} AND external_id = ${c.externalId}`)
         if (existing[0] === undefined) return yield* Effect.die(new Error("duplicate externalId without a charge"))
         return { inserted: false, existingId: existing[0].id } as const
       }),
-    findForDocument: (id) =>
-      run(sql<ChargeRow>`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCharge))
-      ),
-    find: (scope, id) =>
-      run(sql<ChargeRow>`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(scope)}`).pipe(
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCharge))
-      ),
+    findForDocument: (id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(one)),
+    find: (scope, id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(scope)}`).pipe(Effect.flatMap(one)),
     list: (scope, q) =>
       Effect.gen(function*() {
         const where = sql`${scoped(scope)}
           ${q.from === null ? sql`` : sql`AND created_at >= ${q.from}`}
           ${q.to === null ? sql`` : sql`AND created_at <= ${q.to}`}`
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE ${where}`)
-        const rows = yield* run(sql<ChargeRow>`SELECT ${columns} FROM charges WHERE ${where}
+        const rows = yield* run(sql`SELECT ${columns} FROM charges WHERE ${where}
           ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)
-        return { items: rows.map(toCharge), total: Number(count?.n ?? 0) }
+        return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
       }),
-    transition: (id, from, to, changes, at) =>
-      run(sql<ChargeRow>`UPDATE charges SET
-          status = ${to},
+    transition: (id, transition, changes, at) =>
+      run(sql`UPDATE charges SET
+          status = ${transition.to},
           updated_at = ${at},
           paid_at = COALESCE(${changes.paidAt ?? null}, paid_at),
           end_to_end_id = COALESCE(${changes.endToEndId ?? null}, end_to_end_id),
@@ -166,15 +134,15 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
           canceled_at = COALESCE(${changes.canceledAt ?? null}, canceled_at),
           archived_at = COALESCE(${changes.archivedAt ?? null}, archived_at),
           failure_reason = COALESCE(${changes.failureReason ?? null}, failure_reason)
-        WHERE id = ${id} AND status IN ${sql.in([...from])}
-        RETURNING ${columns}`).pipe(Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCharge))),
+        WHERE id = ${id} AND status IN ${sql.in([...transition.from])}
+        RETURNING ${columns}`).pipe(Effect.flatMap(one)),
     expireDue: (now, limit) =>
-      run(sql<ChargeRow>`UPDATE charges SET status = 'EXPIRED', updated_at = ${now}
+      run(sql`UPDATE charges SET status = ${expire.to}, updated_at = ${now}
         WHERE id IN (
-          SELECT id FROM charges WHERE status IN ${sql.in(OPEN)} AND expires_at < ${now}
+          SELECT id FROM charges WHERE status IN ${sql.in([...expire.from])} AND expires_at < ${now}
           ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
-        ) AND status IN ${sql.in(OPEN)}
-        RETURNING ${columns}`).pipe(Effect.map((rows) => rows.map(toCharge)))
+        ) AND status IN ${sql.in([...expire.from])}
+        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
   })
 
   const sandboxPayments = SandboxPayments.of({

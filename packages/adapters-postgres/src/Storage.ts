@@ -19,7 +19,7 @@ import {
   type WebhookRegistration,
   Webhooks
 } from "@billing/core"
-import { type Array as Arr, Context, Effect, Layer, Option } from "effect"
+import { type Array as Arr, Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { readThrough } from "./ReadThrough.ts"
@@ -104,6 +104,9 @@ const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
   deliveredAt: r.delivered_at === null ? null : new Date(r.delivered_at)
 })
 
+/** The instant of Effect's Clock, for the rows a statement stamps (never the database's `now()`). */
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
 const first = <A>(rows: ReadonlyArray<A>): Option.Option<A> => Option.fromNullishOr(rows[0])
 
 /** The foundation services (accounts, credentials, webhooks, outbox) on the `SqlClient` in context. */
@@ -180,7 +183,7 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
         VALUES (${t.token}, ${t.clientId}, ${t.scopeKey}, ${t.expiresAt})`).pipe(
         // Expired tokens are useless; dropping them here keeps the table at
         // the size of the live tokens without a separate job.
-        Effect.andThen(run(sql`DELETE FROM access_tokens WHERE client_id = ${t.clientId} AND expires_at < now()`))
+        Effect.andThen(Effect.flatMap(now, (at) => run(sql`DELETE FROM access_tokens WHERE client_id = ${t.clientId} AND expires_at < ${at}`)))
       )
   })
 
@@ -219,7 +222,9 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
   })
 
   const outbox = Outbox.of({
-    append: (e) => run(sql`INSERT INTO outbox (account_id, event, body) VALUES (${e.accountId}, ${e.event}, ${e.body})`),
+    append: (e) =>
+      Effect.flatMap(now, (at) =>
+        run(sql`INSERT INTO outbox (account_id, event, body, created_at) VALUES (${e.accountId}, ${e.event}, ${e.body}, ${at})`)),
     claimUnprocessed: (limit) =>
       run(sql<{ id: string; account_id: string; event: string; body: string; created_at: Date }>`
         SELECT id::text AS id, account_id, event, body, created_at FROM outbox
@@ -237,7 +242,7 @@ export const FoundationStorageLive = Layer.effectContext(Effect.gen(function*() 
     markProcessed: (ids) =>
       ids.length === 0
         ? Effect.void
-        : run(sql`UPDATE outbox SET processed_at = now() WHERE id IN ${sql.in(ids.map((id) => BigInt(id)))}`)
+        : Effect.flatMap(now, (at) => run(sql`UPDATE outbox SET processed_at = ${at} WHERE id IN ${sql.in(ids.map((id) => BigInt(id)))}`))
   })
 
   const deliveryColumns = sql`id, seq::text AS seq, account_id, webhook_id, event, body, status, attempt, response_status_code, error, created_at, delivered_at`

@@ -15,7 +15,7 @@ export * as Billing from "./Billing.ts"
 export * as Brazil from "./brazil/index.ts"
 export * as Money from "./money/index.ts"
 export * as Rules from "./rules/index.ts"
-export { cents, type Cents } from "./money/Money.ts"
+export { cents, Cents } from "./money/Money.ts"
 
 // Domain: resources, views, events and the error codes of the spec.
 export * from "./domain/Account.ts"
@@ -35,6 +35,8 @@ export { PixChargeRequest, PixChargeResponse } from "./charges/PixChargeRequest.
 export { CardInput, CheckoutRequest, CheckoutResponse } from "./checkout/CheckoutRequest.ts"
 export { DEFAULT_PIX_LIFETIME_MILLIS, ProviderUnavailable } from "./charges/CreatePixCharge.ts"
 export { SplitExceedsNetAmount } from "./rules/Split.ts"
+export { type ChargeTransition, ChargeTransitions, type ChargeTrigger, nextChargeStatus } from "./rules/ChargeTransitions.ts"
+export * from "./domain/Notification.ts"
 
 // Context of a request and installation-wide keys.
 export { Caller } from "./auth/Authenticate.ts"

@@ -9,6 +9,7 @@ import boleto from "./0007_boleto.ts"
 import checkoutLinks from "./0008_checkout_links.ts"
 import notifications from "./0009_notifications.ts"
 import accountEmail from "./0010_account_email.ts"
+import house from "./0011_house.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -25,5 +26,6 @@ export const migrations = Migrator.fromRecord({
   "0007_boleto": boleto,
   "0008_checkout_links": checkoutLinks,
   "0009_notifications": notifications,
-  "0010_account_email": accountEmail
+  "0010_account_email": accountEmail,
+  "0011_house": house
 })

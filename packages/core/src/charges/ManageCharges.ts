@@ -9,12 +9,12 @@ import {
   ChargeNotArchivable,
   ChargeNotCancelable,
   ChargeNotFound,
-  MissingChargeId,
-  OPEN_STATUSES
+  MissingChargeId
 } from "../domain/Charge.ts"
 import { toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
 import { InvalidData } from "../domain/Errors.ts"
 import { type ChargeScope, Charges } from "../ports/Charges.ts"
+import { type ChargeTransition, ChargeTransitions } from "../rules/ChargeTransitions.ts"
 
 /** A master without `X-Sub-Account` sees every charge it generated; otherwise the account's own. */
 export const chargeScope = Effect.map(Caller, (caller): ChargeScope =>
@@ -77,13 +77,13 @@ export const listCharges = Effect.fn("Charges.list")(function*(query: {
   }
 })
 
-const move = (charge: Charge, from: ReadonlyArray<Charge["status"]>, to: Charge["status"], changes: Parameters<Charges["Service"]["transition"]>[3], at: Date) =>
-  Effect.flatMap(Charges, (charges) => charges.transition(charge.id, from, to, changes, at))
+const move = (charge: Charge, transition: ChargeTransition, changes: Parameters<Charges["Service"]["transition"]>[2], at: Date) =>
+  Effect.flatMap(Charges, (charges) => charges.transition(charge.id, transition, changes, at))
 
 export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: string) {
   const charge = yield* findCharge(id)
   const at = new Date(yield* Clock.currentTimeMillis)
-  const moved = yield* move(charge, OPEN_STATUSES, "CANCELED", { canceledAt: at }, at)
+  const moved = yield* move(charge, ChargeTransitions.canceled, { canceledAt: at }, at)
   if (Option.isNone(moved)) {
     return yield* new ChargeNotCancelable({
       message: `Não é possível cancelar uma cobrança com status ${charge.status}`,
@@ -96,7 +96,7 @@ export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: string) {
 export const archiveCharge = Effect.fn("Charges.archive")(function*(id: string) {
   const charge = yield* findCharge(id)
   const at = new Date(yield* Clock.currentTimeMillis)
-  const moved = yield* move(charge, ["CANCELED"], "ARCHIVED", { archivedAt: at }, at)
+  const moved = yield* move(charge, ChargeTransitions.archived, { archivedAt: at }, at)
   if (Option.isNone(moved)) {
     return yield* new ChargeNotArchivable({
       message: `Só cobranças canceladas podem ser arquivadas; status atual ${charge.status}`,

@@ -41,6 +41,7 @@ import { Outbox, Transactor } from "../ports/Storage.ts"
 import { couponDiscount, validateCoupon } from "../rules/Coupons.ts"
 import { applyDiscounts, type ChargeDiscount } from "../rules/Discounts.ts"
 import { computeFees } from "../rules/Fees.ts"
+import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { planInstallments } from "../rules/Installments.ts"
 import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
@@ -409,14 +410,14 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   if (authorization._tag === "Failure") {
     // No answer from the acquirer: nothing was authorized; the attempt is kept as failed and the client may retry.
     yield* transactor.withTransaction(Effect.gen(function*() {
-      yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: "acquirer_unavailable" }, done)
+      yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: "acquirer_unavailable" }, done)
       if (couponId !== undefined) yield* coupons.release(couponId, id)
     }))
     return yield* new ProviderUnavailable({ message: "Adquirente indisponível", details: { chargeId: id } })
   }
   if (authorization.success._tag === "Approved") {
     yield* transactor.withTransaction(Effect.gen(function*() {
-      const paid = yield* charges.transition(id, ["PROCESSING"], "PAID", { paidAt: done }, done)
+      const paid = yield* charges.transition(id, ChargeTransitions.cardApproved, { paidAt: done }, done)
       if (Option.isSome(paid)) {
         yield* outbox.append({ accountId: owner.id, event: "payment.success", body: paymentSuccessBody(paid.value, done) })
         yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
@@ -426,7 +427,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   }
   const declined = authorization.success
   yield* transactor.withTransaction(Effect.gen(function*() {
-    const failed = yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: declined.code }, done)
+    const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: declined.code }, done)
     if (Option.isSome(failed)) yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
     if (couponId !== undefined) yield* coupons.release(couponId, id)
   }))

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import type { Cents } from "../money/Money.ts"
-import type { NotificationKind } from "../ports/Notifications.ts"
+import { Cents } from "../money/Money.ts"
+import { NotificationKind } from "./Notification.ts"
 import { ErrorFields } from "./Errors.ts"
 
 /** Every charge status of the spec. */
@@ -8,117 +8,134 @@ export const ChargeStatuses = [
   "PENDING", "PROCESSING", "AWAITING_PAYMENT", "PAID", "FAILED", "EXPIRED", "CANCELED", "ARCHIVED",
   "DISPUTE", "REFUNDED", "PARTIALLY_REFUNDED", "CHARGED_BACK"
 ] as const
-export type ChargeStatus = (typeof ChargeStatuses)[number]
+export const ChargeStatus = Schema.Literals(ChargeStatuses)
+export type ChargeStatus = typeof ChargeStatus.Type
 
 /** Statuses in which a charge can still be paid, canceled or expire. */
 export const OPEN_STATUSES: ReadonlyArray<ChargeStatus> = ["PENDING", "PROCESSING", "AWAITING_PAYMENT"]
 
 /** Output form of the payment method (input is lowercase `pix`, `boleto`, `creditcard`). */
-export type PaymentType = "PIX" | "BOLETO" | "CREDIT_CARD"
+export const PaymentType = Schema.Literals(["PIX", "BOLETO", "CREDIT_CARD"])
+export type PaymentType = typeof PaymentType.Type
+
+const NullableString = Schema.NullOr(Schema.String)
 
 /** The buyer as given on the charge. */
-export interface ChargeCustomer {
-  readonly documentNumber: string | null
-  readonly name: string | null
-  readonly email: string | null
-  readonly phone: string | null
-  readonly cep: string | null
-}
+export const ChargeCustomer = Schema.Struct({
+  documentNumber: NullableString,
+  name: NullableString,
+  email: NullableString,
+  phone: NullableString,
+  cep: NullableString
+})
+export type ChargeCustomer = typeof ChargeCustomer.Type
 
 /** One receiver of the split, resolved to its account. */
-export interface ChargeSplitPart {
-  readonly accountId: string
-  readonly accountNumber: string
-  readonly type: "fixed" | "percentage"
+export const ChargeSplitPart = Schema.Struct({
+  accountId: Schema.String,
+  accountNumber: Schema.String,
+  type: Schema.Literals(["fixed", "percentage"]),
   /** As requested: centavos for `fixed`, hundredths of a percent for `percentage`. */
-  readonly value: number
+  value: Schema.Int,
   /** What the receiver gets, computed on the net amount. */
-  readonly amount: Cents
-}
+  amount: Cents
+})
+export type ChargeSplitPart = typeof ChargeSplitPart.Type
 
 /** Who paid a Pix, as the payer's bank reports it. */
-export interface PixPayer {
-  readonly name: string
-  readonly taxId: string
-  readonly bank: string
-  readonly account: string
-  readonly branch: string
-  readonly accountType: "CACC" | "SVGS" | "TRAN"
-}
+export const PixPayer = Schema.Struct({
+  name: Schema.String,
+  taxId: Schema.String,
+  bank: Schema.String,
+  account: Schema.String,
+  branch: Schema.String,
+  accountType: Schema.Literals(["CACC", "SVGS", "TRAN"])
+})
+export type PixPayer = typeof PixPayer.Type
 
 /** The card of a card charge: what may be kept of it. */
-export interface ChargeCard {
-  readonly brand: string
-  readonly firstSix: string
-  readonly lastFour: string
-  readonly installments: number
-}
+export const ChargeCard = Schema.Struct({
+  brand: Schema.String,
+  firstSix: Schema.String,
+  lastFour: Schema.String,
+  installments: Schema.Int
+})
+export type ChargeCard = typeof ChargeCard.Type
 
-/** The boleto of a boleto charge. */
-export interface ChargeBoleto {
-  readonly bankCode: string
-  readonly ourNumber: string
-  readonly barcode: string
-  readonly digitableLine: string
-  readonly dueDate: string
-  readonly instructions: unknown
-}
+/** The boleto of a boleto charge; `instructions` are kept as the client sent them. */
+export const ChargeBoleto = Schema.Struct({
+  bankCode: Schema.String,
+  ourNumber: Schema.String,
+  barcode: Schema.String,
+  digitableLine: Schema.String,
+  dueDate: Schema.String,
+  instructions: Schema.Unknown
+})
+export type ChargeBoleto = typeof ChargeBoleto.Type
 
 /** The buyer's address on a charge (required complete for boleto). */
-export interface ChargeAddress {
-  readonly street: string
-  readonly number: string
-  readonly complement: string | null
-  readonly neighborhood: string
-  readonly city: string
-  readonly state: string
-  readonly zipCode: string
-  readonly cityCode: string | null
-}
+export const ChargeAddress = Schema.Struct({
+  street: Schema.String,
+  number: Schema.String,
+  complement: NullableString,
+  neighborhood: Schema.String,
+  city: Schema.String,
+  state: Schema.String,
+  zipCode: Schema.String,
+  cityCode: NullableString
+})
+export type ChargeAddress = typeof ChargeAddress.Type
+
+/** `metadata` of a Pix charge: an object kept as sent. */
+export const ChargeMetadata = Schema.Record(Schema.String, Schema.Unknown)
 
 /**
  * A charge. Amounts are centavos: `amount` is the gross, `fee` + `net` add up
  * to it (the database checks so), which is what the wallet will credit.
+ * The one definition of a charge: storage rows, views and event bodies are
+ * derived from it.
  */
-export interface Charge {
-  readonly id: string
-  readonly accountId: string
-  readonly masterAccountId: string
-  readonly paymentType: PaymentType
-  readonly status: ChargeStatus
-  readonly amount: Cents
-  readonly fee: Cents
-  readonly feeFixed: Cents
-  readonly feePercentHundredths: number
-  readonly net: Cents
-  readonly txid: string
-  readonly emv: string | null
-  readonly externalTxid: string | null
-  readonly description: string | null
-  readonly metadata: Record<string, unknown> | null
-  readonly customer: ChargeCustomer | null
-  readonly split: ReadonlyArray<ChargeSplitPart> | null
-  readonly dueDate: string | null
-  readonly expiresAt: Date
-  readonly paidAt: Date | null
-  readonly endToEndId: string | null
-  readonly payer: PixPayer | null
-  readonly canceledAt: Date | null
-  readonly archivedAt: Date | null
-  readonly attempts: number
+export const Charge = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  masterAccountId: Schema.String,
+  paymentType: PaymentType,
+  status: ChargeStatus,
+  amount: Cents,
+  fee: Cents,
+  feeFixed: Cents,
+  feePercentHundredths: Schema.Int,
+  net: Cents,
+  txid: Schema.String,
+  emv: NullableString,
+  externalTxid: NullableString,
+  description: NullableString,
+  metadata: Schema.NullOr(ChargeMetadata),
+  customer: Schema.NullOr(ChargeCustomer),
+  split: Schema.NullOr(Schema.Array(ChargeSplitPart)),
+  /** `YYYY-MM-DD`: the due date of a Pix with due date or of a boleto. */
+  dueDate: NullableString,
+  expiresAt: Schema.Date,
+  paidAt: Schema.NullOr(Schema.Date),
+  endToEndId: NullableString,
+  payer: Schema.NullOr(PixPayer),
+  canceledAt: Schema.NullOr(Schema.Date),
+  archivedAt: Schema.NullOr(Schema.Date),
+  attempts: Schema.Int,
   /** Idempotency key of `POST /v1/charges`; unique per account. */
-  readonly externalId: string | null
-  readonly customerId: string | null
-  readonly card: ChargeCard | null
-  readonly boleto: ChargeBoleto | null
-  readonly address: ChargeAddress | null
+  externalId: NullableString,
+  customerId: NullableString,
+  card: Schema.NullOr(ChargeCard),
+  boleto: Schema.NullOr(ChargeBoleto),
+  address: Schema.NullOr(ChargeAddress),
   /** E-mails the charge asked for (`notifications` of the checkout); null sends none. */
-  readonly notifications: ReadonlyArray<NotificationKind> | null
+  notifications: Schema.NullOr(Schema.Array(NotificationKind)),
   /** Why a card was refused (`card_declined`, …). */
-  readonly failureReason: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+  failureReason: NullableString,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).annotate({ identifier: "Charge" })
+export type Charge = typeof Charge.Type
 
 /** 404: unknown charge, or a charge of another account (they look the same). */
 export class ChargeNotFound extends Schema.TaggedError<ChargeNotFound>()("CHARGE_NOT_FOUND", ErrorFields, {

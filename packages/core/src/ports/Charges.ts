@@ -5,7 +5,8 @@
  * expiry racing on one charge cannot both win.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { Charge, ChargeStatus } from "../domain/Charge.ts"
+import type { Charge } from "../domain/Charge.ts"
+import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
 import type { FeeSchedule } from "../rules/Fees.ts"
 
 /** Whose charges a caller sees: its own account's, or as a master every charge it generated. */
@@ -33,16 +34,15 @@ export class Charges extends Context.Service<Charges, {
     scope: ChargeScope,
     query: { readonly offset: number; readonly limit: number; readonly from: Date | null; readonly to: Date | null }
   ) => Effect.Effect<ChargePage>
-  /** Moves the charge to `to` (with `changes`) if it is still in `from`; the updated charge, or none. */
+  /** Applies `transition` (with `changes`) if the charge is still in one of its `from` statuses; the updated charge, or none. */
   readonly transition: (
     id: string,
-    from: ReadonlyArray<ChargeStatus>,
-    to: ChargeStatus,
+    transition: ChargeTransition,
     changes: Partial<Pick<Charge, "paidAt" | "endToEndId" | "payer" | "canceledAt" | "archivedAt" | "failureReason">>,
     at: Date
   ) => Effect.Effect<Option.Option<Charge>>
   /**
-   * Expires up to `limit` open charges whose deadline passed, claiming them
+   * Expires (`ChargeTransitions.expired`) up to `limit` open charges whose deadline passed, claiming them
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
    * that also records their events.
    */

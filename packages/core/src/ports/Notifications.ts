@@ -1,18 +1,8 @@
 import { Context, type Effect, Schema } from "effect"
+import type { Notification } from "../domain/Notification.ts"
 
-/** The e-mails a charge can send (spec: Transparent checkout `notifications`). */
-export const NotificationKinds = ["oneoff.pix.generated", "oneoff.payment.success", "oneoff.payment.failed", "new.sale"] as const
-export type NotificationKind = (typeof NotificationKinds)[number]
-
-export interface Notification {
-  readonly id: string
-  readonly accountId: string
-  readonly chargeId: string
-  readonly kind: NotificationKind
-  readonly recipient: string
-  readonly subject: string
-  readonly body: string
-}
+// Re-exported for the modules that still import them from here.
+export { NotificationKind, NotificationKinds } from "../domain/Notification.ts"
 
 /** Messages waiting to be sent, recorded in the transaction of the change that caused them. */
 export class Notifications extends Context.Service<Notifications, {

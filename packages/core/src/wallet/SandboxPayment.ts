@@ -7,13 +7,14 @@
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { makeEndToEndId } from "../brazil/EndToEndId.ts"
-import { ChargeNotPayable, NotSandboxAccount, OPEN_STATUSES, type PixPayer } from "../domain/Charge.ts"
+import { ChargeNotPayable, NotSandboxAccount, type PixPayer } from "../domain/Charge.ts"
 import { findCharge } from "../charges/ManageCharges.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { Charges, SandboxPayments } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Outbox, Transactor } from "../ports/Storage.ts"
+import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 
 /** ISPB of the fictional bank of sandbox payers. */
 export const SANDBOX_ISPB = "99999999"
@@ -34,7 +35,7 @@ export const requestSandboxPayment = Effect.fn("Wallet.sandboxPay")(function*(ch
     return yield* new NotSandboxAccount({ message: "Simulação de pagamento disponível apenas em contas sandbox", details: null })
   }
   const charge = yield* findCharge(chargeId)
-  if (!OPEN_STATUSES.includes(charge.status)) {
+  if (nextChargeStatus(charge.status, "paymentRequested") === undefined) {
     return yield* new ChargeNotPayable({
       message: `Não é possível pagar uma cobrança com status ${charge.status}`,
       details: { status: charge.status }
@@ -45,7 +46,7 @@ export const requestSandboxPayment = Effect.fn("Wallet.sandboxPay")(function*(ch
   const charges = yield* Charges
   const queue = yield* SandboxPayments
   const moved = yield* transactor.withTransaction(Effect.gen(function*() {
-    const moved = yield* charges.transition(charge.id, ["PENDING", "AWAITING_PAYMENT", "PROCESSING"], "PROCESSING", {}, at)
+    const moved = yield* charges.transition(charge.id, ChargeTransitions.paymentRequested, {}, at)
     if (Option.isSome(moved)) yield* queue.enqueue(charge.id, charge.accountId, at)
     return moved
   }))
@@ -76,7 +77,7 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
       const at = new Date(now)
       const random = (yield* ids.randomHex(6)).slice(0, 11)
       const endToEndId = makeEndToEndId(SANDBOX_ISPB, now, random)!
-      const moved = yield* charges.transition(job.chargeId, ["PROCESSING"], "PAID", { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
+      const moved = yield* charges.transition(job.chargeId, ChargeTransitions.paymentConfirmed, { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
       if (Option.isSome(moved)) {
         yield* outbox.append({ accountId: moved.value.accountId, event: "payment.success", body: paymentSuccessBody(moved.value, at) })
         yield* enqueueChargeNotifications(moved.value, ["oneoff.payment.success", "new.sale"])

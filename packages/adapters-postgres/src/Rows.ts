@@ -1,0 +1,38 @@
+/**
+ * Rows are decoded through the core's entity schemas, never cast. A SELECT
+ * names its columns as the entity's fields (`account_id AS "accountId"`), and
+ * the row schema is the entity's own struct with the few fields whose storage
+ * form differs replaced by a column codec: `bigint` centavos, and JSON kept as
+ * text (written once, so its bytes never change). Everything else (text,
+ * booleans, `timestamptz` as `Date`) is what the driver already returns.
+ */
+import { Cents } from "@billing/core"
+import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
+
+/** A `bigint` column (the driver answers `bigint`, or text through a `::text` cast) as a safe integer. */
+export const Int8 = Schema.Union([Schema.BigInt, Schema.String, Schema.Number]).pipe(
+  Schema.decodeTo(Schema.Int, {
+    decode: SchemaGetter.transformEffect((input: bigint | string | number) => {
+      const n = Number(input)
+      return Number.isSafeInteger(n)
+        ? Effect.succeed(n)
+        : Effect.fail(new SchemaIssue.InvalidValue({ message: "not a safe integer" }, input))
+    }),
+    encode: SchemaGetter.transform((n: number): bigint | string | number => BigInt(n))
+  })
+)
+
+/** A `bigint` column of centavos. */
+export const CentsColumn = Int8.pipe(Schema.decodeTo(Cents))
+
+/** A JSON text column holding `schema` (or SQL NULL). */
+export const jsonColumn = <S extends Schema.Top>(schema: S) => Schema.NullOr(Schema.fromJsonString(schema))
+
+/**
+ * Decodes rows with `schema`. A row that does not decode is a defect (the
+ * database holds what only the engine wrote), reported with its path.
+ */
+export const decodeRows = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
+  const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
+  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<S["Type"]>> => Effect.orDie(decode(rows))
+}
