@@ -1,44 +1,24 @@
-import { type CheckoutLink, CheckoutLinks } from "@billing/core"
-import { Effect, Layer, Option } from "effect"
+import { CheckoutCustomer, CheckoutItems, CheckoutLink, CheckoutLinks } from "@billing/core"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
+import { decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
 
-interface LinkRow {
-  readonly id: string
-  readonly seq: string
-  readonly account_id: string
-  readonly kind: CheckoutLink["kind"]
-  readonly price_id: string | null
-  readonly product_id: string | null
-  readonly items: string | null
-  readonly allowed_payment_methods: string
-  readonly customer: string | null
-  readonly settings: string
-  readonly status: string
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
-const toLink = (r: LinkRow): CheckoutLink => ({
-  id: r.id,
-  accountId: r.account_id,
-  kind: r.kind,
-  priceId: r.price_id,
-  productId: r.product_id,
-  items: r.items === null ? null : JSON.parse(r.items),
-  allowedPaymentMethods: JSON.parse(r.allowed_payment_methods),
-  customer: r.customer === null ? null : JSON.parse(r.customer),
-  settings: JSON.parse(r.settings),
-  status: r.status,
-  createdAt: new Date(r.created_at),
-  updatedAt: new Date(r.updated_at)
-})
+/** A checkout row: the entity with its JSON blocks as text; `seq` is the cursor. */
+const decodeLinks = decodeRows(withSeq({
+  ...CheckoutLink.fields,
+  items: jsonColumn(CheckoutItems),
+  allowedPaymentMethods: Schema.fromJsonString(CheckoutLink.fields.allowedPaymentMethods),
+  customer: jsonColumn(CheckoutCustomer),
+  settings: Schema.fromJsonString(CheckoutLink.fields.settings)
+}))
 
 /** Checkout links and sessions on `effect/sql`. */
 export const CheckoutLinksStorageLive = Layer.effect(CheckoutLinks, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
-  const columns = sql`id, seq::text AS seq, account_id, kind, price_id, product_id, items, allowed_payment_methods, customer, settings, status, created_at, updated_at`
+  const columns = sql`id, seq::text AS seq, account_id AS "accountId", kind, price_id AS "priceId", product_id AS "productId", items,
+    allowed_payment_methods AS "allowedPaymentMethods", customer, settings, status, created_at AS "createdAt", updated_at AS "updatedAt"`
   const json = (v: unknown) => (v === null ? null : JSON.stringify(v))
   return CheckoutLinks.of({
     save: (l) =>
@@ -49,17 +29,18 @@ export const CheckoutLinksStorageLive = Layer.effect(CheckoutLinks, Effect.gen(f
           settings = EXCLUDED.settings, status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
         WHERE checkout_links.account_id = EXCLUDED.account_id`),
     find: (accountId, kind, id) =>
-      run(sql<LinkRow>`SELECT ${columns} FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind} AND id = ${id}`).pipe(
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toLink))
+      run(sql`SELECT ${columns} FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind} AND id = ${id}`).pipe(
+        Effect.flatMap(decodeLinks),
+        Effect.map((rows) => Option.fromNullishOr(withoutSeq(rows)[0]))
       ),
     list: (accountId, kind, q) =>
       Effect.gen(function*() {
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind}`)
         const cursor = beforeCursor(sql, q.after)
-        const rows = yield* run(sql<LinkRow>`SELECT ${columns} FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind} ${cursor}
-          ORDER BY seq DESC LIMIT ${q.limit + 1}`)
+        const rows = yield* run(sql`SELECT ${columns} FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind} ${cursor}
+          ORDER BY seq DESC LIMIT ${q.limit + 1}`).pipe(Effect.flatMap(decodeLinks))
         const page = rows.slice(0, q.limit)
-        return { items: page.map(toLink), total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
+        return { items: withoutSeq(page), total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
       })
   })
 }))

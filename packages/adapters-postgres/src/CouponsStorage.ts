@@ -1,64 +1,30 @@
 /** Coupons and redemptions on `effect/sql`; redemption is a conditional increment. */
-import { cents, type Coupon, Coupons } from "@billing/core"
-import { Effect, Layer, Option } from "effect"
+import { Coupon, Coupons } from "@billing/core"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
+import { CentsColumn, decodeRows, EpochMillisColumn, Int8, withoutSeq, withSeq } from "./Rows.ts"
 
-interface CouponRow {
-  readonly id: string
-  readonly seq: string
-  readonly account_id: string
-  readonly code: string
-  readonly name: string
-  readonly description: string | null
-  readonly discount_type: Coupon["discountType"]
-  readonly discount_value: string
-  readonly extra_period_unit: Coupon["extraPeriodUnit"]
-  readonly max_cycles: number | null
-  readonly max_redemptions: number | null
-  readonly current_redemptions: number
-  readonly min_amount_cents: string | null
-  readonly max_discount_cents: string | null
-  readonly valid_from: Date | null
-  readonly valid_until: Date | null
-  readonly product_ids: string
-  readonly first_time_only: boolean
-  readonly applies_to: Coupon["appliesTo"]
-  readonly status: Coupon["status"]
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
-const toCoupon = (r: CouponRow): Coupon => ({
-  id: r.id,
-  accountId: r.account_id,
-  code: r.code,
-  name: r.name,
-  description: r.description,
-  discountType: r.discount_type,
-  discountValue: Number(r.discount_value),
-  extraPeriodUnit: r.extra_period_unit,
-  maxCycles: r.max_cycles === null ? null : Number(r.max_cycles),
-  maxRedemptions: r.max_redemptions === null ? null : Number(r.max_redemptions),
-  currentRedemptions: Number(r.current_redemptions),
-  minAmount: r.min_amount_cents === null ? null : cents(Number(r.min_amount_cents)),
-  maxDiscount: r.max_discount_cents === null ? null : cents(Number(r.max_discount_cents)),
-  validFrom: r.valid_from === null ? null : new Date(r.valid_from).getTime(),
-  validUntil: r.valid_until === null ? null : new Date(r.valid_until).getTime(),
-  productIds: JSON.parse(r.product_ids),
-  firstTimeOnly: r.first_time_only,
-  appliesTo: r.applies_to,
-  status: r.status,
-  createdAt: new Date(r.created_at),
-  updatedAt: new Date(r.updated_at)
+/** A coupon row: the entity with its centavos as `bigint`, its validity as instants and its price ids as JSON text; `seq` is the cursor. */
+const CouponRow = withSeq({
+  ...Coupon.fields,
+  discountValue: Int8,
+  minAmount: Schema.NullOr(CentsColumn),
+  maxDiscount: Schema.NullOr(CentsColumn),
+  validFrom: Schema.NullOr(EpochMillisColumn),
+  validUntil: Schema.NullOr(EpochMillisColumn),
+  productIds: Schema.fromJsonString(Coupon.fields.productIds)
 })
+const decodeCoupons = decodeRows(CouponRow)
 
 export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
-  const columns = sql`id, seq::text AS seq, account_id, code, name, description, discount_type, discount_value::text AS discount_value,
-    extra_period_unit, max_cycles, max_redemptions, current_redemptions, min_amount_cents::text AS min_amount_cents,
-    max_discount_cents::text AS max_discount_cents, valid_from, valid_until, product_ids, first_time_only, applies_to, status, created_at, updated_at`
+  const columns = sql`id, seq::text AS seq, account_id AS "accountId", code, name, description, discount_type AS "discountType",
+    discount_value AS "discountValue", extra_period_unit AS "extraPeriodUnit", max_cycles AS "maxCycles", max_redemptions AS "maxRedemptions",
+    current_redemptions AS "currentRedemptions", min_amount_cents AS "minAmount", max_discount_cents AS "maxDiscount",
+    valid_from AS "validFrom", valid_until AS "validUntil", product_ids AS "productIds", first_time_only AS "firstTimeOnly",
+    applies_to AS "appliesTo", status, created_at AS "createdAt", updated_at AS "updatedAt"`
   const date = (ms: number | null) => (ms === null ? null : new Date(ms))
   // A code taken by another coupon of the account is an answer, not a failure: the
   // statements skip the row instead of raising, so the transaction stays usable.
@@ -84,12 +50,13 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
           AND NOT EXISTS (SELECT 1 FROM coupons other WHERE other.account_id = ${c.accountId} AND upper(other.code) = upper(${c.code}) AND other.id <> ${c.id})
         RETURNING id`).pipe(Effect.map(changed)),
     find: (accountId, id) =>
-      run(sql<CouponRow>`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND id = ${id}`).pipe(
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCoupon))
+      run(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+        Effect.flatMap(decodeCoupons),
+        Effect.map((rows) => Option.fromNullishOr(withoutSeq(rows)[0]))
       ),
     findByCode: (accountId, code) =>
-      run(sql<CouponRow>`SELECT ${columns} FROM coupons WHERE upper(code) = upper(${code})
-        ${accountId === null ? sql`` : sql`AND account_id = ${accountId}`} LIMIT 2`).pipe(Effect.map((rows) => rows.map(toCoupon))),
+      run(sql`SELECT ${columns} FROM coupons WHERE upper(code) = upper(${code})
+        ${accountId === null ? sql`` : sql`AND account_id = ${accountId}`} LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
     list: (accountId, q) =>
       Effect.gen(function*() {
         const pattern = q.search === null ? null : `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -98,9 +65,9 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
           ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR code ILIKE ${pattern})`}`
         const cursor = beforeCursor(sql, q.after)
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM coupons WHERE ${filters}`)
-        const rows = yield* run(sql<CouponRow>`SELECT ${columns} FROM coupons WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`)
+        const rows = yield* decodeCoupons(yield* run(sql`SELECT ${columns} FROM coupons WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`))
         const page = rows.slice(0, q.limit)
-        return { items: page.map(toCoupon), total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
+        return { items: withoutSeq(page), total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
       }),
     remove: (accountId, id) => run(sql`DELETE FROM coupons WHERE account_id = ${accountId} AND id = ${id} AND current_redemptions = 0`),
     redeem: (couponId, r) =>

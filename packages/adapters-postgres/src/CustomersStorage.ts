@@ -1,60 +1,37 @@
 /** Customers on `effect/sql`: one live customer per document and account, soft deletion, keyset pages. */
-import { type Customer, Customers } from "@billing/core"
+import { Customer, CustomerAddress, Customers } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
+import { decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
 
-interface CustomerRow {
-  readonly id: string
-  readonly seq: string
-  readonly account_id: string
-  readonly name: string
-  readonly document: string
-  readonly email: string | null
-  readonly phone: string | null
-  readonly status: Customer["status"]
-  readonly address: string | null
-  readonly deleted_at: Date | null
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
-const toCustomer = (r: CustomerRow): Customer => ({
-  id: r.id,
-  accountId: r.account_id,
-  name: r.name,
-  document: r.document,
-  email: r.email,
-  phone: r.phone,
-  status: r.status,
-  address: r.address === null ? null : JSON.parse(r.address),
-  deletedAt: r.deleted_at === null ? null : new Date(r.deleted_at),
-  createdAt: new Date(r.created_at),
-  updatedAt: new Date(r.updated_at)
-})
+/** A customer row: the entity with its address as JSON text; `seq` is the cursor. */
+const decodeCustomers = decodeRows(withSeq({ ...Customer.fields, address: jsonColumn(CustomerAddress) }))
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
-  const columns = sql`id, seq::text AS seq, account_id, name, document, email, phone, status, address, deleted_at, created_at, updated_at`
-  const one = (rows: ReadonlyArray<CustomerRow>) => Option.map(Option.fromNullishOr(rows[0]), toCustomer)
+  const columns = sql`id, seq::text AS seq, account_id AS "accountId", name, document, email, phone, status, address,
+    deleted_at AS "deletedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
+  const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeCustomers(rows), (customers) => Option.fromNullishOr(withoutSeq(customers)[0]))
   const findByDocument = (accountId: string, document: string) =>
-    run(sql<CustomerRow>`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND document = ${document} AND deleted_at IS NULL`).pipe(
-      Effect.map(one)
+    run(sql`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND document = ${document} AND deleted_at IS NULL`).pipe(
+      Effect.flatMap(one)
     )
 
   return Customers.of({
     insertIfAbsent: (c) =>
       Effect.gen(function*() {
         // The partial unique index decides between concurrent creations of one document.
-        const inserted = yield* run(sql<CustomerRow>`INSERT INTO customers (id, account_id, name, document, email, phone, status, address, created_at, updated_at)
+        const inserted = yield* run(sql`INSERT INTO customers (id, account_id, name, document, email, phone, status, address, created_at, updated_at)
           VALUES (${c.id}, ${c.accountId}, ${c.name}, ${c.document}, ${c.email}, ${c.phone}, ${c.status},
             ${c.address === null ? null : JSON.stringify(c.address)}, ${c.createdAt}, ${c.updatedAt})
           ON CONFLICT (account_id, document) WHERE deleted_at IS NULL DO NOTHING
           RETURNING ${columns}`)
-        if (inserted[0] !== undefined) return { customer: toCustomer(inserted[0]), created: true }
+        const created = yield* one(inserted)
+        if (Option.isSome(created)) return { customer: created.value, created: true }
         const existing = yield* findByDocument(c.accountId, c.document)
         if (Option.isNone(existing)) return yield* Effect.die(new Error("customer conflict without a live customer"))
         return { customer: existing.value, created: false }
@@ -64,14 +41,14 @@ export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*
           address = ${c.address === null ? null : JSON.stringify(c.address)}, status = ${c.status}, updated_at = ${c.updatedAt}
         WHERE account_id = ${c.accountId} AND id = ${c.id} AND deleted_at IS NULL`),
     find: (accountId, id) =>
-      run(sql<CustomerRow>`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND id = ${id} AND deleted_at IS NULL`).pipe(
-        Effect.map(one)
+      run(sql`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND id = ${id} AND deleted_at IS NULL`).pipe(
+        Effect.flatMap(one)
       ),
     findByDocument,
     list: (accountId, q) =>
       Effect.gen(function*() {
         const pattern = q.search === null ? null : `%${escapeLike(q.search)}%`
-        const rows = yield* run(sql<CustomerRow>`SELECT ${columns} FROM customers
+        const rows = yield* run(sql`SELECT ${columns} FROM customers
           WHERE account_id = ${accountId} AND deleted_at IS NULL
             ${beforeCursor(sql, q.after)}
             ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR email ILIKE ${pattern} OR document ILIKE ${pattern})`}
@@ -79,9 +56,9 @@ export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*
             ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
             ${q.from === null ? sql`` : sql`AND created_at >= ${q.from}`}
             ${q.to === null ? sql`` : sql`AND created_at <= ${q.to}`}
-          ORDER BY seq DESC LIMIT ${q.limit + 1}`)
+          ORDER BY seq DESC LIMIT ${q.limit + 1}`).pipe(Effect.flatMap(decodeCustomers))
         const page = rows.slice(0, q.limit)
-        return { items: page.map(toCustomer), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
+        return { items: withoutSeq(page), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
       }),
     markDeleted: (accountId, id, at) =>
       run(sql`UPDATE customers SET deleted_at = ${at}, updated_at = ${at} WHERE account_id = ${accountId} AND id = ${id} AND deleted_at IS NULL`)

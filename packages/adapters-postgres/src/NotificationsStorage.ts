@@ -1,6 +1,9 @@
-import { type NotificationKind, Notifications } from "@billing/core"
+import { Notification, Notifications } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { decodeRows } from "./Rows.ts"
+
+const decodeNotifications = decodeRows(Notification)
 
 /** The e-mail queue of charges on `effect/sql`; claimed with `SKIP LOCKED` like every queue here. */
 export const NotificationsStorageLive = Layer.effect(Notifications, Effect.gen(function*() {
@@ -11,21 +14,8 @@ export const NotificationsStorageLive = Layer.effect(Notifications, Effect.gen(f
       run(sql`INSERT INTO notifications (account_id, charge_id, kind, recipient, subject, body, status, created_at)
         VALUES (${n.accountId}, ${n.chargeId}, ${n.kind}, ${n.recipient}, ${n.subject}, ${n.body}, 'pending', ${at})`),
     claimPending: (limit) =>
-      run(sql<{ id: string; account_id: string; charge_id: string; kind: string; recipient: string; subject: string; body: string }>`
-        SELECT id::text AS id, account_id, charge_id, kind, recipient, subject, body FROM notifications
-        WHERE status = 'pending' ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
-        Effect.map((rows) =>
-          rows.map((r) => ({
-            id: r.id,
-            accountId: r.account_id,
-            chargeId: r.charge_id,
-            kind: r.kind as NotificationKind,
-            recipient: r.recipient,
-            subject: r.subject,
-            body: r.body
-          }))
-        )
-      ),
+      run(sql`SELECT id::text AS id, account_id AS "accountId", charge_id AS "chargeId", kind, recipient, subject, body FROM notifications
+        WHERE status = 'pending' ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(Effect.flatMap(decodeNotifications)),
     markSent: (id, at) => run(sql`UPDATE notifications SET status = 'sent', sent_at = ${at} WHERE id = ${BigInt(id)}`),
     markFailed: (id, error) => run(sql`UPDATE notifications SET status = 'failed', error = ${error} WHERE id = ${BigInt(id)}`)
   })

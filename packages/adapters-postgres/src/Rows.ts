@@ -36,3 +36,21 @@ export const decodeRows = <S extends Schema.Top & { readonly DecodingServices: n
   const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
   return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<S["Type"]>> => Effect.orDie(decode(rows))
 }
+
+/** A `timestamptz` column as epoch milliseconds. */
+export const EpochMillisColumn = Schema.Date.pipe(
+  Schema.decodeTo(Schema.Int, {
+    decode: SchemaGetter.transform((date: Date) => date.getTime()),
+    encode: SchemaGetter.transform((ms: number) => new Date(ms))
+  })
+)
+
+/**
+ * A row schema of a keyset-paginated table: the entity plus its `seq`, the
+ * cursor of the page, which stays in the adapter.
+ */
+export const withSeq = <F extends Schema.Struct.Fields>(fields: F) => Schema.Struct({ ...fields, seq: Schema.String })
+
+/** The entities of keyset rows, without their cursor. */
+export const withoutSeq = <A extends { readonly seq: string }>(rows: ReadonlyArray<A>): Array<Omit<A, "seq">> =>
+  rows.map(({ seq: _, ...entity }) => entity)

@@ -3,23 +3,32 @@ import { ErrorFields } from "./Errors.ts"
 
 export const PaymentMethodInput = Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"])
 
+const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
+
+/** The buyer a session is pre-filled with, kept as given. */
+export const CheckoutCustomer = JsonObject
+
+/** The items a checkout sells. */
+export const CheckoutItems = Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: Schema.Int }))
+
 /** A hosted checkout: a reusable link (`pl_`) or a single-use session (`cs_`). */
-export interface CheckoutLink {
-  readonly id: string
-  readonly accountId: string
-  readonly kind: "link" | "session"
-  readonly priceId: string | null
-  readonly productId: string | null
-  readonly items: ReadonlyArray<{ readonly priceId: string; readonly quantity: number }> | null
-  readonly allowedPaymentMethods: ReadonlyArray<typeof PaymentMethodInput.Type>
-  readonly customer: Record<string, unknown> | null
+export const CheckoutLink = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  kind: Schema.Literals(["link", "session"]),
+  priceId: Schema.NullOr(Schema.String),
+  productId: Schema.NullOr(Schema.String),
+  items: Schema.NullOr(CheckoutItems),
+  allowedPaymentMethods: Schema.Array(PaymentMethodInput),
+  customer: Schema.NullOr(CheckoutCustomer),
   /** What the hosted page will use, kept as given (colors, redirect URLs, order bumps, installments…). */
-  readonly settings: Record<string, unknown>
+  settings: JsonObject,
   /** Links: `ACTIVE` or `INACTIVE`; sessions: `PENDING`, then `completed` once paid. */
-  readonly status: string
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+  status: Schema.Literals(["ACTIVE", "INACTIVE", "PENDING", "completed"]),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).annotate({ identifier: "CheckoutLinkRecord" })
+export type CheckoutLink = typeof CheckoutLink.Type
 
 export class CheckoutNotFound extends Schema.TaggedError<CheckoutNotFound>()("CHECKOUT_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SESSION_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}

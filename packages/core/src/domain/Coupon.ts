@@ -1,21 +1,41 @@
 import { Schema } from "effect"
-import type { CouponRules } from "../rules/Coupons.ts"
-import { toJsonNumber, cents } from "../money/Money.ts"
+import { Cents, toJsonNumber, cents } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 
-/** A coupon: the rules of `rules/Coupons.ts` plus who owns it and how clients name it. */
-export interface Coupon extends CouponRules {
-  readonly id: string
-  readonly accountId: string
-  readonly code: string
-  readonly name: string
-  readonly description: string | null
-  readonly extraPeriodUnit: "DAYS" | "MONTHS" | null
-  readonly maxCycles: number | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const CouponDiscountType = Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])
+export const CouponStatus = Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"])
+export const ChargeType = Schema.Literals(["RECURRING", "ONE_TIME"])
+const NullableInt = Schema.NullOr(Schema.Int)
+
+/** A coupon (`coup_`): the rules of `rules/Coupons.ts` plus who owns it and how clients name it. */
+export const Coupon = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  code: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  discountType: CouponDiscountType,
+  /** Percent in hundredths for PERCENTAGE, centavos for FIXED, periods for EXTRA_PERIOD. */
+  discountValue: Schema.Int,
+  extraPeriodUnit: Schema.NullOr(Schema.Literals(["DAYS", "MONTHS"])),
+  maxCycles: NullableInt,
+  maxRedemptions: NullableInt,
+  currentRedemptions: Schema.Int,
+  minAmount: Schema.NullOr(Cents),
+  maxDiscount: Schema.NullOr(Cents),
+  /** Epoch milliseconds. */
+  validFrom: NullableInt,
+  validUntil: NullableInt,
+  /** Price ids the coupon is restricted to; empty means any. */
+  productIds: Schema.Array(Schema.String),
+  firstTimeOnly: Schema.Boolean,
+  appliesTo: Schema.NullOr(ChargeType),
+  status: CouponStatus,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).annotate({ identifier: "CouponRecord" })
+export type Coupon = typeof Coupon.Type
 
 export class CouponNotFound extends Schema.TaggedError<CouponNotFound>()("COUPON_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 

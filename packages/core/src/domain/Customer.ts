@@ -1,31 +1,39 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
 
-export interface CustomerAddress {
-  readonly zipCode: string
-  readonly street: string | null
-  readonly number: string | null
-  readonly complement: string | null
-  readonly neighborhood: string | null
-  readonly city: string | null
-  readonly state: string | null
-  /** IBGE code of the city, resolved from the zip code where the engine can (see docs/decisions.md). */
-  readonly cityCode: string | null
-}
+const NullableString = Schema.NullOr(Schema.String)
 
-export interface Customer {
-  readonly id: string
-  readonly accountId: string
-  readonly name: string
-  readonly document: string
-  readonly email: string | null
-  readonly phone: string | null
-  readonly status: "ACTIVE" | "INACTIVE" | "BLOCKED"
-  readonly address: CustomerAddress | null
-  readonly deletedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+/** A customer's address: only the zip code is required. */
+export const CustomerAddress = Schema.Struct({
+  zipCode: Schema.String,
+  street: NullableString,
+  number: NullableString,
+  complement: NullableString,
+  neighborhood: NullableString,
+  city: NullableString,
+  state: NullableString,
+  /** IBGE code of the city, resolved from the zip code where the engine can (see docs/decisions.md). */
+  cityCode: NullableString
+})
+export type CustomerAddress = typeof CustomerAddress.Type
+
+export const CustomerStatus = Schema.Literals(["ACTIVE", "INACTIVE", "BLOCKED"])
+
+/** A buyer of an account (`cus_`), one live customer per document. */
+export const Customer = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  name: Schema.String,
+  document: Schema.String,
+  email: NullableString,
+  phone: NullableString,
+  status: CustomerStatus,
+  address: Schema.NullOr(CustomerAddress),
+  deletedAt: Schema.NullOr(Schema.Date),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).annotate({ identifier: "CustomerRecord" })
+export type Customer = typeof Customer.Type
 
 /** 400: `upsert: true` asked to create a customer whose document is already registered. */
 export class CustomerAlreadyExists extends Schema.TaggedError<CustomerAlreadyExists>()("CUSTOMER_ALREADY_EXISTS", ErrorFields, {

@@ -40,10 +40,11 @@ export type EventName = typeof EventName.Type
  * the change it describes. `body` is the serialized JSON that receivers get,
  * written once so that every delivery and every retry sends the same bytes.
  */
-export interface OutboxEvent {
-  readonly id: string
-  readonly accountId: string
-  readonly event: EventName
-  readonly body: string
-  readonly createdAt: Date
-}
+export const OutboxEvent = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  event: EventName,
+  body: Schema.String,
+  createdAt: Schema.Date
+}).annotate({ identifier: "OutboxEvent" })
+export type OutboxEvent = typeof OutboxEvent.Type

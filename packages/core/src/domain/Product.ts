@@ -1,39 +1,44 @@
 import { Schema } from "effect"
-import { type Cents, Reais, ReaisJson } from "../money/Money.ts"
-import type { RecurrenceType } from "../rules/CycleSchedule.ts"
+import { Cents, Reais, ReaisJson } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
 
 export const ProductType = Schema.Literals(["RECURRING", "ONE_TIME"])
 export const PriceRecurrence = Schema.Literals(["ONE_TIME", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "SEMIANNUAL", "YEARLY"])
 
-export interface Price {
-  readonly id: string
-  readonly productId: string
-  readonly position: number
-  readonly title: string
-  readonly amount: Cents
-  readonly recurrenceType: "ONE_TIME" | RecurrenceType
-  readonly recurrenceInterval: number
-  readonly trialDays: number
-  readonly statementDescriptor: string | null
-  readonly isActive: boolean
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+/** A price of a product (`price_`): one-time or recurring every `recurrenceInterval` periods. */
+export const Price = Schema.Struct({
+  id: Schema.String,
+  productId: Schema.String,
+  position: Schema.Int,
+  title: Schema.String,
+  amount: Cents,
+  recurrenceType: PriceRecurrence,
+  recurrenceInterval: Schema.Int,
+  trialDays: Schema.Int,
+  statementDescriptor: Schema.NullOr(Schema.String),
+  isActive: Schema.Boolean,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).annotate({ identifier: "PriceRecord" })
+export type Price = typeof Price.Type
 
-export interface Product {
-  readonly id: string
-  readonly accountId: string
-  readonly name: string
-  readonly description: string | null
-  readonly type: "RECURRING" | "ONE_TIME"
-  readonly status: "active" | "archived"
-  readonly nfConfigId: string | null
-  readonly prices: ReadonlyArray<Price>
-  readonly archivedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const ProductStatus = Schema.Literals(["active", "archived"])
+
+/** A product (`prod_`) with its prices. */
+export const Product = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  type: ProductType,
+  status: ProductStatus,
+  nfConfigId: Schema.NullOr(Schema.String),
+  prices: Schema.Array(Price),
+  archivedAt: Schema.NullOr(Schema.Date),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).annotate({ identifier: "ProductRecord" })
+export type Product = typeof Product.Type
 
 /** 400: a product or price field is invalid; `details` names it. */
 export class InvalidProductData extends Schema.TaggedError<InvalidProductData>()("INVALID_PRODUCT_DATA", ErrorFields, {

@@ -9,16 +9,17 @@ export type WebhookStatus = typeof WebhookStatus.Type
  * `secret` keys the HMAC of `X-Webhook-Signature`; `authToken`, when set, is
  * sent verbatim as `x-access-token`.
  */
-export interface WebhookRegistration {
-  readonly id: string
-  readonly accountId: string
-  readonly url: string
-  readonly events: ReadonlyArray<EventName>
-  readonly secret: string
-  readonly authToken: string | null
-  readonly status: WebhookStatus
-  readonly createdAt: Date
-}
+export const WebhookRegistration = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(EventName),
+  secret: Schema.String,
+  authToken: Schema.NullOr(Schema.String),
+  status: WebhookStatus,
+  createdAt: Schema.Date
+}).annotate({ identifier: "WebhookRegistrationRecord" })
+export type WebhookRegistration = typeof WebhookRegistration.Type
 
 export const DeliveryStatus = Schema.Literals(["pending", "sending", "delivered", "failed"])
 export type DeliveryStatus = typeof DeliveryStatus.Type
@@ -27,16 +28,17 @@ export type DeliveryStatus = typeof DeliveryStatus.Type
  * One event sent (or to be sent) to one registration; its id is the
  * `webhookEventId` of `POST /v1/users/webhooks/{webhookEventId}/retry`.
  */
-export interface WebhookDelivery {
-  readonly id: string
-  readonly accountId: string
-  readonly webhookId: string
-  readonly event: EventName
-  readonly body: string
-  readonly status: DeliveryStatus
-  readonly attempt: number
-  readonly responseStatusCode: number | null
-  readonly error: string | null
-  readonly createdAt: Date
-  readonly deliveredAt: Date | null
-}
+export const WebhookDelivery = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  webhookId: Schema.String,
+  event: EventName,
+  body: Schema.String,
+  status: DeliveryStatus,
+  attempt: Schema.Int,
+  responseStatusCode: Schema.NullOr(Schema.Int),
+  error: Schema.NullOr(Schema.String),
+  createdAt: Schema.Date,
+  deliveredAt: Schema.NullOr(Schema.Date)
+}).annotate({ identifier: "WebhookDeliveryRecord" })
+export type WebhookDelivery = typeof WebhookDelivery.Type

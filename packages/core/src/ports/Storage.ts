@@ -9,6 +9,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { Account } from "../domain/Account.ts"
+import type { ApiClient, IssuedToken } from "../domain/ApiClient.ts"
 import type { EventName, OutboxEvent } from "../domain/Events.ts"
 import type { DeliveryStatus, WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
 
@@ -30,29 +31,12 @@ export class Accounts extends Context.Service<Accounts, {
   readonly nextNumber: Effect.Effect<string>
 }>()("@billing/core/ports/Storage/Accounts") {}
 
-/** OAuth client credentials; the secret is kept only as a slow salted hash. */
-export interface ApiClient {
-  readonly clientId: string
-  readonly accountId: string
-  readonly secretHash: string
-  readonly scopes: ReadonlyArray<string>
-  readonly createdAt: Date
-}
-
 export class ApiClients extends Context.Service<ApiClients, {
   readonly insert: (client: ApiClient) => Effect.Effect<void>
   readonly findByClientId: (clientId: string) => Effect.Effect<Option.Option<ApiClient>>
   /** Replaces the secret hash and scopes of an existing client. */
   readonly updateCredentials: (clientId: string, secretHash: string, scopes: ReadonlyArray<string>) => Effect.Effect<void>
 }>()("@billing/core/ports/Storage/ApiClients") {}
-
-/** An issued access token, kept so that a repeated request reuses it. */
-export interface IssuedToken {
-  readonly clientId: string
-  readonly scopeKey: string
-  readonly token: string
-  readonly expiresAt: Date
-}
 
 export class AccessTokens extends Context.Service<AccessTokens, {
   /** The newest token of this client and scope set that is still valid after `validAfter`. */

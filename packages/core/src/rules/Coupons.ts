@@ -3,29 +3,30 @@
  * gives the answer of `POST /v1/coupons/validate` and the discount checkout
  * applies, so the two can never disagree.
  */
+import type { Coupon } from "../domain/Coupon.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { percentOf, roundDown } from "../money/Rounding.ts"
 
-export type CouponDiscountType = "PERCENTAGE" | "FIXED" | "EXTRA_PERIOD"
-export type CouponStatus = "ACTIVE" | "PAUSED" | "INACTIVE"
-export type ChargeType = "RECURRING" | "ONE_TIME"
+export type CouponDiscountType = Coupon["discountType"]
+export type CouponStatus = Coupon["status"]
+export type ChargeType = NonNullable<Coupon["appliesTo"]>
 
-export interface CouponRules {
-  readonly discountType: CouponDiscountType
-  /** Percent in hundredths for PERCENTAGE, centavos for FIXED, periods for EXTRA_PERIOD. */
-  readonly discountValue: number
-  readonly maxDiscount: Cents | null
-  readonly minAmount: Cents | null
-  readonly maxRedemptions: number | null
-  readonly currentRedemptions: number
-  readonly validFrom: number | null
-  readonly validUntil: number | null
-  /** Price ids the coupon is restricted to; empty means any. */
-  readonly productIds: ReadonlyArray<string>
-  readonly firstTimeOnly: boolean
-  readonly appliesTo: ChargeType | null
-  readonly status: CouponStatus
-}
+/** What of a coupon the rules judge (see `domain/Coupon.ts` for the fields). */
+export type CouponRules = Pick<
+  Coupon,
+  | "discountType"
+  | "discountValue"
+  | "maxDiscount"
+  | "minAmount"
+  | "maxRedemptions"
+  | "currentRedemptions"
+  | "validFrom"
+  | "validUntil"
+  | "productIds"
+  | "firstTimeOnly"
+  | "appliesTo"
+  | "status"
+>
 
 export interface CouponRequest {
   readonly amount?: Cents | undefined

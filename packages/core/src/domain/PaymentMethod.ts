@@ -1,0 +1,16 @@
+import { Schema } from "effect"
+
+/** A tokenized card (`pm_`): what may be kept of it and the acquirer's token; never the number or CVV. */
+export const PaymentMethod = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  acquirerToken: Schema.String,
+  brand: Schema.String,
+  firstSix: Schema.String,
+  lastFour: Schema.String,
+  expMonth: Schema.Int,
+  expYear: Schema.Int,
+  holderName: Schema.String,
+  createdAt: Schema.Date
+}).annotate({ identifier: "PaymentMethodRecord" })
+export type PaymentMethod = typeof PaymentMethod.Type
