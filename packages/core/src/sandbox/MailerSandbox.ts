@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { Mailer } from "../ports/Notifications.ts"
 
 /** What the sandbox mailer "sent": kept in memory, newest last, for tests and local development. */
@@ -10,6 +10,8 @@ export class SandboxMailbox extends Context.Service<SandboxMailbox, {
 export const MailerSandbox = Layer.effectContext(Effect.sync(() => {
   const messages: Array<{ readonly to: string; readonly subject: string; readonly body: string; readonly at: Date }> = []
   return Context.make(SandboxMailbox, { messages }).pipe(
-    Context.add(Mailer, { send: (message) => Effect.sync(() => void messages.push({ ...message, at: new Date() })) })
+    Context.add(Mailer, {
+      send: (message) => Effect.map(Clock.currentTimeMillis, (now) => void messages.push({ ...message, at: new Date(now) }))
+    })
   )
 }))
