@@ -3,11 +3,15 @@
  * a failing batch, stopping on interruption (in memory, under `TestClock`);
  * then the real jobs of `WorkerLive` on PostgreSQL.
  */
-import { assert, describe, expect, it } from "@effect/vitest"
-import { Clock, type Duration, Effect, Exit, Fiber, Logger } from "effect"
+import { SandboxMailbox } from "@billing/core"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Clock, type Duration, Effect, Exit, Fiber, Layer, Logger, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import { startEngine, type TestEngine } from "../../../test/support/Engine.ts"
+import { startReceiver } from "../../../test/support/Receiver.ts"
 import { type ClaimableJob, forkJobs, runJob } from "../src/ClaimableJob.ts"
-import { workerJobs } from "../src/Worker.ts"
+import { workerJobs, WorkerLive, type WorkerOptions } from "../src/Worker.ts"
 
 interface Batch {
   readonly at: number
@@ -169,4 +173,88 @@ describe("WorkerOptions", () => {
       { name: "notifications", batchSize: 100, pollInterval: "1 second" }
     ])
   })
+})
+
+describe("WorkerLive on postgres", () => {
+  let engine: TestEngine
+  beforeAll(async () => {
+    engine = await startEngine("postgres")
+  })
+  afterAll(() => engine?.dispose())
+
+  const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
+  const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
+  const client = async (account: Awaited<ReturnType<TestEngine["createAccount"]>>) => {
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    return async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${engine.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      return response.json()
+    }
+  }
+
+  /** Runs `WorkerLive(options)` until `done` answers true (polled every 20 ms, at most 30 s), then stops it. */
+  const runWorkerUntil = (options: WorkerOptions, done: () => Promise<boolean>) =>
+    engine.run(Effect.scoped(Effect.gen(function*() {
+      yield* Layer.build(WorkerLive(options))
+      yield* Effect.promise(done).pipe(
+        Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (finished) => finished }),
+        Effect.timeout("30 seconds")
+      )
+    })))
+
+  it("runs every job with no pass called: a sandbox payment is confirmed, e-mailed and its webhook sent; an overdue charge expires", async () => {
+    const receiver = await startReceiver()
+    try {
+      const api = await client(await engine.createAccount())
+      await api("POST", "/v1/users/webhooks", { url: receiver.url, events: ["payment.success", "charge.expired"] })
+      const paid = await api("POST", "/v1/charges", { paymentMethod: "pix", amount: 12, customer, notifications: ["oneoff.payment.success"] })
+      expect((await api("POST", `/v1/wallet/pay/${paid.chargeId}`)).status).toBe("PROCESSING")
+      const overdue = await api("POST", "/v1/charges/pix", { amount: 6 })
+      await sql((s) => s`UPDATE charges SET expires_at = now() - interval '1 second' WHERE id = ${overdue.chargeId}`)
+
+      await runWorkerUntil({ pollInterval: "20 millis" }, async () => receiver.received.length >= 2)
+      const events = receiver.received.map((r) => JSON.parse(r.body) as { event: string; chargeId: string })
+      expect(events.map(({ chargeId, event }) => ({ chargeId, event })).sort((a, b) => a.event.localeCompare(b.event))).toEqual([
+        { event: "charge.expired", chargeId: overdue.chargeId },
+        { event: "payment.success", chargeId: paid.chargeId }
+      ])
+      expect((await api("GET", `/v1/charges/${paid.chargeId}`)).status).toBe("PAID")
+      expect((await api("GET", `/v1/charges/${overdue.chargeId}`)).status).toBe("EXPIRED")
+      const mailbox = await engine.run(Effect.map(SandboxMailbox, (m) => m.messages.filter((x) => x.body.includes(paid.chargeId))))
+      expect(mailbox.map((m) => [m.to, m.subject])).toEqual([["ana@example.com", "Pagamento de R$ 12,00 confirmado"]])
+    } finally {
+      await receiver.close()
+    }
+  }, 60_000)
+
+  it("sends an e-mail within one poll interval while 10,000 charges are being expired", async () => {
+    const account = await engine.createAccount({ name: "Loja Cheia" })
+    const api = await client(account)
+    // 10,000 overdue copies of one real charge (new ids and txids), so the expiry job has 100 full batches to work through.
+    const template = await api("POST", "/v1/charges/pix", { amount: 5 })
+    // (LATERAL: `(f(x)).*` would call f once per column.)
+    await sql((s) => s`INSERT INTO charges
+      SELECT copy.* FROM charges c, generate_series(1, 10000) g,
+        LATERAL jsonb_populate_record(NULL::charges, to_jsonb(c) || jsonb_build_object(
+          'id', c.id || '_' || g,
+          'txid', left(c.txid, length(c.txid) - 5) || lpad(g::text, 5, '0'),
+          'expires_at', now() - interval '1 second')) copy
+      WHERE c.id = ${template.chargeId}`)
+    const mailed = await api("POST", "/v1/charges", { paymentMethod: "pix", amount: 12, customer, notifications: ["oneoff.pix.generated"] })
+    const expired = () =>
+      sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE account_id = ${account.accountId} AND status = 'EXPIRED'`)
+        .then((rows) => Number(rows[0]!.n))
+
+    const startedAt = await engine.run(Clock.currentTimeMillis)
+    await runWorkerUntil({ pollInterval: "1 second" }, async () => (await expired()) === 10_000)
+
+    const [mail] = await sql((s) => s<{ status: string; sent_at: Date }>`SELECT status, sent_at FROM notifications WHERE charge_id = ${mailed.chargeId}`)
+    const [expiry] = await sql((s) => s<{ n: string; last: Date }>`SELECT count(*)::text AS n, max(created_at) AS last FROM outbox
+      WHERE account_id = ${account.accountId} AND event = 'charge.expired'`)
+    expect(mail!.status).toBe("sent")
+    expect(Number(expiry!.n)).toBe(10_000)
+    // Behind the expiry backlog (one fiber draining the charge queues in turn) the e-mail would wait for the last expiry.
+    expect(mail!.sent_at.getTime()).toBeLessThan(expiry!.last.getTime())
+    expect(mail!.sent_at.getTime() - startedAt).toBeLessThanOrEqual(1_000)
+  }, 120_000)
 })
