@@ -26,6 +26,7 @@ export interface ClaimableJob<E = never, R = never> {
   readonly batchSize: number
   /** Pause after the queue came back empty, or after a failing batch. */
   readonly pollInterval: Duration.Input
+  /** Claims, processes and marks up to `limit` rows in one transaction; returns how many it handled. */
   readonly runBatch: (limit: number) => Effect.Effect<number, E, R>
 }
 
@@ -45,8 +46,8 @@ export const drain = Effect.fn("Worker.drain")(function*<E, R>(job: ClaimableJob
 })
 
 /**
- * Drains `job` now and then once per `pollInterval` after each idle tick, for
- * as long as the fiber lives; interrupt the fiber to stop it (a batch in
+ * Drains `job` now, then again `pollInterval` after each tick, for as long as
+ * the fiber lives; interrupt the fiber to stop it (a batch in
  * flight is interrupted, and its transaction rolls back). A failing batch, say
  * while the database restarts, is logged and tried again at the next tick: one
  * bad row or outage must never stop the job for good.

@@ -21,6 +21,7 @@ export interface JobOptions {
   readonly pollInterval?: Duration.Input
 }
 
+/** Tuning of `WorkerLive`; every field is optional and has a default. */
 export interface WorkerOptions {
   /** Pause after an idle tick, for every job without its own `pollInterval`. */
   readonly pollInterval?: Duration.Input
@@ -35,8 +36,8 @@ export interface WorkerOptions {
 /** Polling every quarter second keeps a webhook or an e-mail well under a second behind its cause. */
 const DEFAULT_POLL_INTERVAL: Duration.Input = "250 millis"
 
-// Deliveries wait on receivers (up to 5 s each), so a smaller batch keeps one
-// slow lease from holding rows that another worker could send meanwhile.
+// Deliveries wait on receivers (up to 5 s each) under a 30 s lease, so they
+// are taken in smaller batches than rows that only touch the database.
 const defaultBatch: Record<JobName, number> = {
   fanOut: 100,
   delivery: 50,
