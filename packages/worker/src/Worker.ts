@@ -1,74 +1,107 @@
 /**
- * The scheduler worker: loops over the core's periodic work: outbox fan-out
- * and webhook delivery, charge expiry and sandbox payment confirmation;
- * later loops (cycles, overdue marks, retries, fiscal timing) join them. Any number
- * of workers may run against one PostgreSQL: every loop claims its rows with
- * `SKIP LOCKED`, so no two workers take the same one.
+ * The scheduler worker: every periodic job of the core (outbox fan-out,
+ * webhook delivery, charge expiry, sandbox payment confirmation, e-mail
+ * notifications; later cycles, overdue marks, retries, fiscal timing) runs the
+ * claimable loop of `ClaimableJob.ts` on its own fiber. Any number of workers
+ * may run against one PostgreSQL: every job claims its rows with `SKIP LOCKED`
+ * or a lease, so no two workers take the same one.
  */
 import { Billing } from "@billing/core"
-import { Cause, Duration, Effect, Layer, Schedule } from "effect"
+import { type Duration, Effect, Layer } from "effect"
+import { type ClaimableJob, drain, forkJobs } from "./ClaimableJob.ts"
 
-export interface WorkerOptions {
-  /** Pause between passes when there was nothing to do. */
+/** The worker's jobs, by the name used in `WorkerOptions.jobs` and in logs. */
+export type JobName = "fanOut" | "delivery" | "expiry" | "sandboxPayments" | "notifications"
+
+/** Tuning of one job; anything left out takes the worker-wide value or the default. */
+export interface JobOptions {
+  /** Rows claimed per batch. */
+  readonly batch?: number
+  /** Pause after an idle (or failed) tick. */
   readonly pollInterval?: Duration.Input
-  /** Events fanned out per transaction. */
-  readonly fanOutBatch?: number
-  /** Deliveries leased per pass. */
-  readonly deliveryBatch?: number
 }
 
-/** One pass of webhook work: fan out every committed event, then send what is due. */
-export const deliveryPass = (options: WorkerOptions = {}) =>
-  Effect.gen(function*() {
-    let fanned = 0
-    for (;;) {
-      const n = yield* Billing.fanOut(options.fanOutBatch ?? 100)
-      fanned += n
-      if (n === 0) break
-    }
-    const sent = yield* Billing.deliverDue(options.deliveryBatch ?? 50)
-    return { fanned, sent }
-  })
+/** Tuning of `WorkerLive`; every field is optional and has a default. */
+export interface WorkerOptions {
+  /** Pause after an idle tick, for every job without its own `pollInterval`. */
+  readonly pollInterval?: Duration.Input
+  /** Events fanned out per transaction (same as `jobs.fanOut.batch`, which wins). */
+  readonly fanOutBatch?: number
+  /** Deliveries leased per batch (same as `jobs.delivery.batch`, which wins). */
+  readonly deliveryBatch?: number
+  /** Per-job batch size and poll interval. */
+  readonly jobs?: { readonly [K in JobName]?: JobOptions }
+}
 
-const forever = <A, E, R>(name: string, pass: Effect.Effect<A, E, R>, interval: Duration.Input) =>
-  pass.pipe(
-    // A failing pass (say the database restarting) is logged and tried again
-    // on the next tick; it must never stop the worker.
-    Effect.catchCause((cause) =>
-      Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : Effect.logError(`${name} pass failed`, cause)
-    ),
-    Effect.repeat(Schedule.spaced(interval)),
-    Effect.withSpan(`Worker.${name}`)
-  )
+/** Polling every quarter second keeps a webhook or an e-mail well under a second behind its cause. */
+const DEFAULT_POLL_INTERVAL: Duration.Input = "250 millis"
 
-/** One pass of charge work: confirm requested sandbox payments, expire what is due, send the e-mails recorded. */
-export const chargesPass = (options: { readonly batch?: number } = {}) =>
-  Effect.gen(function*() {
-    let paid = 0
-    let expired = 0
-    for (;;) {
-      const n = yield* Billing.confirmSandboxPayments(options.batch ?? 100)
-      paid += n
-      if (n === 0) break
-    }
-    for (;;) {
-      const n = yield* Billing.expireDueCharges(options.batch ?? 100)
-      expired += n
-      if (n === 0) break
-    }
-    let mailed = 0
-    for (;;) {
-      const n = yield* Billing.sendPendingNotifications(options.batch ?? 100)
-      mailed += n
-      if (n === 0) break
-    }
-    return { paid, expired, mailed }
-  })
+// Deliveries wait on receivers (up to 5 s each) under a 30 s lease, so they
+// are taken in smaller batches than rows that only touch the database.
+const defaultBatch: Record<JobName, number> = {
+  fanOut: 100,
+  delivery: 50,
+  expiry: 100,
+  sandboxPayments: 100,
+  notifications: 100
+}
 
-/** Runs the worker loops for as long as the layer lives. */
-export const WorkerLive = (options: WorkerOptions = {}) =>
-  Layer.effectDiscard(Effect.gen(function*() {
-    const interval = options.pollInterval ?? "250 millis"
-    yield* Effect.forkScoped(forever("delivery", deliveryPass(options), interval))
-    yield* Effect.forkScoped(forever("charges", chargesPass(), interval))
-  }))
+const runBatchOf = {
+  fanOut: (limit: number) => Billing.fanOut(limit),
+  delivery: (limit: number) => Billing.deliverDue(limit),
+  expiry: (limit: number) => Billing.expireDueCharges(limit),
+  sandboxPayments: (limit: number) => Billing.confirmSandboxPayments(limit),
+  notifications: (limit: number) => Billing.sendPendingNotifications(limit)
+} as const
+
+type BillingBatch = ReturnType<(typeof runBatchOf)[JobName]>
+type BillingJob = ClaimableJob<Effect.Error<BillingBatch>, Effect.Services<BillingBatch>>
+
+const legacyBatch = (name: JobName, options: WorkerOptions) =>
+  name === "fanOut" ? options.fanOutBatch : name === "delivery" ? options.deliveryBatch : undefined
+
+/** The job `name` as configured by `options`. */
+export const workerJob = (name: JobName, options: WorkerOptions = {}): BillingJob => ({
+  name,
+  batchSize: options.jobs?.[name]?.batch ?? legacyBatch(name, options) ?? defaultBatch[name],
+  pollInterval: options.jobs?.[name]?.pollInterval ?? options.pollInterval ?? DEFAULT_POLL_INTERVAL,
+  runBatch: runBatchOf[name]
+})
+
+/**
+ * Every job of the worker, as configured by `options`. Confirmation comes
+ * before expiry and fan-out before delivery only in this list: at run time
+ * each has its own fiber and none waits for another.
+ */
+export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJob> =>
+  (["fanOut", "delivery", "sandboxPayments", "expiry", "notifications"] as const).map((name) => workerJob(name, options))
+
+/**
+ * One pass of webhook work, as one caller drives it (tests, scripts): fan out
+ * every committed event, then send one batch of what is due.
+ */
+export const deliveryPass = Effect.fn("Worker.deliveryPass")(function*(options: WorkerOptions = {}) {
+  const fanned = yield* drain(workerJob("fanOut", options))
+  const delivery = workerJob("delivery", options)
+  const sent = yield* delivery.runBatch(delivery.batchSize)
+  return { fanned, sent }
+})
+
+/**
+ * One pass of charge work, as one caller drives it (tests, scripts): confirm
+ * requested sandbox payments, expire what is due, send the e-mails recorded;
+ * each drained in that order.
+ */
+export const chargesPass = Effect.fn("Worker.chargesPass")(function*(options: { readonly batch?: number } = {}) {
+  const tuned = { jobs: { sandboxPayments: options, expiry: options, notifications: options } }
+  const paid = yield* drain(workerJob("sandboxPayments", tuned))
+  const expired = yield* drain(workerJob("expiry", tuned))
+  const mailed = yield* drain(workerJob("notifications", tuned))
+  return { paid, expired, mailed }
+})
+
+/**
+ * Runs every job of the worker, each on its own fiber, for as long as the
+ * layer lives. Used by `billing serve` and `billing worker`.
+ */
+export const WorkerLive = (options: WorkerOptions = {}) => Layer.effectDiscard(forkJobs(workerJobs(options)))
