@@ -72,8 +72,8 @@ export const listCharges = Effect.fn("Charges.list")(function*(query: {
     totalPages: Math.ceil(result.total / limit),
     page,
     limit,
-    dateFrom: from?.toISOString() ?? null,
-    dateTo: to?.toISOString() ?? null
+    dateFrom: from,
+    dateTo: to
   }
 })
 

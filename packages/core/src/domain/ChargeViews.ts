@@ -4,65 +4,55 @@
  * `subAccountId` in the list). Amounts are `ReaisJson` (printed `10.00`).
  */
 import { Schema } from "effect"
-import { ReaisJson } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
-import type { Charge } from "./Charge.ts"
+import { Charge, type Charge as ChargeType, ChargeCard, ChargeStatus, PixPayer } from "./Charge.ts"
 import { AddressView } from "./Customer.ts"
+import { Instant, ReaisJson } from "./Wire.ts"
 
-const Timestamp = Schema.NullOr(Schema.String)
+const f = Charge.fields
+const NullableInstant = Schema.NullOr(Instant)
 
 /** `GET /v1/charges/{chargeId}`: the status view of the spec. */
 export const ChargeStatusView = Schema.Struct({
-  chargeId: Schema.String,
-  status: Schema.String,
+  chargeId: f.id,
+  status: f.status,
   amount: ReaisJson,
-  paymentType: Schema.String,
-  masterAccointId: Schema.String,
-  subaccountId: Schema.NullOr(Schema.String),
-  emv: Schema.NullOr(Schema.String),
-  paidAt: Timestamp,
-  createdAt: Schema.String
+  paymentType: f.paymentType,
+  masterAccointId: f.masterAccountId,
+  subaccountId: Schema.NullOr(f.accountId),
+  emv: f.emv,
+  paidAt: NullableInstant,
+  createdAt: Instant
 }).annotate({ identifier: "ChargeStatusView" })
-
-const Customer = Schema.Struct({
-  name: Schema.NullOr(Schema.String),
-  documentNumber: Schema.NullOr(Schema.String),
-  email: Schema.NullOr(Schema.String),
-  phone: Schema.NullOr(Schema.String)
-})
-
-const Payer = Schema.Struct({
-  name: Schema.String,
-  taxId: Schema.String,
-  bank: Schema.String,
-  account: Schema.String,
-  branch: Schema.String,
-  accountType: Schema.String
-})
 
 /** `GET /v1/charges/{chargeId}?view=detail`: the whole charge. */
 export const ChargeDetailView = Schema.Struct({
-  chargeId: Schema.String,
-  status: Schema.String,
-  paymentType: Schema.String,
+  chargeId: f.id,
+  status: f.status,
+  paymentType: f.paymentType,
   amount: ReaisJson,
   grossAmount: ReaisJson,
   netAmount: ReaisJson,
   fees: Schema.Struct({ total: ReaisJson, fixed: ReaisJson, percentageRate: Schema.Number }),
-  masterAccountId: Schema.String,
-  subAccountId: Schema.NullOr(Schema.String),
-  description: Schema.NullOr(Schema.String),
-  externalTxid: Schema.NullOr(Schema.String),
-  metadata: Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)),
-  customer: Schema.NullOr(Customer),
+  masterAccountId: f.masterAccountId,
+  subAccountId: Schema.NullOr(f.accountId),
+  description: f.description,
+  externalTxid: f.externalTxid,
+  metadata: f.metadata,
+  customer: Schema.NullOr(Schema.Struct({
+    name: Schema.NullOr(Schema.String),
+    documentNumber: Schema.NullOr(Schema.String),
+    email: Schema.NullOr(Schema.String),
+    phone: Schema.NullOr(Schema.String)
+  })),
   address: Schema.NullOr(AddressView),
   pix: Schema.NullOr(Schema.Struct({
-    txid: Schema.String,
-    emv: Schema.NullOr(Schema.String),
-    dueDate: Schema.NullOr(Schema.String),
-    expiresAt: Schema.String,
-    endToEndId: Schema.NullOr(Schema.String),
-    payer: Schema.NullOr(Payer)
+    txid: f.txid,
+    emv: f.emv,
+    dueDate: f.dueDate,
+    expiresAt: Instant,
+    endToEndId: f.endToEndId,
+    payer: Schema.NullOr(PixPayer)
   })),
   boleto: Schema.NullOr(Schema.Struct({
     bankCode: Schema.String,
@@ -71,49 +61,44 @@ export const ChargeDetailView = Schema.Struct({
     digitableLine: Schema.String,
     dueDate: Schema.String
   })),
-  card: Schema.NullOr(Schema.Struct({
-    brand: Schema.String,
-    firstSix: Schema.String,
-    lastFour: Schema.String,
-    installments: Schema.Number
-  })),
+  card: Schema.NullOr(ChargeCard),
   split: Schema.Array(Schema.Struct({
     accountNumber: Schema.String,
-    type: Schema.String,
+    type: Schema.Literals(["fixed", "percentage"]),
     /** The requested percentage (12.5 for 12.5%) of a percentage part; null for a fixed one. */
     percentage: Schema.NullOr(Schema.Number),
     amount: ReaisJson
   })),
-  expiresAt: Schema.String,
-  paidAt: Timestamp,
-  canceledAt: Timestamp,
-  archivedAt: Timestamp,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  expiresAt: Instant,
+  paidAt: NullableInstant,
+  canceledAt: NullableInstant,
+  archivedAt: NullableInstant,
+  createdAt: Instant,
+  updatedAt: Instant
 }).annotate({ identifier: "ChargeDetailView" })
 
 /** `GET /v1/charges/{chargeId}/status`: lean, for polling. */
 export const ChargeLeanStatus = Schema.Struct({
-  chargeId: Schema.String,
-  status: Schema.String,
+  chargeId: f.id,
+  status: f.status,
   amount: ReaisJson,
-  paidAt: Timestamp,
-  expiresAt: Schema.String,
-  updatedAt: Schema.String
+  paidAt: NullableInstant,
+  expiresAt: Instant,
+  updatedAt: Instant
 }).annotate({ identifier: "ChargeLeanStatus" })
 
 /** One item of `GET /v1/charges`. */
 export const ChargeListItem = Schema.Struct({
-  status: Schema.String,
-  createdAt: Schema.String,
-  chargeId: Schema.String,
-  updatedAt: Schema.String,
-  masterAccountId: Schema.String,
+  status: f.status,
+  createdAt: Instant,
+  chargeId: f.id,
+  updatedAt: Instant,
+  masterAccountId: f.masterAccountId,
   amount: ReaisJson,
-  attempts: Schema.Number,
-  emvQrCode: Schema.NullOr(Schema.String),
-  paymentType: Schema.String,
-  subAccountId: Schema.NullOr(Schema.String)
+  attempts: f.attempts,
+  emvQrCode: f.emv,
+  paymentType: f.paymentType,
+  subAccountId: Schema.NullOr(f.accountId)
 }).annotate({ identifier: "ChargeListItem" })
 
 export const ChargeList = Schema.Struct({
@@ -122,27 +107,28 @@ export const ChargeList = Schema.Struct({
   totalPages: Schema.Number,
   page: Schema.Number,
   limit: Schema.Number,
-  dateFrom: Timestamp,
-  dateTo: Timestamp
+  dateFrom: NullableInstant,
+  dateTo: NullableInstant
 }).annotate({ identifier: "ChargeList" })
 
-const iso = (d: Date | null) => (d === null ? null : d.toISOString())
-const subAccountOf = (c: Charge) => (c.accountId === c.masterAccountId ? null : c.accountId)
+const subAccountOf = (c: ChargeType) => (c.accountId === c.masterAccountId ? null : c.accountId)
 
-export const toStatusView = (c: Charge): typeof ChargeStatusView.Type => ({
+// A charge that can no longer be paid does not hand out its code.
+const UNPAYABLE: ReadonlyArray<typeof ChargeStatus.Type> = ["CANCELED", "ARCHIVED", "EXPIRED"]
+
+export const toStatusView = (c: ChargeType): typeof ChargeStatusView.Type => ({
   chargeId: c.id,
   status: c.status,
   amount: c.amount,
   paymentType: c.paymentType,
   masterAccointId: c.masterAccountId,
   subaccountId: subAccountOf(c),
-  // A charge that can no longer be paid does not hand out its code.
-  emv: c.status === "CANCELED" || c.status === "ARCHIVED" || c.status === "EXPIRED" ? null : c.emv,
-  paidAt: iso(c.paidAt),
-  createdAt: c.createdAt.toISOString()
+  emv: UNPAYABLE.includes(c.status) ? null : c.emv,
+  paidAt: c.paidAt,
+  createdAt: c.createdAt
 })
 
-export const toDetailView = (c: Charge): typeof ChargeDetailView.Type => ({
+export const toDetailView = (c: ChargeType): typeof ChargeDetailView.Type => ({
   chargeId: c.id,
   status: c.status,
   paymentType: c.paymentType,
@@ -164,7 +150,7 @@ export const toDetailView = (c: Charge): typeof ChargeDetailView.Type => ({
     ? { street: null, number: null, complement: null, neighborhood: null, city: null, state: null, zipCode: c.customer.cep, cityCode: null }
     : null,
   pix: c.paymentType === "PIX"
-    ? { txid: c.txid, emv: c.emv, dueDate: c.dueDate, expiresAt: c.expiresAt.toISOString(), endToEndId: c.endToEndId, payer: c.payer }
+    ? { txid: c.txid, emv: c.emv, dueDate: c.dueDate, expiresAt: c.expiresAt, endToEndId: c.endToEndId, payer: c.payer }
     : null,
   boleto: c.boleto === null
     ? null
@@ -176,28 +162,28 @@ export const toDetailView = (c: Charge): typeof ChargeDetailView.Type => ({
     percentage: p.type === "percentage" ? percentFromHundredths(p.value) : null,
     amount: p.amount
   })),
-  expiresAt: c.expiresAt.toISOString(),
-  paidAt: iso(c.paidAt),
-  canceledAt: iso(c.canceledAt),
-  archivedAt: iso(c.archivedAt),
-  createdAt: c.createdAt.toISOString(),
-  updatedAt: c.updatedAt.toISOString()
+  expiresAt: c.expiresAt,
+  paidAt: c.paidAt,
+  canceledAt: c.canceledAt,
+  archivedAt: c.archivedAt,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt
 })
 
-export const toLeanStatus = (c: Charge): typeof ChargeLeanStatus.Type => ({
+export const toLeanStatus = (c: ChargeType): typeof ChargeLeanStatus.Type => ({
   chargeId: c.id,
   status: c.status,
   amount: c.amount,
-  paidAt: iso(c.paidAt),
-  expiresAt: c.expiresAt.toISOString(),
-  updatedAt: c.updatedAt.toISOString()
+  paidAt: c.paidAt,
+  expiresAt: c.expiresAt,
+  updatedAt: c.updatedAt
 })
 
-export const toListItem = (c: Charge): typeof ChargeListItem.Type => ({
+export const toListItem = (c: ChargeType): typeof ChargeListItem.Type => ({
   status: c.status,
-  createdAt: c.createdAt.toISOString(),
+  createdAt: c.createdAt,
   chargeId: c.id,
-  updatedAt: c.updatedAt.toISOString(),
+  updatedAt: c.updatedAt,
   masterAccountId: c.masterAccountId,
   amount: c.amount,
   attempts: c.attempts,

@@ -1,36 +1,70 @@
 /**
- * Bodies of the charge events, serialized once when the event is recorded
- * (amounts printed `10.00`). Standalone charges use the `accountId` key
- * (spec: Events, Common envelope).
+ * Bodies of the charge events, as Schemas derived from the charge and
+ * serialized once when the event is recorded (amounts printed `10.00`,
+ * instants ISO 8601). Standalone charges use the `accountId` key (spec:
+ * Events, Common envelope).
  */
-import type { Charge } from "../domain/Charge.ts"
-import { toJsonNumber } from "../money/Money.ts"
+import { Schema } from "effect"
+import { Charge } from "../domain/Charge.ts"
+import { Instant, ReaisJson } from "../domain/Wire.ts"
 
-/** `payment.success` of a standalone Pix charge. */
-export const paymentSuccessBody = (charge: Charge, at: Date): string =>
-  JSON.stringify({
-    event: "payment.success",
-    timestamp: at.toISOString(),
-    accountId: charge.accountId,
-    chargeId: charge.id,
-    amount: toJsonNumber(charge.amount),
-    paymentMethod: charge.paymentType,
-    paymentId: charge.endToEndId ?? charge.id,
-    paidAt: charge.paidAt?.toISOString() ?? at.toISOString(),
-    metadata: charge.metadata,
-    payer: charge.payer
-  })
+const f = Charge.fields
+
+/** `payment.success` of a standalone Pix charge (spec: Events, standalone `payment.success`). */
+export const PaymentSuccessEvent = Schema.Struct({
+  event: Schema.Literal("payment.success"),
+  timestamp: Instant,
+  accountId: f.accountId,
+  chargeId: f.id,
+  amount: ReaisJson,
+  paymentMethod: f.paymentType,
+  paymentId: Schema.String,
+  paidAt: Instant,
+  metadata: f.metadata,
+  payer: f.payer
+}).annotate({ identifier: "PaymentSuccessEvent" })
 
 /** `charge.expired`: the payload is not shown by the spec; `status` is the charge status. */
+export const ChargeExpiredEvent = Schema.Struct({
+  event: Schema.Literal("charge.expired"),
+  timestamp: Instant,
+  accountId: f.accountId,
+  chargeId: f.id,
+  status: f.status,
+  amount: ReaisJson,
+  paymentType: f.paymentType,
+  expiresAt: Instant,
+  metadata: f.metadata
+}).annotate({ identifier: "ChargeExpiredEvent" })
+
+const encodePaymentSuccess = Schema.encodeSync(PaymentSuccessEvent)
+const encodeChargeExpired = Schema.encodeSync(ChargeExpiredEvent)
+
+/** The body of `payment.success` for a paid charge, recorded at `at`. */
+export const paymentSuccessBody = (charge: Charge, at: Date): string =>
+  JSON.stringify(encodePaymentSuccess({
+    event: "payment.success",
+    timestamp: at,
+    accountId: charge.accountId,
+    chargeId: charge.id,
+    amount: charge.amount,
+    paymentMethod: charge.paymentType,
+    paymentId: charge.endToEndId ?? charge.id,
+    paidAt: charge.paidAt ?? at,
+    metadata: charge.metadata,
+    payer: charge.payer
+  }))
+
+/** The body of `charge.expired` for an expired charge, recorded at `at`. */
 export const chargeExpiredBody = (charge: Charge, at: Date): string =>
-  JSON.stringify({
+  JSON.stringify(encodeChargeExpired({
     event: "charge.expired",
-    timestamp: at.toISOString(),
+    timestamp: at,
     accountId: charge.accountId,
     chargeId: charge.id,
     status: charge.status,
-    amount: toJsonNumber(charge.amount),
+    amount: charge.amount,
     paymentType: charge.paymentType,
-    expiresAt: charge.expiresAt.toISOString(),
+    expiresAt: charge.expiresAt,
     metadata: charge.metadata
-  })
+  }))

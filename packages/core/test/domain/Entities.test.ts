@@ -50,6 +50,6 @@ describe("entity schemas", () => {
       expect(equivalent(back, value), text).toBe(true)
       // And encoding again gives the same text: nothing is lost or reordered.
       expect(JSON.stringify(encode(back))).toBe(text)
-    }, { arbitrary: { numRuns: 50 } })
+    }, { arbitrary: { runs: 100 } })
   }
 })
