@@ -7,12 +7,16 @@ import { envelopeResponse } from "./ErrorEnvelope.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
+/** A decoding path as the use cases name fields: `split[0].amount`. */
+const fieldOf = (path: ReadonlyArray<unknown>) =>
+  path.map((p) => (typeof p === "object" && p !== null && "key" in p ? p.key : p)).reduce<string>(
+    (field, key) => (typeof key === "number" ? `${field}[${key}]` : field === "" ? String(key) : `${field}.${String(key)}`),
+    ""
+  )
+
 /** `details` of a 400 `INVALID_DATA`: which field, and what is wrong with it. */
 export const issueDetails = (error: HttpApiError.HttpApiSchemaError) =>
-  formatter(error.cause.issue).issues.map((issue) => ({
-    field: (issue.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? String(p.key) : String(p))).join("."),
-    message: issue.message
-  }))
+  formatter(error.cause.issue).issues.map((issue) => ({ field: fieldOf(issue.path ?? []), message: issue.message }))
 
 const describe = (details: ReadonlyArray<{ field: string; message: string }>) =>
   details.length === 0

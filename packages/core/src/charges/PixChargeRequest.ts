@@ -1,7 +1,36 @@
 import { Schema } from "effect"
+import { CalendarDate, Cep, DocumentNumber, Email, MAX_TEXT_LENGTH, Percent, PhoneE164 } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
-const OptionalString = Schema.optionalKey(Schema.String)
+const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH)))
+const OptionalString = Schema.optionalKey(Text)
+
+/**
+ * One receiver of a split, by `type`: a fixed amount of reais (at least
+ * 0.01) or a percentage of the net (above 0, at most 100). Without
+ * `accountNumber` the receiver is the master (a seller's charge).
+ */
+const FixedSplit = Schema.Struct({ type: Schema.Literal("fixed"), amount: Reais, accountNumber: OptionalString })
+const PercentageSplit = Schema.Struct({ type: Schema.Literal("percentage"), amount: Percent, accountNumber: OptionalString })
+
+// The kind is checked first, so a wrong `type` is reported at `type`, and then
+// the union decodes the amount the kind calls for.
+const SplitKind = Schema.Struct({
+  type: Schema.Literals(["fixed", "percentage"]),
+  amount: Schema.Union([Schema.Number, Schema.String]),
+  accountNumber: OptionalString
+})
+
+export const SplitItemInput = SplitKind.pipe(Schema.decodeTo(Schema.Union([FixedSplit, PercentageSplit]))).annotate({ identifier: "SplitItem" })
+export type SplitItemInput = typeof SplitItemInput.Type
+
+/** A split receiver of the transparent checkout, which may also be named by its `publicId`. */
+export const CheckoutSplitItemInput = Schema.Struct({ ...SplitKind.fields, publicId: OptionalString }).pipe(
+  Schema.decodeTo(Schema.Union([
+    Schema.Struct({ ...FixedSplit.fields, publicId: OptionalString }),
+    Schema.Struct({ ...PercentageSplit.fields, publicId: OptionalString })
+  ]))
+).annotate({ identifier: "CheckoutSplitItem" })
 
 /**
  * Body of `POST /v1/charges/pix`. Types are checked here; the rules that
@@ -12,23 +41,19 @@ const OptionalString = Schema.optionalKey(Schema.String)
 export const PixChargeRequest = Schema.Struct({
   amount: Reais,
   paymentMethod: OptionalString,
-  expiration: OptionalString,
-  externalTxid: OptionalString,
+  expiration: Schema.optionalKey(CalendarDate),
+  externalTxid: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))),
   /** Accepted and discarded on this route (spec: General rule 9). */
   externalId: Schema.optionalKey(Schema.Unknown),
   metadata: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
   customer: Schema.optionalKey(Schema.Struct({
-    documentNumber: OptionalString,
+    documentNumber: Schema.optionalKey(DocumentNumber),
     name: OptionalString,
-    cep: OptionalString,
-    phone: OptionalString,
-    email: OptionalString
+    cep: Schema.optionalKey(Cep),
+    phone: Schema.optionalKey(PhoneE164),
+    email: Schema.optionalKey(Email)
   })),
-  split: Schema.optionalKey(Schema.Array(Schema.Struct({
-    type: Schema.String,
-    amount: Schema.Union([Schema.Number, Schema.String]),
-    accountNumber: OptionalString
-  })))
+  split: Schema.optionalKey(Schema.Array(SplitItemInput))
 }).annotate({ identifier: "PixChargeRequest" })
 export type PixChargeRequest = typeof PixChargeRequest.Type
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
 import { AddressInput } from "../domain/Customer.ts"
 import { Reais } from "../money/Money.ts"
 
@@ -52,12 +53,7 @@ export const CheckoutRequest = Schema.Struct({
   metadata: Schema.optionalKey(Schema.Unknown),
   description: OptionalString,
   couponCode: OptionalString,
-  split: Schema.optionalKey(Schema.Array(Schema.Struct({
-    type: Schema.String,
-    amount: Schema.Union([Schema.Number, Schema.String]),
-    accountNumber: OptionalString,
-    publicId: OptionalString
-  }))),
+  split: Schema.optionalKey(Schema.Array(CheckoutSplitItemInput)),
   discounts: Schema.optionalKey(Schema.Array(Schema.Struct({
     type: Schema.String,
     value: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])),

@@ -1,0 +1,75 @@
+/**
+ * The values clients send, validated by decoding (DESIGN: tolerant of
+ * clients, strict with data). Each schema normalizes what a client may
+ * reasonably send (dots and dashes in a CPF, spaces in a phone) and refuses
+ * the rest with a message naming the rule; the path of the field comes from
+ * where the schema sits in the request. The decoded value carries a brand, so
+ * a function that needs a checked CPF or a real date says so in its type.
+ */
+import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { toDayNumber } from "../brazil/CalendarDate.ts"
+import { normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
+import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
+import { parsePercent } from "../money/Rounding.ts"
+
+/** Longest string any free-text field takes (names, descriptions, addresses). */
+export const MAX_TEXT_LENGTH = 500
+
+/** A string that `normalize` turns into its canonical form (`target`, a branded string), or refuses with `message`. */
+const normalizedString = <T extends Schema.Codec<string, string>>(target: T, normalize: (input: string) => string | undefined, message: string) =>
+  Schema.String.pipe(
+    Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH)),
+    Schema.decodeTo(target, {
+      decode: SchemaGetter.transformEffect((input: string) => {
+        const value = normalize(input)
+        return value === undefined ? Effect.fail(new SchemaIssue.InvalidValue({ message }, input)) : Effect.succeed(value)
+      }),
+      encode: SchemaGetter.passthrough()
+    })
+  )
+
+/** A CPF (11 digits) or CNPJ (14, alphanumeric included) with valid check digits; punctuation is dropped. */
+export const DocumentNumber = normalizedString(Schema.String.pipe(Schema.brand("DocumentNumber")), (input) => {
+  const document = normalizeDocument(input)
+  return documentKind(document) === undefined ? undefined : document
+}, "must be a valid CPF or CNPJ")
+export type DocumentNumber = typeof DocumentNumber.Type
+
+/** A Brazilian phone in E.164 (`+55`, area code, number). */
+export const PhoneE164 = normalizedString(Schema.String.pipe(Schema.brand("PhoneE164")), normalizePhoneE164, "must be E.164, e.g. +5511999999999")
+export type PhoneE164 = typeof PhoneE164.Type
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** An e-mail address (one `@`, a dot in the domain, no spaces). */
+export const Email = normalizedString(Schema.String.pipe(Schema.brand("Email")), (input) => (EMAIL.test(input) ? input : undefined), "must be an e-mail address")
+export type Email = typeof Email.Type
+
+/** A CEP: 8 digits, with or without the dash. */
+export const Cep = normalizedString(Schema.String.pipe(Schema.brand("Cep")), normalizeCep, "must have 8 digits")
+export type Cep = typeof Cep.Type
+
+/** A real calendar date `YYYY-MM-DD` (no time, no zone). */
+export const CalendarDate = normalizedString(
+  Schema.String.pipe(Schema.brand("CalendarDate")),
+  (input) => (toDayNumber(input) === undefined ? undefined : input),
+  "must be a date YYYY-MM-DD"
+)
+export type CalendarDate = typeof CalendarDate.Type
+
+/**
+ * A percentage above 0 and at most 100 with at most two decimals, from a
+ * number or numeric string, as whole hundredths of a percent (12.5 → 1250).
+ */
+export const Percent = Schema.Union([Schema.Number, Schema.String]).pipe(
+  Schema.decodeTo(Schema.Int.pipe(Schema.brand("PercentHundredths")), {
+    decode: SchemaGetter.transformEffect((input: number | string) => {
+      const hundredths = parsePercent(input)
+      return hundredths === undefined || hundredths < 1 || hundredths > 10_000
+        ? Effect.fail(new SchemaIssue.InvalidValue({ message: "a percentage must be above 0 and at most 100, with at most two decimals" }, input))
+        : Effect.succeed(hundredths)
+    }),
+    encode: SchemaGetter.transform((hundredths: number): number | string => hundredths / 100)
+  })
+)
+export type Percent = typeof Percent.Type
