@@ -74,7 +74,11 @@ export interface PreparedCharge<E, R> {
   readonly settle: (customerId: string) => Effect.Effect<CheckoutResult, E, R>
 }
 
-/** Fixes the instant, the customer's and the charge's ids (in that order) and the shared fields of the charge. */
+/**
+ * Fixes the instant, the ids (the customer's, then the charge's: a
+ * deterministic `Ids` layer hands them out in this order) and the fields of
+ * the charge that do not depend on its method.
+ */
 export const draftCheckout = Effect.fn("Checkout.draft")(function*(
   order: CheckoutOrder,
   price: CheckoutPrice,
