@@ -25,3 +25,16 @@ export const allocateByWeights = (total: Cents, weights: ReadonlyArray<number>):
 
 /** Splits `total` into `n` parts as equal as possible; the extra centavos go to the first parts. */
 export const allocateEvenly = (total: Cents, n: number): Array<Cents> => allocateByWeights(total, Array.from({ length: n }, () => 1))
+
+/**
+ * Splits `total` into `n` equal parts rounded down, the first part taking the
+ * centavos left over (fewer than `n`): the card custom, where the first
+ * installment carries the rounding difference and the others are all equal.
+ * The parts always add up to `total`.
+ */
+export const allocateRemainderToFirst = (total: Cents, n: number): Array<Cents> => {
+  // `%` and the division of what is left are exact on safe integers: no floating-point rounding.
+  const remainder = total % n
+  const each = (total - remainder) / n
+  return Array.from({ length: n }, (_, i) => cents(i === 0 ? each + remainder : each))
+}

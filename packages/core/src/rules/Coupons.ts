@@ -93,3 +93,15 @@ export const couponDiscount = (coupon: Pick<CouponRules, "discountType" | "disco
   if (coupon.maxDiscount !== null) discount = cents(Math.min(discount, coupon.maxDiscount))
   return cents(Math.max(0, Math.min(discount, amount - 1)))
 }
+
+/**
+ * `amount` with the coupon applied: the discount (`couponDiscount`) and what
+ * is left to pay, which add up to `amount`.
+ */
+export const applyCoupon = (
+  coupon: Pick<CouponRules, "discountType" | "discountValue" | "maxDiscount">,
+  amount: Cents
+): { readonly discount: Cents; readonly amount: Cents } => {
+  const discount = couponDiscount(coupon, amount)
+  return { discount, amount: cents(amount - discount) }
+}

@@ -3,6 +3,7 @@
  */
 import { Result } from "effect"
 import { InvalidData } from "../domain/Errors.ts"
+import { allocateRemainderToFirst } from "../money/Allocation.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { percentOf, roundHalfUp } from "../money/Rounding.ts"
 
@@ -56,7 +57,5 @@ export const planInstallments = (input: {
   const table = input.surchargeTable ?? DEFAULT_INSTALLMENT_SURCHARGE
   const surcharge = input.passFeesToCustomer && n > free ? percentOf(input.amount, table[n] ?? 0, roundHalfUp) : cents(0)
   const total = cents(input.amount + surcharge)
-  const each = Math.floor(total / n)
-  const amounts = Array.from({ length: n }, (_, i) => cents(i === 0 ? total - each * (n - 1) : each))
-  return Result.succeed({ installments: n, total, surcharge, amounts })
+  return Result.succeed({ installments: n, total, surcharge, amounts: allocateRemainderToFirst(total, n) })
 }

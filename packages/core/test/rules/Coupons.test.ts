@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { cents } from "../../src/money/Money.ts"
-import { couponDiscount, type CouponRules, validateCoupon } from "../../src/rules/Coupons.ts"
+import { applyCoupon, couponDiscount, type CouponRules, validateCoupon } from "../../src/rules/Coupons.ts"
 import { applyDiscounts } from "../../src/rules/Discounts.ts"
 
 const NOW = Date.UTC(2026, 10, 22)
@@ -73,6 +73,30 @@ describe("coupon validation", () => {
         if (max !== null) expect(d).toBeLessThanOrEqual(max)
         expect(d).toBeLessThanOrEqual(Math.floor((amount * pct) / 10_000))
         expect(amount - d).toBeGreaterThanOrEqual(1)
+      }
+    ))
+  })
+})
+
+describe("coupon applied to an amount", () => {
+  it("leaves the amount minus the discount: 10% off 180.00 is 162.00; fixed 10.00 off 162.00 is 152.00", () => {
+    expect(applyCoupon({ discountType: "PERCENTAGE", discountValue: 1000, maxDiscount: null }, cents(18000))).toEqual({ discount: 1800, amount: 16200 })
+    expect(applyCoupon({ discountType: "FIXED", discountValue: 1000, maxDiscount: null }, cents(16200))).toEqual({ discount: 1000, amount: 15200 })
+    // Fixed 50.00 on 30.00: the buyer still pays the minimum charge, 0.01.
+    expect(applyCoupon({ discountType: "FIXED", discountValue: 5000, maxDiscount: null }, cents(3000))).toEqual({ discount: 2999, amount: 1 })
+  })
+
+  it("discount + amount left = amount before, and what is left is at least 0.01 (law)", () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 10_000_000_000 }),
+      fc.constantFrom("PERCENTAGE" as const, "FIXED" as const, "EXTRA_PERIOD" as const),
+      fc.integer({ min: 0, max: 10_000 }),
+      fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: null }),
+      (amount, discountType, value, max) => {
+        const applied = applyCoupon({ discountType, discountValue: value, maxDiscount: max === null ? null : cents(max) }, cents(amount))
+        expect(applied.discount + applied.amount).toBe(amount)
+        expect(applied.discount).toBeGreaterThanOrEqual(0)
+        expect(applied.amount).toBeGreaterThanOrEqual(1)
       }
     ))
   })

@@ -1,0 +1,150 @@
+/**
+ * The card strategy of `POST /v1/charges`: typed card, `paymentMethodId`
+ * (`pm_`) or acquirer `tokenId`, in 1 to 12 installments. Unlike Pix and
+ * boleto, the provider is called after the reserve: the charge is recorded
+ * `PROCESSING` first, so a repeated `externalId` never reaches the acquirer
+ * twice, and then moved to `PAID` or `FAILED` by the acquirer's answer.
+ */
+import { Clock, Effect, Option, Result } from "effect"
+import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { cardBrand, parseCardExpiration } from "../brazil/Cards.ts"
+import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { CardRefused, type ChargeCard, MissingCardData } from "../domain/Charge.ts"
+import { invalidData as invalid, type InvalidData } from "../domain/Errors.ts"
+import { paymentSuccessBody } from "../events/ChargeEvents.ts"
+import { Acquirer, type CardData } from "../ports/Acquirer.ts"
+import { Charges } from "../ports/Charges.ts"
+import { Coupons } from "../ports/Coupons.ts"
+import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { Outbox, Transactor } from "../ports/Storage.ts"
+import { type InstallmentPlan, planInstallments } from "../rules/Installments.ts"
+import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
+import type { CheckoutRequest } from "./CheckoutRequest.ts"
+import type { CheckoutOrder } from "./ParseCheckout.ts"
+import { feesAndSplit } from "./PriceCheckout.ts"
+import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
+
+/**
+ * A typed card checked field by field, the first failing one reported:
+ * number (13 to 19 digits once spaces and dashes are removed), CVV, holder's
+ * name, then expiration (`MM/YYYY`, not before the month of `today`). Gives
+ * the card with its bare number, and the expiry. Used by the checkout and by
+ * tokenization alike, so a card one accepts the other accepts.
+ */
+export const checkCard = (card: CardData, today: string): Result.Result<{
+  readonly card: CardData
+  readonly expiry: { readonly month: number; readonly year: number }
+}, InvalidData> => {
+  const number = card.number.replace(/[\s-]/g, "")
+  if (!/^\d{13,19}$/.test(number)) return Result.fail(invalid("card.number", "card.number must have 13 to 19 digits"))
+  if (!/^\d{3,4}$/.test(card.cvv)) return Result.fail(invalid("card.cvv", "card.cvv must have 3 or 4 digits"))
+  if (card.name.trim().length === 0) return Result.fail(invalid("card.name", "card.name is required"))
+  const expiry = parseCardExpiration(card.expiration, today)
+  if (expiry === undefined) return Result.fail(invalid("card.expiration", "card.expiration must be MM/YYYY, not in the past"))
+  return Result.succeed({ card: { ...card, number }, expiry })
+}
+
+/** The card to charge: typed, tokenized (`pm_`) or an acquirer token; `MISSING_CARD_DATA` when none. */
+const cardSource = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string, today: string) {
+  if (request.card !== undefined) {
+    const { card } = yield* Effect.fromResult(checkCard(request.card, today))
+    return {
+      payment: { _tag: "Card" as const, card },
+      brand: cardBrand(card.number),
+      firstSix: card.number.slice(0, 6),
+      lastFour: card.number.slice(-4)
+    }
+  }
+  if (request.paymentMethodId !== undefined) {
+    const method = yield* (yield* PaymentMethods).find(accountId, request.paymentMethodId)
+    if (Option.isNone(method)) return yield* invalid("paymentMethodId", `paymentMethodId ${request.paymentMethodId} is not a card of this account`)
+    return { payment: { _tag: "Token" as const, token: method.value.acquirerToken }, brand: method.value.brand, firstSix: method.value.firstSix, lastFour: method.value.lastFour }
+  }
+  if (request.tokenId !== undefined) {
+    return { payment: { _tag: "Token" as const, token: request.tokenId }, brand: "unknown", firstSix: "", lastFour: "" }
+  }
+  return yield* new MissingCardData({ message: "Envie card, tokenId ou paymentMethodId", details: null })
+})
+
+type CardPayment = Effect.Success<ReturnType<typeof cardSource>>["payment"]
+
+/**
+ * Checks the card, plans the installments (the buyer's surcharge beyond the
+ * free ones, when passed on) and prices the total; the charge is recorded
+ * `PROCESSING` and the acquirer called by `settle`.
+ */
+export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutOrder, draft: CheckoutDraft) {
+  const { request } = order
+  const source = yield* cardSource(request, draft.owner.id, saoPauloDate(draft.now))
+  const plan = yield* Effect.fromResult(planInstallments({
+    amount: draft.amount,
+    installments: request.installments ?? 1,
+    freeInstallments: request.freeInstallments,
+    passFeesToCustomer: request.passFeesToCustomer
+  }))
+  // Split was refused for cards when the request was parsed.
+  const money = yield* feesAndSplit("creditcard", plan.total, undefined, draft)
+  const card: ChargeCard = { brand: source.brand, firstSix: source.firstSix, lastFour: source.lastFour, installments: plan.installments }
+  const pending: PendingCharge = {
+    ...draft.common,
+    ...money,
+    paymentType: "CREDIT_CARD",
+    status: "PROCESSING",
+    txid: draft.common.id,
+    emv: null,
+    dueDate: null,
+    expiresAt: draft.common.createdAt,
+    card
+  }
+  return {
+    pending,
+    notify: [],
+    settle: (customerId: string) => authorizeCard(draft, source.payment, plan, customerId)
+  } satisfies PreparedCharge<Effect.Error<ReturnType<typeof authorizeCard>>, Effect.Services<ReturnType<typeof authorizeCard>>>
+})
+
+/**
+ * Asks the acquirer for the recorded charge and records its answer in one
+ * transaction: approved → `PAID`, `payment.success` and the success e-mails;
+ * declined → `FAILED` with the reason, the refusal e-mail and the coupon use
+ * released (402 body); no answer → `FAILED` (`acquirer_unavailable`) and the
+ * coupon released, so the client may retry (502).
+ */
+const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: CheckoutDraft, payment: CardPayment, plan: InstallmentPlan, customerId: string) {
+  const id = draft.common.id
+  const authorization = yield* (yield* Acquirer).authorize({ payment, amount: plan.total, installments: plan.installments, reference: id }).pipe(
+    Effect.result
+  )
+  const charges = yield* Charges
+  const coupons = yield* Coupons
+  const outbox = yield* Outbox
+  const transactor = yield* Transactor
+  const done = new Date(yield* Clock.currentTimeMillis)
+  const couponId = draft.couponId
+  if (authorization._tag === "Failure") {
+    // No answer from the acquirer: nothing was authorized; the attempt is kept as failed and the client may retry.
+    yield* transactor.withTransaction(Effect.gen(function*() {
+      yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: "acquirer_unavailable" }, done)
+      if (couponId !== undefined) yield* coupons.release(couponId, id)
+    }))
+    return yield* new ProviderUnavailable({ message: "Adquirente indisponível", details: { chargeId: id } })
+  }
+  if (authorization.success._tag === "Approved") {
+    yield* transactor.withTransaction(Effect.gen(function*() {
+      const paid = yield* charges.transition(id, ["PROCESSING"], "PAID", { paidAt: done }, done)
+      if (Option.isSome(paid)) {
+        yield* outbox.append({ accountId: draft.owner.id, event: "payment.success", body: paymentSuccessBody(paid.value, done) })
+        yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
+      }
+    }))
+    const paid: CheckoutResult = { success: true, customerId, chargeId: id, status: "paid" }
+    return paid
+  }
+  const declined = authorization.success
+  yield* transactor.withTransaction(Effect.gen(function*() {
+    const failed = yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: declined.code }, done)
+    if (Option.isSome(failed)) yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
+    if (couponId !== undefined) yield* coupons.release(couponId, id)
+  }))
+  return yield* new CardRefused({ chargeId: id, error: declined.code })
+})

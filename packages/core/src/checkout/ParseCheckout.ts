@@ -1,0 +1,81 @@
+/**
+ * Stage 1 of `POST /v1/charges`: the rules of the request that hold whatever
+ * the price and the payment method's own fields (spec: Transparent checkout).
+ * The method's own fields (card, boleto address and due date, Pix
+ * expiration) are checked by its strategy, after the price, so that a
+ * refused price or coupon is reported before them, as it always was.
+ */
+import { Effect } from "effect"
+import { normalizePhoneE164 } from "../brazil/Contacts.ts"
+import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
+import type { Account } from "../domain/Account.ts"
+import { PixAutomaticoPjOnly } from "../domain/Charge.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
+import { type NotificationKind, NotificationKinds } from "../ports/Notifications.ts"
+import type { CheckoutRequest } from "./CheckoutRequest.ts"
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(NotificationKinds)
+
+/** The payment methods this engine charges on the transparent checkout (Pix Automático needs subscriptions). */
+export type CheckoutMethod = "pix" | "boleto" | "creditcard"
+
+/** The buyer as the charge records it and the customer is matched: by document. */
+export interface CheckoutBuyer {
+  readonly name: string
+  /** CPF or CNPJ, digits only. */
+  readonly document: string
+  readonly email: string
+  /** E.164, or null when not sent. */
+  readonly phone: string | null
+}
+
+/** A checkout request whose method-independent rules hold, normalized. */
+export interface CheckoutOrder {
+  readonly request: CheckoutRequest
+  readonly paymentMethod: CheckoutMethod
+  /** E-mails the charge asked for; null sends none. */
+  readonly notifications: ReadonlyArray<NotificationKind> | null
+  readonly buyer: CheckoutBuyer
+}
+
+/**
+ * Checks the request for `owner`, reporting the first failing field in this
+ * order: method (Pix Automático, split on card, card fields on another
+ * method), `externalId` and `externalTxid` lengths, `notifications`, then the
+ * buyer (document, name, e-mail, phone, address with `nfConfigId`).
+ */
+export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: CheckoutRequest, owner: Account) {
+  if (request.paymentMethod === "pix_automatico") {
+    if (owner.personType === "PF") return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
+    return yield* invalid("paymentMethod", "pix_automatico needs recurring items, and subscriptions are not available yet")
+  }
+  const isCard = request.paymentMethod === "creditcard"
+  if (isCard && request.split !== undefined && request.split.length > 0) return yield* invalid("split", "split is supported only for pix and boleto")
+  if (!isCard && (request.installments !== undefined || request.card !== undefined)) {
+    return yield* invalid(request.installments !== undefined ? "installments" : "card", "installments and card are for creditcard only")
+  }
+  for (const field of ["externalId", "externalTxid"] as const) {
+    if ((request[field]?.length ?? 0) > 100) return yield* invalid(field, `${field} has at most 100 characters`)
+  }
+  const unknown = (request.notifications ?? []).filter((n) => !KNOWN_NOTIFICATIONS.has(n))
+  if (unknown.length > 0) return yield* invalid("notifications", `unknown notifications: ${unknown.join(", ")}`)
+
+  const document = normalizeDocument(request.customer.documentNumber)
+  if (!/^\d+$/.test(document) || documentKind(document) === undefined) return yield* invalid("customer.documentNumber", "customer.documentNumber must be a valid CPF or CNPJ")
+  if (request.customer.name.trim().length === 0) return yield* invalid("customer.name", "customer.name is required")
+  if (!EMAIL.test(request.customer.email)) return yield* invalid("customer.email", "customer.email must be an e-mail address")
+  const phone = request.customer.phone === undefined ? null : normalizePhoneE164(request.customer.phone) ?? null
+  if (request.customer.phone !== undefined && phone === null) return yield* invalid("customer.phone", "customer.phone must be E.164, e.g. +5511999999999")
+  if (request.nfConfigId !== undefined && request.customer.address === undefined) {
+    return yield* invalid("customer.address", "customer.address is required with nfConfigId")
+  }
+  const order: CheckoutOrder = {
+    request,
+    paymentMethod: request.paymentMethod,
+    // Without the field no e-mail is sent (an avulsa charge's default; products carry no notification setting yet).
+    notifications: request.notifications === undefined ? null : (request.notifications as ReadonlyArray<NotificationKind>),
+    buyer: { name: request.customer.name.trim(), document, email: request.customer.email, phone }
+  }
+  return order
+})

@@ -1,0 +1,51 @@
+/**
+ * The Pix strategy of `POST /v1/charges`: an immediate Pix, or a Pix with due
+ * date when `expiration` is sent, registered with the Pix provider before the
+ * reserve (the charge records the provider's code). Answers `pix.emv` and
+ * `pix.qrCode` (spec: General rule 11).
+ */
+import { Effect } from "effect"
+import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
+import { toDayNumber } from "../brazil/CalendarDate.ts"
+import { qrPngDataUrl } from "../brazil/QrPng.ts"
+import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
+import { PixProvider } from "../ports/PixProvider.ts"
+import type { CheckoutOrder } from "./ParseCheckout.ts"
+import { feesAndSplit } from "./PriceCheckout.ts"
+import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
+
+/**
+ * Prices the Pix (fees, split), checks `expiration` (a date, today or later)
+ * and registers the charge with the provider. Nothing is recorded when the
+ * provider fails (502 `PROVIDER_UNAVAILABLE`).
+ */
+export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrder, draft: CheckoutDraft) {
+  const { request } = order
+  const money = yield* feesAndSplit("pix", draft.amount, request.split, draft)
+  // `expiration` makes it a Pix with due date, as on `POST /v1/charges/pix`.
+  let dueDate: string | null = null
+  if (request.expiration !== undefined) {
+    if (toDayNumber(request.expiration) === undefined || request.expiration < saoPauloDate(draft.now)) {
+      return yield* invalid("expiration", "expiration must be a date YYYY-MM-DD, not in the past")
+    }
+    dueDate = request.expiration
+  }
+  const txid = yield* newTxid
+  const expiresAt = dueDate === null ? new Date(draft.now + DEFAULT_PIX_LIFETIME_MILLIS) : endOfSaoPauloDay(dueDate)
+  const { emv } = yield* (yield* PixProvider).createCharge({
+    receiver: draft.owner,
+    txid,
+    amount: money.amount,
+    expiresAt,
+    dueDate,
+    description: request.description ?? null
+  }).pipe(Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } })))
+  const pending: PendingCharge = { ...draft.common, ...money, paymentType: "PIX", status: "PENDING", txid, emv, dueDate, expiresAt, card: null }
+  return {
+    pending,
+    notify: ["oneoff.pix.generated"],
+    settle: (customerId: string) =>
+      Effect.succeed<CheckoutResult>({ success: true, customerId, chargeId: pending.id, status: "pending", pix: { emv, qrCode: qrPngDataUrl(emv) } })
+  } satisfies PreparedCharge<never, never>
+})

@@ -1,0 +1,162 @@
+/**
+ * Stage 2 of `POST /v1/charges`: what the buyer pays. The base amount (from
+ * `amount`, one-time `items` or a `productId`), the `discounts[]`, then the
+ * coupon; and, per payment method, the fees and the split of the net. Every
+ * sum, share and rounding is a function of `rules/`; this module reads the
+ * catalog and the coupon and reports the request's fields.
+ */
+import { Clock, Effect, Option, Result } from "effect"
+import { feeSchedule, splitParts } from "../charges/CreatePixCharge.ts"
+import type { Account } from "../domain/Account.ts"
+import { type Charge, PriceNotFound } from "../domain/Charge.ts"
+import { invalidData as invalid, InvalidData } from "../domain/Errors.ts"
+import { type Cents, parseReais } from "../money/Money.ts"
+import { parsePercent } from "../money/Rounding.ts"
+import { Coupons } from "../ports/Coupons.ts"
+import { Products } from "../ports/Products.ts"
+import { applyCoupon, type CouponRefusal, validateCoupon } from "../rules/Coupons.ts"
+import { applyDiscounts, type ChargeDiscount } from "../rules/Discounts.ts"
+import { computeFees } from "../rules/Fees.ts"
+import { type ItemLine, itemsTotal } from "../rules/Items.ts"
+import type { CheckoutRequest } from "./CheckoutRequest.ts"
+import type { CheckoutOrder } from "./ParseCheckout.ts"
+
+/** What the buyer pays before the method's fees and installments. */
+export interface CheckoutPrice {
+  readonly amount: Cents
+  /** Price ids bought, for the coupon's eligibility; undefined for an `amount`. */
+  readonly priceIds: ReadonlyArray<string> | undefined
+  /** The coupon the reserve redeems, when one was sent and is valid. */
+  readonly couponId: string | undefined
+}
+
+/** `INVALID_DATA` on `couponCode` with the coupon rule's reason in `details.reason`. */
+export const couponRefused = (reason: CouponRefusal) =>
+  new InvalidData({ message: `coupon refused: ${reason}`, details: { field: "couponCode", reason } })
+
+const recurring = () => invalid("items", "recurring prices start subscriptions, which this engine does not offer yet")
+
+/** The base amount of the purchase from `amount`, one-time `items` or `productId`, and the price ids bought. */
+const baseAmount = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string) {
+  const sources = [request.amount, request.items, request.productId].filter((s) => s !== undefined)
+  if (sources.length !== 1) return yield* invalid("amount", "send amount, items or productId: exactly one of them")
+  if (request.amount !== undefined) return { amount: request.amount, priceIds: undefined }
+  const products = yield* Products
+  if (request.productId !== undefined) {
+    const product = yield* products.find(accountId, request.productId)
+    const price = Option.isSome(product) && product.value.status === "active"
+      ? product.value.prices.find((p) => p.isActive && p.recurrenceType === "ONE_TIME")
+      : undefined
+    if (Option.isSome(product) && product.value.type === "RECURRING") return yield* recurring()
+    if (price === undefined) return yield* new PriceNotFound({ message: `O produto ${request.productId} não tem preço avulso ativo`, details: { productId: request.productId } })
+    return { amount: price.amount, priceIds: [price.id] }
+  }
+  const lines: Array<ItemLine> = []
+  const priceIds: Array<string> = []
+  for (const [i, item] of request.items!.entries()) {
+    const quantity = item.quantity ?? 1
+    if (quantity < 1 || quantity > 999) return yield* invalid(`items[${i}].quantity`, "quantity must be 1 to 999")
+    const product = yield* products.findByPrice(accountId, item.priceId)
+    const price = Option.isSome(product) ? product.value.prices.find((p) => p.id === item.priceId) : undefined
+    if (Option.isNone(product) || price === undefined || !price.isActive || product.value.status !== "active") {
+      return yield* new PriceNotFound({ message: `Preço ${item.priceId} não encontrado`, details: { priceId: item.priceId } })
+    }
+    if (price.recurrenceType !== "ONE_TIME") return yield* recurring()
+    lines.push({ unitAmount: price.amount, quantity })
+    priceIds.push(price.id)
+  }
+  if (lines.length === 0) return yield* invalid("items", "items must not be empty")
+  const amount = itemsTotal(lines)
+  if (amount === undefined) return yield* invalid("items", "the total is too large")
+  return { amount, priceIds }
+})
+
+/** `discounts[]` as the rules take them: percentages in hundredths, fixed amounts in centavos. */
+const parseDiscounts = (discounts: NonNullable<CheckoutRequest["discounts"]>): Result.Result<Array<ChargeDiscount>, InvalidData> => {
+  const parsed: Array<ChargeDiscount> = []
+  for (const [i, d] of discounts.entries()) {
+    const field = `discounts[${i}].value`
+    const type = d.type.toLowerCase()
+    const raw = d.value ?? d.amount
+    if (raw === undefined) return Result.fail(invalid(field, "value or amount is required"))
+    let value: number
+    if (type === "percentage") {
+      const percent = parsePercent(raw)
+      if (percent === undefined || percent > 10_000) return Result.fail(invalid(field, "a percentage is 0 to 100, with at most two decimals"))
+      value = percent
+    } else if (type === "fixed") {
+      const amount = parseReais(raw)
+      if (Result.isFailure(amount)) return Result.fail(invalid(field, amount.failure.message))
+      value = amount.success
+    } else {
+      return Result.fail(invalid(`discounts[${i}].type`, "type must be percentage or fixed"))
+    }
+    parsed.push({ type, value, paymentMethod: d.paymentMethod ?? d.method, fromCycle: d.fromCycle, toCycle: d.toCycle, durationMonths: d.durationMonths })
+  }
+  return Result.succeed(parsed)
+}
+
+/** The coupon `code` of the account, valid for this purchase and buyer; refused with its reason otherwise. */
+const validCoupon = Effect.fnUntraced(function*(code: string, purchase: {
+  readonly accountId: string
+  readonly amount: Cents
+  readonly priceIds: ReadonlyArray<string> | undefined
+  /** The buyer's, for first-time-only coupons. */
+  readonly document: string
+}) {
+  const coupons = yield* Coupons
+  const [coupon] = yield* coupons.findByCode(purchase.accountId, code)
+  const verdict = validateCoupon(coupon, {
+    amount: purchase.amount,
+    productIds: purchase.priceIds,
+    chargeType: "ONE_TIME",
+    alreadyUsedByCustomer: coupon?.firstTimeOnly ? yield* coupons.hasRedeemed(coupon.id, purchase.document) : false
+  }, yield* Clock.currentTimeMillis)
+  if (!verdict.valid) return yield* couponRefused(verdict.reason)
+  return coupon!
+})
+
+/**
+ * Prices `order` on `accountId`'s catalog: base amount, then the discounts
+ * that apply to its method (on the base, not compounded), then the coupon on
+ * what is left. A refused price, discount or coupon is reported here, before
+ * any field of the payment method.
+ */
+export const priceCheckout = Effect.fn("Checkout.price")(function*(order: CheckoutOrder, accountId: string) {
+  const { request } = order
+  const base = yield* baseAmount(request, accountId)
+  const discounts = request.discounts === undefined ? [] : yield* Effect.fromResult(parseDiscounts(request.discounts))
+  const discounted = applyDiscounts(base.amount, discounts, { cycle: 1, paymentMethod: order.paymentMethod }).amount
+  if (request.couponCode === undefined) return { amount: discounted, priceIds: base.priceIds, couponId: undefined } satisfies CheckoutPrice
+  const coupon = yield* validCoupon(request.couponCode, { accountId, amount: discounted, priceIds: base.priceIds, document: order.buyer.document })
+  return { amount: applyCoupon(coupon, discounted).amount, priceIds: base.priceIds, couponId: coupon.id } satisfies CheckoutPrice
+})
+
+/** The money fields of a charge of `gross` by `method`: fees of the owner's schedule, and the split of the net. */
+export type ChargeMoney = Pick<Charge, "amount" | "fee" | "feeFixed" | "feePercentHundredths" | "net" | "split">
+
+/**
+ * The fees of `method` on `gross` under the owner's schedule (its own, else
+ * its master's) and the split of the net among the receivers asked for
+ * (`publicId` is an alias of `accountNumber`).
+ */
+export const feesAndSplit = Effect.fn("Checkout.feesAndSplit")(function*(
+  method: string,
+  gross: Cents,
+  split: CheckoutRequest["split"],
+  accounts: { readonly owner: Account; readonly master: Account }
+) {
+  const schedule = yield* feeSchedule(accounts.owner, method)
+  const fees = computeFees(gross, schedule)
+  const parts = split !== undefined && split.length > 0
+    ? yield* splitParts(split.map((s) => ({ ...s, accountNumber: s.accountNumber ?? s.publicId })), fees.net, accounts.owner, accounts.master)
+    : null
+  return {
+    amount: gross,
+    fee: fees.fees.total,
+    feeFixed: fees.fees.fixed,
+    feePercentHundredths: schedule.percentHundredths,
+    net: fees.net,
+    split: parts
+  } satisfies ChargeMoney
+})
