@@ -2,7 +2,8 @@ import { Accounts, Billing, Caller, MISSING_SCOPE_MESSAGE, SigningKey } from "@b
 import { Context, Effect, Layer, Option, SchemaIssue } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, type HttpApiError } from "effect/http-api"
-import { Authentication, InvalidInput, InvalidInputCode, InvalidTokenRequest, RequiredScope } from "./Api.ts"
+import { InvalidTokenRequest } from "./api/Auth.ts"
+import { Authentication, InvalidInput, InvalidInputCode, RequiredScope } from "./api/Common.ts"
 import { envelopeResponse } from "./ErrorEnvelope.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
