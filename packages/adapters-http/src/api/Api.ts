@@ -12,6 +12,7 @@ import { CheckoutSessionsGroup } from "./CheckoutSessions.ts"
 import { CouponsGroup } from "./Coupons.ts"
 import { CouponValidationGroup } from "./CouponValidation.ts"
 import { CustomersGroup } from "./Customers.ts"
+import { documentAuthentication } from "./OpenApiSecurity.ts"
 import { PaymentMethodsGroup } from "./PaymentMethods.ts"
 import { ProductsGroup } from "./Products.ts"
 import { WalletGroup } from "./Wallet.ts"
@@ -33,6 +34,7 @@ export class BillingApi extends HttpApi.make("billing")
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",
-    description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks."
+    description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks.",
+    transform: documentAuthentication
   }))
 {}

@@ -38,6 +38,7 @@ export const Bearer = HttpApiSecurity.bearer
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Caller }>()(
   "@billing/adapters-http/Authentication",
   {
+    security: { oauth2: Bearer },
     error: [enveloped(Unauthorized), enveloped(AccountNotFound), enveloped(NotFound)]
   }
 ) {}
@@ -80,7 +81,7 @@ export const requires = (scope: Scope): Context.Context<RequiredScope> =>
     OpenApi.annotations({
       transform: (operation) => ({
         ...operation,
-        security: (operation.security as ReadonlyArray<Record<string, ReadonlyArray<string>>>).map((requirement) =>
+        security: (operation.security as ReadonlyArray<{ readonly [scheme: string]: ReadonlyArray<string> }>).map((requirement) =>
           Record.map(requirement, () => [scope])
         )
       })

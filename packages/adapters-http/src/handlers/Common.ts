@@ -4,8 +4,10 @@
  * from the `Authentication` middleware.
  */
 import type { Caller } from "@billing/core"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Bearer } from "../api/Common.ts"
 
 /** The services a use case needs besides the `Caller`: `Services<ReturnType<typeof Billing.useCase>>`. */
 export type Services<A> = A extends Effect.Effect<any, any, infer R> ? Exclude<R, Caller> : never
@@ -23,3 +25,13 @@ export const origin = Effect.map(HttpServerRequest.HttpServerRequest, (request) 
   const host = request.headers["x-forwarded-host"] ?? request.headers["host"] ?? "localhost"
   return `${proto}://${host}`
 })
+
+/**
+ * The bearer token of a request, read as the `Authentication` middleware
+ * reads it (the same `Bearer` scheme, decoded by the builder); `undefined`
+ * when there is none. For public routes that a token only refines.
+ */
+export const bearerToken = Effect.map(
+  HttpApiBuilder.securityDecode(Bearer),
+  (credential) => Redacted.value(credential) || undefined
+)

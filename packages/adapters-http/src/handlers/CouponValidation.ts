@@ -1,10 +1,9 @@
 /** Handlers of the public `POST /v1/coupons/validate`. */
 import { Billing } from "@billing/core"
 import { Effect, Predicate } from "effect"
-import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BillingApi } from "../api/Api.ts"
-import { capture, type Services } from "./Common.ts"
+import { bearerToken, capture, type Services } from "./Common.ts"
 
 type Needed =
   | Services<ReturnType<typeof Billing.validateCouponCode>>
@@ -17,9 +16,8 @@ export const CouponValidationHandlers = HttpApiBuilder.group(
     const provide = yield* capture<Needed>()
     return handlers.handle("validate", ({ payload }) =>
       Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
         const body = Predicate.isObject(payload) ? (payload as Record<string, unknown>) : {}
-        const bearer = request.headers["authorization"]?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim()
+        const bearer = yield* bearerToken
         return yield* provide(Effect.flatMap(
           Billing.couponValidationAccount({ bearer, accountNumber: body.accountNumber }),
           (accountId) => Billing.validateCouponCode(body, accountId)
