@@ -3,6 +3,7 @@
  * group per file beside this one. Handlers live in `../handlers`; the OpenAPI
  * 3.1 document served at `/v1/openapi.json` is derived from this value.
  */
+import { flow } from "effect"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthGroup } from "./Auth.ts"
 import { BoletoPdfGroup } from "./BoletoPdf.ts"
@@ -12,6 +13,7 @@ import { CheckoutSessionsGroup } from "./CheckoutSessions.ts"
 import { CouponsGroup } from "./Coupons.ts"
 import { CouponValidationGroup } from "./CouponValidation.ts"
 import { CustomersGroup } from "./Customers.ts"
+import { documentAmounts } from "./OpenApiAmounts.ts"
 import { documentAuthentication } from "./OpenApiSecurity.ts"
 import { PaymentMethodsGroup } from "./PaymentMethods.ts"
 import { ProductsGroup } from "./Products.ts"
@@ -35,6 +37,8 @@ export class BillingApi extends HttpApi.make("billing")
     title: "Billing engine",
     version: "1.0.0",
     description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks.",
-    transform: documentAuthentication
+    // Public routes are served relative to wherever the engine runs.
+    servers: [{ url: "/", description: "This server" }],
+    transform: flow(documentAuthentication, documentAmounts)
   }))
 {}

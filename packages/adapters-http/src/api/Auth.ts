@@ -10,7 +10,7 @@ import { oauthBody } from "../OAuthBody.ts"
 /** Turns token-request decoding failures into the OAuth `invalid_request` body. */
 export class InvalidTokenRequest extends HttpApiMiddleware.Service<InvalidTokenRequest>()(
   "@billing/adapters-http/InvalidTokenRequest",
-  { error: oauthBody(OAuthInvalidRequest, 400) }
+  { error: oauthBody(OAuthInvalidRequest, 400, "invalid_request") }
 ) {}
 
 const TokenFields = {
@@ -37,10 +37,10 @@ export class AuthGroup extends HttpApiGroup.make("auth", { topLevel: true })
       ],
       success: TokenResponse,
       error: [
-        oauthBody(OAuthUnsupportedGrant, 400),
-        oauthBody(OAuthInvalidRequest, 400),
-        oauthBody(OAuthInvalidClient, 401),
-        oauthBody(OAuthInvalidScope, 403)
+        oauthBody(OAuthUnsupportedGrant, 400, "unsupported_grant_type"),
+        oauthBody(OAuthInvalidRequest, 400, "invalid_request"),
+        oauthBody(OAuthInvalidClient, 401, "invalid_client"),
+        oauthBody(OAuthInvalidScope, 403, "invalid_scope")
       ]
     }).annotate(OpenApi.Summary, "Issue an access token (client credentials)")
   )
