@@ -10,14 +10,21 @@ import { Schema, SchemaGetter } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 
-export const EnvelopeBody = Schema.Struct({
+/**
+ * The fields of the envelope with `code` as given. `details` is `null`, an
+ * object or an array depending on the code; `Unknown` states exactly that
+ * much (a JSON Schema of `{}`), and accepts `null` like any other value.
+ */
+const envelopeFields = <Code extends Schema.Top>(code: Code) => ({
   error: Schema.Struct({
     message: Schema.String,
-    code: Schema.String,
-    details: Schema.NullOr(Schema.Unknown),
+    code,
+    details: Schema.Unknown,
     timestamp: Schema.String
   })
-}).annotate({ identifier: "ErrorEnvelope" })
+})
+
+export const EnvelopeBody = Schema.Struct(envelopeFields(Schema.String)).annotate({ identifier: "ErrorEnvelope" })
 
 export const envelopeBody = (code: string, message: string, details: unknown = null) => ({
   error: { message, code, details: details ?? null, timestamp: new Date().toISOString() }
@@ -38,13 +45,30 @@ const statusOf = (schema: Schema.Top): number => {
   return typeof status === "number" ? status : 500
 }
 
-/** The envelope schema of a core error class, with the class's status. */
+// One envelope schema per error class: endpoints and middleware that declare
+// the same error share it, so each response lists a code once.
+const envelopes = new WeakMap<Schema.Top, Schema.Top>()
+
+/**
+ * The envelope schema of a core error class, with the class's status. Its
+ * `code` is the class's literal code, so the OpenAPI document lists the codes
+ * each response can carry (one component per code, named after it).
+ */
 export const enveloped = <E extends EnvelopedError>(error: E) => {
+  const known = envelopes.get(error)
+  if (known !== undefined) return known as ReturnType<typeof envelopeOf<E>>
+  const schema = envelopeOf(error)
+  envelopes.set(error, schema)
+  return schema
+}
+
+const envelopeOf = <E extends EnvelopedError>(error: E) => {
   const tag = error.fields._tag.schema.literal as string
-  return EnvelopeBody.pipe(
+  const body = Schema.Struct(envelopeFields(Schema.Literal(tag))).annotate({ identifier: tag })
+  return body.pipe(
     Schema.decodeTo(error, {
-      decode: SchemaGetter.transform((body: typeof EnvelopeBody.Type) =>
-        ({ _tag: tag, message: body.error.message, details: body.error.details }) as unknown as E["Encoded"]
+      decode: SchemaGetter.transform((encoded: typeof body.Type) =>
+        ({ _tag: tag, message: encoded.error.message, details: encoded.error.details }) as unknown as E["Encoded"]
       ),
       encode: SchemaGetter.transform((e: E["Encoded"]) => envelopeBody(tag, e.message, e.details))
     }),

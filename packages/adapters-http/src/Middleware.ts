@@ -1,8 +1,9 @@
 import { Accounts, Billing, Caller, MISSING_SCOPE_MESSAGE, SigningKey } from "@billing/core"
-import { Context, Effect, Layer, Option, SchemaIssue } from "effect"
+import { Context, Effect, Layer, Option, Redacted, SchemaIssue } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, type HttpApiError } from "effect/http-api"
-import { Authentication, InvalidInput, InvalidInputCode, InvalidTokenRequest, RequiredScope } from "./Api.ts"
+import { InvalidTokenRequest } from "./api/Auth.ts"
+import { Authentication, InvalidInput, InvalidInputCode, RequiredScope } from "./api/Common.ts"
 import { envelopeResponse } from "./ErrorEnvelope.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -38,25 +39,30 @@ export const InvalidTokenRequestLive = HttpApiMiddleware.layerSchemaErrorTransfo
     error_description: describe(issueDetails(error))
   }, { status: 400 })))
 
+/**
+ * The `Authentication` middleware. The builder hands it the credential of the
+ * `Bearer` scheme (empty when the header is absent or not `Bearer`); the
+ * core decides the rest (token, scope, account, `X-Sub-Account`).
+ */
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const services = yield* Effect.context<SigningKey | Accounts>()
-    return (httpEffect, { endpoint }) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const authorization = request.headers["authorization"]
-        const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim()
-        const caller = yield* Billing.authenticate({
-          bearer,
-          requiredScope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
-          subAccount: request.headers["x-sub-account"]
-        }).pipe(Effect.provideContext(services))
-        return yield* Effect.provideService(httpEffect, Caller, caller)
-      }).pipe(
-        // The spec's bare body for a token that lacks the route's scope.
-        Effect.catchTag("MissingScope", () =>
-          Effect.succeed(HttpServerResponse.jsonUnsafe({ message: MISSING_SCOPE_MESSAGE }, { status: 401 })))
-      )
+    return Authentication.of({
+      oauth2: (httpEffect, { credential, endpoint }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const caller = yield* Billing.authenticate({
+            bearer: Redacted.value(credential),
+            requiredScope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
+            subAccount: request.headers["x-sub-account"]
+          }).pipe(Effect.provideContext(services))
+          return yield* Effect.provideService(httpEffect, Caller, caller)
+        }).pipe(
+          // The spec's bare body for a token that lacks the route's scope.
+          Effect.catchTag("MissingScope", () =>
+            Effect.succeed(HttpServerResponse.jsonUnsafe({ message: MISSING_SCOPE_MESSAGE }, { status: 401 })))
+        )
+    })
   })
 )

@@ -3,7 +3,7 @@ import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
 import { ErrorHandlingLive } from "./ErrorHandling.ts"
-import { ApiLive } from "./Handlers.ts"
+import { ApiLive } from "./handlers/index.ts"
 
 /** The HTTP server on `port` (0 picks a free one), serving every route of the API. */
 export const HttpServerLive = (options: { readonly port: number; readonly host?: string }) =>

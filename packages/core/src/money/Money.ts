@@ -99,14 +99,24 @@ export const reaisSchema = (options: { readonly min?: number; readonly allowNega
     })
   )
 
-/** A positive amount of reais, multiple of 0.01, at least 0.01 (the spec's charge and split rule). */
-export const Reais = reaisSchema()
+/**
+ * A positive amount of reais, multiple of 0.01, at least 0.01 (the spec's charge and split rule).
+ *
+ * The identifier only names it in JSON Schema / OpenAPI documents (component
+ * `AmountEncoded`): Effect renders its encoded union as `anyOf` with "NaN", so
+ * the HTTP adapter describes that component as a number with `multipleOf: 0.01`.
+ */
+export const Reais = reaisSchema().annotate({ identifier: "Amount" })
 
 /**
  * Reais in responses and events: encodes `Cents` to a JSON number printed
  * with two decimals (`10.00`, spec General rule 2) through `toJsonNumber`;
  * decodes any JSON number of reais back. Use it in output schemas only: the
  * encoded value is for `JSON.stringify`, not for arithmetic.
+ *
+ * The identifier only names it in JSON Schema / OpenAPI documents (component
+ * `AmountJsonEncoded`, which Effect renders as `{}` because the encoded side is
+ * opaque); the HTTP adapter describes that component as a number.
  */
 export const ReaisJson = Schema.Unknown.annotate({
   description: "Amount in reais, a JSON number with two decimals (10.00)"
@@ -120,4 +130,4 @@ export const ReaisJson = Schema.Unknown.annotate({
     }),
     encode: SchemaGetter.transform((amount: number): unknown => toJsonNumber(cents(amount)))
   })
-)
+).annotate({ identifier: "AmountJson" })

@@ -1,0 +1,44 @@
+/**
+ * The HTTP contract of the engine: `/auth/token` and the `/v1` surface, one
+ * group per file beside this one. Handlers live in `../handlers`; the OpenAPI
+ * 3.1 document served at `/v1/openapi.json` is derived from this value.
+ */
+import { flow } from "effect"
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AuthGroup } from "./Auth.ts"
+import { BoletoPdfGroup } from "./BoletoPdf.ts"
+import { ChargesGroup } from "./Charges.ts"
+import { CheckoutLinksGroup } from "./CheckoutLinks.ts"
+import { CheckoutSessionsGroup } from "./CheckoutSessions.ts"
+import { CouponsGroup } from "./Coupons.ts"
+import { CouponValidationGroup } from "./CouponValidation.ts"
+import { CustomersGroup } from "./Customers.ts"
+import { documentAmounts } from "./OpenApiAmounts.ts"
+import { documentAuthentication } from "./OpenApiSecurity.ts"
+import { PaymentMethodsGroup } from "./PaymentMethods.ts"
+import { ProductsGroup } from "./Products.ts"
+import { WalletGroup } from "./Wallet.ts"
+import { WebhooksGroup } from "./Webhooks.ts"
+
+export class BillingApi extends HttpApi.make("billing")
+  .add(AuthGroup)
+  .add(WebhooksGroup)
+  .add(ChargesGroup)
+  .add(WalletGroup)
+  .add(ProductsGroup)
+  .add(CustomersGroup)
+  .add(CouponsGroup)
+  .add(CouponValidationGroup)
+  .add(PaymentMethodsGroup)
+  .add(BoletoPdfGroup)
+  .add(CheckoutLinksGroup)
+  .add(CheckoutSessionsGroup)
+  .annotateMerge(OpenApi.annotations({
+    title: "Billing engine",
+    version: "1.0.0",
+    description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks.",
+    // Public routes are served relative to wherever the engine runs.
+    servers: [{ url: "/", description: "This server" }],
+    transform: flow(documentAuthentication, documentAmounts)
+  }))
+{}

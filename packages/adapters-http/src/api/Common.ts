@@ -1,0 +1,120 @@
+/**
+ * What the groups of the contract share: the wiring of an authenticated `/v1`
+ * group, the scope an endpoint requires, path ids and pagination query
+ * fields. A group file declares its endpoints and pipes them through
+ * `authenticated`; nothing here is specific to one resource.
+ */
+import { AccountNotFound, Caller, InvalidData, NotFound, type Scope, Unauthorized } from "@billing/core"
+import { Context, Record, Schema } from "effect"
+import type { HttpRouter } from "effect/http"
+import {
+  type HttpApiEndpoint,
+  type HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSecurity,
+  OpenApi
+} from "effect/http-api"
+import { enveloped } from "../ErrorEnvelope.ts"
+
+/** The code of a bad-input 400 in a group (default `INVALID_DATA`); products answer `INVALID_PRODUCT_DATA`. */
+export class InvalidInputCode extends Context.Service<InvalidInputCode, string>()("@billing/adapters-http/InvalidInputCode") {}
+
+/** The scope a route requires; read by the `Authentication` middleware. Set it with {@link requires}. */
+export class RequiredScope extends Context.Service<RequiredScope, Scope>()("@billing/adapters-http/RequiredScope") {}
+
+/**
+ * `Authorization: Bearer <access token>`, the credential of every
+ * authenticated route. The OpenAPI document describes it as the OAuth 2.0
+ * client-credentials flow that issues the token (see `OpenApiSecurity.ts`).
+ */
+export const Bearer = HttpApiSecurity.bearer
+
+/**
+ * Authenticates `/v1` requests (bearer token, scope of the route,
+ * `X-Sub-Account`) and provides the `Caller` to handlers. Its refusals are
+ * answered in the spec's shapes: envelope 401/404, or the bare
+ * `{ message }` 401 of a missing scope.
+ */
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Caller }>()(
+  "@billing/adapters-http/Authentication",
+  {
+    security: { oauth2: Bearer },
+    error: [enveloped(Unauthorized), enveloped(AccountNotFound), enveloped(NotFound)]
+  }
+) {}
+
+/** Turns request decoding failures into 400 `INVALID_DATA` (or the group's `InvalidInputCode`) with the offending fields. */
+export class InvalidInput extends HttpApiMiddleware.Service<InvalidInput>()("@billing/adapters-http/InvalidInput", {
+  error: enveloped(InvalidData)
+}) {}
+
+/**
+ * The wiring of an authenticated `/v1` group: every path under `prefix`, bad
+ * input answered in the envelope, and the caller authenticated first (the
+ * middleware added last runs first), so a bad token wins over a bad body and
+ * costs no decoding. `title` and `description` name the group's OpenAPI tag.
+ */
+export const authenticated = <const Prefix extends HttpRouter.PathInput>(options: {
+  readonly prefix: Prefix
+  readonly title: string
+  readonly description: string
+}) =>
+<Id extends string, Endpoints extends HttpApiEndpoint.Constraint>(group: HttpApiGroup.HttpApiGroup<Id, Endpoints>) =>
+  group
+    .middleware(InvalidInput)
+    .middleware(Authentication)
+    .prefix(options.prefix)
+    .annotateMerge(OpenApi.annotations({ title: options.title, description: options.description }))
+
+/**
+ * The annotations of an endpoint that needs `scope`: `Authentication` refuses
+ * a token without it, and the OpenAPI operation lists it in its `security`
+ * (the middleware declares the scheme but cannot know the scope).
+ *
+ * ```ts
+ * HttpApiEndpoint.get("list", "/", { ... }).annotateMerge(requires("webhooks/read"))
+ * ```
+ */
+export const requires = (scope: Scope): Context.Context<RequiredScope> =>
+  Context.merge(
+    Context.make(RequiredScope, scope),
+    OpenApi.annotations({
+      transform: (operation) => ({
+        ...operation,
+        security: (operation.security as ReadonlyArray<{ readonly [scheme: string]: ReadonlyArray<string> }>).map((requirement) =>
+          Record.map(requirement, () => [scope])
+        )
+      })
+    })
+  )
+
+// Path ids are opaque strings: an id of another account, or of nothing,
+// answers the resource's 404, never a 400.
+export const ChargeIdParam = { chargeId: Schema.String }
+export const WebhookIdParam = { webhookId: Schema.String }
+export const WebhookEventIdParam = { webhookEventId: Schema.String }
+export const ProductIdParam = { productId: Schema.String }
+export const CustomerIdParam = { customerId: Schema.String }
+export const CouponIdParam = { couponId: Schema.String }
+/** Checkout links (`pl_`) and sessions (`cs_`) share `/:id`. */
+export const LinkIdParam = { id: Schema.String }
+
+/** `?limit=`: page size; each use case applies its own default and bounds. */
+export const LimitQuery = { limit: Schema.optionalKey(Schema.NumberFromString) }
+
+/** Keyset pagination: `limit` and the `lastKey` of the previous page. */
+export const KeysetQuery = { ...LimitQuery, lastKey: Schema.optionalKey(Schema.String) }
+
+/** The filters of catalogue lists (products, coupons): `status` and a free-text `search`. */
+export const CatalogueFilters = {
+  status: Schema.optionalKey(Schema.String),
+  search: Schema.optionalKey(Schema.String)
+}
+
+/** The `pagination` object of keyset lists that count their total (products, checkout links). */
+export const KeysetPagination = Schema.Struct({
+  total: Schema.Number,
+  limit: Schema.Number,
+  hasMore: Schema.Boolean,
+  lastKey: Schema.NullOr(Schema.String)
+})

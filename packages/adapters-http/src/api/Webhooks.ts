@@ -1,0 +1,131 @@
+/** `/v1/users/webhooks`: registrations, deliveries, test and retry. */
+import { InvalidData, WebhookEventNotFound, WebhookNotFound } from "@billing/core"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { enveloped } from "../ErrorEnvelope.ts"
+import { authenticated, LimitQuery, requires, WebhookEventIdParam, WebhookIdParam } from "./Common.ts"
+
+export const WebhookView = Schema.Struct({
+  webhookId: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(Schema.String),
+  status: Schema.Literals(["active", "inactive"]),
+  hasAuthToken: Schema.Boolean,
+  secret: Schema.optionalKey(Schema.String),
+  createdAt: Schema.String
+}).annotate({ identifier: "Webhook" })
+
+export const DeliveryView = Schema.Struct({
+  webhookEventId: Schema.String,
+  webhookId: Schema.String,
+  type: Schema.String,
+  status: Schema.String,
+  attempt: Schema.Number,
+  responseStatusCode: Schema.NullOr(Schema.Number),
+  error: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  deliveredAt: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "WebhookDelivery" })
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.post("register", "/", {
+      payload: Schema.Struct({
+        url: Schema.String,
+        events: Schema.optionalKey(Schema.Array(Schema.String)),
+        secret: Schema.optionalKey(Schema.String),
+        authToken: Schema.optionalKey(Schema.String)
+      }),
+      success: WebhookView.pipe(HttpApiSchema.status(201)),
+      error: enveloped(InvalidData)
+    })
+      .annotateMerge(requires("webhooks/write"))
+      .annotate(OpenApi.Summary, "Register a webhook"),
+    HttpApiEndpoint.get("list", "/", {
+      success: Schema.Struct({ items: Schema.Array(WebhookView) })
+    })
+      .annotateMerge(requires("webhooks/read"))
+      .annotate(OpenApi.Summary, "List webhooks"),
+    HttpApiEndpoint.get("deliveries", "/events", {
+      query: {
+        ...LimitQuery,
+        nextPageToken: Schema.optionalKey(Schema.String),
+        type: Schema.optionalKey(Schema.String),
+        status: Schema.optionalKey(Schema.String)
+      },
+      success: Schema.Struct({
+        items: Schema.Array(DeliveryView),
+        count: Schema.Number,
+        hasMore: Schema.Boolean,
+        nextPageToken: Schema.NullOr(Schema.String)
+      }),
+      error: enveloped(InvalidData)
+    })
+      .annotateMerge(requires("webhooks/read"))
+      .annotate(OpenApi.Summary, "List webhook deliveries"),
+    HttpApiEndpoint.post("test", "/test", {
+      payload: Schema.Struct({
+        entity: Schema.String,
+        webhookId: Schema.optionalKey(Schema.String),
+        url: Schema.optionalKey(Schema.String)
+      }),
+      success: Schema.Struct({
+        success: Schema.Boolean,
+        url: Schema.String,
+        event: Schema.String,
+        payload: Schema.Unknown,
+        response: Schema.NullOr(Schema.Struct({ statusCode: Schema.Number })),
+        error: Schema.optionalKey(Schema.String)
+      }),
+      error: [enveloped(InvalidData), enveloped(WebhookNotFound)]
+    })
+      .annotateMerge(requires("webhooks/write"))
+      .annotate(OpenApi.Summary, "Send a test event"),
+    HttpApiEndpoint.get("get", "/:webhookId", {
+      params: WebhookIdParam,
+      success: WebhookView,
+      error: enveloped(WebhookNotFound)
+    })
+      .annotateMerge(requires("webhooks/read"))
+      .annotate(OpenApi.Summary, "Get a webhook"),
+    HttpApiEndpoint.put("update", "/:webhookId", {
+      params: WebhookIdParam,
+      payload: Schema.Struct({
+        url: Schema.optionalKey(Schema.String),
+        events: Schema.optionalKey(Schema.Array(Schema.String)),
+        status: Schema.optionalKey(Schema.Literals(["active", "inactive"])),
+        authToken: Schema.optionalKey(Schema.NullOr(Schema.String))
+      }),
+      success: WebhookView,
+      error: [enveloped(InvalidData), enveloped(WebhookNotFound)]
+    })
+      .annotateMerge(requires("webhooks/write"))
+      .annotate(OpenApi.Summary, "Update a webhook"),
+    HttpApiEndpoint.delete("remove", "/:webhookId", {
+      params: WebhookIdParam,
+      success: Schema.Struct({ message: Schema.String, webhookId: Schema.String }),
+      error: enveloped(WebhookNotFound)
+    })
+      .annotateMerge(requires("webhooks/write"))
+      .annotate(OpenApi.Summary, "Delete a webhook"),
+    HttpApiEndpoint.post("retry", "/:webhookEventId/retry", {
+      params: WebhookEventIdParam,
+      success: Schema.Struct({
+        message: Schema.String,
+        webhookEventId: Schema.String,
+        attempt: Schema.Number,
+        status: Schema.String,
+        responseStatusCode: Schema.NullOr(Schema.Number),
+        error: Schema.NullOr(Schema.String)
+      }),
+      error: enveloped(WebhookEventNotFound)
+    })
+      .annotateMerge(requires("webhooks/write"))
+      .annotate(OpenApi.Summary, "Retry a delivery")
+  )
+  .pipe(authenticated({
+    prefix: "/v1/users/webhooks",
+    title: "Webhooks",
+    description: "Registrations, deliveries, test and retry"
+  }))
+{}
