@@ -5,13 +5,16 @@
  * instants, and moving the clock is what expires a charge. Nothing reads the
  * wall clock or the database's `now()`.
  */
+import { HttpServerLive } from "@billing/adapters-http"
 import { Billing, Caller, cents, type Scope } from "@billing/core"
-import { Effect } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime } from "effect"
+import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chargesPass, deliveryPass } from "../packages/worker/src/Worker.ts"
-import { startEngine, type TestEngine } from "./support/Engine.ts"
+import { EngineLive } from "../packages/cli/src/Engine.ts"
+import { engineConfig, startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
 
 const START = Date.UTC(2030, 0, 1, 12, 0, 0)
@@ -40,6 +43,26 @@ const stampsOf = (sql: SqlClient.SqlClient) =>
       UNION ALL SELECT 'notifications.sent_at', sent_at FROM notifications`
     return rows.map((r) => ({ source: r.source, year: r.at === null ? null : new Date(r.at).getUTCFullYear() }))
   })
+
+/**
+ * A clock that runs at the real pace from `start`: a server's timers keep
+ * working (a TestClock would stand them still), and every instant reads 2030.
+ */
+const clockFrom = (start: number): Clock.Clock => {
+  const real = Effect.runSync(Clock.clockWith(Effect.succeed))
+  const offset = start - real.currentTimeMillisUnsafe()
+  const millis = () => real.currentTimeMillisUnsafe() + offset
+  const nanos = () => real.currentTimeNanosUnsafe() + BigInt(offset) * 1_000_000n
+  return {
+    currentTimeMillisUnsafe: millis,
+    currentTimeMillis: Effect.sync(millis),
+    currentTimeNanosUnsafe: nanos,
+    currentTimeNanos: Effect.sync(nanos),
+    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: real.monotonicTimeNanos,
+    sleep: (duration) => real.sleep(duration)
+  }
+}
 
 describe("time comes only from the Clock", () => {
   let engine: TestEngine
@@ -98,5 +121,32 @@ describe("time comes only from the Clock", () => {
     // Every kind of row was written, so the check below covers each of them.
     expect(sources.size).toBe(17)
     expect(result.stamps.filter((s) => s.year !== 2030)).toEqual([])
+  })
+
+  it("stamps the error envelope with the clock's instant", async () => {
+    const { config, drop } = await engineConfig("postgres")
+    const runtime = ManagedRuntime.make(
+      HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config)), Layer.provide(Layer.succeed(Clock.Clock, clockFrom(START))))
+    )
+    try {
+      const address = await runtime.runPromise(Effect.gen(function*() {
+        return (yield* HttpServer.HttpServer).address
+      }))
+      if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
+      const base = `http://127.0.0.1:${address.port}`
+      // An unknown route (answered by the router's fallback) and a refused token (an endpoint error encoded by its schema).
+      const notFound = await (await fetch(`${base}/v1/nowhere`)).json()
+      const unauthorized = await (await fetch(`${base}/v1/charges/cha_x`)).json()
+      for (const body of [notFound, unauthorized]) {
+        const at = Date.parse(body.error.timestamp)
+        expect(at - START, body.error.timestamp).toBeGreaterThanOrEqual(0)
+        expect(at - START, body.error.timestamp).toBeLessThan(60_000)
+      }
+      expect(notFound.error.code).toBe("NOT_FOUND")
+      expect(unauthorized.error.code).toBe("UNAUTHORIZED")
+    } finally {
+      await runtime.dispose()
+      await drop()
+    }
   })
 })

@@ -6,7 +6,7 @@
  * `envelopeResponse` builds the same body for the errors that are answered
  * outside an endpoint (authentication, bad input, unknown routes, defects).
  */
-import { Schema, SchemaGetter } from "effect"
+import { Clock, Effect, Schema, SchemaGetter } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 
@@ -26,13 +26,18 @@ const envelopeFields = <Code extends Schema.Top>(code: Code) => ({
 
 export const EnvelopeBody = Schema.Struct(envelopeFields(Schema.String)).annotate({ identifier: "ErrorEnvelope" })
 
-export const envelopeBody = (code: string, message: string, details: unknown = null) => ({
-  error: { message, code, details: details ?? null, timestamp: new Date().toISOString() }
+/** The envelope of an error answered at `at` (the instant of the Clock). */
+export const envelopeBody = (code: string, message: string, details: unknown = null, at: Date) => ({
+  error: { message, code, details: details ?? null, timestamp: at.toISOString() }
 })
 
-/** A JSON response with the envelope body. */
+/** The envelope stamped with the Clock's instant. */
+const stampedEnvelope = (code: string, message: string, details: unknown) =>
+  Effect.map(Clock.currentTimeMillis, (now) => envelopeBody(code, message, details, new Date(now)))
+
+/** A JSON response with the envelope body, stamped with the Clock's instant. */
 export const envelopeResponse = (status: number, code: string, message: string, details: unknown = null) =>
-  HttpServerResponse.jsonUnsafe(envelopeBody(code, message, details), { status })
+  Effect.map(stampedEnvelope(code, message, details), (body) => HttpServerResponse.jsonUnsafe(body, { status }))
 
 type EnvelopedError = Schema.Top & {
   readonly fields: { readonly _tag: Schema.tag<string> }
@@ -70,7 +75,7 @@ const envelopeOf = <E extends EnvelopedError>(error: E) => {
       decode: SchemaGetter.transform((encoded: typeof body.Type) =>
         ({ _tag: tag, message: encoded.error.message, details: encoded.error.details }) as unknown as E["Encoded"]
       ),
-      encode: SchemaGetter.transform((e: E["Encoded"]) => envelopeBody(tag, e.message, e.details))
+      encode: SchemaGetter.transformEffect((e: E["Encoded"]) => stampedEnvelope(tag, e.message, e.details))
     }),
     HttpApiSchema.status(statusOf(error))
   ).annotate({ identifier: tag })

@@ -19,18 +19,18 @@ export const ErrorHandlingLive = HttpRouter.middleware(
       const defect = cause.reasons.find(Cause.isDieReason)?.defect
       const error = failure ?? defect
       if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound") {
-        return Effect.succeed(envelopeResponse(404, "NOT_FOUND", "Rota não encontrada"))
+        return envelopeResponse(404, "NOT_FOUND", "Rota não encontrada")
       }
       if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
         const details = issueDetails(error)
-        return Effect.succeed(envelopeResponse(400, "INVALID_DATA", "Dados inválidos", details))
+        return envelopeResponse(400, "INVALID_DATA", "Dados inválidos", details)
       }
       if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError") {
-        return Effect.succeed(envelopeResponse(400, "INVALID_DATA", "Corpo da requisição inválido"))
+        return envelopeResponse(400, "INVALID_DATA", "Corpo da requisição inválido")
       }
       if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
       return Effect.logError("unhandled error", cause).pipe(
-        Effect.as(envelopeResponse(500, "INTERNAL_ERROR", "Erro interno"))
+        Effect.andThen(envelopeResponse(500, "INTERNAL_ERROR", "Erro interno"))
       )
     })),
   { global: true }
@@ -43,13 +43,13 @@ export const ErrorHandlingLive = HttpRouter.middleware(
 const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse) =>
   response.status !== 415
     ? Effect.succeed(response)
-    : Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+    : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const contentType = request.headers["content-type"] ?? ""
       return request.url.startsWith("/auth/")
-        ? HttpServerResponse.jsonUnsafe({
+        ? Effect.succeed(HttpServerResponse.jsonUnsafe({
           error: "invalid_request",
           error_description: `unsupported content-type ${contentType}: send application/x-www-form-urlencoded or application/json`
-        }, { status: 400 })
+        }, { status: 400 }))
         : envelopeResponse(400, "INVALID_DATA", `Content-Type não suportado: ${contentType}; envie application/json`, {
           field: "content-type"
         })

@@ -30,7 +30,7 @@ export const InvalidInputLive = HttpApiMiddleware.layerSchemaErrorTransform(Inva
     Option.orElse(() => Context.getOption(group.annotations, InvalidInputCode)),
     Option.getOrElse(() => "INVALID_DATA")
   )
-  return Effect.succeed(envelopeResponse(400, code, describe(details), details))
+  return envelopeResponse(400, code, describe(details), details)
 })
 
 export const InvalidTokenRequestLive = HttpApiMiddleware.layerSchemaErrorTransform(InvalidTokenRequest, (error) =>

@@ -17,6 +17,7 @@ import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
 import { Outbox, Transactor } from "../ports/Storage.ts"
+import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { type InstallmentPlan, planInstallments } from "../rules/Installments.ts"
 import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
@@ -124,14 +125,14 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
   if (authorization._tag === "Failure") {
     // No answer from the acquirer: nothing was authorized; the attempt is kept as failed and the client may retry.
     yield* transactor.withTransaction(Effect.gen(function*() {
-      yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: "acquirer_unavailable" }, done)
+      yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: "acquirer_unavailable" }, done)
       if (couponId !== undefined) yield* coupons.release(couponId, id)
     }))
     return yield* new ProviderUnavailable({ message: "Adquirente indisponível", details: { chargeId: id } })
   }
   if (authorization.success._tag === "Approved") {
     yield* transactor.withTransaction(Effect.gen(function*() {
-      const paid = yield* charges.transition(id, ["PROCESSING"], "PAID", { paidAt: done }, done)
+      const paid = yield* charges.transition(id, ChargeTransitions.cardApproved, { paidAt: done }, done)
       if (Option.isSome(paid)) {
         yield* outbox.append({ accountId: draft.owner.id, event: "payment.success", body: paymentSuccessBody(paid.value, done) })
         yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
@@ -142,7 +143,7 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
   }
   const declined = authorization.success
   yield* transactor.withTransaction(Effect.gen(function*() {
-    const failed = yield* charges.transition(id, ["PROCESSING"], "FAILED", { failureReason: declined.code }, done)
+    const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: declined.code }, done)
     if (Option.isSome(failed)) yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
     if (couponId !== undefined) yield* coupons.release(couponId, id)
   }))
