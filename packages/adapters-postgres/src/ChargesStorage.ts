@@ -1,5 +1,5 @@
 /**
- * Charges, the sandbox payment queue and fee schedules on `effect/sql`.
+ * Charges on `effect/sql`.
  * Status changes are single conditional UPDATEs (`WHERE status IN (…)`), so
  * PostgreSQL decides races: under READ COMMITTED a second updater re-checks
  * the condition after the first commits and finds nothing to change.
@@ -14,17 +14,15 @@ import {
   Charges,
   ChargeSplitPart,
   ChargeTransitions,
-  cents,
-  FeeSchedules,
   NotificationKind,
-  PixPayer,
-  SandboxPayments
+  PixPayer
 } from "@billing/core"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
-import { inTransaction, readThrough } from "./ReadThrough.ts"
+import { inTransaction } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
+import { run } from "./Statements.ts"
 
 /**
  * Statements that may write charges at once in group commit. Two keep the
@@ -50,9 +48,8 @@ const ChargeRow = Schema.Struct({
 })
 const decodeCharges = decodeRows(ChargeRow)
 
-export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
+export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
   // Named as the entity's fields; the split parts are rows of their own, gathered in position order.
   const columns = sql`id, account_id AS "accountId", master_account_id AS "masterAccountId", payment_type AS "paymentType", status,
     amount_cents AS amount, fee_cents AS fee, fee_fixed_cents AS "feeFixed", fee_percent_hundredths AS "feePercentHundredths",
@@ -145,26 +142,5 @@ export const ChargesStorageLive = Layer.effectContext(Effect.gen(function*() {
         RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
   })
 
-  const sandboxPayments = SandboxPayments.of({
-    enqueue: (chargeId, accountId, at) =>
-      run(sql`INSERT INTO sandbox_payments (charge_id, account_id, requested_at) VALUES (${chargeId}, ${accountId}, ${at})
-        ON CONFLICT (charge_id) DO NOTHING`),
-    claimPending: (limit) =>
-      run(sql<{ charge_id: string; account_id: string }>`SELECT charge_id, account_id FROM sandbox_payments
-        WHERE processed_at IS NULL ORDER BY requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
-        Effect.map((rows) => rows.map((r) => ({ chargeId: r.charge_id, accountId: r.account_id })))
-      ),
-    markProcessed: (chargeId, at) => run(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`)
-  })
-
-  const feeSchedule = yield* readThrough(sql, (accountId: string, method: string) =>
-    run(sql<{ fixed_cents: string; percent_hundredths: number }>`SELECT fixed_cents::text AS fixed_cents, percent_hundredths
-      FROM account_fees WHERE account_id = ${accountId} AND payment_method = ${method}`).pipe(
-      Effect.map((rows) =>
-        Option.map(Option.fromNullishOr(rows[0]), (r) => ({ fixed: cents(Number(r.fixed_cents)), percentHundredths: Number(r.percent_hundredths) }))
-      )
-    ), { cacheEmpty: true })
-  const fees = FeeSchedules.of({ find: feeSchedule.get })
-
-  return Context.make(Charges, charges).pipe(Context.add(SandboxPayments, sandboxPayments), Context.add(FeeSchedules, fees))
+  return charges
 }))

@@ -3,6 +3,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
+import { run } from "./Statements.ts"
 
 /** A checkout row: the entity with its JSON blocks as text; `seq` is the cursor. */
 const decodeLinks = decodeRows(withSeq({
@@ -16,7 +17,6 @@ const decodeLinks = decodeRows(withSeq({
 /** Checkout links and sessions on `effect/sql`. */
 export const CheckoutLinksStorageLive = Layer.effect(CheckoutLinks, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
   const columns = sql`id, seq::text AS seq, account_id AS "accountId", kind, price_id AS "priceId", product_id AS "productId", items,
     allowed_payment_methods AS "allowedPaymentMethods", customer, settings, status, created_at AS "createdAt", updated_at AS "updatedAt"`
   const json = (v: unknown) => (v === null ? null : JSON.stringify(v))

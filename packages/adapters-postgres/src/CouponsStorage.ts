@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, EpochMillisColumn, Int8, withoutSeq, withSeq } from "./Rows.ts"
+import { run } from "./Statements.ts"
 
 /** A coupon row: the entity with its centavos as `bigint`, its validity as instants and its price ids as JSON text; `seq` is the cursor. */
 const CouponRow = withSeq({
@@ -19,7 +20,6 @@ const decodeCoupons = decodeRows(CouponRow)
 
 export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
   const columns = sql`id, seq::text AS seq, account_id AS "accountId", code, name, description, discount_type AS "discountType",
     discount_value AS "discountValue", extra_period_unit AS "extraPeriodUnit", max_cycles AS "maxCycles", max_redemptions AS "maxRedemptions",
     current_redemptions AS "currentRedemptions", min_amount_cents AS "minAmount", max_discount_cents AS "maxDiscount",

@@ -4,6 +4,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
+import { run } from "./Statements.ts"
 
 /** A customer row: the entity with its address as JSON text; `seq` is the cursor. */
 const decodeCustomers = decodeRows(withSeq({ ...Customer.fields, address: jsonColumn(CustomerAddress) }))
@@ -12,7 +13,6 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
   const columns = sql`id, seq::text AS seq, account_id AS "accountId", name, document, email, phone, status, address,
     deleted_at AS "deletedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
   const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeCustomers(rows), (customers) => Option.fromNullishOr(withoutSeq(customers)[0]))

@@ -2,13 +2,13 @@ import { Notification, Notifications } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
+import { run } from "./Statements.ts"
 
 const decodeNotifications = decodeRows(Notification)
 
 /** The e-mail queue of charges on `effect/sql`; claimed with `SKIP LOCKED` like every queue here. */
 export const NotificationsStorageLive = Layer.effect(Notifications, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
   return Notifications.of({
     enqueue: (n, at) =>
       run(sql`INSERT INTO notifications (account_id, charge_id, kind, recipient, subject, body, status, created_at)

@@ -2,13 +2,13 @@ import { PaymentMethod, PaymentMethods } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
+import { run } from "./Statements.ts"
 
 const decodeMethods = decodeRows(PaymentMethod)
 
 /** Tokenized cards on `effect/sql`. */
 export const PaymentMethodsStorageLive = Layer.effect(PaymentMethods, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
   return PaymentMethods.of({
     insert: (m) =>
       run(sql`INSERT INTO payment_methods (id, account_id, acquirer_token, brand, first_six, last_four, exp_month, exp_year, holder_name, created_at)

@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
+import { run } from "./Statements.ts"
 
 /** A product row, without its prices (they are rows of their own); `seq` is the cursor. */
 const decodeProducts = decodeRows(withSeq(Struct.omit(Product.fields, ["prices"])))
@@ -12,7 +13,6 @@ const decodePrices = decodeRows(Schema.Struct({ ...Price.fields, amount: CentsCo
 
 export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.orDie(effect)
   const productColumns = sql`id, seq::text AS seq, account_id AS "accountId", name, description, type, status, nf_config_id AS "nfConfigId",
     archived_at AS "archivedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
   const priceColumns = sql`id, product_id AS "productId", position, title, amount_cents AS amount, recurrence_type AS "recurrenceType",

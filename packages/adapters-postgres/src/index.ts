@@ -1,15 +1,45 @@
 import { Layer } from "effect"
+import { AccessTokensStorageLive } from "./AccessTokensStorage.ts"
+import { AccountsStorageLive } from "./AccountsStorage.ts"
+import { ApiClientsStorageLive } from "./ApiClientsStorage.ts"
 import { ChargesStorageLive } from "./ChargesStorage.ts"
 import { CheckoutLinksStorageLive } from "./CheckoutLinksStorage.ts"
 import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
+import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { NotificationsStorageLive } from "./NotificationsStorage.ts"
+import { OutboxStorageLive } from "./OutboxStorage.ts"
 import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
 import { ProductsStorageLive } from "./ProductsStorage.ts"
-import { FoundationStorageLive } from "./Storage.ts"
+import { SandboxPaymentsStorageLive } from "./SandboxPaymentsStorage.ts"
+import { SettingsStorageLive } from "./SettingsStorage.ts"
+import { TransactorStorageLive } from "./TransactorStorage.ts"
+import { WebhookDeliveriesStorageLive } from "./WebhookDeliveriesStorage.ts"
+import { WebhooksStorageLive } from "./WebhooksStorage.ts"
 
 export * as Database from "./Database.ts"
 export { migrations } from "./migrations/index.ts"
 
-/** Every Storage service of the core, built on the `SqlClient` in context. */
-export const StorageLive = Layer.mergeAll(FoundationStorageLive, ChargesStorageLive, ProductsStorageLive, CustomersStorageLive, CouponsStorageLive, PaymentMethodsStorageLive, CheckoutLinksStorageLive, NotificationsStorageLive)
+/**
+ * Every storage port of the core on the `SqlClient` in context, one module
+ * per port. The same statements run on a PostgreSQL server and on PGlite.
+ */
+export const StorageLive = Layer.mergeAll(
+  TransactorStorageLive,
+  AccountsStorageLive,
+  ApiClientsStorageLive,
+  AccessTokensStorageLive,
+  SettingsStorageLive,
+  WebhooksStorageLive,
+  OutboxStorageLive,
+  WebhookDeliveriesStorageLive,
+  ChargesStorageLive,
+  SandboxPaymentsStorageLive,
+  FeeSchedulesStorageLive,
+  ProductsStorageLive,
+  CustomersStorageLive,
+  CouponsStorageLive,
+  PaymentMethodsStorageLive,
+  CheckoutLinksStorageLive,
+  NotificationsStorageLive
+)

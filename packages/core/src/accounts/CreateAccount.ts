@@ -10,7 +10,9 @@ import { InvalidData, NotFound } from "../domain/Errors.ts"
 import { AllScopes, isScope } from "../domain/Scope.ts"
 import { hashSecret } from "../auth/SecretHash.ts"
 import { Ids } from "../ports/Ids.ts"
-import { Accounts, ApiClients, Transactor } from "../ports/Storage.ts"
+import { Accounts } from "../ports/Accounts.ts"
+import { ApiClients } from "../ports/ApiClients.ts"
+import { Transactor } from "../ports/Transactor.ts"
 import { isValidDocument, normalizeDocument } from "../brazil/Documents.ts"
 
 export interface CreateAccountInput {

@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
 import { hashSecret } from "../auth/SecretHash.ts"
 import { AllScopes } from "../domain/Scope.ts"
-import { ApiClients, Transactor } from "../ports/Storage.ts"
+import { ApiClients } from "../ports/ApiClients.ts"
+import { Transactor } from "../ports/Transactor.ts"
 import { createAccount } from "./CreateAccount.ts"
 
 /**

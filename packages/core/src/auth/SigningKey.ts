@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { Ids } from "../ports/Ids.ts"
-import { Settings } from "../ports/Storage.ts"
+import { Settings } from "../ports/Settings.ts"
 import { importJwtKey, type JwtKey } from "./Jwt.ts"
 
 /**

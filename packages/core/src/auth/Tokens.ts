@@ -5,7 +5,9 @@
  * every call do not multiply tokens.
  */
 import { Clock, Effect, Option } from "effect"
-import { AccessTokens, ApiClients, Transactor } from "../ports/Storage.ts"
+import { AccessTokens } from "../ports/AccessTokens.ts"
+import { ApiClients } from "../ports/ApiClients.ts"
+import { Transactor } from "../ports/Transactor.ts"
 import { Ids } from "../ports/Ids.ts"
 import { isScope, parseScopeParam } from "../domain/Scope.ts"
 import {

@@ -1,7 +1,8 @@
 import { Clock, Effect } from "effect"
 import { chargeExpiredBody } from "../events/ChargeEvents.ts"
 import { Charges } from "../ports/Charges.ts"
-import { Outbox, Transactor } from "../ports/Storage.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Transactor } from "../ports/Transactor.ts"
 
 /**
  * Worker step: expires open charges whose deadline passed and records

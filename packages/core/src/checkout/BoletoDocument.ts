@@ -3,7 +3,7 @@ import { boletoPdf } from "../brazil/BoletoPdf.ts"
 import { ChargeNotBoleto, ChargeNotFound } from "../domain/Charge.ts"
 import { toDecimalString } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
-import { Accounts } from "../ports/Storage.ts"
+import { Accounts } from "../ports/Accounts.ts"
 
 const brl = (amount: number) => {
   const [units, fraction] = toDecimalString(amount as never).split(".")

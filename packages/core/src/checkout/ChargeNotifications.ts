@@ -5,8 +5,11 @@
 import { Clock, Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import { toDecimalString } from "../money/Money.ts"
-import { Mailer, type NotificationKind, Notifications } from "../ports/Notifications.ts"
-import { Accounts, Transactor } from "../ports/Storage.ts"
+import { Mailer } from "../ports/Mailer.ts"
+import { type NotificationKind } from "../domain/Notification.ts"
+import { Notifications } from "../ports/Notifications.ts"
+import { Accounts } from "../ports/Accounts.ts"
+import { Transactor } from "../ports/Transactor.ts"
 
 const amount = (c: Charge) => `R$ ${toDecimalString(c.amount).replace(".", ",")}`
 

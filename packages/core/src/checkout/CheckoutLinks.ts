@@ -20,7 +20,7 @@ import { ProductNotFound } from "../domain/Product.ts"
 import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Products } from "../ports/Products.ts"
-import { Transactor } from "../ports/Storage.ts"
+import { Transactor } from "../ports/Transactor.ts"
 
 const ALL_METHODS = ["pix", "creditcard", "boleto"] as const
 

@@ -11,7 +11,7 @@ import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import type { Account } from "../domain/Account.ts"
 import { PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
-import { type NotificationKind, NotificationKinds } from "../ports/Notifications.ts"
+import { type NotificationKind, NotificationKinds } from "../domain/Notification.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -11,7 +11,7 @@ import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { Acquirer, type CardData } from "../ports/Acquirer.ts"
 import { Ids } from "../ports/Ids.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
-import { Transactor } from "../ports/Storage.ts"
+import { Transactor } from "../ports/Transactor.ts"
 import { checkCard } from "./CardCheckout.ts"
 
 /** Tokenizes `input.card` for the caller's account, checked as the checkout checks a typed card. */

@@ -22,7 +22,8 @@ import { type Cents, parseReais, toJsonNumber } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { Ids } from "../ports/Ids.ts"
-import { Accounts, Transactor } from "../ports/Storage.ts"
+import { Accounts } from "../ports/Accounts.ts"
+import { Transactor } from "../ports/Transactor.ts"
 import { type ChargeType, couponDiscount, validateCoupon } from "../rules/Coupons.ts"
 
 const CODE = /^[A-Za-z0-9_-]{3,40}$/

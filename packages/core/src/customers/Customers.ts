@@ -23,7 +23,7 @@ import { invalidData as invalid } from "../domain/Errors.ts"
 import { pageLimit, type SearchQuery } from "../domain/Pagination.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
-import { Transactor } from "../ports/Storage.ts"
+import { Transactor } from "../ports/Transactor.ts"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 

@@ -7,7 +7,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
-import type { FeeSchedule } from "../rules/Fees.ts"
 
 /** Whose charges a caller sees: its own account's, or as a master every charge it generated. */
 export type ChargeScope =
@@ -48,17 +47,3 @@ export class Charges extends Context.Service<Charges, {
    */
   readonly expireDue: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<Charge>>
 }>()("@billing/core/ports/Charges") {}
-
-/** Queue of sandbox payments requested by `POST /v1/wallet/pay/{chargeId}`. */
-export class SandboxPayments extends Context.Service<SandboxPayments, {
-  /** Records the request; a second request for the same charge is a no-op. */
-  readonly enqueue: (chargeId: string, accountId: string, at: Date) => Effect.Effect<void>
-  /** Claims up to `limit` pending requests with `SKIP LOCKED`; call in a transaction and mark them. */
-  readonly claimPending: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly chargeId: string; readonly accountId: string }>>
-  readonly markProcessed: (chargeId: string, at: Date) => Effect.Effect<void>
-}>()("@billing/core/ports/SandboxPayments") {}
-
-/** Fee schedules configured per account and payment method (`pix`, `boleto`, `creditcard`). */
-export class FeeSchedules extends Context.Service<FeeSchedules, {
-  readonly find: (accountId: string, paymentMethod: string) => Effect.Effect<Option.Option<FeeSchedule>>
-}>()("@billing/core/ports/FeeSchedules") {}

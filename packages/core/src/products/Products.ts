@@ -8,7 +8,7 @@ import { keysetPagination, pageLimit, type SearchQuery } from "../domain/Paginat
 import { InvalidProductData, type Price, type PriceInput, type Product, type ProductInput, ProductNotFound, toProductView } from "../domain/Product.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Products } from "../ports/Products.ts"
-import { Transactor } from "../ports/Storage.ts"
+import { Transactor } from "../ports/Transactor.ts"
 
 const invalid = (field: string, message: string) => new InvalidProductData({ message, details: { field } })
 

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import { Mailer } from "../ports/Notifications.ts"
+import { Mailer } from "../ports/Mailer.ts"
 
 /** What the sandbox mailer "sent": kept in memory, newest last, for tests and local development. */
 export class SandboxMailbox extends Context.Service<SandboxMailbox, {

@@ -11,9 +11,11 @@ import { ChargeNotPayable, NotSandboxAccount, type PixPayer } from "../domain/Ch
 import { findCharge } from "../charges/ManageCharges.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
-import { Charges, SandboxPayments } from "../ports/Charges.ts"
+import { Charges } from "../ports/Charges.ts"
+import { SandboxPayments } from "../ports/SandboxPayments.ts"
 import { Ids } from "../ports/Ids.ts"
-import { Outbox, Transactor } from "../ports/Storage.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 
 /** ISPB of the fictional bank of sandbox payers. */

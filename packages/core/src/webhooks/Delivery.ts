@@ -16,7 +16,10 @@
 import { Clock, Effect, Option } from "effect"
 import type { WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
 import { Ids } from "../ports/Ids.ts"
-import { Outbox, Transactor, WebhookDeliveries, Webhooks } from "../ports/Storage.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
+import { Webhooks } from "../ports/Webhooks.ts"
 import { WebhookTransport } from "../ports/WebhookTransport.ts"
 import { signWebhook } from "./Signature.ts"
 

@@ -1,0 +1,41 @@
+/**
+ * Accounts on `effect/sql`. The account behind a token and the seller of an
+ * `X-Sub-Account` are read on nearly every request, so they go through the
+ * read-through cache (see ReadThrough.ts).
+ */
+import { Account, Accounts } from "@billing/core"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { readThrough } from "./ReadThrough.ts"
+import { decodeRows } from "./Rows.ts"
+import { firstOf, run } from "./Statements.ts"
+
+const decodeAccounts = decodeRows(Account)
+
+export const AccountsStorageLive = Layer.effect(Accounts, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const accountColumns = sql`id, number, name, document, person_type AS "personType", sandbox, parent_id AS "parentId",
+    pix_key AS "pixKey", city, email, created_at AS "createdAt"`
+  const oneAccount = firstOf(decodeAccounts)
+  const accountById = yield* readThrough(sql, (id: string) =>
+    run(sql`SELECT ${accountColumns} FROM accounts WHERE id = ${id}`).pipe(Effect.flatMap(oneAccount)), { cacheEmpty: false })
+  // Keyed by master and number: the `X-Sub-Account` of every seller request.
+  const subAccount = yield* readThrough(sql, (parentId: string, number: string) =>
+    run(sql`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
+      Effect.flatMap(oneAccount)
+    ), { cacheEmpty: false })
+
+  return Accounts.of({
+    insert: (a) =>
+      run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at)
+        VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
+          ${a.createdAt})`),
+    findById: accountById.get,
+    findSubAccount: subAccount.get,
+    findByNumber: (number) =>
+      run(sql`SELECT ${accountColumns} FROM accounts WHERE number = ${number}`).pipe(Effect.flatMap(oneAccount)),
+    numberExists: (number) =>
+      run(sql<{ n: number }>`SELECT 1 AS n FROM accounts WHERE number = ${number}`).pipe(Effect.map((rows) => rows.length > 0)),
+    nextNumber: run(sql<{ n: string }>`SELECT nextval('account_number_seq')::text AS n`).pipe(Effect.map((rows) => rows[0]!.n))
+  })
+}))

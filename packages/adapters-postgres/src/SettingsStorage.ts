@@ -1,0 +1,16 @@
+/** Installation-wide settings on `effect/sql`: the first writer of a key wins. */
+import { Settings } from "@billing/core"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { run } from "./Statements.ts"
+
+export const SettingsStorageLive = Layer.effect(Settings, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return Settings.of({
+    getOrInsert: (key, candidate) =>
+      run(sql`INSERT INTO settings (key, value) VALUES (${key}, ${candidate}) ON CONFLICT (key) DO NOTHING`).pipe(
+        Effect.andThen(run(sql<{ value: string }>`SELECT value FROM settings WHERE key = ${key}`)),
+        Effect.map((rows) => rows[0]!.value)
+      )
+  })
+}))

@@ -1,0 +1,19 @@
+/**
+ * What every storage module shares: a failed statement is a defect (a use
+ * case cannot handle a lost database; the edge answers 500 and logs the
+ * cause), instants come from Effect's Clock, and single rows are options.
+ */
+import { Clock, Effect, Option } from "effect"
+
+/** Runs a statement; its failure becomes a defect. */
+export const run = <A>(effect: Effect.Effect<A, unknown>): Effect.Effect<A> => Effect.orDie(effect)
+
+/** The instant of Effect's Clock, for the rows a statement stamps (never the database's `now()`). */
+export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** The first of `rows`, if any. */
+export const first = <A>(rows: ReadonlyArray<A>): Option.Option<A> => Option.fromNullishOr(rows[0])
+
+/** Decodes rows with `decode` and keeps the first. */
+export const firstOf = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>) => (rows: ReadonlyArray<unknown>) =>
+  Effect.map(decode(rows), first)

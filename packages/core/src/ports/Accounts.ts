@@ -1,0 +1,16 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Account } from "../domain/Account.ts"
+
+/** Accounts and sub-accounts; every tenant query of the other ports is scoped by an account id from here. */
+export class Accounts extends Context.Service<Accounts, {
+  readonly insert: (account: Account) => Effect.Effect<void>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Account>>
+  /** The sub-account with this number whose master is `parentId`. */
+  readonly findSubAccount: (parentId: string, number: string) => Effect.Effect<Option.Option<Account>>
+  /** The account with this number, of any holder (for public routes that name one). */
+  readonly findByNumber: (number: string) => Effect.Effect<Option.Option<Account>>
+  /** True when some account, of any holder, has this number. */
+  readonly numberExists: (number: string) => Effect.Effect<boolean>
+  /** A fresh account number, unique across the installation. */
+  readonly nextNumber: Effect.Effect<string>
+}>()("@billing/core/ports/Accounts") {}
