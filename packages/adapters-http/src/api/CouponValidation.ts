@@ -2,7 +2,7 @@
  * `POST /v1/coupons/validate`: public (a token, when sent, only narrows the
  * account), so it is a group of its own, outside the authenticated wiring.
  */
-import { InvalidData } from "@billing/core"
+import { CouponVerdict, InvalidData } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
@@ -16,13 +16,7 @@ export class CouponValidationGroup extends HttpApiGroup.make("couponValidation")
   .add(
     HttpApiEndpoint.post("validate", "/v1/coupons/validate", {
       payload: Schema.Unknown,
-      success: Schema.Struct({
-        valid: Schema.Boolean,
-        reason: Schema.optionalKey(Schema.String),
-        coupon: Schema.optionalKey(Schema.Unknown),
-        discountAmount: Schema.optionalKey(Schema.Unknown),
-        finalAmount: Schema.optionalKey(Schema.Unknown)
-      }),
+      success: CouponVerdict,
       error: enveloped(InvalidData)
     }).annotate(OpenApi.Summary, "Validate a coupon code (public)")
   )

@@ -1,31 +1,9 @@
 /** `/v1/users/webhooks`: registrations, deliveries, test and retry. */
-import { InvalidData, WebhookEventNotFound, WebhookNotFound } from "@billing/core"
+import { DeliveryView, InvalidData, WebhookEventNotFound, WebhookNotFound, WebhookView } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
 import { authenticated, LimitQuery, requires, WebhookEventIdParam, WebhookIdParam } from "./Common.ts"
-
-export const WebhookView = Schema.Struct({
-  webhookId: Schema.String,
-  url: Schema.String,
-  events: Schema.Array(Schema.String),
-  status: Schema.Literals(["active", "inactive"]),
-  hasAuthToken: Schema.Boolean,
-  secret: Schema.optionalKey(Schema.String),
-  createdAt: Schema.String
-}).annotate({ identifier: "Webhook" })
-
-export const DeliveryView = Schema.Struct({
-  webhookEventId: Schema.String,
-  webhookId: Schema.String,
-  type: Schema.String,
-  status: Schema.String,
-  attempt: Schema.Number,
-  responseStatusCode: Schema.NullOr(Schema.Number),
-  error: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  deliveredAt: Schema.NullOr(Schema.String)
-}).annotate({ identifier: "WebhookDelivery" })
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(

@@ -13,18 +13,19 @@ import {
   type CouponInput,
   CouponInUse,
   CouponNotFound,
-  discountValueOut,
+  type CouponVerdict,
+  toCouponSummary,
   toCouponView
 } from "../domain/Coupon.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { keysetPagination, pageLimit, type SearchQuery } from "../domain/Pagination.ts"
-import { type Cents, parseReais, toJsonNumber } from "../money/Money.ts"
+import { type Cents, parseReais } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { type ChargeType, couponDiscount, validateCoupon } from "../rules/Coupons.ts"
+import { applyCoupon, type ChargeType, validateCoupon } from "../rules/Coupons.ts"
 
 const CODE = /^[A-Za-z0-9_-]{3,40}$/
 
@@ -212,25 +213,12 @@ export const validateCouponCode = Effect.fn("Coupons.validate")(function*(input:
     alreadyUsedByCustomer: coupon.firstTimeOnly && document !== undefined ? yield* coupons.hasRedeemed(coupon.id, document) : false
   }, yield* Clock.currentTimeMillis)
   if (!verdict.valid) return { valid: false as const, reason: verdict.reason }
-  const discount = amount !== undefined && Result.isSuccess(amount) ? couponDiscount(coupon, amount.success) : undefined
+  const applied = amount !== undefined && Result.isSuccess(amount) ? applyCoupon(coupon, amount.success) : undefined
   return {
     valid: true as const,
-    coupon: {
-      code: coupon.code,
-      name: coupon.name,
-      description: coupon.description,
-      discountType: coupon.discountType,
-      discountValue: discountValueOut(coupon),
-      maxCycles: coupon.maxCycles,
-      maxDiscount: coupon.maxDiscount === null ? null : toJsonNumber(coupon.maxDiscount),
-      validUntil: coupon.validUntil === null ? null : new Date(coupon.validUntil).toISOString(),
-      appliesTo: coupon.appliesTo,
-      firstTimeOnly: coupon.firstTimeOnly
-    },
-    ...(discount === undefined || amount === undefined || !Result.isSuccess(amount)
-      ? {}
-      : { discountAmount: toJsonNumber(discount), finalAmount: toJsonNumber((amount.success - discount) as Cents) })
-  }
+    coupon: toCouponSummary(coupon),
+    ...(applied === undefined ? {} : { discountAmount: applied.discount, finalAmount: applied.amount })
+  } satisfies typeof CouponVerdict.Type
 })
 
 /**

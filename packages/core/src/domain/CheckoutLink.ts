@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
+import { Instant } from "./Wire.ts"
 
 export const PaymentMethodInput = Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"])
 
@@ -59,18 +60,20 @@ export const CheckoutSessionInput = Schema.StructWithRest(
 ).annotate({ identifier: "CheckoutSessionInput" })
 export type CheckoutSessionInput = typeof CheckoutSessionInput.Type
 
+const link = CheckoutLink.fields
+
 export const CheckoutLinkView = Schema.Struct({
-  id: Schema.String,
+  id: link.id,
   url: Schema.String,
-  status: Schema.String,
-  priceId: Schema.NullOr(Schema.String),
-  productId: Schema.NullOr(Schema.String),
-  items: Schema.NullOr(Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: Schema.Number }))),
-  allowedPaymentMethods: Schema.Array(Schema.String),
-  customer: Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)),
-  settings: Schema.Record(Schema.String, Schema.Unknown),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  status: link.status,
+  priceId: link.priceId,
+  productId: link.productId,
+  items: link.items,
+  allowedPaymentMethods: link.allowedPaymentMethods,
+  customer: link.customer,
+  settings: link.settings,
+  createdAt: Instant,
+  updatedAt: Instant
 }).annotate({ identifier: "CheckoutLink" })
 
 /** The record as clients see it; `url` is the hosted page on `origin`. */
@@ -84,6 +87,6 @@ export const toCheckoutLinkView = (l: CheckoutLink, origin: string): typeof Chec
   allowedPaymentMethods: l.allowedPaymentMethods,
   customer: l.customer,
   settings: l.settings,
-  createdAt: l.createdAt.toISOString(),
-  updatedAt: l.updatedAt.toISOString()
+  createdAt: l.createdAt,
+  updatedAt: l.updatedAt
 })

@@ -1,7 +1,8 @@
-import { Schema } from "effect"
-import { Cents, toJsonNumber, cents } from "../money/Money.ts"
+import { Schema, Struct } from "effect"
+import { Cents, cents, ReaisJson, toJsonNumber } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
+import { Instant } from "./Wire.ts"
 
 export const CouponDiscountType = Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])
 export const CouponStatus = Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"])
@@ -78,37 +79,68 @@ export const CouponInput = Schema.Struct({
 }).annotate({ identifier: "CouponInput" })
 export type CouponInput = typeof CouponInput.Type
 
-const Money = Schema.Unknown.annotate({ description: "Amount in reais, two decimals" })
+const coupon = Coupon.fields
+
+/**
+ * `discountValue` on the wire: a percent (PERCENTAGE), reais printed with two
+ * decimals (FIXED) or a number of periods (EXTRA_PERIOD); see `discountValueOut`.
+ */
+const DiscountValueJson = Schema.Unknown.annotate({
+  description: "Percent (PERCENTAGE), reais (FIXED) or number of periods (EXTRA_PERIOD)"
+})
 
 export const CouponView = Schema.Struct({
-  couponId: Schema.String,
-  accountId: Schema.String,
-  code: Schema.String,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  discountType: Schema.String,
-  discountValue: Schema.Unknown.annotate({ description: "Percent (PERCENTAGE), reais (FIXED) or number of periods (EXTRA_PERIOD)" }),
-  extraPeriodUnit: Schema.NullOr(Schema.String),
-  maxCycles: Schema.NullOr(Schema.Number),
-  maxRedemptions: Schema.NullOr(Schema.Number),
-  currentRedemptions: Schema.Number,
-  minAmount: Schema.NullOr(Money),
-  maxDiscount: Schema.NullOr(Money),
-  validFrom: Schema.NullOr(Schema.String),
-  validUntil: Schema.NullOr(Schema.String),
-  productIds: Schema.Array(Schema.String),
-  firstTimeOnly: Schema.Boolean,
-  appliesTo: Schema.NullOr(Schema.String),
-  status: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  couponId: coupon.id,
+  accountId: coupon.accountId,
+  code: coupon.code,
+  name: coupon.name,
+  description: coupon.description,
+  discountType: coupon.discountType,
+  discountValue: DiscountValueJson,
+  extraPeriodUnit: coupon.extraPeriodUnit,
+  maxCycles: coupon.maxCycles,
+  maxRedemptions: coupon.maxRedemptions,
+  currentRedemptions: coupon.currentRedemptions,
+  minAmount: Schema.NullOr(ReaisJson),
+  maxDiscount: Schema.NullOr(ReaisJson),
+  validFrom: Schema.NullOr(Instant),
+  validUntil: Schema.NullOr(Instant),
+  productIds: coupon.productIds,
+  firstTimeOnly: coupon.firstTimeOnly,
+  appliesTo: coupon.appliesTo,
+  status: coupon.status,
+  createdAt: Instant,
+  updatedAt: Instant
 }).annotate({ identifier: "Coupon" })
+
+/** The coupon as the public validation shows it (spec: Coupons, valid answer). */
+export const CouponSummaryView = CouponView.mapFields(Struct.pick([
+  "code",
+  "name",
+  "description",
+  "discountType",
+  "discountValue",
+  "maxCycles",
+  "maxDiscount",
+  "validUntil",
+  "appliesTo",
+  "firstTimeOnly"
+])).annotate({ identifier: "CouponSummary" })
+
+/** The answer of `POST /v1/coupons/validate`: always 200, a verdict and, when valid, the coupon and the discount. */
+export const CouponVerdict = Schema.Struct({
+  valid: Schema.Boolean,
+  reason: Schema.optionalKey(Schema.String),
+  coupon: Schema.optionalKey(CouponSummaryView),
+  discountAmount: Schema.optionalKey(ReaisJson),
+  finalAmount: Schema.optionalKey(ReaisJson)
+}).annotate({ identifier: "CouponVerdict" })
 
 /** `discountValue` as the spec prints it: a percent, reais with two decimals, or a count of periods. */
 export const discountValueOut = (c: Pick<Coupon, "discountType" | "discountValue">): unknown =>
   c.discountType === "PERCENTAGE" ? percentFromHundredths(c.discountValue) : c.discountType === "FIXED" ? toJsonNumber(cents(c.discountValue)) : c.discountValue
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+const instant = (ms: number | null) => (ms === null ? null : new Date(ms))
 
 export const toCouponView = (c: Coupon): typeof CouponView.Type => ({
   couponId: c.id,
@@ -122,14 +154,31 @@ export const toCouponView = (c: Coupon): typeof CouponView.Type => ({
   maxCycles: c.maxCycles,
   maxRedemptions: c.maxRedemptions,
   currentRedemptions: c.currentRedemptions,
-  minAmount: c.minAmount === null ? null : toJsonNumber(c.minAmount),
-  maxDiscount: c.maxDiscount === null ? null : toJsonNumber(c.maxDiscount),
-  validFrom: iso(c.validFrom),
-  validUntil: iso(c.validUntil),
+  minAmount: c.minAmount,
+  maxDiscount: c.maxDiscount,
+  validFrom: instant(c.validFrom),
+  validUntil: instant(c.validUntil),
   productIds: c.productIds,
   firstTimeOnly: c.firstTimeOnly,
   appliesTo: c.appliesTo,
   status: c.status,
-  createdAt: c.createdAt.toISOString(),
-  updatedAt: c.updatedAt.toISOString()
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt
 })
+
+/** The coupon as the public validation shows it. */
+export const toCouponSummary = (c: Coupon): typeof CouponSummaryView.Type => {
+  const view = toCouponView(c)
+  return {
+    code: view.code,
+    name: view.name,
+    description: view.description,
+    discountType: view.discountType,
+    discountValue: view.discountValue,
+    maxCycles: view.maxCycles,
+    maxDiscount: view.maxDiscount,
+    validUntil: view.validUntil,
+    appliesTo: view.appliesTo,
+    firstTimeOnly: view.firstTimeOnly
+  }
+}

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
+import { Instant } from "./Wire.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -81,28 +82,21 @@ export const CustomerInput = Schema.Struct({
 }).annotate({ identifier: "CustomerInput" })
 export type CustomerInput = typeof CustomerInput.Type
 
-/** An address as every view prints it (customers, charges): absent parts are null. */
-export const AddressView = Schema.Struct({
-  zipCode: Schema.String,
-  street: Schema.NullOr(Schema.String),
-  number: Schema.NullOr(Schema.String),
-  complement: Schema.NullOr(Schema.String),
-  neighborhood: Schema.NullOr(Schema.String),
-  city: Schema.NullOr(Schema.String),
-  state: Schema.NullOr(Schema.String),
-  cityCode: Schema.NullOr(Schema.String)
-})
+/** An address as every view prints it (customers, charges): a customer's address, absent parts null. */
+export const AddressView = CustomerAddress
+
+const f = Customer.fields
 
 export const CustomerView = Schema.Struct({
-  customerId: Schema.String,
-  name: Schema.String,
-  document: Schema.String,
-  email: Schema.NullOr(Schema.String),
-  phone: Schema.NullOr(Schema.String),
-  status: Schema.String,
-  address: Schema.NullOr(AddressView),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  customerId: f.id,
+  name: f.name,
+  document: f.document,
+  email: f.email,
+  phone: f.phone,
+  status: f.status,
+  address: f.address,
+  createdAt: Instant,
+  updatedAt: Instant
 }).annotate({ identifier: "Customer" })
 
 export const CustomerDetailView = Schema.Struct({
@@ -119,6 +113,6 @@ export const toCustomerView = (c: Customer): typeof CustomerView.Type => ({
   phone: c.phone,
   status: c.status,
   address: c.address,
-  createdAt: c.createdAt.toISOString(),
-  updatedAt: c.updatedAt.toISOString()
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt
 })

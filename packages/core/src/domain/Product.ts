@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Cents, Reais, ReaisJson } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
+import { Instant } from "./Wire.ts"
 
 export const ProductType = Schema.Literals(["RECURRING", "ONE_TIME"])
 export const PriceRecurrence = Schema.Literals(["ONE_TIME", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "SEMIANNUAL", "YEARLY"])
@@ -81,34 +82,37 @@ export const ProductInput = Schema.Struct({
 }).annotate({ identifier: "ProductInput" })
 export type ProductInput = typeof ProductInput.Type
 
+const price = Price.fields
+const product = Product.fields
+
 export const PriceView = Schema.Struct({
-  priceId: Schema.String,
-  productId: Schema.String,
-  title: Schema.String,
+  priceId: price.id,
+  productId: price.productId,
+  title: price.title,
   amount: ReaisJson,
-  recurrenceType: Schema.String,
-  recurrenceInterval: Schema.Number,
-  trialDays: Schema.Number,
-  statementDescriptor: Schema.NullOr(Schema.String),
-  isActive: Schema.Boolean,
+  recurrenceType: price.recurrenceType,
+  recurrenceInterval: price.recurrenceInterval,
+  trialDays: price.trialDays,
+  statementDescriptor: price.statementDescriptor,
+  isActive: price.isActive,
   currency: Schema.Literal("BRL"),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  createdAt: Instant,
+  updatedAt: Instant
 }).annotate({ identifier: "Price" })
 
 export const ProductView = Schema.Struct({
-  productId: Schema.String,
-  accountId: Schema.String,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  type: Schema.String,
-  status: Schema.String,
+  productId: product.id,
+  accountId: product.accountId,
+  name: product.name,
+  description: product.description,
+  type: product.type,
+  status: product.status,
   currency: Schema.Literal("BRL"),
-  nfConfigId: Schema.NullOr(Schema.String),
+  nfConfigId: product.nfConfigId,
   prices: Schema.Array(PriceView),
-  archivedAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  archivedAt: Schema.NullOr(Instant),
+  createdAt: Instant,
+  updatedAt: Instant
 }).annotate({ identifier: "Product" })
 
 export const toProductView = (p: Product): typeof ProductView.Type => ({
@@ -131,10 +135,10 @@ export const toProductView = (p: Product): typeof ProductView.Type => ({
     statementDescriptor: price.statementDescriptor,
     isActive: price.isActive,
     currency: "BRL",
-    createdAt: price.createdAt.toISOString(),
-    updatedAt: price.updatedAt.toISOString()
+    createdAt: price.createdAt,
+    updatedAt: price.updatedAt
   })),
-  archivedAt: p.archivedAt?.toISOString() ?? null,
-  createdAt: p.createdAt.toISOString(),
-  updatedAt: p.updatedAt.toISOString()
+  archivedAt: p.archivedAt,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt
 })

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { EventName } from "./Events.ts"
+import { Instant } from "./Wire.ts"
 
 export const WebhookStatus = Schema.Literals(["active", "inactive"])
 export type WebhookStatus = typeof WebhookStatus.Type
@@ -42,3 +43,52 @@ export const WebhookDelivery = Schema.Struct({
   deliveredAt: Schema.NullOr(Schema.Date)
 }).annotate({ identifier: "WebhookDeliveryRecord" })
 export type WebhookDelivery = typeof WebhookDelivery.Type
+
+const registration = WebhookRegistration.fields
+const delivery = WebhookDelivery.fields
+
+/** A registration as clients see it; `secret` only in the answer that created it. */
+export const WebhookView = Schema.Struct({
+  webhookId: registration.id,
+  url: registration.url,
+  events: registration.events,
+  status: registration.status,
+  hasAuthToken: Schema.Boolean,
+  secret: Schema.optionalKey(registration.secret),
+  createdAt: Instant
+}).annotate({ identifier: "Webhook" })
+
+/** A delivery as clients see it in listings; its id is the `webhookEventId` to retry. */
+export const DeliveryView = Schema.Struct({
+  webhookEventId: delivery.id,
+  webhookId: delivery.webhookId,
+  type: delivery.event,
+  status: delivery.status,
+  attempt: delivery.attempt,
+  responseStatusCode: delivery.responseStatusCode,
+  error: delivery.error,
+  createdAt: Instant,
+  deliveredAt: Schema.NullOr(Instant)
+}).annotate({ identifier: "WebhookDelivery" })
+
+export const toWebhookView = (r: WebhookRegistration, options?: { readonly withSecret?: boolean }): typeof WebhookView.Type => ({
+  webhookId: r.id,
+  url: r.url,
+  events: r.events,
+  status: r.status,
+  hasAuthToken: r.authToken !== null,
+  ...(options?.withSecret ? { secret: r.secret } : {}),
+  createdAt: r.createdAt
+})
+
+export const toDeliveryView = (d: WebhookDelivery): typeof DeliveryView.Type => ({
+  webhookEventId: d.id,
+  webhookId: d.webhookId,
+  type: d.event,
+  status: d.status,
+  attempt: d.attempt,
+  responseStatusCode: d.responseStatusCode,
+  error: d.error,
+  createdAt: d.createdAt,
+  deliveredAt: d.deliveredAt
+})

@@ -7,7 +7,7 @@ import { Caller } from "../auth/Authenticate.ts"
 import { InvalidData, invalidData as invalid } from "../domain/Errors.ts"
 import { pageLimit } from "../domain/Pagination.ts"
 import { type EventName, EventNames } from "../domain/Events.ts"
-import type { WebhookRegistration, WebhookStatus } from "../domain/Webhook.ts"
+import { toDeliveryView, toWebhookView, type WebhookRegistration, type WebhookStatus } from "../domain/Webhook.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
@@ -49,17 +49,6 @@ const checkEvents = (events: ReadonlyArray<string> | undefined) => {
     : Effect.succeed([...new Set(events ?? [])] as Array<EventName>)
 }
 
-/** The registration as clients see it; the secret is only shown when it is created. */
-export const webhookView = (r: WebhookRegistration, options?: { readonly withSecret?: boolean }) => ({
-  webhookId: r.id,
-  url: r.url,
-  events: r.events,
-  status: r.status,
-  hasAuthToken: r.authToken !== null,
-  ...(options?.withSecret ? { secret: r.secret } : {}),
-  createdAt: r.createdAt.toISOString()
-})
-
 export const registerWebhook = Effect.fn("Webhooks.register")(function*(input: {
   readonly url: string
   readonly events?: ReadonlyArray<string> | undefined
@@ -86,7 +75,7 @@ export const registerWebhook = Effect.fn("Webhooks.register")(function*(input: {
   const transactor = yield* Transactor
   const webhooks = yield* Webhooks
   yield* transactor.withTransaction(webhooks.insert(registration))
-  return webhookView(registration, { withSecret: true })
+  return toWebhookView(registration, { withSecret: true })
 })
 
 const findOwn = Effect.fn("Webhooks.findOwn")(function*(id: string) {
@@ -103,11 +92,11 @@ export const listWebhooks = Effect.fn("Webhooks.list")(function*() {
   const caller = yield* Caller
   const webhooks = yield* Webhooks
   const items = yield* webhooks.list(caller.account.id)
-  return { items: items.map((r) => webhookView(r)) }
+  return { items: items.map((r) => toWebhookView(r)) }
 })
 
 export const getWebhook = Effect.fn("Webhooks.get")(function*(id: string) {
-  return webhookView(yield* findOwn(id))
+  return toWebhookView(yield* findOwn(id))
 })
 
 export const updateWebhook = Effect.fn("Webhooks.update")(function*(id: string, input: {
@@ -128,7 +117,7 @@ export const updateWebhook = Effect.fn("Webhooks.update")(function*(id: string, 
   const transactor = yield* Transactor
   const webhooks = yield* Webhooks
   yield* transactor.withTransaction(webhooks.update(updated))
-  return webhookView(updated)
+  return toWebhookView(updated)
 })
 
 export const removeWebhook = Effect.fn("Webhooks.remove")(function*(id: string) {
@@ -183,29 +172,6 @@ export const testWebhook = Effect.fn("Webhooks.test")(function*(input: {
   }
 })
 
-/** The delivery as clients see it in listings and after a retry. */
-export const deliveryView = (d: {
-  readonly id: string
-  readonly webhookId: string
-  readonly event: string
-  readonly status: string
-  readonly attempt: number
-  readonly responseStatusCode: number | null
-  readonly error: string | null
-  readonly createdAt: Date
-  readonly deliveredAt: Date | null
-}) => ({
-  webhookEventId: d.id,
-  webhookId: d.webhookId,
-  type: d.event,
-  status: d.status,
-  attempt: d.attempt,
-  responseStatusCode: d.responseStatusCode,
-  error: d.error,
-  createdAt: d.createdAt.toISOString(),
-  deliveredAt: d.deliveredAt?.toISOString() ?? null
-})
-
 export const listDeliveries = Effect.fn("Webhooks.listDeliveries")(function*(query: {
   readonly limit?: number | undefined
   readonly nextPageToken?: string | undefined
@@ -222,7 +188,7 @@ export const listDeliveries = Effect.fn("Webhooks.listDeliveries")(function*(que
     status: query.status ?? null
   })
   return {
-    items: page.items.map(deliveryView),
+    items: page.items.map(toDeliveryView),
     count: page.items.length,
     hasMore: page.nextPageToken !== null,
     nextPageToken: page.nextPageToken
