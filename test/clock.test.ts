@@ -6,8 +6,8 @@
  * wall clock or the database's `now()`.
  */
 import { HttpServerLive } from "@billing/adapters-http"
-import { Billing, Caller, cents, type Scope } from "@billing/core"
-import { Clock, Effect, Layer, ManagedRuntime } from "effect"
+import { Billing, Caller, CheckoutRequest, cents, type Scope } from "@billing/core"
+import { Clock, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -94,12 +94,14 @@ describe("time comes only from the Clock", () => {
       const paid = yield* asCaller(Billing.createPixCharge({ amount: cents(1000) }))
       yield* asCaller(Billing.requestSandboxPayment(paid.chargeId))
       // A transparent checkout with the buyer's e-mails: customer and notification rows.
-      yield* asCaller(Billing.createCheckoutCharge({
+      // As a library client would: the request decoded (and so validated) by its schema first.
+      const checkout = yield* Schema.decodeUnknownEffect(CheckoutRequest)({
         paymentMethod: "pix",
-        amount: cents(2500),
-        customer: { name: "Maria Silva", email: "maria@example.com", documentNumber: "52998224725" },
+        amount: 25,
+        customer: { name: "Maria Silva", email: "maria@example.com", documentNumber: "529.982.247-25" },
         notifications: ["oneoff.pix.generated"]
-      }))
+      })
+      yield* asCaller(Billing.createCheckoutCharge(checkout))
       // Expires only when the clock passes its deadline (a Pix lives 24 hours by default).
       const expiring = yield* asCaller(Billing.createPixCharge({ amount: cents(2000) }))
       yield* chargesPass()

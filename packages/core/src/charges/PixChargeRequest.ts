@@ -1,8 +1,7 @@
 import { Schema } from "effect"
-import { CalendarDate, Cep, DocumentNumber, Email, MAX_TEXT_LENGTH, Percent, PhoneE164 } from "../domain/Values.ts"
+import { CalendarDate, Cep, DocumentNumber, Email, Percent, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
-const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH)))
 const OptionalString = Schema.optionalKey(Text)
 
 /**

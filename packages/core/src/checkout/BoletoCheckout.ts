@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
-import { addDays, toDayNumber } from "../brazil/CalendarDate.ts"
+import { addDays } from "../brazil/CalendarDate.ts"
 import { cityCodeOfCep } from "../brazil/CityCodes.ts"
 import { isUf, normalizeCep } from "../brazil/Contacts.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
@@ -47,7 +47,7 @@ const completeAddress = Effect.fnUntraced(function*(address: CheckoutRequest["cu
 const boletoTerms = Effect.fnUntraced(function*(request: CheckoutRequest, today: string) {
   let dueDate: string
   if (request.dueDate !== undefined) {
-    if (toDayNumber(request.dueDate) === undefined || request.dueDate <= today) return yield* invalid("dueDate", "dueDate must be a date YYYY-MM-DD after today")
+    if (request.dueDate <= today) return yield* invalid("dueDate", "dueDate must be a date YYYY-MM-DD after today")
     dueDate = request.dueDate
   } else {
     const days = request.boletoDueDays ?? DEFAULT_BOLETO_DUE_DAYS

@@ -1,9 +1,13 @@
 import { Schema } from "effect"
 import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
 import { AddressInput } from "../domain/Customer.ts"
+import { CalendarDate, Email, NumericDocumentNumber, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
-const OptionalString = Schema.optionalKey(Schema.String)
+const OptionalString = Schema.optionalKey(Text)
+
+/** `externalId` and `externalTxid`: at most 100 characters (spec: Limits). */
+const ExternalKey = Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))
 const OptionalInt = Schema.optionalKey(Schema.Int)
 
 export const CardInput = Schema.Struct({
@@ -22,10 +26,10 @@ export const CardInput = Schema.Struct({
 export const CheckoutRequest = Schema.Struct({
   paymentMethod: Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"]),
   customer: Schema.Struct({
-    name: Schema.String,
-    email: Schema.String,
-    documentNumber: Schema.String,
-    phone: OptionalString,
+    name: Text,
+    email: Email,
+    documentNumber: NumericDocumentNumber,
+    phone: Schema.optionalKey(PhoneE164),
     cep: OptionalString,
     metadata: Schema.optionalKey(Schema.Unknown),
     address: Schema.optionalKey(Schema.Struct({
@@ -47,8 +51,8 @@ export const CheckoutRequest = Schema.Struct({
   installments: OptionalInt,
   freeInstallments: OptionalInt,
   passFeesToCustomer: Schema.optionalKey(Schema.Boolean),
-  externalId: OptionalString,
-  externalTxid: OptionalString,
+  externalId: Schema.optionalKey(ExternalKey),
+  externalTxid: Schema.optionalKey(ExternalKey),
   /** Accepted and not stored (spec: General rule 10). */
   metadata: Schema.optionalKey(Schema.Unknown),
   description: OptionalString,
@@ -66,14 +70,15 @@ export const CheckoutRequest = Schema.Struct({
     durationMonths: OptionalInt
   }))),
   allowedPaymentMethods: Schema.optionalKey(Schema.Array(Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"]))),
-  dueDate: OptionalString,
+  dueDate: Schema.optionalKey(CalendarDate),
   expirationAfterDueDate: OptionalInt,
   boletoDueDays: OptionalInt,
   boletoInstructions: Schema.optionalKey(Schema.Unknown),
-  expiration: OptionalString,
+  expiration: Schema.optionalKey(CalendarDate),
   billingDay: OptionalInt,
   nfConfigId: OptionalString,
-  notifications: Schema.optionalKey(Schema.Array(Schema.String))
+  // Checked by the use case, which names every unknown kind at once.
+  notifications: Schema.optionalKey(Schema.Array(Text))
 }).annotate({ identifier: "CheckoutRequest" })
 export type CheckoutRequest = typeof CheckoutRequest.Type
 

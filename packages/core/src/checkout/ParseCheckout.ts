@@ -6,16 +6,14 @@
  * refused price or coupon is reported before them, as it always was.
  */
 import { Effect } from "effect"
-import { normalizePhoneE164 } from "../brazil/Contacts.ts"
-import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import type { Account } from "../domain/Account.ts"
 import { PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type NotificationKind, NotificationKinds } from "../domain/Notification.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(NotificationKinds)
+
 
 /** The payment methods this engine charges on the transparent checkout (Pix Automático needs subscriptions). */
 export type CheckoutMethod = "pix" | "boleto" | "creditcard"
@@ -55,18 +53,10 @@ export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: Chec
   if (!isCard && (request.installments !== undefined || request.card !== undefined)) {
     return yield* invalid(request.installments !== undefined ? "installments" : "card", "installments and card are for creditcard only")
   }
-  for (const field of ["externalId", "externalTxid"] as const) {
-    if ((request[field]?.length ?? 0) > 100) return yield* invalid(field, `${field} has at most 100 characters`)
-  }
   const unknown = (request.notifications ?? []).filter((n) => !KNOWN_NOTIFICATIONS.has(n))
   if (unknown.length > 0) return yield* invalid("notifications", `unknown notifications: ${unknown.join(", ")}`)
-
-  const document = normalizeDocument(request.customer.documentNumber)
-  if (!/^\d+$/.test(document) || documentKind(document) === undefined) return yield* invalid("customer.documentNumber", "customer.documentNumber must be a valid CPF or CNPJ")
+  // Lengths, the document, e-mail and phone were checked by decoding.
   if (request.customer.name.trim().length === 0) return yield* invalid("customer.name", "customer.name is required")
-  if (!EMAIL.test(request.customer.email)) return yield* invalid("customer.email", "customer.email must be an e-mail address")
-  const phone = request.customer.phone === undefined ? null : normalizePhoneE164(request.customer.phone) ?? null
-  if (request.customer.phone !== undefined && phone === null) return yield* invalid("customer.phone", "customer.phone must be E.164, e.g. +5511999999999")
   if (request.nfConfigId !== undefined && request.customer.address === undefined) {
     return yield* invalid("customer.address", "customer.address is required with nfConfigId")
   }
@@ -75,7 +65,12 @@ export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: Chec
     paymentMethod: request.paymentMethod,
     // Without the field no e-mail is sent (an avulsa charge's default; products carry no notification setting yet).
     notifications: request.notifications === undefined ? null : (request.notifications as ReadonlyArray<NotificationKind>),
-    buyer: { name: request.customer.name.trim(), document, email: request.customer.email, phone }
+    buyer: {
+      name: request.customer.name.trim(),
+      document: request.customer.documentNumber,
+      email: request.customer.email,
+      phone: request.customer.phone ?? null
+    }
   }
   return order
 })

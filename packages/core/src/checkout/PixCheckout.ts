@@ -6,7 +6,6 @@
  */
 import { Effect } from "effect"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
-import { toDayNumber } from "../brazil/CalendarDate.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
@@ -26,7 +25,7 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrd
   // `expiration` makes it a Pix with due date, as on `POST /v1/charges/pix`.
   let dueDate: string | null = null
   if (request.expiration !== undefined) {
-    if (toDayNumber(request.expiration) === undefined || request.expiration < saoPauloDate(draft.now)) {
+    if (request.expiration < saoPauloDate(draft.now)) {
       return yield* invalid("expiration", "expiration must be a date YYYY-MM-DD, not in the past")
     }
     dueDate = request.expiration

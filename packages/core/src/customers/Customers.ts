@@ -7,8 +7,7 @@
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { cityCodeOfCep } from "../brazil/CityCodes.ts"
-import { isUf, normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
-import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
+import { normalizeDocument } from "../brazil/Documents.ts"
 import {
   type AddressInput,
   type Customer,
@@ -25,33 +24,16 @@ import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Transactor.ts"
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-const checkAddress = Effect.fnUntraced(function*(input: AddressInput) {
-  const zipCode = normalizeCep(input.zipCode)
-  if (zipCode === undefined) return yield* invalid("address.zipCode", "zipCode must have 8 digits")
-  if (input.state !== undefined && !isUf(input.state)) return yield* invalid("address.state", "state must be a UF, e.g. SP")
-  if (input.cityCode !== undefined && !/^\d{7}$/.test(input.cityCode)) return yield* invalid("address.cityCode", "cityCode must be the 7-digit IBGE code")
-  return {
-    zipCode,
-    street: input.street ?? null,
-    number: input.number ?? null,
-    complement: input.complement ?? null,
-    neighborhood: input.neighborhood ?? null,
-    city: input.city ?? null,
-    state: input.state?.toUpperCase() ?? null,
-    cityCode: input.cityCode ?? cityCodeOfCep(zipCode) ?? null
-  } satisfies CustomerAddress
-})
-
-const checkContacts = Effect.fnUntraced(function*(input: Pick<CustomerInput, "email" | "phone">) {
-  if (input.email !== undefined && !EMAIL.test(input.email)) return yield* invalid("email", "email must be an e-mail address")
-  let phone: string | undefined
-  if (input.phone !== undefined) {
-    phone = normalizePhoneE164(input.phone)
-    if (phone === undefined) return yield* invalid("phone", "phone must be E.164 with country code 55, e.g. +5511999999999")
-  }
-  return { email: input.email, phone }
+/** The address to store: each part was checked by decoding; the IBGE code is resolved from the zip code when absent. */
+const toAddress = (input: AddressInput): CustomerAddress => ({
+  zipCode: input.zipCode,
+  street: input.street ?? null,
+  number: input.number ?? null,
+  complement: input.complement ?? null,
+  neighborhood: input.neighborhood ?? null,
+  city: input.city ?? null,
+  state: input.state ?? null,
+  cityCode: input.cityCode ?? cityCodeOfCep(input.zipCode) ?? null
 })
 
 const findOwn = Effect.fn("Customers.findOwn")(function*(id: string) {
@@ -65,21 +47,17 @@ export const createCustomer = Effect.fn("Customers.create")(function*(input: Cus
   const caller = yield* Caller
   const name = input.name?.trim()
   if (!name) return yield* invalid("name", "name is required")
-  if (input.document === undefined) return yield* invalid("document", "document is required")
-  const document = normalizeDocument(input.document)
-  if (!/^\d+$/.test(document) || documentKind(document) === undefined) {
-    return yield* invalid("document", "document must be a valid CPF (11 digits) or CNPJ (14 digits)")
-  }
-  const contacts = yield* checkContacts(input)
-  const address = input.address === undefined ? null : yield* checkAddress(input.address)
+  const document = input.document
+  if (document === undefined) return yield* invalid("document", "document is required")
+  const address = input.address === undefined ? null : toAddress(input.address)
   const at = new Date(yield* Clock.currentTimeMillis)
   const customer: Customer = {
     id: yield* (yield* Ids).make("cus", { sandbox: caller.account.sandbox }),
     accountId: caller.account.id,
     name,
     document,
-    email: contacts.email ?? null,
-    phone: contacts.phone ?? null,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
     status: "ACTIVE",
     address,
     deletedAt: null,
@@ -142,18 +120,17 @@ export const listCustomers = Effect.fn("Customers.list")(function*(query: Search
 
 export const updateCustomer = Effect.fn("Customers.update")(function*(id: string, input: CustomerInput) {
   const current = yield* findOwn(id)
-  if (input.document !== undefined && normalizeDocument(input.document) !== current.document) {
+  if (input.document !== undefined && input.document !== current.document) {
     return yield* new DocumentUpdateNotAllowed({ message: "O documento do cliente não pode ser alterado", details: { field: "document" } })
   }
   const name = input.name === undefined ? current.name : input.name.trim()
   if (name.length === 0) return yield* invalid("name", "name must not be empty")
-  const contacts = yield* checkContacts(input)
   const updated: Customer = {
     ...current,
     name,
-    email: contacts.email ?? current.email,
-    phone: contacts.phone ?? current.phone,
-    address: input.address === undefined ? current.address : yield* checkAddress(input.address),
+    email: input.email ?? current.email,
+    phone: input.phone ?? current.phone,
+    address: input.address === undefined ? current.address : toAddress(input.address),
     updatedAt: new Date(yield* Clock.currentTimeMillis)
   }
   const transactor = yield* Transactor

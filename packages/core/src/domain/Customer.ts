@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
+import { Cep, Email, IbgeCityCode, NumericDocumentNumber, PhoneE164, Text, Uf } from "./Values.ts"
 import { Instant } from "./Wire.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
@@ -58,25 +59,27 @@ export class CustomerNotFound extends Schema.TaggedError<CustomerNotFound>()("CU
   httpApiStatus: 404
 }) {}
 
-const OptionalString = Schema.optionalKey(Schema.String)
+const OptionalString = Schema.optionalKey(Text)
 
+/** An address as clients send it: the zip code required, the rest optional, each part checked. */
 export const AddressInput = Schema.Struct({
-  zipCode: Schema.String,
+  zipCode: Cep,
   street: OptionalString,
   number: OptionalString,
   complement: OptionalString,
   neighborhood: OptionalString,
   city: OptionalString,
-  state: OptionalString,
-  cityCode: OptionalString
+  state: Schema.optionalKey(Uf),
+  cityCode: Schema.optionalKey(IbgeCityCode)
 })
 export type AddressInput = typeof AddressInput.Type
 
+/** Body of `POST /v1/customers` (`document` and `name` required there) and of the update (all optional). */
 export const CustomerInput = Schema.Struct({
   name: OptionalString,
-  document: OptionalString,
-  email: OptionalString,
-  phone: OptionalString,
+  document: Schema.optionalKey(NumericDocumentNumber),
+  email: Schema.optionalKey(Email),
+  phone: Schema.optionalKey(PhoneE164),
   address: Schema.optionalKey(AddressInput),
   upsert: Schema.optionalKey(Schema.Boolean)
 }).annotate({ identifier: "CustomerInput" })

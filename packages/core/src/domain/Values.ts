@@ -8,12 +8,15 @@
  */
 import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { toDayNumber } from "../brazil/CalendarDate.ts"
-import { normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
+import { isUf, normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import { parsePercent } from "../money/Rounding.ts"
 
 /** Longest string any free-text field takes (names, descriptions, addresses). */
 export const MAX_TEXT_LENGTH = 500
+
+/** Free text: bounded (every input is). */
+export const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH)))
 
 /** A string that `normalize` turns into its canonical form (`target`, a branded string), or refuses with `message`. */
 const normalizedString = <T extends Schema.Codec<string, string>>(target: T, normalize: (input: string) => string | undefined, message: string) =>
@@ -34,6 +37,30 @@ export const DocumentNumber = normalizedString(Schema.String.pipe(Schema.brand("
   return documentKind(document) === undefined ? undefined : document
 }, "must be a valid CPF or CNPJ")
 export type DocumentNumber = typeof DocumentNumber.Type
+
+/**
+ * A CPF (11 digits) or a CNPJ of 14 digits, with valid check digits: the
+ * buyer's document on customers and the checkout, which the spec keeps to
+ * digits (the alphanumeric CNPJ is for accounts).
+ */
+export const NumericDocumentNumber = normalizedString(Schema.String.pipe(Schema.brand("DocumentNumber")), (input) => {
+  const document = normalizeDocument(input)
+  return /^\d+$/.test(document) && documentKind(document) !== undefined ? document : undefined
+}, "must be a valid CPF (11 digits) or CNPJ (14 digits)")
+
+/** A federative unit (`SP`), in capitals. */
+export const Uf = normalizedString(
+  Schema.String.pipe(Schema.brand("Uf")),
+  (input) => (isUf(input) ? input.toUpperCase() : undefined),
+  "must be a UF, e.g. SP"
+)
+
+/** The 7-digit IBGE code of a city. */
+export const IbgeCityCode = normalizedString(
+  Schema.String.pipe(Schema.brand("IbgeCityCode")),
+  (input) => (/^\d{7}$/.test(input) ? input : undefined),
+  "must be the 7-digit IBGE code"
+)
 
 /** A Brazilian phone in E.164 (`+55`, area code, number). */
 export const PhoneE164 = normalizedString(Schema.String.pipe(Schema.brand("PhoneE164")), normalizePhoneE164, "must be E.164, e.g. +5511999999999")
