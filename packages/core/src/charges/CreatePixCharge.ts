@@ -8,7 +8,7 @@ import { Caller } from "../auth/Authenticate.ts"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import type { Account } from "../domain/Account.ts"
-import type { Charge, ChargeCustomer, ChargeSplitPart } from "../domain/Charge.ts"
+import { type Charge, type ChargeCustomer, type ChargeSplitPart, paymentTypeOf } from "../domain/Charge.ts"
 import { ErrorFields, invalidData as invalid } from "../domain/Errors.ts"
 import type { Cents } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -164,7 +164,7 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     id,
     accountId: owner.id,
     masterAccountId: caller.master.id,
-    paymentType: "PIX",
+    paymentType: paymentTypeOf.pix,
     status: "PENDING",
     amount: request.amount,
     fee: fees.fees.total,

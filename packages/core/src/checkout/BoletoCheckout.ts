@@ -10,7 +10,7 @@ import { addDays } from "../brazil/CalendarDate.ts"
 import { cityCodeOfCep } from "../brazil/CityCodes.ts"
 import { isUf, normalizeCep } from "../brazil/Contacts.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
-import type { ChargeAddress } from "../domain/Charge.ts"
+import { type ChargeAddress, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { BoletoIssuer } from "../ports/BoletoIssuer.ts"
 import { lastPayableDate } from "../rules/CycleSchedule.ts"
@@ -76,7 +76,7 @@ export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: Check
   const pending: PendingCharge = {
     ...draft.common,
     ...money,
-    paymentType: "BOLETO",
+    paymentType: paymentTypeOf.boleto,
     status: "PENDING",
     txid: issued.ourNumber,
     emv: null,

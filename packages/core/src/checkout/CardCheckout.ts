@@ -9,7 +9,7 @@ import { Clock, Effect, Option, Result } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { cardBrand, parseCardExpiration } from "../brazil/Cards.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
-import { CardRefused, type ChargeCard, MissingCardData } from "../domain/Charge.ts"
+import { CardRefused, type ChargeCard, MissingCardData, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid, type InvalidData } from "../domain/Errors.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { Acquirer, type CardData } from "../ports/Acquirer.ts"
@@ -90,7 +90,7 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
   const pending: PendingCharge = {
     ...draft.common,
     ...money,
-    paymentType: "CREDIT_CARD",
+    paymentType: paymentTypeOf.creditcard,
     status: "PROCESSING",
     txid: draft.common.id,
     emv: null,

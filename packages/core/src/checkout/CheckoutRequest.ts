@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
+import { PaymentMethodInput } from "../domain/Charge.ts"
 import { AddressInput } from "../domain/Customer.ts"
 import { CalendarDate, Email, NumericDocumentNumber, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
@@ -24,7 +25,7 @@ export const CardInput = Schema.Struct({
  * so that bad values are refused, and documented where they are ignored.
  */
 export const CheckoutRequest = Schema.Struct({
-  paymentMethod: Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"]),
+  paymentMethod: PaymentMethodInput,
   customer: Schema.Struct({
     name: Text,
     email: Email,
@@ -69,7 +70,7 @@ export const CheckoutRequest = Schema.Struct({
     toCycle: Schema.optionalKey(Schema.NullOr(Schema.Int)),
     durationMonths: OptionalInt
   }))),
-  allowedPaymentMethods: Schema.optionalKey(Schema.Array(Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"]))),
+  allowedPaymentMethods: Schema.optionalKey(Schema.Array(PaymentMethodInput)),
   dueDate: Schema.optionalKey(CalendarDate),
   expirationAfterDueDate: OptionalInt,
   boletoDueDays: OptionalInt,

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type { Account } from "../domain/Account.ts"
-import { PixAutomaticoPjOnly } from "../domain/Charge.ts"
+import { type PaymentMethodInput, PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type NotificationKind, NotificationKinds } from "../domain/Notification.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
@@ -16,7 +16,7 @@ const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(NotificationKinds)
 
 
 /** The payment methods this engine charges on the transparent checkout (Pix Automático needs subscriptions). */
-export type CheckoutMethod = "pix" | "boleto" | "creditcard"
+export type CheckoutMethod = Exclude<PaymentMethodInput, "pix_automatico">
 
 /** The buyer as the charge records it and the customer is matched: by document. */
 export interface CheckoutBuyer {

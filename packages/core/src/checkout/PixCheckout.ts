@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
@@ -40,7 +41,7 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrd
     dueDate,
     description: request.description ?? null
   }).pipe(Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } })))
-  const pending: PendingCharge = { ...draft.common, ...money, paymentType: "PIX", status: "PENDING", txid, emv, dueDate, expiresAt, card: null }
+  const pending: PendingCharge = { ...draft.common, ...money, paymentType: paymentTypeOf.pix, status: "PENDING", txid, emv, dueDate, expiresAt, card: null }
   return {
     pending,
     notify: ["oneoff.pix.generated"],

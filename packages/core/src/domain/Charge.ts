@@ -14,9 +14,24 @@ export type ChargeStatus = typeof ChargeStatus.Type
 /** Statuses in which a charge can still be paid, canceled or expire. */
 export const OPEN_STATUSES: ReadonlyArray<ChargeStatus> = ["PENDING", "PROCESSING", "AWAITING_PAYMENT"]
 
-/** Output form of the payment method (input is lowercase `pix`, `boleto`, `creditcard`). */
+/**
+ * The payment method as clients send it (spec: General rule 4): lowercase
+ * `pix`, `creditcard`, `boleto`, `pix_automatico`. Responses and events print
+ * it as a `PaymentType`; a value read from a response is never input.
+ */
+export const PaymentMethodInput = Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"])
+export type PaymentMethodInput = typeof PaymentMethodInput.Type
+
+/** The payment method in responses and events: `PIX`, `BOLETO`, `CREDIT_CARD`. */
 export const PaymentType = Schema.Literals(["PIX", "BOLETO", "CREDIT_CARD"])
 export type PaymentType = typeof PaymentType.Type
+
+/** The output form of each input method a charge is made with (Pix Automático charges are Pix). */
+export const paymentTypeOf: Readonly<Record<Exclude<PaymentMethodInput, "pix_automatico">, PaymentType>> = {
+  pix: "PIX",
+  creditcard: "CREDIT_CARD",
+  boleto: "BOLETO"
+}
 
 const NullableString = Schema.NullOr(Schema.String)
 

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
+import { PaymentMethodInput } from "./Charge.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
 
-export const PaymentMethodInput = Schema.Literals(["pix", "creditcard", "boleto", "pix_automatico"])
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
 
