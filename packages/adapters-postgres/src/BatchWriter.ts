@@ -7,10 +7,14 @@
  * own row is committed.
  *
  * A batch that fails is written again row by row, so one bad row fails only
- * its own caller. Rows written inside a transaction must not come here: the
- * batch commits on its own connection, not with the caller's transaction.
+ * its own caller. No row can stop a writer: a write that throws while its
+ * statement is built (say `JSON.stringify` overflowing the stack on a value
+ * nested thousands deep) fails like any other, and a write that takes longer
+ * than `deadline` is abandoned and fails its callers, so the writer goes on
+ * with the next batch. Rows written inside a transaction must not come here:
+ * the batch commits on its own connection, not with the caller's transaction.
  */
-import { Cause, Deferred, Effect, Exit, Queue } from "effect"
+import { Cause, Deferred, Duration, Effect, Exit, Queue } from "effect"
 
 interface Pending<A> {
   readonly row: A
@@ -23,16 +27,26 @@ export const makeBatchWriter = Effect.fnUntraced(function*<A>(options: {
   readonly writeOne: (row: A) => Effect.Effect<void>
   readonly writers: number
   readonly maxBatch: number
+  /** How long one statement may take before its callers are failed (default 10 s). */
+  readonly deadline?: Duration.Input
 }) {
+  const deadline = options.deadline ?? Duration.seconds(10)
+  const overdue = () => new Error(`write took longer than ${Duration.format(Duration.fromInputUnsafe(deadline))}`)
+  // Built inside the effect, so a throw while building the statement is a
+  // failure of this write, not of the writer; bounded by the deadline.
+  const attempt = (write: Effect.Effect<void>) =>
+    Effect.exit(Effect.suspend(() => write).pipe(Effect.timeoutOrElse({ duration: deadline, orElse: () => Effect.die(overdue()) })))
   const queue = yield* Queue.unbounded<Pending<A>>()
   const complete = (batch: ReadonlyArray<Pending<A>>, exit: Exit.Exit<void>) =>
     Effect.sync(() => batch.forEach((p) => Deferred.doneUnsafe(p.done, exit)))
   const writeBatch = (batch: ReadonlyArray<Pending<A>>) =>
-    Effect.exit(options.writeMany(batch.map((p) => p.row))).pipe(
+    attempt(Effect.suspend(() => options.writeMany(batch.map((p) => p.row)))).pipe(
       Effect.flatMap((exit) =>
         Exit.isSuccess(exit) || batch.length === 1
           ? complete(batch, exit)
-          : Effect.forEach(batch, (p) => Effect.flatMap(Effect.exit(options.writeOne(p.row)), (one) => complete([p], one)), { discard: true })
+          : Effect.forEach(batch, (p) => Effect.flatMap(attempt(Effect.suspend(() => options.writeOne(p.row))), (one) => complete([p], one)), {
+            discard: true
+          })
       )
     )
   const shuttingDown = Exit.failCause(Cause.die(new Error("storage is shutting down")))

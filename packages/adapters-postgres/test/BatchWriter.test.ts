@@ -143,4 +143,39 @@ describe("BatchWriter (group commit)", () => {
     }))
     expect(exits.map((exit) => exit._tag === "Some" && exit.value._tag)).toEqual(["Failure", "Failure", "Failure", "Failure"])
   })
+
+  it("fails only the rows whose statement cannot even be built, and keeps writing the others", async () => {
+    const written: Array<number> = []
+    // A row whose serialization throws, as JSON.stringify does on a value nested thousands deep.
+    const build = (rows: ReadonlyArray<number>) => {
+      if (rows.includes(13)) throw new RangeError("Maximum call stack size exceeded")
+      return Effect.sync(() => void written.push(...rows))
+    }
+    const exits = await run(Effect.gen(function*() {
+      const write = yield* makeBatchWriter<number>({ writeMany: build, writeOne: (row) => build([row]), writers: 1, maxBatch: 4 })
+      const first = yield* Effect.forEach([11, 12, 13, 14], (row) => Effect.exit(write(row)), { concurrency: "unbounded" })
+      // The writer is still there for later rows.
+      const later = yield* Effect.forEach([21, 22], (row) => Effect.exit(write(row)), { concurrency: "unbounded" })
+      return [...first, ...later]
+    }))
+    expect(exits.map((exit) => exit._tag)).toEqual(["Success", "Success", "Failure", "Success", "Success", "Success"])
+    expect([...written].sort((a, b) => a - b)).toEqual([11, 12, 14, 21, 22])
+  })
+
+  it("fails the callers of a statement that hangs past its deadline, and goes on with the next rows", async () => {
+    const exits = await run(Effect.gen(function*() {
+      const write = yield* makeBatchWriter<number>({
+        writeMany: (rows) => (rows.includes(1) ? Effect.never : Effect.void),
+        writeOne: (row) => (row === 1 ? Effect.never : Effect.void),
+        writers: 1,
+        maxBatch: 1,
+        deadline: "50 millis"
+      })
+      const hung = yield* Effect.forkChild(Effect.exit(write(1)))
+      const next = yield* Effect.exit(write(2))
+      return [yield* Fiber.join(hung), next]
+    }))
+    expect(exits.map((exit) => exit._tag)).toEqual(["Failure", "Success"])
+    expect(Exit.isFailure(exits[0]!) && Cause.pretty(exits[0].cause)).toContain("longer than")
+  })
 })
