@@ -2,17 +2,19 @@ import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { envelopeResponse } from "./ErrorEnvelope.ts"
+import { guardInput, MAX_BODY_BYTES } from "./InputGuard.ts"
 import { issueDetails } from "./Middleware.ts"
 
 /**
- * The last line of defence, around every route: an unknown route answers 404
- * `NOT_FOUND`, a body that is not JSON answers 400 `INVALID_DATA`, and any
- * defect answers 500 `INTERNAL_ERROR` in the envelope (logged with its
- * cause, never shown to the client).
+ * The last line of defence, around every route: input beyond the bounds of
+ * `InputGuard` is refused first; an unknown route answers 404 `NOT_FOUND`, a
+ * body that is not JSON answers 400 `INVALID_DATA`, a body above 1 MiB 413
+ * `PAYLOAD_TOO_LARGE`, and any defect answers 500 `INTERNAL_ERROR` in the
+ * envelope (logged with its cause, never shown to the client).
  */
 export const ErrorHandlingLive = HttpRouter.middleware(
   (httpEffect) =>
-    httpEffect.pipe(
+    guardInput(httpEffect).pipe(
       Effect.flatMap(unsupportedMediaType),
       Effect.catchCause((cause) => {
       const failure = cause.reasons.find(Cause.isFailReason)?.error
@@ -26,7 +28,7 @@ export const ErrorHandlingLive = HttpRouter.middleware(
         return envelopeResponse(400, "INVALID_DATA", "Dados inválidos", details)
       }
       if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError") {
-        return envelopeResponse(400, "INVALID_DATA", "Corpo da requisição inválido")
+        return error.reason.reason === "BodyTooLarge" ? tooLarge : envelopeResponse(400, "INVALID_DATA", "Corpo da requisição inválido")
       }
       if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
       return Effect.logError("unhandled error", cause).pipe(
@@ -54,3 +56,11 @@ const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse) =
           field: "content-type"
         })
     })
+
+/** 413 for a body above `MAX_BODY_BYTES`: the OAuth body on the token route, the envelope elsewhere. */
+const tooLarge = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+  const message = `body larger than ${MAX_BODY_BYTES} bytes`
+  return request.url.startsWith("/auth/")
+    ? Effect.succeed(HttpServerResponse.jsonUnsafe({ error: "invalid_request", error_description: message }, { status: 413 }))
+    : envelopeResponse(413, "PAYLOAD_TOO_LARGE", `Corpo da requisição maior que 1 MiB`, { maxBytes: Number(MAX_BODY_BYTES) })
+})

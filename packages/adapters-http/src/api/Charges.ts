@@ -24,7 +24,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CardRefusedBody } from "../CardRefusedBody.ts"
 import { enveloped } from "../ErrorEnvelope.ts"
-import { authenticated, ChargeIdParam, requires } from "./Common.ts"
+import { authenticated, ChargeIdParam, QueryInt, requires } from "./Common.ts"
 
 /** The errors of every route addressed by a charge id (also used by the wallet's sandbox payment). */
 export const chargeErrors = [enveloped(ChargeNotFound), enveloped(MissingChargeId)] as const
@@ -56,8 +56,8 @@ export class ChargesGroup extends HttpApiGroup.make("charges")
       .annotate(OpenApi.Summary, "Create an immediate Pix charge"),
     HttpApiEndpoint.get("list", "/", {
       query: {
-        page: Schema.optionalKey(Schema.NumberFromString),
-        perPage: Schema.optionalKey(Schema.NumberFromString),
+        page: Schema.optionalKey(QueryInt),
+        perPage: Schema.optionalKey(QueryInt),
         dateFrom: Schema.optionalKey(Schema.String),
         dateTo: Schema.optionalKey(Schema.String)
       },

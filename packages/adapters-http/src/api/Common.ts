@@ -4,7 +4,7 @@
  * fields. A group file declares its endpoints and pipes them through
  * `authenticated`; nothing here is specific to one resource.
  */
-import { AccountNotFound, Caller, InvalidData, NotFound, type Scope, Unauthorized } from "@billing/core"
+import { AccountNotFound, Caller, InvalidData, NotFound, type Scope, Text, Unauthorized } from "@billing/core"
 import { Context, Record, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import {
@@ -88,19 +88,31 @@ export const requires = (scope: Scope): Context.Context<RequiredScope> =>
     })
   )
 
-// Path ids are opaque strings: an id of another account, or of nothing,
-// answers the resource's 404, never a 400.
-export const ChargeIdParam = { chargeId: Schema.String }
-export const WebhookIdParam = { webhookId: Schema.String }
-export const WebhookEventIdParam = { webhookEventId: Schema.String }
-export const ProductIdParam = { productId: Schema.String }
-export const CustomerIdParam = { customerId: Schema.String }
-export const CouponIdParam = { couponId: Schema.String }
+/**
+ * A path id: opaque, so an id of another account or of nothing answers the
+ * resource's 404, never a 400; but bounded (100 characters, no NUL, which
+ * PostgreSQL text cannot hold), so no id reaches a query it cannot run.
+ */
+export const Id = Text.pipe(Schema.check(Schema.isMaxLength(100)))
+
+export const ChargeIdParam = { chargeId: Id }
+export const WebhookIdParam = { webhookId: Id }
+export const WebhookEventIdParam = { webhookEventId: Id }
+export const ProductIdParam = { productId: Id }
+export const CustomerIdParam = { customerId: Id }
+export const CouponIdParam = { couponId: Id }
 /** Checkout links (`pl_`) and sessions (`cs_`) share `/:id`. */
-export const LinkIdParam = { id: Schema.String }
+export const LinkIdParam = { id: Id }
+
+/**
+ * A numeric query parameter: a whole number from 0 to 1,000,000 (`1e308`,
+ * `1.5` and `-1` are refused here); each use case applies its own narrower
+ * bounds and default.
+ */
+export const QueryInt = Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
 
 /** `?limit=`: page size; each use case applies its own default and bounds. */
-export const LimitQuery = { limit: Schema.optionalKey(Schema.NumberFromString) }
+export const LimitQuery = { limit: Schema.optionalKey(QueryInt) }
 
 /** Keyset pagination: `limit` and the `lastKey` of the previous page. */
 export const KeysetQuery = { ...LimitQuery, lastKey: Schema.optionalKey(Schema.String) }

@@ -15,13 +15,14 @@ import { parsePercent } from "../money/Rounding.ts"
 /** Longest string any free-text field takes (names, descriptions, addresses). */
 export const MAX_TEXT_LENGTH = 500
 
-/** Free text: bounded (every input is). */
-export const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH)))
+/** Free text: bounded (every input is), and without NUL, which PostgreSQL text cannot store. */
+export const Text = Schema.String.pipe(
+  Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH), Schema.isPattern(/^[^\u0000]*$/, { message: "must not contain the NUL character" }))
+)
 
 /** A string that `normalize` turns into its canonical form (`target`, a branded string), or refuses with `message`. */
 const normalizedString = <T extends Schema.Codec<string, string>>(target: T, normalize: (input: string) => string | undefined, message: string) =>
-  Schema.String.pipe(
-    Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH)),
+  Text.pipe(
     Schema.decodeTo(target, {
       decode: SchemaGetter.transformEffect((input: string) => {
         const value = normalize(input)
