@@ -24,9 +24,12 @@ const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
 const operation = (key: string) => operations.find((o) => o.key === key)!.operation
 
 /** Follows a local `$ref` (`#/components/...`) to the object it names. */
+/** The schema behind a `$ref`; for an optional request field (`anyOf` of it and `null`), the schema of its value. */
 const resolve = (node: Json): Json =>
   typeof node.$ref === "string"
     ? resolve(node.$ref.slice(2).split("/").reduce((at: Json, part: string) => at[part], doc))
+    : Array.isArray(node.anyOf) && node.anyOf.length === 2 && node.anyOf.some((member: Json) => member.type === "null")
+    ? resolve(node.anyOf.find((member: Json) => member.type !== "null"))
     : node
 
 /** The error codes a response can carry: the `code` enums of its envelope schemas. */
@@ -111,7 +114,7 @@ describe("OpenAPI document", () => {
     const requests = [
       schemas.PixChargeRequest.properties.amount,
       schemas.CheckoutRequest.properties.amount,
-      schemas.ProductInput.properties.prices.items.properties.amount
+      resolve(resolve(schemas.ProductInput.properties.prices).items).properties.amount
     ]
     for (const amount of requests) expect(resolve(amount)).toMatchObject({ type: "number", multipleOf: 0.01, minimum: 0.01 })
     const responses = [

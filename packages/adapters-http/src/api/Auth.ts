@@ -2,7 +2,7 @@
  * `POST /auth/token`: the OAuth 2.0 client-credentials token route, public,
  * answering its refusals in the RFC 6749 body rather than the envelope.
  */
-import { OAuthInvalidClient, OAuthInvalidRequest, OAuthInvalidScope, OAuthUnsupportedGrant } from "@billing/core"
+import { OAuthInvalidClient, OAuthInvalidRequest, OAuthInvalidScope, OAuthUnsupportedGrant, optional } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
 import { oauthBody } from "../OAuthBody.ts"
@@ -14,10 +14,10 @@ export class InvalidTokenRequest extends HttpApiMiddleware.Service<InvalidTokenR
 ) {}
 
 const TokenFields = {
-  grant_type: Schema.optionalKey(Schema.String),
-  client_id: Schema.optionalKey(Schema.String),
-  client_secret: Schema.optionalKey(Schema.String),
-  scope: Schema.optionalKey(Schema.String)
+  grant_type: optional(Schema.String),
+  client_id: optional(Schema.String),
+  client_secret: optional(Schema.String),
+  scope: optional(Schema.String)
 }
 
 export const TokenResponse = Schema.Struct({

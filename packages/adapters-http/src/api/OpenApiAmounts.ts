@@ -37,7 +37,13 @@ export const documentAmounts = (spec: Json): Json => ({
     ...spec.components,
     schemas: {
       ...spec.components.schemas,
-      ...Object.fromEntries(Object.keys(Amounts).filter((name) => name in spec.components.schemas).map((name) => [name, Amounts[name]]))
+      ...Object.fromEntries(
+        Object.keys(spec.components.schemas).flatMap((name) => {
+          // Effect numbers a component `_1`, `_2` when it derives more than one from one identifier.
+          const amount = Amounts[name.replace(/_\d+$/, "")]
+          return amount === undefined ? [] : [[name, amount]]
+        })
+      )
     }
   }
 })

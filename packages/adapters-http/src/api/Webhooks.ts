@@ -1,5 +1,5 @@
 /** `/v1/users/webhooks`: registrations, deliveries, test and retry. */
-import { DeliveryView, InvalidData, WebhookEventNotFound, WebhookNotFound, WebhookView } from "@billing/core"
+import { DeliveryView, InvalidData, optional, WebhookEventNotFound, WebhookNotFound, WebhookView } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
@@ -10,9 +10,9 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("register", "/", {
       payload: Schema.Struct({
         url: Schema.String,
-        events: Schema.optionalKey(Schema.Array(Schema.String)),
-        secret: Schema.optionalKey(Schema.String),
-        authToken: Schema.optionalKey(Schema.String)
+        events: optional(Schema.Array(Schema.String)),
+        secret: optional(Schema.String),
+        authToken: optional(Schema.String)
       }),
       success: WebhookView.pipe(HttpApiSchema.status(201)),
       error: enveloped(InvalidData)
@@ -44,8 +44,8 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("test", "/test", {
       payload: Schema.Struct({
         entity: Schema.String,
-        webhookId: Schema.optionalKey(Schema.String),
-        url: Schema.optionalKey(Schema.String)
+        webhookId: optional(Schema.String),
+        url: optional(Schema.String)
       }),
       success: Schema.Struct({
         success: Schema.Boolean,
@@ -69,9 +69,9 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.put("update", "/:webhookId", {
       params: WebhookIdParam,
       payload: Schema.Struct({
-        url: Schema.optionalKey(Schema.String),
-        events: Schema.optionalKey(Schema.Array(Schema.String)),
-        status: Schema.optionalKey(Schema.Literals(["active", "inactive"])),
+        url: optional(Schema.String),
+        events: optional(Schema.Array(Schema.String)),
+        status: optional(Schema.Literals(["active", "inactive"])),
         authToken: Schema.optionalKey(Schema.NullOr(Schema.String))
       }),
       success: WebhookView,

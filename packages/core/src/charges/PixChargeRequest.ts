@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { CalendarDate, Cep, DocumentNumber, Email, Percent, PhoneE164, Text } from "../domain/Values.ts"
+import { CalendarDate, Cep, DocumentNumber, Email, optional, Percent, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
-const OptionalString = Schema.optionalKey(Text)
+const OptionalString = optional(Text)
 
 /**
  * One receiver of a split, by `type`: a fixed amount of reais (at least
@@ -40,19 +40,19 @@ export const CheckoutSplitItemInput = Schema.Struct({ ...SplitKind.fields, publi
 export const PixChargeRequest = Schema.Struct({
   amount: Reais,
   paymentMethod: OptionalString,
-  expiration: Schema.optionalKey(CalendarDate),
-  externalTxid: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))),
+  expiration: optional(CalendarDate),
+  externalTxid: optional(Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))),
   /** Accepted and discarded on this route (spec: General rule 9). */
   externalId: Schema.optionalKey(Schema.Unknown),
-  metadata: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
-  customer: Schema.optionalKey(Schema.Struct({
-    documentNumber: Schema.optionalKey(DocumentNumber),
+  metadata: optional(Schema.Record(Schema.String, Schema.Unknown)),
+  customer: optional(Schema.Struct({
+    documentNumber: optional(DocumentNumber),
     name: OptionalString,
-    cep: Schema.optionalKey(Cep),
-    phone: Schema.optionalKey(PhoneE164),
-    email: Schema.optionalKey(Email)
+    cep: optional(Cep),
+    phone: optional(PhoneE164),
+    email: optional(Email)
   })),
-  split: Schema.optionalKey(Schema.Array(SplitItemInput))
+  split: optional(Schema.Array(SplitItemInput))
 }).annotate({ identifier: "PixChargeRequest" })
 export type PixChargeRequest = typeof PixChargeRequest.Type
 

@@ -2,14 +2,14 @@ import { Schema } from "effect"
 import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
 import { PaymentMethodInput } from "../domain/Charge.ts"
 import { AddressInput } from "../domain/Customer.ts"
-import { CalendarDate, Email, NumericDocumentNumber, PhoneE164, Text } from "../domain/Values.ts"
+import { CalendarDate, Email, NumericDocumentNumber, optional, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
-const OptionalString = Schema.optionalKey(Text)
+const OptionalString = optional(Text)
 
 /** `externalId` and `externalTxid`: at most 100 characters (spec: Limits). */
 const ExternalKey = Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))
-const OptionalInt = Schema.optionalKey(Schema.Int)
+const OptionalInt = optional(Schema.Int)
 
 export const CardInput = Schema.Struct({
   number: Schema.String,
@@ -30,39 +30,39 @@ export const CheckoutRequest = Schema.Struct({
     name: Text,
     email: Email,
     documentNumber: NumericDocumentNumber,
-    phone: Schema.optionalKey(PhoneE164),
+    phone: optional(PhoneE164),
     cep: OptionalString,
     metadata: Schema.optionalKey(Schema.Unknown),
-    address: Schema.optionalKey(Schema.Struct({
-      type: Schema.optionalKey(Schema.Literals(["BILLING", "SHIPPING"])),
+    address: optional(Schema.Struct({
+      type: optional(Schema.Literals(["BILLING", "SHIPPING"])),
       ...AddressInput.fields,
       country: OptionalString
     }))
   }),
-  items: Schema.optionalKey(Schema.Array(Schema.Struct({
+  items: optional(Schema.Array(Schema.Struct({
     priceId: Schema.String,
     quantity: OptionalInt,
-    isOrderBump: Schema.optionalKey(Schema.Boolean)
+    isOrderBump: optional(Schema.Boolean)
   }))),
-  amount: Schema.optionalKey(Reais),
+  amount: optional(Reais),
   productId: OptionalString,
-  card: Schema.optionalKey(CardInput),
+  card: optional(CardInput),
   paymentMethodId: OptionalString,
   tokenId: OptionalString,
   installments: OptionalInt,
   freeInstallments: OptionalInt,
-  passFeesToCustomer: Schema.optionalKey(Schema.Boolean),
-  externalId: Schema.optionalKey(ExternalKey),
-  externalTxid: Schema.optionalKey(ExternalKey),
+  passFeesToCustomer: optional(Schema.Boolean),
+  externalId: optional(ExternalKey),
+  externalTxid: optional(ExternalKey),
   /** Accepted and not stored (spec: General rule 10). */
   metadata: Schema.optionalKey(Schema.Unknown),
   description: OptionalString,
   couponCode: OptionalString,
-  split: Schema.optionalKey(Schema.Array(CheckoutSplitItemInput)),
-  discounts: Schema.optionalKey(Schema.Array(Schema.Struct({
+  split: optional(Schema.Array(CheckoutSplitItemInput)),
+  discounts: optional(Schema.Array(Schema.Struct({
     type: Schema.String,
-    value: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])),
-    amount: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])),
+    value: optional(Schema.Union([Schema.Number, Schema.String])),
+    amount: optional(Schema.Union([Schema.Number, Schema.String])),
     paymentMethod: OptionalString,
     method: OptionalString,
     couponCode: OptionalString,
@@ -70,16 +70,16 @@ export const CheckoutRequest = Schema.Struct({
     toCycle: Schema.optionalKey(Schema.NullOr(Schema.Int)),
     durationMonths: OptionalInt
   }))),
-  allowedPaymentMethods: Schema.optionalKey(Schema.Array(PaymentMethodInput)),
-  dueDate: Schema.optionalKey(CalendarDate),
+  allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
+  dueDate: optional(CalendarDate),
   expirationAfterDueDate: OptionalInt,
   boletoDueDays: OptionalInt,
   boletoInstructions: Schema.optionalKey(Schema.Unknown),
-  expiration: Schema.optionalKey(CalendarDate),
+  expiration: optional(CalendarDate),
   billingDay: OptionalInt,
   nfConfigId: OptionalString,
   // Checked by the use case, which names every unknown kind at once.
-  notifications: Schema.optionalKey(Schema.Array(Text))
+  notifications: optional(Schema.Array(Text))
 }).annotate({ identifier: "CheckoutRequest" })
 export type CheckoutRequest = typeof CheckoutRequest.Type
 

@@ -50,8 +50,10 @@ export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: Chec
   }
   const isCard = request.paymentMethod === "creditcard"
   if (isCard && request.split !== undefined && request.split.length > 0) return yield* invalid("split", "split is supported only for pix and boleto")
-  if (!isCard && (request.installments !== undefined || request.card !== undefined)) {
-    return yield* invalid(request.installments !== undefined ? "installments" : "card", "installments and card are for creditcard only")
+  // `installments: 1` is what a Pix or boleto is anyway: the provider's clients send it, and it is ignored.
+  const installments = request.installments === 1 ? undefined : request.installments
+  if (!isCard && (installments !== undefined || request.card !== undefined)) {
+    return yield* invalid(installments !== undefined ? "installments" : "card", "installments and card are for creditcard only")
   }
   const unknown = (request.notifications ?? []).filter((n) => !KNOWN_NOTIFICATIONS.has(n))
   if (unknown.length > 0) return yield* invalid("notifications", `unknown notifications: ${unknown.join(", ")}`)

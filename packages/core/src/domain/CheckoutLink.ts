@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { PaymentMethodInput } from "./Charge.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
+import { optional } from "./Values.ts"
 
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
@@ -34,15 +35,15 @@ export type CheckoutLink = typeof CheckoutLink.Type
 export class CheckoutNotFound extends Schema.TaggedError<CheckoutNotFound>()("CHECKOUT_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SESSION_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 
-const Items = Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: Schema.optionalKey(Schema.Int) }))
+const Items = Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: optional(Schema.Int) }))
 
 /** Body of `POST/PUT /v1/checkouts` (link). Unlisted settings are kept for the hosted page. */
 export const CheckoutLinkInput = Schema.StructWithRest(
   Schema.Struct({
-    priceId: Schema.optionalKey(Schema.String),
-    product: Schema.optionalKey(Schema.String),
-    allowedPaymentMethods: Schema.optionalKey(Schema.Array(PaymentMethodInput)),
-    status: Schema.optionalKey(Schema.Literals(["ACTIVE", "INACTIVE"]))
+    priceId: optional(Schema.String),
+    product: optional(Schema.String),
+    allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
+    status: optional(Schema.Literals(["ACTIVE", "INACTIVE"]))
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 ).annotate({ identifier: "CheckoutLinkInput" })
@@ -51,10 +52,10 @@ export type CheckoutLinkInput = typeof CheckoutLinkInput.Type
 /** Body of `POST /v1/checkout-sessions`. */
 export const CheckoutSessionInput = Schema.StructWithRest(
   Schema.Struct({
-    priceId: Schema.optionalKey(Schema.String),
-    items: Schema.optionalKey(Items),
-    allowedPaymentMethods: Schema.optionalKey(Schema.Array(PaymentMethodInput)),
-    customer: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+    priceId: optional(Schema.String),
+    items: optional(Items),
+    allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
+    customer: optional(Schema.Record(Schema.String, Schema.Unknown))
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 ).annotate({ identifier: "CheckoutSessionInput" })

@@ -3,6 +3,7 @@ import { Cents, cents, ReaisJson, toJsonNumber } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
+import { optional } from "./Values.ts"
 
 export const CouponDiscountType = Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])
 export const CouponStatus = Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"])
@@ -60,11 +61,11 @@ const OptionalString = Schema.optionalKey(Schema.NullOr(Schema.String))
 
 /** Body of create and update (all optional on update; checked by the use cases). */
 export const CouponInput = Schema.Struct({
-  code: Schema.optionalKey(Schema.String),
-  name: Schema.optionalKey(Schema.String),
+  code: optional(Schema.String),
+  name: optional(Schema.String),
   description: OptionalString,
-  discountType: Schema.optionalKey(Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])),
-  discountValue: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])),
+  discountType: optional(Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])),
+  discountValue: optional(Schema.Union([Schema.Number, Schema.String])),
   extraPeriodUnit: Schema.optionalKey(Schema.NullOr(Schema.Literals(["DAYS", "MONTHS"]))),
   maxCycles: Schema.optionalKey(Schema.NullOr(Schema.Int)),
   maxRedemptions: Schema.optionalKey(Schema.NullOr(Schema.Int)),
@@ -72,10 +73,10 @@ export const CouponInput = Schema.Struct({
   maxDiscount: OptionalNumber,
   validFrom: OptionalString,
   validUntil: OptionalString,
-  productIds: Schema.optionalKey(Schema.Array(Schema.String)),
-  firstTimeOnly: Schema.optionalKey(Schema.Boolean),
+  productIds: optional(Schema.Array(Schema.String)),
+  firstTimeOnly: optional(Schema.Boolean),
   appliesTo: Schema.optionalKey(Schema.NullOr(Schema.Literals(["RECURRING", "ONE_TIME"]))),
-  status: Schema.optionalKey(Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"]))
+  status: optional(Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"]))
 }).annotate({ identifier: "CouponInput" })
 export type CouponInput = typeof CouponInput.Type
 

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
-import { Cep, Email, IbgeCityCode, NumericDocumentNumber, PhoneE164, Text, Uf } from "./Values.ts"
+import { Cep, Email, IbgeCityCode, NumericDocumentNumber, optional, PhoneE164, Text, Uf } from "./Values.ts"
 import { Instant } from "./Wire.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
@@ -59,7 +59,7 @@ export class CustomerNotFound extends Schema.TaggedError<CustomerNotFound>()("CU
   httpApiStatus: 404
 }) {}
 
-const OptionalString = Schema.optionalKey(Text)
+const OptionalString = optional(Text)
 
 /** An address as clients send it: the zip code required, the rest optional, each part checked. */
 export const AddressInput = Schema.Struct({
@@ -69,19 +69,19 @@ export const AddressInput = Schema.Struct({
   complement: OptionalString,
   neighborhood: OptionalString,
   city: OptionalString,
-  state: Schema.optionalKey(Uf),
-  cityCode: Schema.optionalKey(IbgeCityCode)
+  state: optional(Uf),
+  cityCode: optional(IbgeCityCode)
 })
 export type AddressInput = typeof AddressInput.Type
 
 /** Body of `POST /v1/customers` (`document` and `name` required there) and of the update (all optional). */
 export const CustomerInput = Schema.Struct({
   name: OptionalString,
-  document: Schema.optionalKey(NumericDocumentNumber),
-  email: Schema.optionalKey(Email),
-  phone: Schema.optionalKey(PhoneE164),
-  address: Schema.optionalKey(AddressInput),
-  upsert: Schema.optionalKey(Schema.Boolean)
+  document: optional(NumericDocumentNumber),
+  email: optional(Email),
+  phone: optional(PhoneE164),
+  address: optional(AddressInput),
+  upsert: optional(Schema.Boolean)
 }).annotate({ identifier: "CustomerInput" })
 export type CustomerInput = typeof CustomerInput.Type
 

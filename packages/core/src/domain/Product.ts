@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Cents, Reais, ReaisJson } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
+import { optional } from "./Values.ts"
 
 export const ProductType = Schema.Literals(["RECURRING", "ONE_TIME"])
 export const PriceRecurrence = Schema.Literals(["ONE_TIME", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "SEMIANNUAL", "YEARLY"])
@@ -58,17 +59,17 @@ export class ProductHasActiveSubscriptions extends Schema.TaggedError<ProductHas
   { httpApiStatus: 400 }
 ) {}
 
-const OptionalString = Schema.optionalKey(Schema.String)
+const OptionalString = optional(Schema.String)
 
 export const PriceInput = Schema.Struct({
   priceId: OptionalString,
   title: OptionalString,
-  amount: Schema.optionalKey(Reais),
-  recurrenceType: Schema.optionalKey(PriceRecurrence),
-  recurrenceInterval: Schema.optionalKey(Schema.Int),
-  trialDays: Schema.optionalKey(Schema.Int),
+  amount: optional(Reais),
+  recurrenceType: optional(PriceRecurrence),
+  recurrenceInterval: optional(Schema.Int),
+  trialDays: optional(Schema.Int),
   statementDescriptor: OptionalString,
-  isActive: Schema.optionalKey(Schema.Boolean)
+  isActive: optional(Schema.Boolean)
 })
 export type PriceInput = typeof PriceInput.Type
 
@@ -76,9 +77,9 @@ export type PriceInput = typeof PriceInput.Type
 export const ProductInput = Schema.Struct({
   name: OptionalString,
   description: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  type: Schema.optionalKey(ProductType),
+  type: optional(ProductType),
   nfConfigId: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  prices: Schema.optionalKey(Schema.Array(PriceInput))
+  prices: optional(Schema.Array(PriceInput))
 }).annotate({ identifier: "ProductInput" })
 export type ProductInput = typeof ProductInput.Type
 

@@ -6,7 +6,7 @@
  * where the schema sits in the request. The decoded value carries a brand, so
  * a function that needs a checked CPF or a real date says so in its type.
  */
-import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { Effect, Option, Schema, SchemaGetter, SchemaIssue, SchemaTransformation } from "effect"
 import { toDayNumber } from "../brazil/CalendarDate.ts"
 import { isUf, normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
@@ -101,3 +101,21 @@ export const Percent = Schema.Union([Schema.Number, Schema.String]).pipe(
   })
 )
 export type Percent = typeof Percent.Type
+
+/**
+ * An optional field of a request. JSON clients send `null` for "not set", so
+ * a missing key and `null` both decode to an absent key; the rule
+ * lives here once and every input schema uses it for its optional fields.
+ * Where `null` means something else (clear a value on an update), the field
+ * says so with `Schema.NullOr` instead.
+ */
+export const optional = <S extends Schema.Top>(schema: S) =>
+  Schema.optionalKey(Schema.NullOr(schema)).pipe(
+    Schema.decodeTo(
+      Schema.optionalKey(Schema.toType(schema)),
+      SchemaTransformation.transformOptional<S["Type"], S["Type"] | null>({
+        decode: (value) => Option.filter(value, (v): v is S["Type"] => v !== null),
+        encode: (value) => value
+      })
+    )
+  )

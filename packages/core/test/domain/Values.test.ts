@@ -3,7 +3,7 @@
  * what a client may reasonably send and refuses the rest. Expected answers are
  * worked out by hand or by an independent validator (cpf-cnpj-validator).
  */
-import { CalendarDate, Cep, DocumentNumber, Email, NumericDocumentNumber, Percent, PhoneE164, Uf } from "@billing/core"
+import { CalendarDate, Cep, DocumentNumber, Email, Money, NumericDocumentNumber, optional, Percent, PhoneE164, Uf } from "@billing/core"
 import { cpf as cpfValidator } from "cpf-cnpj-validator"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
@@ -73,5 +73,15 @@ describe("validated values", () => {
 
   it("every text value is bounded: 501 characters are refused before any rule runs", () => {
     expect(decode(Email)(`${"a".repeat(495)}@b.com`)).toEqual({ refused: true })
+  })
+
+  it("optional: a missing key and null both decode to an absent key; a value decodes as its schema says", () => {
+    const Body = Schema.Struct({ note: optional(Schema.String), amount: optional(Money.Reais) })
+    const body = decode(Body)
+    expect(body({})).toEqual({ ok: {} })
+    expect(body({ note: null, amount: null })).toEqual({ ok: {} })
+    expect(body({ note: "oi", amount: "10.5" })).toEqual({ ok: { note: "oi", amount: 1050 } })
+    expect(body({ amount: 10.005 })).toEqual({ refused: true })
+    expect(Schema.encodeSync(Body)({})).toEqual({})
   })
 })
