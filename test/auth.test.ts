@@ -117,9 +117,20 @@ describe.each(databaseKinds)("authentication on %s", (kind) => {
 
   it("answers the bare { message } 401 to a valid token without the route's scope", async () => {
     const readOnly = await engine.token(account, "pix.cob/read")
-    const response = await fetch(`${engine.baseUrl}/v1/users/webhooks`, { headers: { authorization: `Bearer ${readOnly}` } })
+    const response = await fetch(`${engine.baseUrl}/v1/charges/pix`, {
+      method: "POST",
+      body: JSON.stringify({ amount: 10 }),
+      headers: { authorization: `Bearer ${readOnly}`, "content-type": "application/json" }
+    })
     expect(response.status).toBe(401)
     expect(await response.json()).toEqual({ message: "TOKEN EXPIRADO OU INVALIDO" })
+  })
+
+  it("lets any valid token of the account manage its webhooks: the webhooks/* scopes are not the spec's", async () => {
+    const readOnly = await engine.token(account, "pix.cob/read")
+    const response = await fetch(`${engine.baseUrl}/v1/users/webhooks`, { headers: { authorization: `Bearer ${readOnly}` } })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ items: [] })
   })
 
   it("resolves X-Sub-Account: own sub-account, unknown number (404 NOT_FOUND), another master's (401)", async () => {

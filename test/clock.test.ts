@@ -86,7 +86,7 @@ describe("time comes only from the Clock", () => {
         client_secret: account.clientSecret,
         scope: SCOPES.join(" ")
       })
-      const caller = yield* Billing.authenticate({ bearer: token.access_token, requiredScope: undefined, subAccount: undefined })
+      const caller = yield* Billing.authenticate({ bearer: token.access_token, requiredScopes: [], subAccount: undefined })
       const asCaller = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, Caller, caller)
 
       yield* asCaller(Billing.registerWebhook({ url: receiver.url }))

@@ -91,4 +91,15 @@ describe("drop-in for the provider's clients", () => {
     const webhook = await post("/v1/users/webhooks", { url: "http://127.0.0.1:9/hooks", events: null, secret: null, authToken: null })
     expect(webhook.status, await webhook.clone().text()).toBe(201)
   })
+
+  it("deletes a customer with customers/write as well as customers/delete", async () => {
+    const account = await engine.createAccount({ name: "Loja Escopo" })
+    const writer = { authorization: `Bearer ${await engine.token(account, "customers/write")}`, "content-type": "application/json" }
+    const created = await fetch(`${engine.baseUrl}/v1/customers`, { method: "POST", headers: writer, body: JSON.stringify({ name: "Ana", document: "52998224725" }) })
+    const { customerId } = await created.json()
+    const removed = await fetch(`${engine.baseUrl}/v1/customers/${customerId}`, { method: "DELETE", headers: writer })
+    expect(removed.status).toBe(200)
+    const reader = { authorization: `Bearer ${await engine.token(account, "customers/read")}` }
+    expect((await fetch(`${engine.baseUrl}/v1/customers/${customerId}`, { method: "DELETE", headers: reader })).status).toBe(401)
+  })
 })

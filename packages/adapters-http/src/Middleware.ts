@@ -54,7 +54,7 @@ export const AuthenticationLive = Layer.effect(
           const request = yield* HttpServerRequest.HttpServerRequest
           const caller = yield* Billing.authenticate({
             bearer: Redacted.value(credential),
-            requiredScope: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredScope)),
+            requiredScopes: Option.getOrElse(Context.getOption(endpoint.annotations, RequiredScope), () => []),
             subAccount: request.headers["x-sub-account"]
           }).pipe(Effect.provideContext(services))
           return yield* Effect.provideService(httpEffect, Caller, caller)

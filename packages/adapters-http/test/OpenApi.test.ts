@@ -82,13 +82,14 @@ describe("OpenAPI document", () => {
       ["GET /v1/charges/{chargeId}", "pix.cob/read"],
       ["POST /v1/charges", "checkouts/write"],
       ["GET /v1/charges", "subaccounts/read"],
-      ["DELETE /v1/customers/{customerId}", "customers/delete"],
       ["GET /v1/coupons", "products/read"],
-      ["POST /v1/users/webhooks", "webhooks/write"],
       ["POST /v1/wallet/pay/{chargeId}", "wallet/write"],
       ["POST /v1/payment-methods", "payment.methods/write"]
     ]
     for (const [key, scope] of sample) expect(operation(key).security, key).toEqual([{ oauth2: [scope] }])
+    // Either scope deletes a customer; any token of the account manages its webhooks.
+    expect(operation("DELETE /v1/customers/{customerId}").security).toEqual([{ oauth2: ["customers/delete"] }, { oauth2: ["customers/write"] }])
+    expect(operation("POST /v1/users/webhooks").security).toEqual([{ oauth2: [] }])
   })
 
   it("leaves only the token route, the coupon validation and the boleto PDF without security", () => {

@@ -19,8 +19,11 @@ import { enveloped } from "../ErrorEnvelope.ts"
 /** The code of a bad-input 400 in a group (default `INVALID_DATA`); products answer `INVALID_PRODUCT_DATA`. */
 export class InvalidInputCode extends Context.Service<InvalidInputCode, string>()("@billing/adapters-http/InvalidInputCode") {}
 
-/** The scope a route requires; read by the `Authentication` middleware. Set it with {@link requires}. */
-export class RequiredScope extends Context.Service<RequiredScope, Scope>()("@billing/adapters-http/RequiredScope") {}
+/**
+ * The scopes that grant a route, any one of them (none: any valid token of
+ * the account); read by the `Authentication` middleware. Set it with {@link requires}.
+ */
+export class RequiredScope extends Context.Service<RequiredScope, ReadonlyArray<Scope>>()("@billing/adapters-http/RequiredScope") {}
 
 /**
  * `Authorization: Bearer <access token>`, the credential of every
@@ -67,24 +70,28 @@ export const authenticated = <const Prefix extends HttpRouter.PathInput>(options
     .annotateMerge(OpenApi.annotations({ title: options.title, description: options.description }))
 
 /**
- * The annotations of an endpoint that needs `scope`: `Authentication` refuses
- * a token without it, and the OpenAPI operation lists it in its `security`
- * (the middleware declares the scheme but cannot know the scope).
+ * The annotations of an endpoint granted by any one of `scopes` (none: any
+ * valid token of the account): `Authentication` refuses a token without one
+ * of them, and the OpenAPI operation lists them in its `security`, one
+ * alternative each (the middleware declares the scheme but cannot know the scopes).
  *
  * ```ts
- * HttpApiEndpoint.get("list", "/", { ... }).annotateMerge(requires("webhooks/read"))
+ * HttpApiEndpoint.delete("remove", "/:id", { ... }).annotateMerge(requires("customers/delete", "customers/write"))
  * ```
  */
-export const requires = (scope: Scope): Context.Context<RequiredScope> =>
+export const requires = (...scopes: ReadonlyArray<Scope>): Context.Context<RequiredScope> =>
   Context.merge(
-    Context.make(RequiredScope, scope),
+    Context.make(RequiredScope, scopes),
     OpenApi.annotations({
-      transform: (operation) => ({
-        ...operation,
-        security: (operation.security as ReadonlyArray<{ readonly [scheme: string]: ReadonlyArray<string> }>).map((requirement) =>
-          Record.map(requirement, () => [scope])
-        )
-      })
+      transform: (operation) => {
+        const requirements = operation.security as ReadonlyArray<{ readonly [scheme: string]: ReadonlyArray<string> }>
+        return {
+          ...operation,
+          security: scopes.length === 0
+            ? requirements
+            : requirements.flatMap((requirement) => scopes.map((scope) => Record.map(requirement, () => [scope])))
+        }
+      }
     })
   )
 

@@ -67,7 +67,7 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
       success: Schema.Struct({ message: Schema.String, customerId: Schema.String }),
       error: [enveloped(CustomerNotFound), enveloped(CustomerHasActiveSubscriptions)]
     })
-      .annotateMerge(requires("customers/delete"))
+      .annotateMerge(requires("customers/delete", "customers/write"))
       .annotate(OpenApi.Summary, "Delete a customer")
   )
   .pipe(authenticated({ prefix: "/v1/customers", title: "Customers", description: "Customers identified by CPF or CNPJ" }))

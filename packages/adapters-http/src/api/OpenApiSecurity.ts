@@ -34,8 +34,8 @@ export const ScopeDescriptions: { readonly [S in Scope]: string } = {
   "coupons/write": "Create, update, pause and delete coupons",
   "coupons/read": "Read a coupon",
   "payment.methods/write": "Tokenize cards (pm_)",
-  "webhooks/write": "Register, update, delete and test webhooks; retry deliveries",
-  "webhooks/read": "List webhooks and their deliveries"
+  "webhooks/write": "Accepted for webhook management, which any valid token of the account may do",
+  "webhooks/read": "Accepted for webhook management, which any valid token of the account may do"
 }
 
 /** The name of the scheme in `components.securitySchemes`: the key `Authentication` declares it under. */

@@ -17,12 +17,12 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       success: WebhookView.pipe(HttpApiSchema.status(201)),
       error: enveloped(InvalidData)
     })
-      .annotateMerge(requires("webhooks/write"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "Register a webhook"),
     HttpApiEndpoint.get("list", "/", {
       success: Schema.Struct({ items: Schema.Array(WebhookView) })
     })
-      .annotateMerge(requires("webhooks/read"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "List webhooks"),
     HttpApiEndpoint.get("deliveries", "/events", {
       query: {
@@ -39,7 +39,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       }),
       error: enveloped(InvalidData)
     })
-      .annotateMerge(requires("webhooks/read"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "List webhook deliveries"),
     HttpApiEndpoint.post("test", "/test", {
       payload: Schema.Struct({
@@ -57,14 +57,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       }),
       error: [enveloped(InvalidData), enveloped(WebhookNotFound)]
     })
-      .annotateMerge(requires("webhooks/write"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "Send a test event"),
     HttpApiEndpoint.get("get", "/:webhookId", {
       params: WebhookIdParam,
       success: WebhookView,
       error: enveloped(WebhookNotFound)
     })
-      .annotateMerge(requires("webhooks/read"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "Get a webhook"),
     HttpApiEndpoint.put("update", "/:webhookId", {
       params: WebhookIdParam,
@@ -77,14 +77,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       success: WebhookView,
       error: [enveloped(InvalidData), enveloped(WebhookNotFound)]
     })
-      .annotateMerge(requires("webhooks/write"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "Update a webhook"),
     HttpApiEndpoint.delete("remove", "/:webhookId", {
       params: WebhookIdParam,
       success: Schema.Struct({ message: Schema.String, webhookId: Schema.String }),
       error: enveloped(WebhookNotFound)
     })
-      .annotateMerge(requires("webhooks/write"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "Delete a webhook"),
     HttpApiEndpoint.post("retry", "/:webhookEventId/retry", {
       params: WebhookEventIdParam,
@@ -98,7 +98,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       }),
       error: enveloped(WebhookEventNotFound)
     })
-      .annotateMerge(requires("webhooks/write"))
+      .annotateMerge(requires())
       .annotate(OpenApi.Summary, "Retry a delivery")
   )
   .pipe(authenticated({

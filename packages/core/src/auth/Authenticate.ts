@@ -43,7 +43,8 @@ const claimsOf = Effect.fnUntraced(function*(token: string, nowSeconds: number) 
 
 export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
   readonly bearer: string | undefined
-  readonly requiredScope: Scope | undefined
+  /** The scopes that grant the call, any one of them; empty when any valid token of the account may make it. */
+  readonly requiredScopes: ReadonlyArray<Scope>
   readonly subAccount: string | undefined
 }) {
   if (request.bearer === undefined || request.bearer.length === 0) {
@@ -57,7 +58,7 @@ export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
   const scopes = new Set(claims.value.scope.split(" "))
   // Scope before anything else: the spec warns clients that a scope 401 must
   // not be mistaken for an expired token, and it must not cost a query.
-  if (request.requiredScope !== undefined && !scopes.has(request.requiredScope)) {
+  if (request.requiredScopes.length > 0 && !request.requiredScopes.some((scope) => scopes.has(scope))) {
     return yield* new MissingScope({ message: MISSING_SCOPE_MESSAGE })
   }
   const accounts = yield* Accounts

@@ -231,7 +231,7 @@ export const couponValidationAccount = Effect.fn("Coupons.validationAccount")(fu
   readonly accountNumber: unknown
 }) {
   if (request.bearer !== undefined) {
-    const caller = yield* Effect.option(authenticate({ bearer: request.bearer, requiredScope: undefined, subAccount: undefined }))
+    const caller = yield* Effect.option(authenticate({ bearer: request.bearer, requiredScopes: [], subAccount: undefined }))
     if (Option.isSome(caller)) return caller.value.account.id
   }
   if (typeof request.accountNumber === "string") {

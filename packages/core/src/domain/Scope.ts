@@ -2,9 +2,10 @@ import { Schema } from "effect"
 
 /**
  * OAuth scopes. The spec's table, plus the real provider's names for what the
- * spec leaves open (`coupons/*`, `payment.methods/write`, `proposals/read`) and
- * our choice for webhook management (`webhooks/write`, `webhooks/read`; see
- * docs/decisions.md).
+ * spec leaves open (`coupons/*`, `payment.methods/write`, `proposals/read`),
+ * and `webhooks/write`, `webhooks/read`, which earlier versions required for
+ * webhook management: still issued and accepted, no longer required (any
+ * valid token of the account manages its webhooks; see docs/decisions.md).
  */
 export const AllScopes = [
   "pix.cob/write",
