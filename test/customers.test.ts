@@ -61,7 +61,7 @@ describe("customers on postgres", () => {
       [{ document: "52998224725" }, "name"],
       [{ name: "X" }, "document"],
       [{ name: "X", document: "12345678900" }, "document"],
-      [{ name: "X", document: "12ABC34501DE35" }, "document"],
+      [{ name: "X", document: "12ABC34501DE36" }, "document"],
       [{ name: "X", document: "07526557000100", phone: "11987654321" }, "phone"],
       [{ name: "X", document: "07526557000100", email: "x" }, "email"],
       [{ name: "X", document: "07526557000100", address: { zipCode: "123" } }, "address.zipCode"],

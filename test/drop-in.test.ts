@@ -102,4 +102,13 @@ describe("drop-in for the provider's clients", () => {
     const reader = { authorization: `Bearer ${await engine.token(account, "customers/read")}` }
     expect((await fetch(`${engine.baseUrl}/v1/customers/${customerId}`, { method: "DELETE", headers: reader })).status).toBe(401)
   })
+
+  it("accepts the alphanumeric CNPJ on customers and on the checkout's buyer", async () => {
+    const customer = await post("/v1/customers", { name: "Empresa Nova", document: "12.ABC.345/01DE-35" })
+    expect(customer.status, await customer.clone().text()).toBe(200)
+    expect((await customer.json()).document).toBe("12ABC34501DE35")
+    const checkout = await post("/v1/charges", { paymentMethod: "pix", amount: 15, customer: { ...buyer, documentNumber: "12ABC34501DE35" } })
+    expect(checkout.status, await checkout.clone().text()).toBe(200)
+    expect((await checkout.json()).customerId).toBe((await (await fetch(`${engine.baseUrl}/v1/customers?lookupDocument=12ABC34501DE35`, { headers: auth })).json()).customer.customerId)
+  })
 })

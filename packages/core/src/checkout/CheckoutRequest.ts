@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
 import { PaymentMethodInput } from "../domain/Charge.ts"
 import { AddressInput } from "../domain/Customer.ts"
-import { CalendarDate, Email, NumericDocumentNumber, optional, PhoneE164, Text } from "../domain/Values.ts"
+import { CalendarDate, DocumentNumber, Email, optional, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
 const OptionalString = optional(Text)
@@ -29,7 +29,7 @@ export const CheckoutRequest = Schema.Struct({
   customer: Schema.Struct({
     name: Text,
     email: Email,
-    documentNumber: NumericDocumentNumber,
+    documentNumber: DocumentNumber,
     phone: optional(PhoneE164),
     cep: OptionalString,
     metadata: Schema.optionalKey(Schema.Unknown),

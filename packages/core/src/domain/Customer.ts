@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
-import { Cep, Email, IbgeCityCode, NumericDocumentNumber, optional, PhoneE164, Text, Uf } from "./Values.ts"
+import { Cep, DocumentNumber, Email, IbgeCityCode, optional, PhoneE164, Text, Uf } from "./Values.ts"
 import { Instant } from "./Wire.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
@@ -77,7 +77,7 @@ export type AddressInput = typeof AddressInput.Type
 /** Body of `POST /v1/customers` (`document` and `name` required there) and of the update (all optional). */
 export const CustomerInput = Schema.Struct({
   name: OptionalString,
-  document: optional(NumericDocumentNumber),
+  document: optional(DocumentNumber),
   email: optional(Email),
   phone: optional(PhoneE164),
   address: optional(AddressInput),

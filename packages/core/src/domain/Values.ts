@@ -39,16 +39,6 @@ export const DocumentNumber = normalizedString(Schema.String.pipe(Schema.brand("
 }, "must be a valid CPF or CNPJ")
 export type DocumentNumber = typeof DocumentNumber.Type
 
-/**
- * A CPF (11 digits) or a CNPJ of 14 digits, with valid check digits: the
- * buyer's document on customers and the checkout, which the spec keeps to
- * digits (the alphanumeric CNPJ is for accounts).
- */
-export const NumericDocumentNumber = normalizedString(Schema.String.pipe(Schema.brand("DocumentNumber")), (input) => {
-  const document = normalizeDocument(input)
-  return /^\d+$/.test(document) && documentKind(document) !== undefined ? document : undefined
-}, "must be a valid CPF (11 digits) or CNPJ (14 digits)")
-
 /** A federative unit (`SP`), in capitals. */
 export const Uf = normalizedString(
   Schema.String.pipe(Schema.brand("Uf")),

@@ -3,7 +3,7 @@
  * what a client may reasonably send and refuses the rest. Expected answers are
  * worked out by hand or by an independent validator (cpf-cnpj-validator).
  */
-import { CalendarDate, Cep, DocumentNumber, Email, Money, NumericDocumentNumber, optional, Percent, PhoneE164, Uf } from "@billing/core"
+import { CalendarDate, Cep, DocumentNumber, Email, Money, optional, Percent, PhoneE164, Uf } from "@billing/core"
 import { cpf as cpfValidator } from "cpf-cnpj-validator"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
@@ -34,10 +34,9 @@ describe("validated values", () => {
     }), { numRuns: 2000 })
   })
 
-  it("NumericDocumentNumber refuses the alphanumeric CNPJ that DocumentNumber takes", () => {
-    const alphanumeric = "12.ABC.345/01DE-35"
-    expect(decode(DocumentNumber)(alphanumeric)).toEqual({ ok: "12ABC34501DE35" })
-    expect(decode(NumericDocumentNumber)(alphanumeric)).toEqual({ refused: true })
+  it("DocumentNumber takes the alphanumeric CNPJ the tax authority issues since July 2026", () => {
+    expect(decode(DocumentNumber)("12.ABC.345/01DE-35")).toEqual({ ok: "12ABC34501DE35" })
+    expect(decode(DocumentNumber)("12.ABC.345/01DE-36")).toEqual({ refused: true })
   })
 
   it("PhoneE164: +55, a real area code, a landline of 8 or a mobile of 9 starting 9", () => {
