@@ -101,8 +101,8 @@ describe("coupons on postgres", () => {
       ["not even an object", "COUPON_NOT_FOUND"]
     ]
     for (const [body, reason] of reasons) expect(await validate(body), JSON.stringify(body)).toEqual({ valid: false, reason })
-    // Without an account, a code unique across accounts is found.
-    expect((await validate({ code: "FIRSTONLY" })).valid).toBe(true)
+    // Without a merchant the code is never looked up, not even when it is unique across accounts.
+    expect(await validate({ code: "FIRSTONLY" })).toEqual({ valid: false, reason: "COUPON_NOT_FOUND" })
   })
 
   it("never counts more than maxRedemptions under 40 concurrent redemptions", async () => {

@@ -111,4 +111,56 @@ describe("drop-in for the provider's clients", () => {
     expect(checkout.status, await checkout.clone().text()).toBe(200)
     expect((await checkout.json()).customerId).toBe((await (await fetch(`${engine.baseUrl}/v1/customers?lookupDocument=12ABC34501DE35`, { headers: auth })).json()).customer.customerId)
   })
+
+  it("answers the provider's own routes as aliases of the same use cases", async () => {
+    const headers = { ...auth, "content-type": "application/json" }
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${engine.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+    // PUT /v1/customers/{id}: the PATCH rules (document fixed, other fields change).
+    const { customerId } = await (await send("POST", "/v1/customers", { name: "Bia", document: "11144477735" })).json()
+    const put = await send("PUT", `/v1/customers/${customerId}`, { name: "Beatriz", email: "bia@example.com" })
+    expect(await put.json()).toMatchObject({ customerId, name: "Beatriz", email: "bia@example.com" })
+    expect((await (await send("PUT", `/v1/customers/${customerId}`, { document: "52998224725" })).json()).error.code).toBe("DOCUMENT_UPDATE_NOT_ALLOWED")
+    // PATCH /v1/coupons/{id}: fields or status.
+    const coupon = await (await send("POST", "/v1/coupons", { code: "ALIAS5", name: "Alias", discountType: "FIXED", discountValue: 5 })).json()
+    expect(await (await send("PATCH", `/v1/coupons/${coupon.couponId}`, { name: "Alias novo" })).json()).toMatchObject({ name: "Alias novo", status: "ACTIVE" })
+    expect(await (await send("PATCH", `/v1/coupons/${coupon.couponId}`, { status: "PAUSED" })).json()).toMatchObject({ status: "PAUSED" })
+    // POST /v1/payment-methods/tokenize.
+    const card = { number: "4111111111111111", cvv: "123", name: "MARIA SILVA", expiration: "12/2035" }
+    const tokenized = await send("POST", "/v1/payment-methods/tokenize", { card })
+    expect(tokenized.status).toBe(201)
+    expect((await tokenized.json()).paymentMethodId).toMatch(/pm_/)
+    // POST /v1/checkouts/session, 200 as the provider answers it.
+    const product = await (await send("POST", "/v1/products", { name: "Curso", type: "ONE_TIME", prices: [{ amount: 50 }] })).json()
+    const session = await send("POST", "/v1/checkouts/session", { priceId: product.prices[0].priceId, allowedPaymentMethods: ["pix"] })
+    expect(session.status).toBe(200)
+    expect((await session.json()).id).toMatch(/cs_/)
+    // POST /v1/users/webhooks/events/{id}/retry: same 404 as the spec's path for an unknown delivery.
+    const retry = await send("POST", "/v1/users/webhooks/events/whe_unknown/retry")
+    expect(retry.status).toBe(404)
+    expect((await retry.json()).error.code).toBe("WEBHOOK_EVENT_NOT_FOUND")
+  })
+
+  it("validates a coupon only among the named merchant's coupons, by body, header, token or path, and answers 200 to any body", async () => {
+    const publicPost = (path: string, body: string, extra: Record<string, string> = {}) =>
+      fetch(`${engine.baseUrl}${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...extra } }).then(async (r) => [r.status, await r.json()] as const)
+    const accountA = await engine.createAccount({ name: "Loja A" })
+    const accountB = await engine.createAccount({ name: "Loja B" })
+    const create = async (account: typeof accountA, status: string) => {
+      const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+      const body = JSON.stringify({ code: "IGUAL10", name: "Igual", discountType: "PERCENTAGE", discountValue: 10, status })
+      expect((await fetch(`${engine.baseUrl}/v1/coupons`, { method: "POST", headers, body })).status).toBe(201)
+    }
+    await create(accountA, "ACTIVE")
+    await create(accountB, "PAUSED")
+    const [, ofA] = await publicPost("/v1/coupons/validate", JSON.stringify({ code: "IGUAL10", accountNumber: accountA.accountNumber }))
+    expect(ofA).toMatchObject({ valid: true })
+    const [, ofB] = await publicPost("/v1/coupons/validate", JSON.stringify({ code: "IGUAL10" }), { "x-account-number": accountB.accountNumber })
+    expect(ofB).toEqual({ valid: false, reason: "COUPON_INACTIVE" })
+    const [, byPath] = await publicPost(`/v1/coupons/IGUAL10/validate`, JSON.stringify({ accountNumber: accountA.accountNumber }))
+    expect(byPath).toMatchObject({ valid: true, coupon: { code: "IGUAL10" } })
+    const [, nobody] = await publicPost("/v1/coupons/validate", JSON.stringify({ code: "IGUAL10" }))
+    expect(nobody).toEqual({ valid: false, reason: "COUPON_NOT_FOUND" })
+    expect(await publicPost("/v1/coupons/validate", "{not json")).toEqual([200, { valid: false, reason: "COUPON_NOT_FOUND" }])
+  })
 })

@@ -94,7 +94,12 @@ describe("OpenAPI document", () => {
 
   it("leaves only the token route, the coupon validation and the boleto PDF without security", () => {
     const publicRoutes = operations.filter((o) => o.operation.security.length === 0).map((o) => o.key)
-    expect(publicRoutes.sort()).toEqual(["GET /v1/charges/{chargeId}/boleto.pdf", "POST /auth/token", "POST /v1/coupons/validate"])
+    expect(publicRoutes.sort()).toEqual([
+      "GET /v1/charges/{chargeId}/boleto.pdf",
+      "POST /auth/token",
+      "POST /v1/coupons/validate",
+      "POST /v1/coupons/{code}/validate"
+    ])
   })
 
   it("declares the optional X-Sub-Account header on every authenticated operation", () => {

@@ -55,8 +55,7 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
         Effect.map((rows) => Option.fromNullishOr(withoutSeq(rows)[0]))
       ),
     findByCode: (accountId, code) =>
-      run(sql`SELECT ${columns} FROM coupons WHERE upper(code) = upper(${code})
-        ${accountId === null ? sql`` : sql`AND account_id = ${accountId}`} LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
+      run(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
     list: (accountId, q) =>
       Effect.gen(function*() {
         const pattern = q.search === null ? null : `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`

@@ -1,5 +1,5 @@
 /** `/v1/checkouts`: reusable hosted checkout links (`pl_`). */
-import { CheckoutLinkInput, CheckoutLinkView, CheckoutNotFound, InvalidData, PriceNotFound, ProductNotFound } from "@billing/core"
+import { CheckoutLinkInput, CheckoutLinkView, CheckoutNotFound, CheckoutSessionInput, InvalidData, PriceNotFound, ProductNotFound } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
@@ -14,6 +14,14 @@ export class CheckoutLinksGroup extends HttpApiGroup.make("checkoutLinks")
     })
       .annotateMerge(requires("checkouts/write"))
       .annotate(OpenApi.Summary, "Create a checkout link"),
+    // The provider's path of `POST /v1/checkout-sessions`, which answers 200 there.
+    HttpApiEndpoint.post("createSession", "/session", {
+      payload: CheckoutSessionInput,
+      success: CheckoutLinkView,
+      error: [enveloped(InvalidData), enveloped(PriceNotFound)]
+    })
+      .annotateMerge(requires("checkouts/write"))
+      .annotate(OpenApi.Summary, "Create a checkout session (the provider's path)"),
     HttpApiEndpoint.get("list", "/", {
       query: KeysetQuery,
       success: Schema.Struct({ items: Schema.Array(CheckoutLinkView), pagination: KeysetPagination }),

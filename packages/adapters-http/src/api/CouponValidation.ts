@@ -1,24 +1,42 @@
 /**
- * `POST /v1/coupons/validate`: public (a token, when sent, only narrows the
- * account), so it is a group of its own, outside the authenticated wiring.
+ * `POST /v1/coupons/validate` and the provider's `POST /v1/coupons/{code}/validate`:
+ * public (a token, when sent, only names the merchant), so a group of its
+ * own, outside the authenticated wiring.
  */
 import { CouponVerdict, InvalidData } from "@billing/core"
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
+import { Id } from "./Common.ts"
 
 /**
- * `POST /v1/coupons/validate`: public, and 200 with a verdict for any JSON
- * body. Only a body that is not JSON answers 400 `INVALID_DATA`, before the
- * handler, like every route.
+ * The coupon validation answers 200 with a verdict to anything (spec:
+ * "always answers HTTP 200"), a body that is not JSON included: this
+ * middleware turns the parse failure into the `COUPON_NOT_FOUND` verdict.
  */
+export class AlwaysVerdict extends HttpApiMiddleware.Service<AlwaysVerdict>()("@billing/adapters-http/AlwaysVerdict") {}
+
+/** Any JSON body: the verdict names what is wrong with it (`COUPON_NOT_FOUND` when there is no code). */
+const ValidationBody = Schema.Unknown.annotate({
+  description: "`{ code, amount?, productIds?, chargeType?, customerDocument?, accountNumber? }`; the merchant is named by a token, " +
+    "`accountNumber` or the `X-Account-Number` header"
+})
+
+/** The bounds of every route (`InputGuard`: NUL, nesting) answer before the verdict; nothing else does. */
+const edgeRefusal = enveloped(InvalidData)
+
 export class CouponValidationGroup extends HttpApiGroup.make("couponValidation")
   .add(
-    HttpApiEndpoint.post("validate", "/v1/coupons/validate", {
-      payload: Schema.Unknown,
+    HttpApiEndpoint.post("validate", "/v1/coupons/validate", { payload: ValidationBody, success: CouponVerdict, error: edgeRefusal })
+      .annotate(OpenApi.Summary, "Validate a coupon code (public)"),
+    HttpApiEndpoint.post("validateCode", "/v1/coupons/:code/validate", {
+      params: { code: Id },
+      payload: ValidationBody,
       success: CouponVerdict,
-      error: enveloped(InvalidData)
-    }).annotate(OpenApi.Summary, "Validate a coupon code (public)")
+      error: edgeRefusal
+    })
+      .annotate(OpenApi.Summary, "Validate the coupon code of the path (public, the provider's path)")
   )
+  .middleware(AlwaysVerdict)
   .annotateMerge(OpenApi.annotations({ title: "Coupon validation", description: "Public: no token needed" }))
 {}

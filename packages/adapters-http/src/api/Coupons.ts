@@ -20,6 +20,14 @@ const couponUpdateErrors = [
   enveloped(CouponInactiveCannotReactivate)
 ] as const
 
+/** Update by PUT, and by PATCH as the provider's clients send it: the fields sent change, `status` included. */
+const couponUpdate = {
+  params: CouponIdParam,
+  payload: CouponInput,
+  success: CouponView,
+  error: couponUpdateErrors
+} as const
+
 export class CouponsGroup extends HttpApiGroup.make("coupons")
   .add(
     HttpApiEndpoint.post("create", "/", {
@@ -52,14 +60,12 @@ export class CouponsGroup extends HttpApiGroup.make("coupons")
     })
       .annotateMerge(requires("coupons/read"))
       .annotate(OpenApi.Summary, "Get a coupon"),
-    HttpApiEndpoint.put("update", "/:couponId", {
-      params: CouponIdParam,
-      payload: CouponInput,
-      success: CouponView,
-      error: couponUpdateErrors
-    })
+    HttpApiEndpoint.put("update", "/:couponId", couponUpdate)
       .annotateMerge(requires("coupons/write"))
       .annotate(OpenApi.Summary, "Update a coupon"),
+    HttpApiEndpoint.patch("patch", "/:couponId", couponUpdate)
+      .annotateMerge(requires("coupons/write"))
+      .annotate(OpenApi.Summary, "Update a coupon's fields or status (the provider's PATCH, same rules as PUT)"),
     HttpApiEndpoint.patch("status", "/:couponId/status", {
       params: CouponIdParam,
       payload: Schema.Struct({ status: Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"]) }),

@@ -16,6 +16,14 @@ import { authenticated, CustomerIdParam, KeysetQuery, requires } from "./Common.
 
 const CustomerAddressView = CustomerView.fields.address
 
+/** Update by PATCH, and by PUT as the provider's clients send it: only name, e-mail, phone and address change. */
+const update = {
+  params: CustomerIdParam,
+  payload: CustomerInput,
+  success: CustomerView,
+  error: [enveloped(InvalidData), enveloped(DocumentUpdateNotAllowed), enveloped(CustomerNotFound)]
+} as const
+
 export class CustomersGroup extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.post("create", "/", {
@@ -54,14 +62,12 @@ export class CustomersGroup extends HttpApiGroup.make("customers")
     })
       .annotateMerge(requires("customers/read"))
       .annotate(OpenApi.Summary, "Get a customer"),
-    HttpApiEndpoint.patch("update", "/:customerId", {
-      params: CustomerIdParam,
-      payload: CustomerInput,
-      success: CustomerView,
-      error: [enveloped(InvalidData), enveloped(DocumentUpdateNotAllowed), enveloped(CustomerNotFound)]
-    })
+    HttpApiEndpoint.patch("update", "/:customerId", update)
       .annotateMerge(requires("customers/write"))
       .annotate(OpenApi.Summary, "Update a customer"),
+    HttpApiEndpoint.put("replace", "/:customerId", update)
+      .annotateMerge(requires("customers/write"))
+      .annotate(OpenApi.Summary, "Update a customer (the provider's PUT, same rules as PATCH)"),
     HttpApiEndpoint.delete("remove", "/:customerId", {
       params: CustomerIdParam,
       success: Schema.Struct({ message: Schema.String, customerId: Schema.String }),

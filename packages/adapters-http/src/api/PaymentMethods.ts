@@ -5,21 +5,27 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { enveloped } from "../ErrorEnvelope.ts"
 import { authenticated, requires } from "./Common.ts"
 
+/** Card tokenization, at `/v1/payment-methods` and at the provider's `/v1/payment-methods/tokenize`. */
+const tokenize = {
+  payload: Schema.Struct({ card: CardInput }),
+  success: Schema.Struct({
+    paymentMethodId: Schema.String,
+    brand: Schema.String,
+    firstSix: Schema.String,
+    lastFour: Schema.String,
+    expiration: Schema.String
+  }).pipe(HttpApiSchema.status(201)),
+  error: [enveloped(InvalidData), enveloped(ProviderUnavailable)]
+} as const
+
 export class PaymentMethodsGroup extends HttpApiGroup.make("paymentMethods")
   .add(
-    HttpApiEndpoint.post("tokenize", "/", {
-      payload: Schema.Struct({ card: CardInput }),
-      success: Schema.Struct({
-        paymentMethodId: Schema.String,
-        brand: Schema.String,
-        firstSix: Schema.String,
-        lastFour: Schema.String,
-        expiration: Schema.String
-      }).pipe(HttpApiSchema.status(201)),
-      error: [enveloped(InvalidData), enveloped(ProviderUnavailable)]
-    })
+    HttpApiEndpoint.post("tokenize", "/", tokenize)
       .annotateMerge(requires("payment.methods/write"))
-      .annotate(OpenApi.Summary, "Tokenize a card")
+      .annotate(OpenApi.Summary, "Tokenize a card"),
+    HttpApiEndpoint.post("tokenizeAlias", "/tokenize", tokenize)
+      .annotateMerge(requires("payment.methods/write"))
+      .annotate(OpenApi.Summary, "Tokenize a card (the provider's path)")
   )
   .pipe(authenticated({ prefix: "/v1/payment-methods", title: "Payment methods", description: "Card tokenization (pm_)" }))
 {}

@@ -5,6 +5,20 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { enveloped } from "../ErrorEnvelope.ts"
 import { authenticated, LimitQuery, requires, WebhookEventIdParam, WebhookIdParam } from "./Common.ts"
 
+/** Manual resend of a delivery, at the spec's path and at the provider's (`/events/{id}/retry`). */
+const retry = {
+  params: WebhookEventIdParam,
+  success: Schema.Struct({
+    message: Schema.String,
+    webhookEventId: Schema.String,
+    attempt: Schema.Number,
+    status: Schema.String,
+    responseStatusCode: Schema.NullOr(Schema.Number),
+    error: Schema.NullOr(Schema.String)
+  }),
+  error: enveloped(WebhookEventNotFound)
+} as const
+
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("register", "/", {
@@ -86,20 +100,12 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     })
       .annotateMerge(requires())
       .annotate(OpenApi.Summary, "Delete a webhook"),
-    HttpApiEndpoint.post("retry", "/:webhookEventId/retry", {
-      params: WebhookEventIdParam,
-      success: Schema.Struct({
-        message: Schema.String,
-        webhookEventId: Schema.String,
-        attempt: Schema.Number,
-        status: Schema.String,
-        responseStatusCode: Schema.NullOr(Schema.Number),
-        error: Schema.NullOr(Schema.String)
-      }),
-      error: enveloped(WebhookEventNotFound)
-    })
+    HttpApiEndpoint.post("retry", "/:webhookEventId/retry", retry)
       .annotateMerge(requires())
-      .annotate(OpenApi.Summary, "Retry a delivery")
+      .annotate(OpenApi.Summary, "Retry a delivery"),
+    HttpApiEndpoint.post("retryEvent", "/events/:webhookEventId/retry", retry)
+      .annotateMerge(requires())
+      .annotate(OpenApi.Summary, "Retry a delivery (the provider's path)")
   )
   .pipe(authenticated({
     prefix: "/v1/users/webhooks",

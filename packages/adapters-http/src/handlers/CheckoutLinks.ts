@@ -9,9 +9,12 @@ export const CheckoutLinksHandlers = HttpApiBuilder.group(
   BillingApi,
   "checkoutLinks",
   Effect.fn("Handlers.checkoutLinks")(function*(handlers) {
-    const provide = yield* capture<Services<ReturnType<typeof Billing.createCheckoutLink>>>()
+    const provide = yield* capture<
+      Services<ReturnType<typeof Billing.createCheckoutLink>> | Services<ReturnType<typeof Billing.createCheckoutSession>>
+    >()
     return handlers
       .handle("create", ({ payload }) => Effect.flatMap(origin, (o) => provide(Billing.createCheckoutLink(payload, o))))
+      .handle("createSession", ({ payload }) => Effect.flatMap(origin, (o) => provide(Billing.createCheckoutSession(payload, o))))
       .handle("list", ({ query }) => Effect.flatMap(origin, (o) => provide(Billing.listCheckoutLinks(query, o))))
       .handle("get", ({ params }) => Effect.flatMap(origin, (o) => provide(Billing.getCheckoutLink(params.id, o))))
       .handle("update", ({ params, payload }) =>

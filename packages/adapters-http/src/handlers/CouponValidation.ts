@@ -1,8 +1,10 @@
-/** Handlers of the public `POST /v1/coupons/validate`. */
+/** Handlers of the public coupon validation. */
 import { Billing } from "@billing/core"
 import { Effect, Predicate } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiMiddleware } from "effect/http-api"
 import { BillingApi } from "../api/Api.ts"
+import { AlwaysVerdict } from "../api/CouponValidation.ts"
 import { bearerToken, capture, type Services } from "./Common.ts"
 
 type Needed =
@@ -14,14 +16,24 @@ export const CouponValidationHandlers = HttpApiBuilder.group(
   "couponValidation",
   Effect.fn("Handlers.couponValidation")(function*(handlers) {
     const provide = yield* capture<Needed>()
-    return handlers.handle("validate", ({ payload }) =>
+    /** The verdict for `payload`, the code of the path winning over the body's. */
+    const verdict = (payload: unknown, code?: string) =>
       Effect.gen(function*() {
         const body = Predicate.isObject(payload) ? (payload as Record<string, unknown>) : {}
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const accountNumber = body.accountNumber ?? request.headers["x-account-number"]
         const bearer = yield* bearerToken
         return yield* provide(Effect.flatMap(
-          Billing.couponValidationAccount({ bearer, accountNumber: body.accountNumber }),
-          (accountId) => Billing.validateCouponCode(body, accountId)
+          Billing.couponValidationAccount({ bearer, accountNumber }),
+          (accountId) => Billing.validateCouponCode(code === undefined ? body : { ...body, code }, accountId)
         ))
-      }))
+      })
+    return handlers
+      .handle("validate", ({ payload }) => verdict(payload))
+      .handle("validateCode", ({ params, payload }) => verdict(payload, params.code))
   })
 )
+
+/** A body that is not JSON gets the verdict `COUPON_NOT_FOUND`, with 200 like every verdict. */
+export const AlwaysVerdictLive = HttpApiMiddleware.layerSchemaErrorTransform(AlwaysVerdict, () =>
+  Effect.succeed(HttpServerResponse.jsonUnsafe({ valid: false, reason: "COUPON_NOT_FOUND" })))

@@ -14,6 +14,7 @@ export const CouponsHandlers = HttpApiBuilder.group(BillingApi, "coupons", Effec
     .handle("list", ({ query }) => provide(Billing.listCoupons(query)))
     .handle("get", ({ params }) => provide(Billing.getCoupon(params.couponId)))
     .handle("update", ({ params, payload }) => provide(Billing.updateCoupon(params.couponId, payload)))
+    .handle("patch", ({ params, payload }) => provide(Billing.updateCoupon(params.couponId, payload)))
     .handle("status", ({ params, payload }) => provide(Billing.changeCouponStatus(params.couponId, payload.status)))
     .handle("remove", ({ params }) => provide(Billing.deleteCoupon(params.couponId)))
 }))

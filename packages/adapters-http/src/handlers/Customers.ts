@@ -12,5 +12,6 @@ export const CustomersHandlers = HttpApiBuilder.group(BillingApi, "customers", E
     .handle("list", ({ query }) => provide(Billing.queryCustomers(query)))
     .handle("get", ({ params }) => provide(Billing.getCustomer(params.customerId)))
     .handle("update", ({ params, payload }) => provide(Billing.updateCustomer(params.customerId, payload)))
+    .handle("replace", ({ params, payload }) => provide(Billing.updateCustomer(params.customerId, payload)))
     .handle("remove", ({ params }) => provide(Billing.deleteCustomer(params.customerId)))
 }))

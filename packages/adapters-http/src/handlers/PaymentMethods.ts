@@ -10,6 +10,8 @@ export const PaymentMethodsHandlers = HttpApiBuilder.group(
   "paymentMethods",
   Effect.fn("Handlers.paymentMethods")(function*(handlers) {
     const provide = yield* capture<Services<ReturnType<typeof Billing.tokenizeCard>>>()
-    return handlers.handle("tokenize", ({ payload }) => provide(Billing.tokenizeCard(payload)))
+    return handlers
+      .handle("tokenize", ({ payload }) => provide(Billing.tokenizeCard(payload)))
+      .handle("tokenizeAlias", ({ payload }) => provide(Billing.tokenizeCard(payload)))
   })
 )

@@ -21,4 +21,5 @@ export const WebhooksHandlers = HttpApiBuilder.group(BillingApi, "webhooks", Eff
     .handle("update", ({ params, payload }) => provide(Billing.updateWebhook(params.webhookId, payload)))
     .handle("remove", ({ params }) => provide(Billing.removeWebhook(params.webhookId)))
     .handle("retry", ({ params }) => provide(Billing.retryDelivery(params.webhookEventId)))
+    .handle("retryEvent", ({ params }) => provide(Billing.retryDelivery(params.webhookEventId)))
 }))

@@ -9,7 +9,7 @@ import { ChargesHandlers } from "./Charges.ts"
 import { CheckoutLinksHandlers } from "./CheckoutLinks.ts"
 import { CheckoutSessionsHandlers } from "./CheckoutSessions.ts"
 import { CouponsHandlers } from "./Coupons.ts"
-import { CouponValidationHandlers } from "./CouponValidation.ts"
+import { AlwaysVerdictLive, CouponValidationHandlers } from "./CouponValidation.ts"
 import { CustomersHandlers } from "./Customers.ts"
 import { PaymentMethodsHandlers } from "./PaymentMethods.ts"
 import { ProductsHandlers } from "./Products.ts"
@@ -32,5 +32,5 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     CheckoutLinksHandlers,
     CheckoutSessionsHandlers
   ]),
-  Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive])
+  Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

@@ -187,9 +187,9 @@ export const deleteCoupon = Effect.fn("Coupons.delete")(function*(id: string) {
 
 /**
  * `POST /v1/coupons/validate`: public, always a verdict, never an error.
- * The account is the caller's when a valid token is sent, else the one named
- * by `accountNumber`; without either, the code must match exactly one coupon
- * across accounts (an ambiguous code is not found).
+ * The code is looked up in one merchant's coupons only (see
+ * `couponValidationAccount`): without a merchant it is not found, so one
+ * account's coupon can never answer for another's identical code.
  */
 export const validateCouponCode = Effect.fn("Coupons.validate")(function*(input: {
   readonly code?: unknown
@@ -199,7 +199,7 @@ export const validateCouponCode = Effect.fn("Coupons.validate")(function*(input:
   readonly customerDocument?: unknown
 }, accountId: string | null) {
   const notFound = { valid: false as const, reason: "COUPON_NOT_FOUND" as const }
-  if (typeof input.code !== "string" || input.code.trim().length === 0) return notFound
+  if (accountId === null || typeof input.code !== "string" || input.code.trim().length === 0) return notFound
   const coupons = yield* Coupons
   const matches = yield* coupons.findByCode(accountId, input.code.trim())
   if (matches.length !== 1) return notFound
@@ -222,9 +222,9 @@ export const validateCouponCode = Effect.fn("Coupons.validate")(function*(input:
 })
 
 /**
- * The account a public validation refers to: the caller of a valid bearer
- * token, else the account named by `accountNumber`, else none (the code is
- * then looked up across accounts).
+ * The merchant a public validation refers to: the caller of a valid bearer
+ * token, else the account whose number the front end sends (`accountNumber`
+ * in the body or the `X-Account-Number` header), else none.
  */
 export const couponValidationAccount = Effect.fn("Coupons.validationAccount")(function*(request: {
   readonly bearer: string | undefined
@@ -236,7 +236,7 @@ export const couponValidationAccount = Effect.fn("Coupons.validationAccount")(fu
   }
   if (typeof request.accountNumber === "string") {
     const account = yield* (yield* Accounts).findByNumber(request.accountNumber)
-    return Option.isSome(account) ? account.value.id : "unknown"
+    return Option.isSome(account) ? account.value.id : null
   }
   return null
 })

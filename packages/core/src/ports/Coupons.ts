@@ -8,8 +8,8 @@ export class Coupons extends Context.Service<Coupons, {
   /** Replaces the coupon's fields; `false` when another coupon of the account has the new code. */
   readonly update: (coupon: Coupon) => Effect.Effect<boolean>
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Coupon>>
-  /** Coupons with this code (case-insensitive): of one account, or of every account when `accountId` is null. */
-  readonly findByCode: (accountId: string | null, code: string) => Effect.Effect<ReadonlyArray<Coupon>>
+  /** The account's coupons with this code (case-insensitive; at most one, codes are unique per account). */
+  readonly findByCode: (accountId: string, code: string) => Effect.Effect<ReadonlyArray<Coupon>>
   readonly list: (
     accountId: string,
     query: { readonly limit: number; readonly after: string | null; readonly status: string | null; readonly search: string | null }
