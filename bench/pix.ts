@@ -32,7 +32,14 @@ const slices = Number(process.env.BENCH_SLICES ?? 4)
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 const db = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, drop: async () => {} } : await freshPostgresDatabase()
-const env = { ...process.env, DATABASE_URL: db.url, BILLING_SANDBOX_CLIENT_ID: "bench-client", BILLING_SANDBOX_CLIENT_SECRET: "bench-secret" }
+const env = {
+  ...process.env,
+  DATABASE_URL: db.url,
+  // A PostgreSQL server requires a secret key; a fresh bench database can take any.
+  BILLING_SECRET_KEY: process.env.BILLING_SECRET_KEY ?? "YmVuY2gtb25seS1zZWNyZXQta2V5LTMyLWJ5dGVzISE=",
+  BILLING_SANDBOX_CLIENT_ID: "bench-client",
+  BILLING_SANDBOX_CLIENT_SECRET: "bench-secret"
+}
 
 const profile = process.env.SERVER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVER_PROFILE}`] : []
 

@@ -6,13 +6,15 @@
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportFetch } from "@billing/adapters-http"
-import { Billing, Ids, SigningKey } from "@billing/core"
+import { Billing, Ids, SecretKey, SigningKey } from "@billing/core"
 import { Effect, Layer } from "effect"
 
 const EngineLive = Layer.mergeAll(SigningKey.layer, WebhookTransportFetch).pipe(
   Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
   Layer.provideMerge(Database.MigrationsLive),
-  Layer.provideMerge(Database.pglite("memory://"))
+  Layer.provideMerge(Database.pglite("memory://")),
+  // An in-memory database needs no lasting key; on a real one use SecretKey.fromText(process.env.BILLING_SECRET_KEY).
+  Layer.provideMerge(SecretKey.ephemeral)
 )
 
 const program = Effect.gen(function*() {

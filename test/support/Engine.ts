@@ -28,10 +28,17 @@ export const freshPostgresDatabase = async (): Promise<{ url: string; drop: () =
   }
 }
 
+/**
+ * The secret key of test installations (a PostgreSQL server requires one).
+ * `vitest.config.ts` sets the same as `BILLING_SECRET_KEY` for the `billing`
+ * processes the CLI tests spawn.
+ */
+export const TEST_SECRET_KEY = process.env.BILLING_SECRET_KEY ?? "dGVzdC1vbmx5LXNlY3JldC1rZXktMzItYnl0ZXMhISE="
+
 export const engineConfig = async (kind: DatabaseKind) => {
-  if (kind === "pglite") return { config: { dataDir: "memory://" }, drop: async () => {} }
+  if (kind === "pglite") return { config: { dataDir: "memory://", secretKey: TEST_SECRET_KEY }, drop: async () => {} }
   const db = await freshPostgresDatabase()
-  return { config: { databaseUrl: db.url }, drop: db.drop }
+  return { config: { databaseUrl: db.url, secretKey: TEST_SECRET_KEY }, drop: db.drop }
 }
 
 export interface TestEngine {

@@ -1,12 +1,30 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpMiddleware, HttpRouter } from "effect/http"
+import type { IpNetwork } from "effect/net"
 import { createServer } from "node:http"
 import { ErrorHandlingLive } from "./ErrorHandling.ts"
 import { ApiLive } from "./handlers/index.ts"
 
-/** The HTTP server on `port` (0 picks a free one), serving every route of the API. */
-export const HttpServerLive = (options: { readonly port: number; readonly host?: string }) =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, ErrorHandlingLive), { disableLogger: true }).pipe(
+/**
+ * The HTTP server on `port` (0 picks a free one), serving every route of the API.
+ *
+ * `trustedProxies`: the networks of the reverse proxies in front of the
+ * server. Only a request arriving from one of them has its client address
+ * taken from `X-Forwarded-For` (the token route throttles by it); from
+ * anywhere else the header is ignored, since a client could write any
+ * address there and escape the throttle. None by default.
+ */
+export const HttpServerLive = (options: {
+  readonly port: number
+  readonly host?: string
+  readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork> | undefined
+}) =>
+  HttpRouter.serve(Layer.mergeAll(ApiLive, ErrorHandlingLive), {
+    disableLogger: true,
+    ...(options.trustedProxies === undefined || options.trustedProxies.length === 0
+      ? {}
+      : { middleware: HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies }) })
+  }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" }))
   )

@@ -11,6 +11,10 @@ export const SettingsStorageLive = Layer.effect(Settings, Effect.gen(function*()
       run(sql`INSERT INTO settings (key, value) VALUES (${key}, ${candidate}) ON CONFLICT (key) DO NOTHING`).pipe(
         Effect.andThen(run(sql<{ value: string }>`SELECT value FROM settings WHERE key = ${key}`)),
         Effect.map((rows) => rows[0]!.value)
+      ),
+    replace: (key, expected, next) =>
+      run(sql<{ key: string }>`UPDATE settings SET value = ${next} WHERE key = ${key} AND value = ${expected} RETURNING key`).pipe(
+        Effect.map((rows) => rows.length === 1)
       )
   })
 }))

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { AccessTokensStorageLive } from "./AccessTokensStorage.ts"
 import { AccountsStorageLive } from "./AccountsStorage.ts"
+import { AttemptCountersStorageLive } from "./AttemptCountersStorage.ts"
 import { ApiClientsStorageLive } from "./ApiClientsStorage.ts"
 import { ChargesStorageLive } from "./ChargesStorage.ts"
 import { CheckoutLinksStorageLive } from "./CheckoutLinksStorage.ts"
@@ -29,6 +30,7 @@ export const StorageLive = Layer.mergeAll(
   AccountsStorageLive,
   ApiClientsStorageLive,
   AccessTokensStorageLive,
+  AttemptCountersStorageLive,
   SettingsStorageLive,
   WebhooksStorageLive,
   OutboxStorageLive,

@@ -6,6 +6,7 @@ import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportFetch } from "@billing/adapters-http"
 import { AcquirerSandbox, BoletoIssuerSandbox, Ids, MailerSandbox, PixProviderSandbox, SigningKey } from "@billing/core"
 import { Layer } from "effect"
+import { SecretKeyLive } from "./SecretKeyLive.ts"
 
 export interface EngineConfig {
   /** PostgreSQL server URL; when absent, embedded PGlite in `dataDir`. */
@@ -13,12 +14,19 @@ export interface EngineConfig {
   readonly dataDir?: string | undefined
   /** Connections this process keeps to a PostgreSQL server (default 20). */
   readonly poolSize?: number | undefined
+  /**
+   * The installation's secret key (32 bytes, base64 or hex) sealing the JWT
+   * signing key at rest. Required with `databaseUrl`; on PGlite it defaults
+   * to a `secret.key` file generated in `dataDir`.
+   */
+  readonly secretKey?: string | undefined
 }
 
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): EngineConfig => ({
   databaseUrl: env.DATABASE_URL || undefined,
   dataDir: env.BILLING_DATA_DIR || ".data/pglite",
-  poolSize: env.BILLING_DB_POOL ? Number(env.BILLING_DB_POOL) : undefined
+  poolSize: env.BILLING_DB_POOL ? Number(env.BILLING_DB_POOL) : undefined,
+  secretKey: env.BILLING_SECRET_KEY || undefined
 })
 
 export const describeDatabase = (config: EngineConfig) =>
@@ -40,5 +48,7 @@ export const EngineLive = (config: EngineConfig, options: { readonly migrate?: b
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
     Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),
-    Layer.provideMerge(DatabaseLive(config))
+    Layer.provideMerge(DatabaseLive(config)),
+    // Last, so it is built first: a missing key refuses to start before any connection is opened.
+    Layer.provideMerge(SecretKeyLive(config))
   )

@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 /**
  * `billing <command>`: serve | worker | migrate | accounts create.
- * Configuration by environment: DATABASE_URL, BILLING_DATA_DIR, PORT,
- * BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET.
+ * Configuration by environment: DATABASE_URL, BILLING_DATA_DIR, BILLING_SECRET_KEY,
+ * BILLING_TRUSTED_PROXIES, PORT, BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET.
  */
 import { HttpServerLive } from "@billing/adapters-http"
 import { Database } from "@billing/adapters-postgres"
 import { Billing } from "@billing/core"
 import { WorkerLive } from "@billing/worker"
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Predicate, Result } from "effect"
 import { HttpServer } from "effect/http"
+import { IpNetwork } from "effect/net"
 import { parseArgs } from "node:util"
 import { configFromEnv, DatabaseLive, describeDatabase, EngineLive } from "./Engine.ts"
 import { forkHttpProcesses, isHttpProcess } from "./HttpProcesses.ts"
@@ -29,6 +30,11 @@ commands:
 
 environment:
   DATABASE_URL        PostgreSQL server; when absent, embedded PGlite in BILLING_DATA_DIR (.data/pglite)
+  BILLING_SECRET_KEY  32 bytes (base64 or hex) sealing the token signing key; required with
+                      DATABASE_URL; on PGlite generated into BILLING_DATA_DIR/secret.key when absent
+  BILLING_TRUSTED_PROXIES
+                      comma-separated addresses or CIDR networks of reverse proxies whose
+                      X-Forwarded-For gives the client address (default: none, header ignored)
   PORT                HTTP port of serve (default 3000)
   BILLING_DB_POOL     connections to the PostgreSQL server per process (default 20)
   BILLING_HTTP_PROCESSES
@@ -45,6 +51,19 @@ const fail = (message: string) => Effect.sync(() => {
 
 const config = configFromEnv()
 
+/** The proxies of BILLING_TRUSTED_PROXIES; a bare address is a network of one. */
+const trustedProxies = (text: string | undefined) => {
+  const entries = (text ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+  const networks: Array<IpNetwork.IpNetwork> = []
+  for (const entry of entries) {
+    const cidr = entry.includes("/") ? entry : `${entry}/${entry.includes(":") ? 128 : 32}`
+    const network = IpNetwork.fromString(cidr)
+    if (Result.isFailure(network)) return Result.fail(entry)
+    networks.push(network.success)
+  }
+  return Result.succeed(networks)
+}
+
 const serve = (args: Array<string>) => {
   const { values } = parseArgs({
     args,
@@ -54,8 +73,11 @@ const serve = (args: Array<string>) => {
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid port ${values.port ?? process.env.PORT}`)
   const processes = Number(values.processes ?? process.env.BILLING_HTTP_PROCESSES ?? 1)
   if (!Number.isInteger(processes) || processes < 1 || processes > 64) return fail(`invalid number of processes ${values.processes ?? process.env.BILLING_HTTP_PROCESSES}`)
+  const proxies = trustedProxies(process.env.BILLING_TRUSTED_PROXIES)
+  if (Result.isFailure(proxies)) return fail(`invalid address or network in BILLING_TRUSTED_PROXIES: ${proxies.failure}`)
+  const httpOptions = { port, trustedProxies: proxies.success }
   // A forked HTTP process serves requests only; its primary does the rest.
-  if (isHttpProcess()) return Layer.launch(HttpServerLive({ port }).pipe(Layer.provide(EngineLive(config, { migrate: false }))))
+  if (isHttpProcess()) return Layer.launch(HttpServerLive(httpOptions).pipe(Layer.provide(EngineLive(config, { migrate: false }))))
   if (processes > 1 && !config.databaseUrl) {
     return fail("--processes needs a PostgreSQL server (DATABASE_URL): embedded PGlite lives inside one process")
   }
@@ -91,7 +113,7 @@ const serve = (args: Array<string>) => {
       const server = yield* HttpServer.HttpServer
       const address = server.address._tag === "UnixPathAddress" ? undefined : server.address
       yield* banner(address?.port ?? port, yield* ensureSandbox)
-    })).pipe(Layer.provideMerge(HttpServerLive({ port })))
+    })).pipe(Layer.provideMerge(HttpServerLive(httpOptions)))
     : Layer.effectDiscard(Effect.gen(function*() {
       // The sandbox account exists before the first request can arrive.
       const sandbox = yield* ensureSandbox
@@ -167,4 +189,16 @@ const program = (() => {
   }
 })()
 
-NodeRuntime.runMain(program as Effect.Effect<void, unknown>)
+// Configuration that cannot work (no secret key for a PostgreSQL server, a
+// key that does not open this database's signing key) stops the command with
+// one line, not a stack trace.
+const refuse = (error: unknown) =>
+  Predicate.isTagged(error, "SecretKeyRequired") || Predicate.isTagged(error, "InvalidSecretKey") ||
+    Predicate.isTagged(error, "SigningKeyUnreadable")
+    ? Effect.sync(() => {
+      process.stderr.write(`billing: ${(error as unknown as { message: string }).message}\n`)
+      process.exitCode = 1
+    })
+    : Effect.fail(error)
+
+NodeRuntime.runMain((program as Effect.Effect<void, unknown>).pipe(Effect.catch(refuse)))

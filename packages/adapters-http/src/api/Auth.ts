@@ -2,7 +2,14 @@
  * `POST /auth/token`: the OAuth 2.0 client-credentials token route, public,
  * answering its refusals in the RFC 6749 body rather than the envelope.
  */
-import { OAuthInvalidClient, OAuthInvalidRequest, OAuthInvalidScope, OAuthUnsupportedGrant, optional } from "@billing/core"
+import {
+  OAuthInvalidClient,
+  OAuthInvalidRequest,
+  OAuthInvalidScope,
+  OAuthTooManyRequests,
+  OAuthUnsupportedGrant,
+  optional
+} from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
 import { oauthBody } from "../OAuthBody.ts"
@@ -19,6 +26,28 @@ const TokenFields = {
   client_secret: optional(Schema.String),
   scope: optional(Schema.String)
 }
+
+/**
+ * 429 of the throttle: the OAuth body, and the seconds to wait in
+ * `Retry-After` (RFC 9110), which is what HTTP clients and proxies honour.
+ */
+const TooManyRequestsBody = Schema.Struct({
+  error: Schema.Literal("too_many_requests"),
+  error_description: Schema.optionalKey(Schema.String)
+}).pipe(HttpApiSchema.status(429)).annotate({ identifier: "OAuthTooManyRequests" })
+
+const TooManyRequests = OAuthTooManyRequests.pipe(
+  HttpApiSchema.encodeToWithHeaders({
+    body: TooManyRequestsBody,
+    headers: { "retry-after": Schema.FiniteFromString }
+  }, {
+    decode: ({ body, headers }) => new OAuthTooManyRequests({ ...body, retryAfter: Math.ceil(headers["retry-after"]) }),
+    encode: (e) => ({
+      body: { error: "too_many_requests" as const, ...(e.error_description === undefined ? {} : { error_description: e.error_description }) },
+      headers: { "retry-after": e.retryAfter }
+    })
+  })
+)
 
 export const TokenResponse = Schema.Struct({
   access_token: Schema.String,
@@ -40,7 +69,8 @@ export class AuthGroup extends HttpApiGroup.make("auth", { topLevel: true })
         oauthBody(OAuthUnsupportedGrant, 400, "unsupported_grant_type"),
         oauthBody(OAuthInvalidRequest, 400, "invalid_request"),
         oauthBody(OAuthInvalidClient, 401, "invalid_client"),
-        oauthBody(OAuthInvalidScope, 403, "invalid_scope")
+        oauthBody(OAuthInvalidScope, 403, "invalid_scope"),
+        TooManyRequests
       ]
     }).annotate(OpenApi.Summary, "Issue an access token (client credentials)")
   )

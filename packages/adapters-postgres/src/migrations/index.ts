@@ -10,6 +10,7 @@ import checkoutLinks from "./0008_checkout_links.ts"
 import notifications from "./0009_notifications.ts"
 import accountEmail from "./0010_account_email.ts"
 import house from "./0011_house.ts"
+import authHardening from "./0012_auth_hardening.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -27,5 +28,6 @@ export const migrations = Migrator.fromRecord({
   "0008_checkout_links": checkoutLinks,
   "0009_notifications": notifications,
   "0010_account_email": accountEmail,
-  "0011_house": house
+  "0011_house": house,
+  "0012_auth_hardening": authHardening
 })

@@ -27,6 +27,16 @@ export class OAuthInvalidScope extends Schema.TaggedError<OAuthInvalidScope>()("
   httpApiStatus: 403
 }) {}
 
+/**
+ * 429: too many failed attempts for this client id or from this address;
+ * answered before the secret is checked. `retryAfter` (seconds) becomes the
+ * `Retry-After` header.
+ */
+export class OAuthTooManyRequests extends Schema.TaggedError<OAuthTooManyRequests>()("OAuthTooManyRequests", {
+  ...OAuthFields,
+  retryAfter: Schema.Int
+}, { httpApiStatus: 429 }) {}
+
 /** The bare 401 body of a valid token that lacks the route's scope. */
 export const MISSING_SCOPE_MESSAGE = "TOKEN EXPIRADO OU INVALIDO"
 

@@ -4,7 +4,7 @@
  * is embedded. The stored form is self-describing so the cost can be raised
  * later without invalidating old secrets: `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`.
  */
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { toHex } from "../ports/Ids.ts"
 import { constantTimeEqual } from "./ConstantTime.ts"
 
@@ -38,6 +38,23 @@ export const verifySecret = Effect.fn("SecretHash.verify")(function*(secret: str
   const hash = yield* derive(secret, fromHex(saltHex), Number(iterations))
   return constantTimeEqual(toHex(hash), hashHex)
 })
+
+/**
+ * A stored hash no secret matches, at the current cost: an unknown client id
+ * is checked against it, so it takes as long to refuse as a wrong secret of a
+ * known client and the timing does not tell which client ids exist.
+ */
+export const DUMMY_SECRET_HASH = `pbkdf2-sha256$${ITERATIONS}$${"00".repeat(16)}$${"00".repeat(32)}`
+
+/**
+ * The secret hashing the token route uses, as a service with the PBKDF2
+ * functions above as its default, so that a test can count the hashes a
+ * request costs instead of timing it.
+ */
+export const SecretHasher = Context.Reference<{
+  readonly hash: (secret: string) => Effect.Effect<string>
+  readonly verify: (secret: string, stored: string) => Effect.Effect<boolean>
+}>("@billing/core/auth/SecretHasher", { defaultValue: () => ({ hash: hashSecret, verify: verifySecret }) })
 
 const fromHex = (hex: string): Uint8Array => {
   const out = new Uint8Array(hex.length / 2)

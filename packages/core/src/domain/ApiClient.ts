@@ -11,11 +11,20 @@ export const ApiClient = Schema.Struct({
 }).annotate({ identifier: "ApiClient" })
 export type ApiClient = typeof ApiClient.Type
 
-/** An issued access token, kept so that a repeated request reuses it. */
+/**
+ * An issued access token, kept so that a repeated request reuses it. Only its
+ * SHA-256 is stored, never the token: reuse signs the same claims again
+ * (HS256 is deterministic, so it is the same token) and checks the hash.
+ */
 export const IssuedToken = Schema.Struct({
+  /** SHA-256 of the compact JWT, lowercase hex. */
+  tokenHash: Schema.String,
   clientId: Schema.String,
+  /** The granted scopes, sorted and space separated: the JWT's `scope` claim. */
   scopeKey: Schema.String,
-  token: Schema.String,
+  /** The JWT's `jti`, `iat` and `exp` claims. */
+  jti: Schema.String,
+  issuedAt: Schema.Date,
   expiresAt: Schema.Date
 }).annotate({ identifier: "IssuedToken" })
 export type IssuedToken = typeof IssuedToken.Type
