@@ -163,4 +163,41 @@ describe("drop-in for the provider's clients", () => {
     expect(nobody).toEqual({ valid: false, reason: "COUPON_NOT_FOUND" })
     expect(await publicPost("/v1/coupons/validate", "{not json")).toEqual([200, { valid: false, reason: "COUPON_NOT_FOUND" }])
   })
+
+  it("filters GET /v1/charges by every filter it documents, and refuses an unknown status", async () => {
+    const account = await engine.createAccount({ name: "Loja Filtros" })
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${engine.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+    const pix = await Promise.all([10, 20, 30].map(async (amount) => (await (await send("POST", "/v1/charges/pix", { amount })).json()).chargeId as string))
+    await send("DELETE", `/v1/charges/${pix[0]}`)
+    const card = { number: "4111111111111111", cvv: "123", name: "ANA", expiration: "12/2035" }
+    const paid = await (await send("POST", "/v1/charges", {
+      paymentMethod: "creditcard",
+      amount: 40,
+      card,
+      customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725" }
+    })).json()
+    const ids = async (query: string) => {
+      const response = await send("GET", `/v1/charges?${query}`)
+      expect(response.status, query).toBe(200)
+      return ((await response.json()).data as Array<{ chargeId: string }>).map((c) => c.chargeId).sort()
+    }
+    expect(await ids("status=CANCELED")).toEqual([pix[0]])
+    expect(await ids("status=PAID")).toEqual([paid.chargeId])
+    expect(await ids("paymentType=PIX")).toEqual([...pix].sort())
+    expect(await ids("paymentMethod=creditcard")).toEqual([paid.chargeId])
+    expect(await ids("paymentMethod=CREDIT_CARD")).toEqual([paid.chargeId])
+    expect(await ids("document=529.982.247-25")).toEqual([paid.chargeId])
+    expect(await ids("search=ana%40example")).toEqual([paid.chargeId])
+    expect(await ids(`subaccountId=${account.accountId}`)).toHaveLength(4)
+    expect(await ids("limit=1")).toHaveLength(1)
+    expect(await ids("perPage=2&page=2")).toHaveLength(2)
+    expect(await ids("startDate=2999-01-01T00:00:00Z")).toEqual([])
+    for (const bad of ["status=PAYED", "paymentMethod=cash", "limit=0", "document=123"]) {
+      const response = await send("GET", `/v1/charges?${bad}`)
+      expect(response.status, bad).toBe(400)
+      expect((await response.json()).error.code).toBe("INVALID_DATA")
+    }
+  })
 })

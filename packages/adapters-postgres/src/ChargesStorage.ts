@@ -22,7 +22,7 @@ import { SqlClient } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { inTransaction } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
-import { run } from "./Statements.ts"
+import { containsPattern, run } from "./Statements.ts"
 
 /**
  * Statements that may write charges at once in group commit. Two keep the
@@ -113,9 +113,17 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     find: (scope, id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(scope)}`).pipe(Effect.flatMap(one)),
     list: (scope, q) =>
       Effect.gen(function*() {
+        const pattern = q.search === null ? null : containsPattern(q.search)
         const where = sql`${scoped(scope)}
           ${q.from === null ? sql`` : sql`AND created_at >= ${q.from}`}
-          ${q.to === null ? sql`` : sql`AND created_at <= ${q.to}`}`
+          ${q.to === null ? sql`` : sql`AND created_at <= ${q.to}`}
+          ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
+          ${q.paymentType === null ? sql`` : sql`AND payment_type = ${q.paymentType}`}
+          ${q.accountId === null ? sql`` : sql`AND account_id = ${q.accountId}`}
+          ${q.document === null ? sql`` : sql`AND customer::jsonb ->> 'documentNumber' = ${q.document}`}
+          ${pattern === null ? sql`` : sql`AND (id ILIKE ${pattern} OR description ILIKE ${pattern} OR external_txid ILIKE ${pattern}
+            OR customer::jsonb ->> 'name' ILIKE ${pattern} OR customer::jsonb ->> 'email' ILIKE ${pattern}
+            OR customer::jsonb ->> 'documentNumber' ILIKE ${pattern})`}`
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE ${where}`)
         const rows = yield* run(sql`SELECT ${columns} FROM charges WHERE ${where}
           ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)

@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, EpochMillisColumn, Int8, withoutSeq, withSeq } from "./Rows.ts"
-import { run } from "./Statements.ts"
+import { containsPattern, run } from "./Statements.ts"
 
 /** A coupon row: the entity with its centavos as `bigint`, its validity as instants and its price ids as JSON text; `seq` is the cursor. */
 const CouponRow = withSeq({
@@ -58,7 +58,7 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
       run(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
     list: (accountId, q) =>
       Effect.gen(function*() {
-        const pattern = q.search === null ? null : `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+        const pattern = q.search === null ? null : containsPattern(q.search)
         const filters = sql`account_id = ${accountId}
           ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
           ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR code ILIKE ${pattern})`}`

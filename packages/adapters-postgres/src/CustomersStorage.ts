@@ -4,12 +4,11 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { run } from "./Statements.ts"
+import { containsPattern, run } from "./Statements.ts"
 
 /** A customer row: the entity with its address as JSON text; `seq` is the cursor. */
 const decodeCustomers = decodeRows(withSeq({ ...Customer.fields, address: jsonColumn(CustomerAddress) }))
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -47,7 +46,7 @@ export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*
     findByDocument,
     list: (accountId, q) =>
       Effect.gen(function*() {
-        const pattern = q.search === null ? null : `%${escapeLike(q.search)}%`
+        const pattern = q.search === null ? null : containsPattern(q.search)
         const rows = yield* run(sql`SELECT ${columns} FROM customers
           WHERE account_id = ${accountId} AND deleted_at IS NULL
             ${beforeCursor(sql, q.after)}

@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
-import { run } from "./Statements.ts"
+import { containsPattern, run } from "./Statements.ts"
 
 /** A product row, without its prices (they are rows of their own); `seq` is the cursor. */
 const decodeProducts = decodeRows(withSeq(Struct.omit(Product.fields, ["prices"])))
@@ -65,7 +65,7 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
       Effect.gen(function*() {
         const filters = sql`account_id = ${accountId}
           ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
-          ${q.search === null ? sql`` : sql`AND name ILIKE ${`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`}`
+          ${q.search === null ? sql`` : sql`AND name ILIKE ${containsPattern(q.search)}`}`
         const cursor = beforeCursor(sql, q.after)
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM products WHERE ${filters}`)
         const rows = yield* run(sql<{ seq: string }>`SELECT ${productColumns} FROM products WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`)

@@ -17,3 +17,6 @@ export const first = <A>(rows: ReadonlyArray<A>): Option.Option<A> => Option.fro
 /** Decodes rows with `decode` and keeps the first. */
 export const firstOf = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>) => (rows: ReadonlyArray<unknown>) =>
   Effect.map(decode(rows), first)
+
+/** An `ILIKE` pattern matching `search` anywhere, its `%`, `_` and `\` taken literally. */
+export const containsPattern = (search: string): string => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`

@@ -3,6 +3,7 @@ import {
   ChargeDetailView,
   ChargeLeanStatus,
   ChargeList,
+  ChargeListQuery,
   ChargeNotArchivable,
   ChargeNotCancelable,
   ChargeNotFound,
@@ -24,7 +25,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CardRefusedBody } from "../CardRefusedBody.ts"
 import { enveloped } from "../ErrorEnvelope.ts"
-import { authenticated, ChargeIdParam, QueryInt, requires } from "./Common.ts"
+import { authenticated, ChargeIdParam, requires } from "./Common.ts"
 
 /** The errors of every route addressed by a charge id (also used by the wallet's sandbox payment). */
 export const chargeErrors = [enveloped(ChargeNotFound), enveloped(MissingChargeId)] as const
@@ -55,12 +56,7 @@ export class ChargesGroup extends HttpApiGroup.make("charges")
       .annotateMerge(requires("pix.cob/write"))
       .annotate(OpenApi.Summary, "Create an immediate Pix charge"),
     HttpApiEndpoint.get("list", "/", {
-      query: {
-        page: Schema.optionalKey(QueryInt),
-        perPage: Schema.optionalKey(QueryInt),
-        dateFrom: Schema.optionalKey(Schema.String),
-        dateTo: Schema.optionalKey(Schema.String)
-      },
+      query: ChargeListQuery,
       success: ChargeList,
       error: enveloped(InvalidData)
     })

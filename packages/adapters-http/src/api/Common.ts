@@ -4,7 +4,7 @@
  * fields. A group file declares its endpoints and pipes them through
  * `authenticated`; nothing here is specific to one resource.
  */
-import { AccountNotFound, Caller, InvalidData, NotFound, type Scope, Text, Unauthorized } from "@billing/core"
+import { AccountNotFound, Caller, InvalidData, NotFound, QueryInt, type Scope, Text, Unauthorized } from "@billing/core"
 import { Context, Record, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import {
@@ -110,13 +110,6 @@ export const CustomerIdParam = { customerId: Id }
 export const CouponIdParam = { couponId: Id }
 /** Checkout links (`pl_`) and sessions (`cs_`) share `/:id`. */
 export const LinkIdParam = { id: Id }
-
-/**
- * A numeric query parameter: a whole number from 0 to 1,000,000 (`1e308`,
- * `1.5` and `-1` are refused here); each use case applies its own narrower
- * bounds and default.
- */
-export const QueryInt = Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
 
 /** `?limit=`: page size; each use case applies its own default and bounds. */
 export const LimitQuery = { limit: Schema.optionalKey(QueryInt) }

@@ -9,9 +9,10 @@ import {
   ChargeNotArchivable,
   ChargeNotCancelable,
   ChargeNotFound,
-  MissingChargeId
+  MissingChargeId,
+  paymentTypeOf
 } from "../domain/Charge.ts"
-import { toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
+import { type ChargeListQuery, toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
 import { InvalidData } from "../domain/Errors.ts"
 import { type ChargeScope, Charges } from "../ports/Charges.ts"
 import { type ChargeTransition, ChargeTransitions } from "../rules/ChargeTransitions.ts"
@@ -42,30 +43,41 @@ export const getChargeStatus = Effect.fn("Charges.status")(function*(id: string)
 
 export const DEFAULT_CHARGE_PAGE_SIZE = 15
 
-export const listCharges = Effect.fn("Charges.list")(function*(query: {
-  readonly page?: number | undefined
-  readonly perPage?: number | undefined
-  readonly dateFrom?: string | undefined
-  readonly dateTo?: string | undefined
-}) {
+/** `dateFrom` (or its alias) as an instant; `null` when not sent. */
+const instantOf = (query: ChargeListQuery, field: "dateFrom" | "dateTo", alias: "startDate" | "endDate") => {
+  const value = query[field] ?? query[alias]
+  if (value === undefined) return Effect.succeed(null)
+  const date = new Date(value)
+  const named = query[field] === undefined ? alias : field
+  return Number.isNaN(date.getTime())
+    ? Effect.fail(new InvalidData({ message: `${named} must be an ISO 8601 date-time`, details: { field: named } }))
+    : Effect.succeed(date)
+}
+
+/** `GET /v1/charges`: every filter of `ChargeListQuery` applied, newest first. */
+export const listCharges = Effect.fn("Charges.list")(function*(query: ChargeListQuery) {
   const page = query.page ?? 1
-  const limit = query.perPage ?? DEFAULT_CHARGE_PAGE_SIZE
-  if (!Number.isInteger(page) || page < 1) return yield* new InvalidData({ message: "page must be a positive integer", details: { field: "page" } })
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    return yield* new InvalidData({ message: "perPage must be an integer from 1 to 100", details: { field: "perPage" } })
+  const limit = query.perPage ?? query.limit ?? DEFAULT_CHARGE_PAGE_SIZE
+  if (page < 1) return yield* new InvalidData({ message: "page must be a positive integer", details: { field: "page" } })
+  if (limit < 1 || limit > 100) {
+    const field = query.perPage === undefined ? "limit" : "perPage"
+    return yield* new InvalidData({ message: `${field} must be an integer from 1 to 100`, details: { field } })
   }
-  const parse = (field: "dateFrom" | "dateTo") => {
-    const value = query[field]
-    if (value === undefined) return Effect.succeed(null)
-    const date = new Date(value)
-    return Number.isNaN(date.getTime())
-      ? Effect.fail(new InvalidData({ message: `${field} must be an ISO 8601 date-time`, details: { field } }))
-      : Effect.succeed(date)
-  }
-  const from = yield* parse("dateFrom")
-  const to = yield* parse("dateTo")
+  const from = yield* instantOf(query, "dateFrom", "startDate")
+  const to = yield* instantOf(query, "dateTo", "endDate")
+  const method = query.paymentType ?? query.paymentMethod
   const charges = yield* Charges
-  const result = yield* charges.list(yield* chargeScope, { offset: (page - 1) * limit, limit, from, to })
+  const result = yield* charges.list(yield* chargeScope, {
+    offset: (page - 1) * limit,
+    limit,
+    from,
+    to,
+    status: query.status ?? null,
+    paymentType: method === undefined ? null : paymentTypeOf[method],
+    document: query.document ?? null,
+    search: query.search ?? null,
+    accountId: query.subaccountId ?? null
+  })
   return {
     data: result.items.map(toListItem),
     totalItems: result.total,

@@ -26,11 +26,18 @@ export type PaymentMethodInput = typeof PaymentMethodInput.Type
 export const PaymentType = Schema.Literals(["PIX", "BOLETO", "CREDIT_CARD"])
 export type PaymentType = typeof PaymentType.Type
 
-/** The output form of each input method a charge is made with (Pix Automático charges are Pix). */
-export const paymentTypeOf: Readonly<Record<Exclude<PaymentMethodInput, "pix_automatico">, PaymentType>> = {
+/**
+ * The output form of a payment method given in either form (`pix` or `PIX`):
+ * the one mapping between them. Pix Automático charges are Pix.
+ */
+export const paymentTypeOf: Readonly<Record<PaymentMethodInput | PaymentType, PaymentType>> = {
   pix: "PIX",
   creditcard: "CREDIT_CARD",
-  boleto: "BOLETO"
+  boleto: "BOLETO",
+  pix_automatico: "PIX",
+  PIX: "PIX",
+  CREDIT_CARD: "CREDIT_CARD",
+  BOLETO: "BOLETO"
 }
 
 const NullableString = Schema.NullOr(Schema.String)

@@ -5,8 +5,9 @@
  */
 import { Schema } from "effect"
 import { percentFromHundredths } from "../money/Rounding.ts"
-import { Charge, type Charge as ChargeType, ChargeCard, ChargeStatus, PixPayer } from "./Charge.ts"
+import { Charge, type Charge as ChargeType, ChargeCard, ChargeStatus, PaymentMethodInput, PaymentType, PixPayer } from "./Charge.ts"
 import { AddressView } from "./Customer.ts"
+import { DocumentNumber, optional, QueryInt, Text } from "./Values.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 
 const f = Charge.fields
@@ -100,6 +101,31 @@ export const ChargeListItem = Schema.Struct({
   paymentType: f.paymentType,
   subAccountId: Schema.NullOr(f.accountId)
 }).annotate({ identifier: "ChargeListItem" })
+
+/**
+ * The query of `GET /v1/charges`: page (`page`, `perPage` or its alias
+ * `limit`), creation window (`dateFrom`/`dateTo` or the aliases
+ * `startDate`/`endDate`), `status`, payment method (`paymentMethod` in
+ * either form, or `paymentType`), the buyer's `document`, a free `search`
+ * and one `subaccountId`. An unknown value of an enumerated filter is
+ * refused, never ignored.
+ */
+export const ChargeListQuery = Schema.Struct({
+  page: optional(QueryInt),
+  perPage: optional(QueryInt),
+  limit: optional(QueryInt),
+  dateFrom: optional(Text),
+  dateTo: optional(Text),
+  startDate: optional(Text),
+  endDate: optional(Text),
+  status: optional(ChargeStatus),
+  paymentMethod: optional(Schema.Union([PaymentMethodInput, PaymentType])),
+  paymentType: optional(PaymentType),
+  document: optional(DocumentNumber),
+  search: optional(Text),
+  subaccountId: optional(Text)
+}).annotate({ identifier: "ChargeListQuery" })
+export type ChargeListQuery = typeof ChargeListQuery.Type
 
 export const ChargeList = Schema.Struct({
   data: Schema.Array(ChargeListItem),

@@ -93,6 +93,13 @@ export const Percent = Schema.Union([Schema.Number, Schema.String]).pipe(
 export type Percent = typeof Percent.Type
 
 /**
+ * A numeric query parameter: a whole number from 0 to 1,000,000 (`1e308`,
+ * `1.5` and `-1` are refused); each use case applies its own narrower bounds
+ * and default.
+ */
+export const QueryInt = Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 })))
+
+/**
  * An optional field of a request. JSON clients send `null` for "not set", so
  * a missing key and `null` both decode to an absent key; the rule
  * lives here once and every input schema uses it for its optional fields.

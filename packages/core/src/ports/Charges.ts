@@ -5,13 +5,29 @@
  * expiry racing on one charge cannot both win.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { Charge } from "../domain/Charge.ts"
+import type { Charge, ChargeStatus, PaymentType } from "../domain/Charge.ts"
 import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
 
 /** Whose charges a caller sees: its own account's, or as a master every charge it generated. */
 export type ChargeScope =
   | { readonly _tag: "Account"; readonly accountId: string }
   | { readonly _tag: "Master"; readonly masterAccountId: string }
+
+/** The filters of a charge list, each `null` when not applied; newest first, `limit` from `offset`. */
+export interface ChargeListFilter {
+  readonly offset: number
+  readonly limit: number
+  readonly from: Date | null
+  readonly to: Date | null
+  readonly status: ChargeStatus | null
+  readonly paymentType: PaymentType | null
+  /** The buyer's CPF or CNPJ, exact. */
+  readonly document: string | null
+  /** Part of the charge id, description, `externalTxid` or the buyer's name, e-mail or document. */
+  readonly search: string | null
+  /** One account's charges (a master's sub-account, or the account itself). */
+  readonly accountId: string | null
+}
 
 export interface ChargePage {
   readonly items: ReadonlyArray<Charge>
@@ -29,10 +45,7 @@ export class Charges extends Context.Service<Charges, {
   readonly find: (scope: ChargeScope, id: string) => Effect.Effect<Option.Option<Charge>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
   readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
-  readonly list: (
-    scope: ChargeScope,
-    query: { readonly offset: number; readonly limit: number; readonly from: Date | null; readonly to: Date | null }
-  ) => Effect.Effect<ChargePage>
+  readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>
   /** Applies `transition` (with `changes`) if the charge is still in one of its `from` statuses; the updated charge, or none. */
   readonly transition: (
     id: string,
