@@ -2,18 +2,20 @@
 /**
  * `billing <command>`: serve | worker | migrate | accounts create.
  * Configuration by environment: DATABASE_URL, BILLING_DATA_DIR, PORT,
- * BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET.
+ * BILLING_SANDBOX_CLIENT_ID, BILLING_SANDBOX_CLIENT_SECRET, BILLING_LOG_FORMAT
+ * and BILLING_LOG_LEVEL.
  */
 import { HttpServerLive } from "@billing/adapters-http"
 import { Database } from "@billing/adapters-postgres"
 import { Billing } from "@billing/core"
 import { WorkerLive } from "@billing/worker"
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Result } from "effect"
 import { HttpServer } from "effect/http"
 import { parseArgs } from "node:util"
 import { configFromEnv, DatabaseLive, describeDatabase, EngineLive } from "./Engine.ts"
 import { forkHttpProcesses, isHttpProcess } from "./HttpProcesses.ts"
+import { loggingConfigFromEnv, LoggingLive } from "./Logging.ts"
 
 const usage = `usage: billing <command> [options]
 
@@ -36,6 +38,8 @@ environment:
   BILLING_SANDBOX_CLIENT_ID, BILLING_SANDBOX_CLIENT_SECRET
                       when both are set, serve makes sure a sandbox master account with these
                       credentials and every scope exists
+  BILLING_LOG_FORMAT  pretty (default) or json (one JSON object per line on stdout)
+  BILLING_LOG_LEVEL   debug, info (default), warn or error
 `
 
 const fail = (message: string) => Effect.sync(() => {
@@ -44,6 +48,7 @@ const fail = (message: string) => Effect.sync(() => {
 })
 
 const config = configFromEnv()
+const logging = loggingConfigFromEnv()
 
 const serve = (args: Array<string>) => {
   const { values } = parseArgs({
@@ -74,6 +79,7 @@ const serve = (args: Array<string>) => {
       `  base URL:    ${base}/v1`,
       `  token URL:   ${base}/auth/token`,
       `  OpenAPI:     ${base}/v1/openapi.json`,
+      `  docs:        ${base}/docs`,
       `  HTTP:        ${processes === 1 ? "this process" : `${processes} processes`}`,
       `  worker:      ${values["no-worker"] ? "off (--no-worker)" : "running in this process"}`,
       ...sandbox
@@ -84,7 +90,9 @@ const serve = (args: Array<string>) => {
         `try: curl -s -X POST ${base}/auth/token -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret}`
       )
     }
-    return Console.log(lines.join("\n"))
+    // With JSON logs, stdout is for log collectors: one JSON object per line.
+    const json = Result.isSuccess(logging) && logging.success.format === "json"
+    return json ? Console.error(lines.join("\n")) : Console.log(lines.join("\n"))
   }
   const http = processes === 1
     ? Layer.effectDiscard(Effect.gen(function*() {
@@ -144,6 +152,7 @@ const accounts = (args: Array<string>) => {
 
 const [command, ...args] = process.argv.slice(2)
 const program = (() => {
+  if (Result.isFailure(logging)) return fail(logging.failure)
   try {
     switch (command) {
       case "serve":
@@ -167,4 +176,6 @@ const program = (() => {
   }
 })()
 
-NodeRuntime.runMain(program as Effect.Effect<void, unknown>)
+NodeRuntime.runMain(
+  (program as Effect.Effect<void, unknown>).pipe(Result.isSuccess(logging) ? Effect.provide(LoggingLive(logging.success)) : (self) => self)
+)
