@@ -154,18 +154,21 @@ const stringByShape = (name: string): string | undefined =>
     ? "2030-01-20"
     : undefined
 
-type Mode = "request" | "response"
-
-interface Context {
+/** Where the generator stands: the document, which side of the exchange, and the `$ref`s it is inside (to stop at a cycle). */
+interface Walk {
   readonly doc: Json
-  readonly mode: Mode
+  readonly mode: "request" | "response"
   readonly refs: ReadonlySet<string>
 }
 
+// Deep enough for every schema of the API; a guard against a runaway recursion.
+const MAX_REF_DEPTH = 12
+
 const isNull = (schema: Json) => schema.type === "null"
 
-const resolveRef = (ctx: Context, ref: string): Json =>
-  ref.slice(2).split("/").reduce((at: Json | undefined, part) => at?.[part], ctx.doc) ?? {}
+/** The object a local `$ref` (`#/components/...`) names. */
+const resolveRef = (doc: Json, ref: string): Json =>
+  ref.slice(2).split("/").reduce((at: Json | undefined, part) => at?.[part], doc) ?? {}
 
 const clamp = (value: number, schema: Json) => {
   const min = typeof schema.minimum === "number" ? schema.minimum : -Infinity
@@ -180,11 +183,11 @@ const fitString = (value: string, schema: Json) =>
  * An example value of `schema`, or `undefined` when none can be made (a
  * cycle). `name` is the property the value stands in, for the sample tables.
  */
-const exampleOf = (ctx: Context, schema: Json | undefined, name: string | undefined): unknown => {
+const exampleOf = (ctx: Walk, schema: Json | undefined, name: string | undefined): unknown => {
   if (schema === undefined || typeof schema !== "object") return null
   if (typeof schema.$ref === "string") {
-    if (ctx.refs.has(schema.$ref) || ctx.refs.size > 12) return undefined
-    return exampleOf({ ...ctx, refs: new Set([...ctx.refs, schema.$ref]) }, resolveRef(ctx, schema.$ref), name)
+    if (ctx.refs.has(schema.$ref) || ctx.refs.size > MAX_REF_DEPTH) return undefined
+    return exampleOf({ ...ctx, refs: new Set([...ctx.refs, schema.$ref]) }, resolveRef(ctx.doc, schema.$ref), name)
   }
   if (schema.example !== undefined) return schema.example
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0]
@@ -209,15 +212,16 @@ const exampleOf = (ctx: Context, schema: Json | undefined, name: string | undefi
       const item = exampleOf(ctx, schema.items, singular(name))
       return item === undefined ? [] : [item]
     }
-    case "string":
+    case "string": {
       if (schema.format === "binary") return undefined
-      return fitString(
-        (name && (StringsByName[name] ?? stringByShape(name))) ?? (schema.format === "date-time" ? INSTANT : "string"),
-        schema
-      )
+      const sample = name === undefined ? undefined : StringsByName[name] ?? stringByShape(name)
+      return fitString(sample ?? (schema.format === "date-time" ? INSTANT : "string"), schema)
+    }
     case "integer":
-    case "number":
-      return clamp((name && NumbersByName[name]) || (schema.type === "number" ? 10.5 : 1), schema)
+    case "number": {
+      const sample = name === undefined ? undefined : NumbersByName[name]
+      return clamp(sample ?? (schema.type === "number" ? 10.5 : 1), schema)
+    }
     case "boolean":
       return name === "hasMore" ? false : true
     case "null":
@@ -229,7 +233,7 @@ const exampleOf = (ctx: Context, schema: Json | undefined, name: string | undefi
 
 const singular = (name: string | undefined) => name?.replace(/s$/, "")
 
-const objectExample = (ctx: Context, schema: Json, name: string | undefined) => {
+const objectExample = (ctx: Walk, schema: Json, name: string | undefined) => {
   const properties: Json = schema.properties ?? {}
   const required: ReadonlyArray<string> = schema.required ?? []
   // A request shows what must be sent (all fields when none is required); a
@@ -253,14 +257,14 @@ const sentenceOf = (code: string) => {
 /** The error codes a response schema can carry: the `code` of envelopes, the `error` of OAuth bodies. */
 const codesOf = (doc: Json, schema: Json | undefined): Array<string> => {
   if (schema === undefined) return []
-  const resolved = typeof schema.$ref === "string" ? resolveRef({ doc, mode: "response", refs: new Set() }, schema.$ref) : schema
+  const resolved = typeof schema.$ref === "string" ? resolveRef(doc, schema.$ref) : schema
   if (Array.isArray(resolved.anyOf)) return resolved.anyOf.flatMap((member: Json) => codesOf(doc, member))
   const error = resolved.properties?.error
   const codes = error?.properties?.code?.enum ?? error?.enum
   return Array.isArray(codes) ? codes.filter((c: unknown): c is string => typeof c === "string") : []
 }
 
-const memberExamples = (ctx: Context, schema: Json): Json | undefined => {
+const memberExamples = (ctx: Walk, schema: Json): Json | undefined => {
   const members: ReadonlyArray<Json> | undefined = schema.anyOf
   if (!Array.isArray(members) || members.length < 2) return undefined
   const entries = members.flatMap((member) => {
@@ -290,13 +294,13 @@ const withMessage = (value: unknown, code: string): unknown => {
  * `examples` and generates its own from the schema otherwise), with one entry
  * per error code where a status carries several.
  */
-const withExample = (ctx: Context, media: Json, handWritten: Json | undefined, status: string | undefined): Json => {
+const withExample = (ctx: Walk, media: Json, handWritten: Json | undefined, status: string | undefined): Json => {
   if (media.example !== undefined || media.examples !== undefined || media.schema === undefined) return media
   if (status === undefined) {
     const value = handWritten ?? exampleOf(ctx, media.schema, undefined)
     return value === undefined ? media : { ...media, example: value }
   }
-  const schema = typeof media.schema.$ref === "string" ? resolveRef(ctx, media.schema.$ref) : media.schema
+  const schema = typeof media.schema.$ref === "string" ? resolveRef(ctx.doc, media.schema.$ref) : media.schema
   const isError = !status.startsWith("2")
   const perCode = isError ? memberExamples(ctx, schema) : undefined
   if (perCode !== undefined) return { ...media, examples: perCode }
@@ -307,7 +311,7 @@ const withExample = (ctx: Context, media: Json, handWritten: Json | undefined, s
   return { ...media, examples: { [name]: { summary: name, value: example } } }
 }
 
-const withContentExamples = (ctx: Context, content: Json | undefined, handWritten: Json | undefined, status?: string) =>
+const withContentExamples = (ctx: Walk, content: Json | undefined, handWritten: Json | undefined, status?: string) =>
   content === undefined
     ? content
     : Object.fromEntries(Object.entries(content).map(([type, media]) => [type, withExample(ctx, media, handWritten, status)]))
@@ -338,8 +342,8 @@ const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head",
 
 const documentOperation = (doc: Json, operation: Json): Json => {
   const handWritten = RequestExamples[operation.operationId]
-  const request: Context = { doc, mode: "request", refs: new Set() }
-  const response: Context = { doc, mode: "response", refs: new Set() }
+  const request: Walk = { doc, mode: "request", refs: new Set() }
+  const response: Walk = { doc, mode: "response", refs: new Set() }
   const description = [operation.description, guide(doc, operation)].filter(Boolean).join("\n\n")
   return {
     ...operation,
