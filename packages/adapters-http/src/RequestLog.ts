@@ -73,10 +73,8 @@ const statusOf = <E>(exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>) 
  * Its line is at `Info`; a 5xx at `Error`, so that it survives a
  * `BILLING_LOG_LEVEL` of `warn` or `error`.
  */
-export const requestLog = <E, R>(
-  httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest | Ids> =>
-  Effect.gen(function*() {
+export const requestLog = Effect.fn("RequestLog.requestLog")(
+  function*<E, R>(httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) {
     const request = yield* HttpServerRequest.HttpServerRequest
     const started = yield* Clock.currentTimeNanos
     const requestId = saneRequestId(request.headers[REQUEST_ID_HEADER]) ?? (yield* (yield* Ids).make("req"))
@@ -103,4 +101,5 @@ export const requestLog = <E, R>(
     const message = `${request.method} ${path} ${status} ${durationMs}ms`
     yield* (status >= 500 ? Effect.logError(message) : Effect.logInfo(message)).pipe(Effect.annotateLogs(annotations))
     return yield* exit
-  })
+  }
+)
