@@ -5,7 +5,7 @@
  */
 import { HttpServerLive } from "@billing/adapters-http"
 import { Billing } from "@billing/core"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime, References } from "effect"
 import { HttpServer } from "effect/http"
 import { DatabaseLive, EngineLive } from "../../packages/cli/src/Engine.ts"
 import pg from "./pg.ts"
@@ -54,9 +54,19 @@ let documentSeq = 0
 // Valid CNPJs for test accounts (check digits hand-verified).
 const documents = ["11444777000161", "11222333000181", "45723174000110", "07526557000100"]
 
-export const startEngine = async (kind: DatabaseKind): Promise<TestEngine> => {
+export interface EngineOptions {
+  /**
+   * Loggers and log level of the engine (HTTP requests, `run`). By default
+   * only warnings and errors reach the console: one line per request would
+   * drown the test report.
+   */
+  readonly logging?: Layer.Layer<never>
+}
+
+export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {}): Promise<TestEngine> => {
   const { config, drop } = await engineConfig(kind)
-  const layer = HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config)))
+  const logging = options.logging ?? Layer.succeed(References.MinimumLogLevel, "Warn")
+  const layer = HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config)), Layer.provideMerge(logging))
   const runtime = ManagedRuntime.make(layer)
   const server = await runtime.runPromise(Effect.gen(function*() {
     return yield* HttpServer.HttpServer

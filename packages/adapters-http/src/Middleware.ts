@@ -5,6 +5,7 @@ import { HttpApiMiddleware, type HttpApiError } from "effect/http-api"
 import { InvalidTokenRequest } from "./api/Auth.ts"
 import { Authentication, InvalidInput, InvalidInputCode, RequiredScope } from "./api/Common.ts"
 import { envelopeResponse } from "./ErrorEnvelope.ts"
+import { recordAccount } from "./RequestLog.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -57,6 +58,7 @@ export const AuthenticationLive = Layer.effect(
             requiredScopes: Option.getOrElse(Context.getOption(endpoint.annotations, RequiredScope), () => []),
             subAccount: request.headers["x-sub-account"]
           }).pipe(Effect.provideContext(services))
+          yield* recordAccount(caller.account.id)
           return yield* Effect.provideService(httpEffect, Caller, caller)
         }).pipe(
           // The spec's bare body for a token that lacks the route's scope.

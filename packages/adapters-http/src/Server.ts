@@ -3,11 +3,15 @@ import { Layer } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import { createServer } from "node:http"
+import { DocsLive } from "./Docs.ts"
 import { ErrorHandlingLive } from "./ErrorHandling.ts"
 import { ApiLive } from "./handlers/index.ts"
+import { requestLog } from "./RequestLog.ts"
 
 /**
- * The HTTP server on `port` (0 picks a free one), serving every route of the API.
+ * The HTTP server on `port` (0 picks a free one), serving every route of the
+ * API and its reference at `/docs`, with one log line per request
+ * (`RequestLog.ts`; Effect's own response logger is off in its favour).
  *
  * `trustedProxies`: the networks of the reverse proxies in front of the
  * server. Only a request arriving from one of them has its client address
@@ -20,11 +24,11 @@ export const HttpServerLive = (options: {
   readonly host?: string
   readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork> | undefined
 }) =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, ErrorHandlingLive), {
+  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, ErrorHandlingLive), {
     disableLogger: true,
-    ...(options.trustedProxies === undefined || options.trustedProxies.length === 0
-      ? {}
-      : { middleware: HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies }) })
+    middleware: options.trustedProxies === undefined || options.trustedProxies.length === 0
+      ? requestLog
+      : (app) => requestLog(HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies! })(app))
   }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" }))
   )

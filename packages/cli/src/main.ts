@@ -2,7 +2,8 @@
 /**
  * `billing <command>`: serve | worker | migrate | accounts create.
  * Configuration by environment: DATABASE_URL, BILLING_DATA_DIR, BILLING_SECRET_KEY,
- * BILLING_TRUSTED_PROXIES, PORT, BILLING_SANDBOX_CLIENT_ID and BILLING_SANDBOX_CLIENT_SECRET.
+ * BILLING_TRUSTED_PROXIES, PORT, BILLING_SANDBOX_CLIENT_ID, BILLING_SANDBOX_CLIENT_SECRET,
+ * BILLING_LOG_FORMAT and BILLING_LOG_LEVEL.
  */
 import { HttpServerLive } from "@billing/adapters-http"
 import { Database } from "@billing/adapters-postgres"
@@ -15,6 +16,7 @@ import { IpNetwork } from "effect/net"
 import { parseArgs } from "node:util"
 import { configFromEnv, DatabaseLive, describeDatabase, EngineLive } from "./Engine.ts"
 import { forkHttpProcesses, isHttpProcess } from "./HttpProcesses.ts"
+import { loggingConfigFromEnv, LoggingLive } from "./Logging.ts"
 
 const usage = `usage: billing <command> [options]
 
@@ -42,6 +44,8 @@ environment:
   BILLING_SANDBOX_CLIENT_ID, BILLING_SANDBOX_CLIENT_SECRET
                       when both are set, serve makes sure a sandbox master account with these
                       credentials and every scope exists
+  BILLING_LOG_FORMAT  pretty (default) or json (one JSON object per line on stdout)
+  BILLING_LOG_LEVEL   debug, info (default), warn or error
 `
 
 const fail = (message: string) => Effect.sync(() => {
@@ -50,6 +54,7 @@ const fail = (message: string) => Effect.sync(() => {
 })
 
 const config = configFromEnv()
+const logging = loggingConfigFromEnv()
 
 /** The proxies of BILLING_TRUSTED_PROXIES; a bare address is a network of one. */
 const trustedProxies = (text: string | undefined) => {
@@ -96,6 +101,7 @@ const serve = (args: Array<string>) => {
       `  base URL:    ${base}/v1`,
       `  token URL:   ${base}/auth/token`,
       `  OpenAPI:     ${base}/v1/openapi.json`,
+      `  docs:        ${base}/docs`,
       `  HTTP:        ${processes === 1 ? "this process" : `${processes} processes`}`,
       `  worker:      ${values["no-worker"] ? "off (--no-worker)" : "running in this process"}`,
       ...sandbox
@@ -106,7 +112,9 @@ const serve = (args: Array<string>) => {
         `try: curl -s -X POST ${base}/auth/token -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret}`
       )
     }
-    return Console.log(lines.join("\n"))
+    // With JSON logs, stdout is for log collectors: one JSON object per line.
+    const json = Result.isSuccess(logging) && logging.success.format === "json"
+    return json ? Console.error(lines.join("\n")) : Console.log(lines.join("\n"))
   }
   const http = processes === 1
     ? Layer.effectDiscard(Effect.gen(function*() {
@@ -166,6 +174,7 @@ const accounts = (args: Array<string>) => {
 
 const [command, ...args] = process.argv.slice(2)
 const program = (() => {
+  if (Result.isFailure(logging)) return fail(logging.failure)
   try {
     switch (command) {
       case "serve":
@@ -201,4 +210,9 @@ const refuse = (error: unknown) =>
     })
     : Effect.fail(error)
 
-NodeRuntime.runMain((program as Effect.Effect<void, unknown>).pipe(Effect.catch(refuse)))
+NodeRuntime.runMain(
+  (program as Effect.Effect<void, unknown>).pipe(
+    Effect.catch(refuse),
+    Result.isSuccess(logging) ? Effect.provide(LoggingLive(logging.success)) : (self) => self
+  )
+)

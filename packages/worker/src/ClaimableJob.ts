@@ -9,7 +9,7 @@
  * and on which fiber is scheduling policy, and the worker is the only package
  * that schedules (DESIGN: `cli -> {adapters, worker} -> core`).
  */
-import { Cause, type Duration, Effect } from "effect"
+import { Cause, Clock, type Duration, Effect } from "effect"
 
 /**
  * A periodic job over a claimable queue.
@@ -46,6 +46,22 @@ export const drain = Effect.fn("Worker.drain")(function*<E, R>(job: ClaimableJob
 })
 
 /**
+ * Drains `job` once and logs the progress of a drain that handled rows (at
+ * `Debug`: a busy job drains every poll interval, and idle polls say nothing).
+ */
+export const drainLogged = Effect.fn("Worker.drainLogged")(function*<E, R>(job: ClaimableJob<E, R>) {
+  const started = yield* Clock.currentTimeMillis
+  const rows = yield* drain(job)
+  if (rows > 0) {
+    const durationMs = (yield* Clock.currentTimeMillis) - started
+    yield* Effect.logDebug(`${job.name}: ${rows} rows in ${durationMs}ms`).pipe(
+      Effect.annotateLogs({ job: job.name, rows, durationMs })
+    )
+  }
+  return rows
+})
+
+/**
  * Drains `job` now, then again `pollInterval` after each tick, for as long as
  * the fiber lives; interrupt the fiber to stop it (a batch in
  * flight is interrupted, and its transaction rolls back). A failing batch, say
@@ -53,7 +69,7 @@ export const drain = Effect.fn("Worker.drain")(function*<E, R>(job: ClaimableJob
  * bad row or outage must never stop the job for good.
  */
 export const runJob = Effect.fn("Worker.runJob")(function*<E, R>(job: ClaimableJob<E, R>) {
-  const tick = drain(job).pipe(
+  const tick = drainLogged(job).pipe(
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`${job.name} batch failed`, cause)
     )

@@ -14,6 +14,7 @@ import { CouponsGroup } from "./Coupons.ts"
 import { CouponValidationGroup } from "./CouponValidation.ts"
 import { CustomersGroup } from "./Customers.ts"
 import { documentAmounts } from "./OpenApiAmounts.ts"
+import { documentExamples } from "./OpenApiExamples.ts"
 import { documentAuthentication } from "./OpenApiSecurity.ts"
 import { PaymentMethodsGroup } from "./PaymentMethods.ts"
 import { ProductsGroup } from "./Products.ts"
@@ -39,6 +40,7 @@ export class BillingApi extends HttpApi.make("billing")
     description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks.",
     // Public routes are served relative to wherever the engine runs.
     servers: [{ url: "/", description: "This server" }],
-    transform: flow(documentAuthentication, documentAmounts)
+    // Examples last: they are drawn from the schemas the other transforms wrote.
+    transform: flow(documentAuthentication, documentAmounts, documentExamples)
   }))
 {}

@@ -81,7 +81,17 @@ export const deliveryHeaders = Effect.fn("Delivery.headers")(function*(
   return headers
 })
 
-/** POSTs one delivery and records the outcome. */
+/**
+ * A failed delivery is not retried by itself (spec), so the operator must see
+ * it: one warning naming the delivery, its registration, the event and why.
+ * Never the URL (it may hold a token) nor the body.
+ */
+const logFailure = (delivery: WebhookDelivery, reason: string) =>
+  Effect.logWarning("webhook delivery failed").pipe(
+    Effect.annotateLogs({ deliveryId: delivery.id, webhookId: delivery.webhookId, event: delivery.event, reason })
+  )
+
+/** POSTs one delivery and records the outcome; a failure is logged. */
 export const sendDelivery = Effect.fn("Delivery.send")(function*(delivery: WebhookDelivery, countAttempt: boolean) {
   const webhooks = yield* Webhooks
   const deliveries = yield* WebhookDeliveries
@@ -91,6 +101,7 @@ export const sendDelivery = Effect.fn("Delivery.send")(function*(delivery: Webho
     const at = new Date(yield* Clock.currentTimeMillis)
     const outcome = { status: "failed", responseStatusCode: null, error: "webhook registration removed or inactive", at, countAttempt } as const
     yield* deliveries.complete(delivery.id, outcome)
+    yield* logFailure(delivery, outcome.error)
     return outcome
   }
   const headers = yield* deliveryHeaders(registration.value, delivery.body, {
@@ -110,6 +121,7 @@ export const sendDelivery = Effect.fn("Delivery.send")(function*(delivery: Webho
       : { status: "failed" as const, responseStatusCode: response.status, error: `receiver answered HTTP ${response.status}`, at, countAttempt }
     : { status: "failed" as const, responseStatusCode: null, error: response.reason, at, countAttempt }
   yield* deliveries.complete(delivery.id, outcome)
+  if (outcome.status === "failed") yield* logFailure(delivery, outcome.error)
   return outcome
 })
 

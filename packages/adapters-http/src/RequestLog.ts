@@ -1,0 +1,105 @@
+/**
+ * One log line per request, and the request id that ties it to the client.
+ *
+ * The line is written once the response is sent (or the client went away):
+ * method, path without the query string (queries may carry documents, e-mail
+ * addresses or tokens), status, duration in milliseconds, the account when
+ * the request was authenticated, and the request id. Never a body, a header
+ * value or a token: card data and credentials only ever travel in those.
+ *
+ * The request id is the client's `x-request-id` when it sends a sane one (at
+ * most 100 characters of `[A-Za-z0-9._-]`, so it cannot forge log lines or
+ * bloat them), else a fresh `req_` id; it is echoed on every response,
+ * errors included, and annotates every log line written while the request
+ * runs (an unhandled error's cause, say).
+ *
+ * The middleware wraps the whole server chain (`HttpRouter.serve`'s
+ * `middleware`), outside the router's error handling, so the status logged is
+ * the one sent.
+ */
+import { Ids } from "@billing/core"
+import { Clock, Context, Effect, Exit } from "effect"
+import { HttpEffect, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+
+/** The header that carries the request id, both ways. */
+export const REQUEST_ID_HEADER = "x-request-id"
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
+
+/** The client's request id when it is one we can echo and log as is. */
+export const saneRequestId = (value: string | undefined): string | undefined =>
+  value !== undefined && SANE_REQUEST_ID.test(value) ? value : undefined
+
+/** What the request log learns while the request runs; written by `Authentication`. */
+export interface RequestFacts {
+  accountId: string | undefined
+}
+
+/**
+ * The facts of the request in flight, when it runs under the request log.
+ * Mutable by design, like Effect's own per-request state: the authentication
+ * middleware runs deep inside the request and only it knows the account.
+ */
+export const CurrentRequestFacts = Context.Reference<RequestFacts | undefined>(
+  "@billing/adapters-http/RequestLog/CurrentRequestFacts",
+  { defaultValue: () => undefined }
+)
+
+/** Records the account the request acts for, when a request log is listening. */
+export const recordAccount = (accountId: string) =>
+  Effect.map(CurrentRequestFacts, (facts) => {
+    if (facts !== undefined) facts.accountId = accountId
+  })
+
+// A path is logged whole up to this length: enough for every route, bounded
+// for the request that sends a 16 kB one.
+const MAX_LOGGED_PATH = 200
+
+const pathOf = (url: string) => {
+  const end = url.search(/[?#]/)
+  const path = end === -1 ? url : url.slice(0, end)
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path
+}
+
+// A failure here is what the router's error handling let through: the
+// client going away (499) or the server stopping (503), as Effect answers them.
+const statusOf = <E>(exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>) =>
+  Exit.isSuccess(exit)
+    ? Effect.succeed(exit.value.status)
+    : Effect.map(HttpServerError.causeResponse(exit.cause), ([response]) => response.status)
+
+/**
+ * The request log middleware, for `HttpRouter.serve(app, { middleware })`.
+ * Its line is at `Info`; a 5xx at `Error`, so that it survives a
+ * `BILLING_LOG_LEVEL` of `warn` or `error`.
+ */
+export const requestLog = Effect.fn("RequestLog.requestLog")(
+  function*<E, R>(httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const started = yield* Clock.currentTimeNanos
+    const requestId = saneRequestId(request.headers[REQUEST_ID_HEADER]) ?? (yield* (yield* Ids).make("req"))
+    yield* HttpEffect.appendPreResponseHandler((_, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId))
+    )
+    const facts: RequestFacts = { accountId: undefined }
+    const exit = yield* httpApp.pipe(
+      Effect.provideService(CurrentRequestFacts, facts),
+      Effect.annotateLogs({ requestId }),
+      Effect.exit
+    )
+    const durationMs = Math.round(Number((yield* Clock.currentTimeNanos) - started) / 1e5) / 10
+    const status = yield* statusOf(exit)
+    const path = pathOf(request.url)
+    const annotations = {
+      method: request.method,
+      path,
+      status,
+      durationMs,
+      ...(facts.accountId === undefined ? {} : { accountId: facts.accountId }),
+      requestId
+    }
+    const message = `${request.method} ${path} ${status} ${durationMs}ms`
+    yield* (status >= 500 ? Effect.logError(message) : Effect.logInfo(message)).pipe(Effect.annotateLogs(annotations))
+    return yield* exit
+  }
+)
