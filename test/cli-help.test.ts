@@ -82,6 +82,12 @@ describe("billing --version and errors", () => {
     rmSync(dataDir, { recursive: true, force: true })
   }, 60_000)
 
+  it("an unreachable database is one line saying why", async () => {
+    const result = await runBilling(["migrate"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/nothing" })
+    expect(result.status).toBe(1)
+    expect(result.stderr.trim()).toBe("billing: database: connect ECONNREFUSED 127.0.0.1:1")
+  })
+
   it("a wrong command line is one line and the usage, exit code 2", async () => {
     const unknown = await runBilling(["serve", "--prot", "3000"], env())
     expect(unknown.status).toBe(2)

@@ -26,6 +26,7 @@ const environment = [
   "                    master account with these credentials and every scope exists"
 ]
 
+/** The root command: `billing <serve|worker|migrate|accounts>`. */
 export const billing = Command.make("billing").pipe(
   Command.withDescription(`The billing engine: Pix, boleto and card charges behind the /v1 API.\n\n  Environment:\n    ${environment.join("\n    ")}`),
   Command.withSubcommands([serve, worker, migrate, accounts])
@@ -90,7 +91,22 @@ const explain = (error: unknown): { readonly message: string; readonly code: num
     if (cause?.code === "EACCES") return { message: `port ${cause.port} needs privileges; try --port above 1023`, code: 1 }
   }
   const detail = firstLine(tagged.message || String(tagged.cause ?? error))
-  return { message: tagged._tag === undefined ? detail : `${tagged._tag}: ${detail}`, code: 1 }
+  const cause = rootCause(error)
+  const because = cause === error || cause.message === detail ? "" : `: ${firstLine(cause.message)}`
+  // "PgConnection: Failed to connect" says little; its cause says why (ECONNREFUSED, no such database).
+  if (tagged._tag === "SqlError") return { message: `database: ${cause === error ? detail : firstLine(cause.message)}`, code: 1 }
+  return { message: `${tagged._tag === undefined ? "" : `${tagged._tag}: `}${detail}${because}`, code: 1 }
+}
+
+/** The innermost error of a `cause` chain: the one that says what actually went wrong. */
+const rootCause = (error: unknown) => {
+  let current = error as { readonly message: string; readonly cause?: unknown }
+  for (let depth = 0; depth < 10; depth++) {
+    const next = current.cause as { readonly message?: unknown } | undefined
+    if (typeof next !== "object" || next === null || typeof next.message !== "string" || next.message === "") break
+    current = next as typeof current
+  }
+  return current
 }
 
 /**

@@ -37,6 +37,7 @@ const create = Command.make("create", {
   ])
 )
 
+/** `billing accounts <create>`. */
 export const accounts = Command.make("accounts").pipe(
   Command.withDescription("Manage accounts"),
   Command.withSubcommands([create])

@@ -87,6 +87,7 @@ const banner = (options: {
   return Console.log(lines.join("\n"))
 }
 
+/** `billing serve [--no-worker] [--port N] [--processes N]`. */
 export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(function*(input) {
   const port = yield* Option.match(input.port, { onSome: Effect.succeed, onNone: () => intFromEnv("PORT", 3000, isPort, "port") })
   const processes = yield* Option.match(input.processes, {

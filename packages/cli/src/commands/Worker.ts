@@ -5,6 +5,7 @@ import { Command } from "effect/cli"
 import { configFromEnv, describeDatabase, EngineLive } from "../Engine.ts"
 import { ProgressToStderr } from "./Shared.ts"
 
+/** `billing worker`. */
 export const worker = Command.make("worker", {}, Effect.fn("Cli.worker")(function*() {
   // On an embedded folder a worker joins a running `serve`; alone, it shares the folder in turn.
   const config = configFromEnv(process.env, { holder: "billing worker", share: true })
