@@ -29,7 +29,7 @@ afterAll(async () => {
 const env = () => ({ DATABASE_URL: "", BILLING_DATA_DIR: dataDir, PORT: String(port) })
 
 describe("billing --help", () => {
-  const commands = [[], ["serve"], ["worker"], ["migrate"], ["accounts"], ["accounts", "create"]]
+  const commands = [[], ["serve"], ["worker"], ["migrate"], ["accounts"], ["accounts", "create"], ["listen"], ["trigger"]]
 
   it.each(commands.map((path) => [path.join(" ") || "(root)", path] as const))(
     "billing %s --help prints its help and runs nothing",
@@ -54,7 +54,7 @@ describe("billing --help", () => {
 
   it("lists every command and the flags of serve and accounts create", async () => {
     const root = await runBilling(["--help"])
-    for (const command of ["serve", "worker", "migrate", "accounts"]) expect(root.stdout).toMatch(new RegExp(`^\\s+${command}\\s`, "m"))
+    for (const command of ["serve", "worker", "migrate", "accounts", "listen", "trigger"]) expect(root.stdout).toMatch(new RegExp(`^\\s+${command}\\s`, "m"))
     for (const variable of ["DATABASE_URL", "BILLING_DATA_DIR", "PORT", "BILLING_SANDBOX_CLIENT_ID"]) expect(root.stdout).toContain(variable)
     const serve = await runBilling(["serve", "--help"])
     for (const flag of ["--no-worker", "--port N", "--processes N"]) expect(serve.stdout).toContain(flag)

@@ -9,8 +9,10 @@ import { CliConfig, CliError, CliOutput, Command, GlobalFlag, type HelpDoc } fro
 import packageJson from "../package.json" with { type: "json" }
 import { CliFailure } from "./CliFailure.ts"
 import { accounts } from "./commands/Accounts.ts"
+import { listen } from "./commands/Listen.ts"
 import { migrate } from "./commands/Migrate.ts"
 import { portInUse, serve } from "./commands/Serve.ts"
+import { trigger } from "./commands/Trigger.ts"
 import { worker } from "./commands/Worker.ts"
 
 /** The version `billing --version` prints: the `@billing/cli` package's. */
@@ -26,10 +28,10 @@ const environment = [
   "                    master account with these credentials and every scope exists"
 ]
 
-/** The root command: `billing <serve|worker|migrate|accounts>`. */
+/** The root command: `billing <serve|worker|migrate|accounts|listen|trigger>`. */
 export const billing = Command.make("billing").pipe(
   Command.withDescription(`The billing engine: Pix, boleto and card charges behind the /v1 API.\n\n  Environment:\n    ${environment.join("\n    ")}`),
-  Command.withSubcommands([serve, worker, migrate, accounts])
+  Command.withSubcommands([serve, worker, migrate, accounts, listen, trigger])
 )
 
 /** `usage: billing accounts create --name NAME --document CPF_OR_CNPJ [--sandbox] ...`, from the help document. */
@@ -40,7 +42,8 @@ const usageLine = (doc: HelpDoc.HelpDoc) => {
     const value = flag.type === "boolean" ? `--${flag.name}` : `--${flag.name} ${flag.type}`
     return flag.required ? value : `[${value}]`
   })
-  const parts = [path, ...(subcommands.length > 0 ? [`<${subcommands.join("|")}>`] : []), ...flags]
+  const args = (doc.args ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[<${arg.name}>]`))
+  const parts = [path, ...(subcommands.length > 0 ? [`<${subcommands.join("|")}>`] : []), ...args, ...flags]
   return `usage: ${parts.join(" ")}  (more: ${path} --help)`
 }
 
@@ -55,7 +58,8 @@ const describeCliError = (error: CliError.NonShowHelpErrors) => {
       return `unknown command ${error.subcommand}${error.suggestions.length > 0 ? ` (did you mean ${error.suggestions.join(" or ")}?)` : ""}`
     case "InvalidValue": {
       const expected = error.expected.replace(/^Expected:? /, "")
-      return `invalid --${error.option} "${error.value}": expected ${/number|integer/.test(expected) ? "an integer" : expected}`
+      const what = error.kind === "argument" ? `<${error.option}>` : `--${error.option}`
+      return `invalid ${what} "${error.value}": expected ${/number|integer/.test(expected) ? "an integer" : expected.replaceAll("\"", "")}`
     }
     default:
       return firstLine(error.message)
