@@ -1,34 +1,21 @@
 /**
- * The engine as a library inside another Node service: open an account and
- * issue a token without HTTP, on an in-memory PGlite.
+ * The engine as a library inside another Node service: open an account, then
+ * create and read a Pix charge as that account. Nothing to set up: with no
+ * `databaseUrl` or `dataDir` it runs on an in-memory PGlite.
  *
- *   node examples/embed.ts
+ *   bash scripts/node24.sh node examples/embed.ts
  */
-import { Database, StorageLive } from "@billing/adapters-postgres"
-import { WebhookTransportFetch } from "@billing/adapters-http"
-import { Billing, Ids, SecretKey, SigningKey } from "@billing/core"
-import { Effect, Layer } from "effect"
-
-const EngineLive = Layer.mergeAll(SigningKey.layer, WebhookTransportFetch).pipe(
-  Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
-  Layer.provideMerge(Database.MigrationsLive),
-  Layer.provideMerge(Database.pglite("memory://")),
-  // An in-memory database needs no lasting key; on a real one use SecretKey.fromText(process.env.BILLING_SECRET_KEY).
-  Layer.provideMerge(SecretKey.ephemeral)
-)
+import { BillingLive } from "@billing/cli"
+import { Billing, cents, Money } from "@billing/core"
+import { Effect } from "effect"
 
 const program = Effect.gen(function*() {
-  const account = yield* Billing.createAccount({ name: "Minha Loja", document: "11444777000161", sandbox: true })
-  const token = yield* Billing.issueToken({
-    grant_type: "client_credentials",
-    client_id: account.clientId,
-    client_secret: account.clientSecret,
-    scope: "webhooks/read"
-  })
-  console.log({ account: account.accountNumber, expiresIn: token.expires_in })
+  const shop = yield* Billing.createAccount({ name: "Minha Loja", document: "11444777000161", sandbox: true })
+  const asShop = Billing.asAccount(shop.accountId)
+  const created = yield* Billing.createPixCharge({ amount: cents(1990) }).pipe(asShop)
+  const { body: charge } = yield* Billing.getCharge(created.chargeId, "detail").pipe(asShop)
+  console.log(`account ${shop.accountNumber}: charge ${charge.chargeId} of R$ ${Money.toDecimalString(charge.amount)} is ${charge.status}`)
+  console.log(`pix copy-and-paste: ${created.emv}`)
 })
 
-Effect.runPromise(program.pipe(Effect.provide(EngineLive))).catch((error) => {
-  console.error(error)
-  process.exit(1)
-})
+Effect.runPromise(program.pipe(Effect.provide(BillingLive())))

@@ -2,13 +2,14 @@
  * A plain Node HTTP receiver for the engine's webhooks, verifying
  * `X-Webhook-Signature` with the helper of `@billing/core`.
  *
- *   WEBHOOK_SECRET=whsec_... node examples/webhook-receiver.ts
+ *   WEBHOOK_SECRET=whsec_... bash scripts/node24.sh node examples/webhook-receiver.ts
  *
  * then register `http://127.0.0.1:4000/webhooks` with `POST /v1/users/webhooks`
- * (the `secret` in that answer is WEBHOOK_SECRET).
+ * (the `secret` in that answer is WEBHOOK_SECRET; `PORT` changes the port).
  */
 import { verifyWebhookSignature } from "@billing/core"
 import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 
 const secret = process.env.WEBHOOK_SECRET
 if (!secret) {
@@ -17,7 +18,7 @@ if (!secret) {
 }
 const port = Number(process.env.PORT ?? 4000)
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const chunks: Array<Buffer> = []
   req.on("data", (chunk: Buffer) => chunks.push(chunk))
   req.on("end", async () => {
@@ -40,4 +41,7 @@ createServer((req, res) => {
     console.log(`${req.headers["x-webhook-event-id"] ?? "test"} ${event.event}`, event)
     res.writeHead(204).end()
   })
-}).listen(port, "127.0.0.1", () => console.log(`webhook receiver on http://127.0.0.1:${port}/webhooks`))
+})
+server.listen(port, "127.0.0.1", () => {
+  console.log(`webhook receiver on http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`)
+})

@@ -11,6 +11,7 @@ import { SecretKeyLive } from "./SecretKeyLive.ts"
 export interface EngineConfig {
   /** PostgreSQL server URL; when absent, embedded PGlite in `dataDir`. */
   readonly databaseUrl?: string | undefined
+  /** PGlite data folder; `memory://` (the default) keeps nothing. */
   readonly dataDir?: string | undefined
   /** Connections this process keeps to a PostgreSQL server (default 20). */
   readonly poolSize?: number | undefined
@@ -20,22 +21,26 @@ export interface EngineConfig {
    * to a `secret.key` file generated in `dataDir`.
    */
   readonly secretKey?: string | undefined
+  /** How this process opens an embedded data folder that another process may have open (see `Database.pglite`). */
+  readonly pglite?: Database.PgliteOptions | undefined
 }
 
-export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): EngineConfig => ({
+/** The configuration of the `billing` commands, from `DATABASE_URL`, `BILLING_DATA_DIR` and `BILLING_DB_POOL`. */
+export const configFromEnv = (env: NodeJS.ProcessEnv = process.env, pglite?: Database.PgliteOptions): EngineConfig => ({
   databaseUrl: env.DATABASE_URL || undefined,
   dataDir: env.BILLING_DATA_DIR || ".data/pglite",
   poolSize: env.BILLING_DB_POOL ? Number(env.BILLING_DB_POOL) : undefined,
-  secretKey: env.BILLING_SECRET_KEY || undefined
+  secretKey: env.BILLING_SECRET_KEY || undefined,
+  pglite
 })
 
 export const describeDatabase = (config: EngineConfig) =>
-  config.databaseUrl ? `PostgreSQL (${config.databaseUrl.replace(/\/\/[^@/]*@/, "//***@")})` : `embedded PGlite (${config.dataDir})`
+  config.databaseUrl ? `PostgreSQL (${config.databaseUrl.replace(/\/\/[^@/]*@/, "//***@")})` : `embedded PGlite (${config.dataDir ?? "memory://"})`
 
 export const DatabaseLive = (config: EngineConfig) =>
   config.databaseUrl
     ? Database.postgres(config.databaseUrl, config.poolSize === undefined ? undefined : { maxConnections: config.poolSize })
-    : Database.pglite(config.dataDir)
+    : Database.pglite(config.dataDir, config.pglite)
 
 /**
  * Every service the use cases need, on a migrated database. Production and

@@ -54,3 +54,4 @@ export {
   updateCheckoutLink
 } from "./checkout/CheckoutLinks.ts"
 export { sendPendingNotifications } from "./checkout/ChargeNotifications.ts"
+export { asAccount } from "./auth/AsAccount.ts"

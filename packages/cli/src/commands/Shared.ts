@@ -1,0 +1,16 @@
+/** What the commands share: progress lines, integers from the environment. */
+import { Database } from "@billing/adapters-postgres"
+import { Console, Effect, Layer } from "effect"
+import { usageError } from "../CliFailure.ts"
+
+/** Progress of slow steps on stderr, so that stdout stays what scripts parse (the JSON of `accounts create`). */
+export const ProgressToStderr = Layer.succeed(Database.Progress)((line: string) => Console.error(line))
+
+/** An integer setting from the environment, or `fallback` when unset. */
+export const intFromEnv = (name: string, fallback: number, valid: (n: number) => boolean, what: string) =>
+  Effect.suspend(() => {
+    const raw = process.env[name]
+    if (raw === undefined || raw === "") return Effect.succeed(fallback)
+    const value = Number(raw)
+    return Number.isInteger(value) && valid(value) ? Effect.succeed(value) : Effect.fail(usageError(`invalid ${what} ${raw} in ${name}`))
+  })
