@@ -51,14 +51,19 @@ const server = spawn(
 const base = await new Promise<string>((resolve, reject) => {
   let out = ""
   const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000)
-  server.stdout!.on("data", (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     out += chunk.toString()
     const match = out.match(/base URL:\s+(\S+)\/v1/)
     if (match && out.includes("sandbox:")) {
       clearTimeout(timer)
+      // From here on the server's output is its request log: drained unread,
+      // never kept (the load generator shares the machine with the server).
+      server.stdout!.off("data", onData)
+      server.stdout!.resume()
       resolve(match[1]!)
     }
-  })
+  }
+  server.stdout!.on("data", onData)
 })
 
 try {

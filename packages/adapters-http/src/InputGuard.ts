@@ -77,9 +77,35 @@ const formProblem = (text: string): Problem | undefined => {
   return undefined
 }
 
+/**
+ * Whether JSON text could break a bound: it nests deeper than the limit, or
+ * writes a NUL (JSON text can only hold one as the escape `\u0000`). One
+ * pass over the characters, no parse: the common body is answered by this
+ * alone, and only a suspect one is parsed to name the field.
+ */
+export const jsonSuspect = (text: string): boolean => {
+  if (/\\u0000/i.test(text)) return true
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // a backslash escapes the next character
+      else if (c === 34) inString = false
+    } else if (c === 34) {
+      inString = true
+    } else if (c === 91 || c === 123) {
+      if (++depth > MAX_JSON_DEPTH) return true
+    } else if (c === 93 || c === 125) {
+      depth--
+    }
+  }
+  return false
+}
+
 const bodyProblem = (contentType: string, text: string): Problem | undefined => {
   if (contentType.includes("application/x-www-form-urlencoded")) return formProblem(text)
-  if (!contentType.includes("json") || text === "") return undefined
+  if (!contentType.includes("json") || text === "" || !jsonSuspect(text)) return undefined
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
