@@ -200,4 +200,25 @@ describe("drop-in for the provider's clients", () => {
       expect((await response.json()).error.code).toBe("INVALID_DATA")
     }
   })
+
+  it("answers where the spec is silent as the provider does: ltv, deleted, success, newPrices", async () => {
+    const account = await engine.createAccount({ name: "Loja Formas" })
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${engine.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).then((r) => r.json())
+    const card = { number: "4111111111111111", cvv: "123", name: "ANA", expiration: "12/2035" }
+    const buyer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725" }
+    const first = await send("POST", "/v1/charges", { paymentMethod: "creditcard", amount: 40.1, card, customer: buyer })
+    await send("POST", "/v1/charges", { paymentMethod: "creditcard", amount: 9.9, card, customer: buyer })
+    await send("POST", "/v1/charges", { paymentMethod: "pix", amount: 100, customer: buyer })
+    // Two paid card charges: 40.10 + 9.90; the pending Pix does not count.
+    expect((await send("GET", `/v1/customers/${first.customerId}`)).ltv).toBe(50)
+    const product = await send("POST", "/v1/products", { name: "Plano", type: "ONE_TIME", prices: [{ amount: 10 }] })
+    const updated = await send("PUT", `/v1/products/${product.productId}`, { prices: [{ amount: 20, title: "Novo" }] })
+    expect(updated.prices).toHaveLength(2)
+    expect(updated.newPrices.map((p: { title: string; amount: number }) => [p.title, p.amount])).toEqual([["Novo", 20]])
+    expect(await send("DELETE", `/v1/products/${product.productId}`)).toMatchObject({ deleted: true, productId: product.productId })
+    const coupon = await send("POST", "/v1/coupons", { code: "TCHAU", name: "Tchau", discountType: "FIXED", discountValue: 1 })
+    expect(await send("DELETE", `/v1/coupons/${coupon.couponId}`)).toMatchObject({ success: true, couponId: coupon.couponId })
+  })
 })

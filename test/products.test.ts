@@ -127,7 +127,7 @@ describe("products on postgres", () => {
       expect((await response.json()).error.code).toBe("PRODUCT_NOT_FOUND")
     }
     const removed = await call(`/${product.productId}`, { method: "DELETE" })
-    expect(await removed.json()).toEqual({ message: "Produto removido com sucesso", productId: product.productId })
+    expect(await removed.json()).toEqual({ message: "Produto removido com sucesso", productId: product.productId, deleted: true })
     expect((await call(`/${product.productId}`)).status).toBe(404)
   })
 })

@@ -47,6 +47,7 @@ const ChargeRow = Schema.Struct({
   notifications: jsonColumn(Schema.Array(NotificationKind))
 })
 const decodeCharges = decodeRows(ChargeRow)
+const decodeTotals = decodeRows(Schema.Struct({ total: CentsColumn }))
 
 export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -129,6 +130,12 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
           ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)
         return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
       }),
+    paidByCustomer: (accountId, customerId) =>
+      run(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
+        WHERE account_id = ${accountId} AND customer_id = ${customerId} AND status = 'PAID'`).pipe(
+        Effect.flatMap(decodeTotals),
+        Effect.map((rows) => rows[0]!.total)
+      ),
     transition: (id, transition, changes, at) =>
       run(sql`UPDATE charges SET
           status = ${transition.to},

@@ -76,7 +76,7 @@ export class CouponsGroup extends HttpApiGroup.make("coupons")
       .annotate(OpenApi.Summary, "Activate, pause or deactivate a coupon"),
     HttpApiEndpoint.delete("remove", "/:couponId", {
       params: CouponIdParam,
-      success: Schema.Struct({ message: Schema.String, couponId: Schema.String }),
+      success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, couponId: Schema.String }),
       error: [enveloped(CouponNotFound), enveloped(CouponInUse)]
     })
       .annotateMerge(requires("coupons/write"))

@@ -1,5 +1,5 @@
 /** `/v1/products`: products and their prices. Bad input answers `INVALID_PRODUCT_DATA`. */
-import { InvalidProductData, ProductHasActiveSubscriptions, ProductInput, ProductNotFound, ProductView } from "@billing/core"
+import { InvalidProductData, ProductHasActiveSubscriptions, ProductInput, ProductNotFound, ProductUpdateView, ProductView } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
@@ -39,14 +39,14 @@ export class ProductsGroup extends HttpApiGroup.make("products")
     HttpApiEndpoint.put("update", "/:productId", {
       params: ProductIdParam,
       payload: ProductInput,
-      success: ProductView,
+      success: ProductUpdateView,
       error: [enveloped(InvalidProductData), enveloped(ProductNotFound)]
     })
       .annotateMerge(requires("products/write"))
       .annotate(OpenApi.Summary, "Update a product"),
     HttpApiEndpoint.delete("remove", "/:productId", {
       params: ProductIdParam,
-      success: Schema.Struct({ message: Schema.String, productId: Schema.String }),
+      success: Schema.Struct({ message: Schema.String, productId: Schema.String, deleted: Schema.Literal(true) }),
       error: [enveloped(ProductNotFound), enveloped(ProductHasActiveSubscriptions)]
     })
       .annotateMerge(requires("products/write"))

@@ -6,7 +6,7 @@ import { BillingApi } from "../api/Api.ts"
 import { capture, type Services } from "./Common.ts"
 
 export const CustomersHandlers = HttpApiBuilder.group(BillingApi, "customers", Effect.fn("Handlers.customers")(function*(handlers) {
-  const provide = yield* capture<Services<ReturnType<typeof Billing.createCustomer>>>()
+  const provide = yield* capture<Services<ReturnType<typeof Billing.createCustomer>> | Services<ReturnType<typeof Billing.getCustomer>>>()
   return handlers
     .handle("create", ({ payload }) => provide(Billing.createCustomer(payload)))
     .handle("list", ({ query }) => provide(Billing.queryCustomers(query)))

@@ -182,7 +182,7 @@ export const deleteCoupon = Effect.fn("Coupons.delete")(function*(id: string) {
   }
   const transactor = yield* Transactor
   yield* transactor.withTransaction((yield* Coupons).remove(coupon.accountId, id))
-  return { message: "Cupom removido com sucesso", couponId: id }
+  return { success: true as const, message: "Cupom removido com sucesso", couponId: id }
 })
 
 /**

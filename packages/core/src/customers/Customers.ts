@@ -20,6 +20,7 @@ import {
 } from "../domain/Customer.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { pageLimit, type SearchQuery } from "../domain/Pagination.ts"
+import { Charges } from "../ports/Charges.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Transactor.ts"
@@ -77,8 +78,9 @@ export const createCustomer = Effect.fn("Customers.create")(function*(input: Cus
 
 export const getCustomer = Effect.fn("Customers.get")(function*(id: string) {
   const customer = yield* findOwn(id)
+  const ltv = yield* (yield* Charges).paidByCustomer(customer.accountId, customer.id)
   // Subscriptions arrive with their own issue; until then a customer has none.
-  return { ...toCustomerView(customer), addresses: customer.address === null ? [] : [customer.address], subscriptions: [] }
+  return { ...toCustomerView(customer), ltv, addresses: customer.address === null ? [] : [customer.address], subscriptions: [] }
 })
 
 export const lookupCustomerByDocument = Effect.fn("Customers.lookupDocument")(function*(document: string) {

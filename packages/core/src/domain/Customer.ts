@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
 import { Cep, DocumentNumber, Email, IbgeCityCode, optional, PhoneE164, Text, Uf } from "./Values.ts"
-import { Instant } from "./Wire.ts"
+import { Instant, ReaisJson } from "./Wire.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -104,6 +104,8 @@ export const CustomerView = Schema.Struct({
 
 export const CustomerDetailView = Schema.Struct({
   ...CustomerView.fields,
+  /** Lifetime value: what the customer has paid the account, in reais. */
+  ltv: ReaisJson,
   addresses: Schema.Array(AddressView),
   subscriptions: Schema.Array(Schema.Unknown)
 }).annotate({ identifier: "CustomerDetail" })

@@ -116,6 +116,12 @@ export const ProductView = Schema.Struct({
   updatedAt: Instant
 }).annotate({ identifier: "Product" })
 
+/** The answer of `PUT /v1/products/{id}`: the product, and apart the prices this update created (the provider's `newPrices`). */
+export const ProductUpdateView = Schema.Struct({
+  ...ProductView.fields,
+  newPrices: Schema.Array(PriceView)
+}).annotate({ identifier: "ProductUpdate" })
+
 export const toProductView = (p: Product): typeof ProductView.Type => ({
   productId: p.id,
   accountId: p.accountId,

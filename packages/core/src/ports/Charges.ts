@@ -6,6 +6,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { Charge, ChargeStatus, PaymentType } from "../domain/Charge.ts"
+import type { Cents } from "../money/Money.ts"
 import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
 
 /** Whose charges a caller sees: its own account's, or as a master every charge it generated. */
@@ -46,6 +47,8 @@ export class Charges extends Context.Service<Charges, {
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
   readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>
+  /** What the customer has paid the account: the sum of its `PAID` charges. */
+  readonly paidByCustomer: (accountId: string, customerId: string) => Effect.Effect<Cents>
   /** Applies `transition` (with `changes`) if the charge is still in one of its `from` statuses; the updated charge, or none. */
   readonly transition: (
     id: string,

@@ -157,7 +157,8 @@ export const updateProduct = Effect.fn("Products.update")(function*(id: string, 
     updatedAt: at
   }
   yield* save(product)
-  return toProductView(product)
+  // The provider's answer lists the prices the update created apart, so a client learns their ids.
+  return { ...toProductView(product), newPrices: toProductView({ ...product, prices: added }).prices }
 })
 
 /**
@@ -172,7 +173,7 @@ export const deleteProduct = Effect.fn("Products.delete")(function*(id: string) 
   const transactor = yield* Transactor
   const products = yield* Products
   yield* transactor.withTransaction(products.remove(caller.account.id, id))
-  return { message: "Produto removido com sucesso", productId: id }
+  return { message: "Produto removido com sucesso", productId: id, deleted: true as const }
 })
 
 /** Withdraws a product from sale, keeping it and its history. */
