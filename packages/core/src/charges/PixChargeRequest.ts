@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { CalendarDate, Cep, DocumentNumber, Email, optional, Percent, PhoneE164, Text } from "../domain/Values.ts"
+import { CalendarDate, Cep, DocumentNumber, Email, Name, optional, Percent, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
 const OptionalString = optional(Text)
@@ -47,12 +47,12 @@ export const PixChargeRequest = Schema.Struct({
   metadata: optional(Schema.Record(Schema.String, Schema.Unknown)),
   customer: optional(Schema.Struct({
     documentNumber: optional(DocumentNumber),
-    name: OptionalString,
+    name: optional(Name),
     cep: optional(Cep),
     phone: optional(PhoneE164),
     email: optional(Email)
   })),
-  split: optional(Schema.Array(SplitItemInput))
+  split: optional(Schema.Array(SplitItemInput).pipe(Schema.check(Schema.isMaxLength(20))))
 }).annotate({ identifier: "PixChargeRequest" })
 export type PixChargeRequest = typeof PixChargeRequest.Type
 

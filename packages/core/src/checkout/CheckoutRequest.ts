@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
 import { PaymentMethodInput } from "../domain/Charge.ts"
 import { AddressInput } from "../domain/Customer.ts"
-import { CalendarDate, DocumentNumber, Email, optional, PhoneE164, Text } from "../domain/Values.ts"
+import { CalendarDate, Description, DocumentNumber, Email, Identifier, Name, optional, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
 
 const OptionalString = optional(Text)
@@ -27,7 +27,7 @@ export const CardInput = Schema.Struct({
 export const CheckoutRequest = Schema.Struct({
   paymentMethod: PaymentMethodInput,
   customer: Schema.Struct({
-    name: Text,
+    name: Name,
     email: Email,
     documentNumber: DocumentNumber,
     phone: optional(PhoneE164),
@@ -40,15 +40,15 @@ export const CheckoutRequest = Schema.Struct({
     }))
   }),
   items: optional(Schema.Array(Schema.Struct({
-    priceId: Schema.String,
+    priceId: Identifier,
     quantity: OptionalInt,
     isOrderBump: optional(Schema.Boolean)
   }))),
   amount: optional(Reais),
-  productId: OptionalString,
+  productId: optional(Identifier),
   card: optional(CardInput),
-  paymentMethodId: OptionalString,
-  tokenId: OptionalString,
+  paymentMethodId: optional(Identifier),
+  tokenId: optional(Identifier),
   installments: OptionalInt,
   freeInstallments: OptionalInt,
   passFeesToCustomer: optional(Schema.Boolean),
@@ -56,16 +56,16 @@ export const CheckoutRequest = Schema.Struct({
   externalTxid: optional(ExternalKey),
   /** Accepted and not stored (spec: General rule 10). */
   metadata: Schema.optionalKey(Schema.Unknown),
-  description: OptionalString,
-  couponCode: OptionalString,
-  split: optional(Schema.Array(CheckoutSplitItemInput)),
+  description: optional(Description),
+  couponCode: optional(Identifier),
+  split: optional(Schema.Array(CheckoutSplitItemInput).pipe(Schema.check(Schema.isMaxLength(20)))),
   discounts: optional(Schema.Array(Schema.Struct({
     type: Schema.String,
     value: optional(Schema.Union([Schema.Number, Schema.String])),
     amount: optional(Schema.Union([Schema.Number, Schema.String])),
     paymentMethod: OptionalString,
     method: OptionalString,
-    couponCode: OptionalString,
+    couponCode: optional(Identifier),
     fromCycle: OptionalInt,
     toCycle: Schema.optionalKey(Schema.NullOr(Schema.Int)),
     durationMonths: OptionalInt
@@ -77,7 +77,7 @@ export const CheckoutRequest = Schema.Struct({
   boletoInstructions: Schema.optionalKey(Schema.Unknown),
   expiration: optional(CalendarDate),
   billingDay: OptionalInt,
-  nfConfigId: OptionalString,
+  nfConfigId: optional(Identifier),
   // Checked by the use case, which names every unknown kind at once.
   notifications: optional(Schema.Array(Text))
 }).annotate({ identifier: "CheckoutRequest" })

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { PaymentMethodInput } from "./Charge.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
-import { optional } from "./Values.ts"
+import { Identifier, optional } from "./Values.ts"
 
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
@@ -35,13 +35,13 @@ export type CheckoutLink = typeof CheckoutLink.Type
 export class CheckoutNotFound extends Schema.TaggedError<CheckoutNotFound>()("CHECKOUT_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SESSION_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 
-const Items = Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: optional(Schema.Int) }))
+const Items = Schema.Array(Schema.Struct({ priceId: Identifier, quantity: optional(Schema.Int) })).pipe(Schema.check(Schema.isMaxLength(100)))
 
 /** Body of `POST/PUT /v1/checkouts` (link). Unlisted settings are kept for the hosted page. */
 export const CheckoutLinkInput = Schema.StructWithRest(
   Schema.Struct({
-    priceId: optional(Schema.String),
-    product: optional(Schema.String),
+    priceId: optional(Identifier),
+    product: optional(Identifier),
     allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
     status: optional(Schema.Literals(["ACTIVE", "INACTIVE"]))
   }),
@@ -52,7 +52,7 @@ export type CheckoutLinkInput = typeof CheckoutLinkInput.Type
 /** Body of `POST /v1/checkout-sessions`. */
 export const CheckoutSessionInput = Schema.StructWithRest(
   Schema.Struct({
-    priceId: optional(Schema.String),
+    priceId: optional(Identifier),
     items: optional(Items),
     allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
     customer: optional(Schema.Record(Schema.String, Schema.Unknown))

@@ -3,7 +3,7 @@ import { Cents, cents, ReaisJson, toJsonNumber } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
-import { optional } from "./Values.ts"
+import { Description, Identifier, Name, optional } from "./Values.ts"
 
 export const CouponDiscountType = Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])
 export const CouponStatus = Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"])
@@ -61,9 +61,9 @@ const OptionalString = Schema.optionalKey(Schema.NullOr(Schema.String))
 
 /** Body of create and update (all optional on update; checked by the use cases). */
 export const CouponInput = Schema.Struct({
-  code: optional(Schema.String),
-  name: optional(Schema.String),
-  description: OptionalString,
+  code: optional(Identifier),
+  name: optional(Name),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
   discountType: optional(Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])),
   discountValue: optional(Schema.Union([Schema.Number, Schema.String])),
   extraPeriodUnit: Schema.optionalKey(Schema.NullOr(Schema.Literals(["DAYS", "MONTHS"]))),
@@ -73,7 +73,7 @@ export const CouponInput = Schema.Struct({
   maxDiscount: OptionalNumber,
   validFrom: OptionalString,
   validUntil: OptionalString,
-  productIds: optional(Schema.Array(Schema.String)),
+  productIds: optional(Schema.Array(Identifier).pipe(Schema.check(Schema.isMaxLength(1_000)))),
   firstTimeOnly: optional(Schema.Boolean),
   appliesTo: Schema.optionalKey(Schema.NullOr(Schema.Literals(["RECURRING", "ONE_TIME"]))),
   status: optional(Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"]))

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
-import { Cep, DocumentNumber, Email, IbgeCityCode, optional, PhoneE164, Text, Uf } from "./Values.ts"
+import { Cep, DocumentNumber, Email, IbgeCityCode, Name, optional, PhoneE164, Text, Uf } from "./Values.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
@@ -76,7 +76,7 @@ export type AddressInput = typeof AddressInput.Type
 
 /** Body of `POST /v1/customers` (`document` and `name` required there) and of the update (all optional). */
 export const CustomerInput = Schema.Struct({
-  name: OptionalString,
+  name: optional(Name),
   document: optional(DocumentNumber),
   email: optional(Email),
   phone: optional(PhoneE164),

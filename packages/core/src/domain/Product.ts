@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Cents, Reais, ReaisJson } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
-import { optional } from "./Values.ts"
+import { Description, Identifier, Name, optional } from "./Values.ts"
 
 export const ProductType = Schema.Literals(["RECURRING", "ONE_TIME"])
 export const PriceRecurrence = Schema.Literals(["ONE_TIME", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "SEMIANNUAL", "YEARLY"])
@@ -62,8 +62,8 @@ export class ProductHasActiveSubscriptions extends Schema.TaggedError<ProductHas
 const OptionalString = optional(Schema.String)
 
 export const PriceInput = Schema.Struct({
-  priceId: OptionalString,
-  title: OptionalString,
+  priceId: optional(Identifier),
+  title: optional(Name),
   amount: optional(Reais),
   recurrenceType: optional(PriceRecurrence),
   recurrenceInterval: optional(Schema.Int),
@@ -75,8 +75,8 @@ export type PriceInput = typeof PriceInput.Type
 
 /** Body of `POST /v1/products`, and (all optional) of `PUT /v1/products/{id}`. */
 export const ProductInput = Schema.Struct({
-  name: OptionalString,
-  description: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  name: optional(Name),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
   type: optional(ProductType),
   nfConfigId: Schema.optionalKey(Schema.NullOr(Schema.String)),
   prices: optional(Schema.Array(PriceInput))

@@ -15,10 +15,19 @@ import { parsePercent } from "../money/Rounding.ts"
 /** Longest string any free-text field takes (names, descriptions, addresses). */
 export const MAX_TEXT_LENGTH = 500
 
+const noNul = Schema.isPattern(/^[^\u0000]*$/, { message: "must not contain the NUL character" })
+
 /** Free text: bounded (every input is), and without NUL, which PostgreSQL text cannot store. */
-export const Text = Schema.String.pipe(
-  Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH), Schema.isPattern(/^[^\u0000]*$/, { message: "must not contain the NUL character" }))
-)
+export const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH), noNul))
+
+/** A name (of a buyer, product, price, coupon): at most 200 characters. */
+export const Name = Schema.String.pipe(Schema.check(Schema.isMaxLength(200), noNul))
+
+/** A description: at most 1,000 characters. */
+export const Description = Schema.String.pipe(Schema.check(Schema.isMaxLength(1_000), noNul))
+
+/** An id or code a request names (`priceId`, `productId`, a coupon code, an account number): at most 100 characters. */
+export const Identifier = Schema.String.pipe(Schema.check(Schema.isMaxLength(100), noNul))
 
 /** A string that `normalize` turns into its canonical form (`target`, a branded string), or refuses with `message`. */
 const normalizedString = <T extends Schema.Codec<string, string>>(target: T, normalize: (input: string) => string | undefined, message: string) =>
