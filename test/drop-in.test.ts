@@ -221,4 +221,44 @@ describe("drop-in for the provider's clients", () => {
     const coupon = await send("POST", "/v1/coupons", { code: "TCHAU", name: "Tchau", discountType: "FIXED", discountValue: 1 })
     expect(await send("DELETE", `/v1/coupons/${coupon.couponId}`)).toMatchObject({ success: true, couponId: coupon.couponId })
   })
+
+  it("creates one-off charges on the provider's POST /v1/charges/single: Pix with expiration in seconds, boleto, card", async () => {
+    const customer = { name: "Maria Souza", email: "maria@example.com", documentNumber: "12345678909", phone: "48991234567" }
+    const pix = await post("/v1/charges/single", { paymentMethod: "pix", amount: 150, title: "Consultoria mensal", expiration: 3600, customer, metadata: { referencia: "contrato-123" } })
+    expect(pix.status, await pix.clone().text()).toBe(200)
+    const pixBody = await pix.json()
+    expect(Object.keys(pixBody).sort()).toEqual(["chargeId", "emv", "qrCode"])
+    const detail = await (await fetch(`${engine.baseUrl}/v1/charges/${pixBody.chargeId}?view=detail`, { headers: auth })).json()
+    // Payable for exactly the hour asked, and described by its title.
+    expect(Date.parse(detail.expiresAt) - Date.parse(detail.createdAt)).toBe(3_600_000)
+    expect(detail.description).toBe("Consultoria mensal")
+    expect(detail.customer.phone).toBe("+5548991234567")
+
+    const address = { street: "Rua A", number: "10", neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000" }
+    const boleto = await post("/v1/charges/single", {
+      paymentMethod: "boleto",
+      amount: 150,
+      title: "Consultoria",
+      dueDate: "2099-07-31",
+      customer: { ...customer, address },
+      boletoInstructions: { fine: 2, interest: 1, discount: { amount: 5, modality: "fixed", limitDate: "2099-07-30" } }
+    })
+    expect(boleto.status, await boleto.clone().text()).toBe(200)
+    expect((await boleto.json()).boleto).toMatchObject({ dueDate: "2099-07-31", pdfUrl: expect.stringMatching(/\/boleto\.pdf$/) })
+
+    const card = await post("/v1/charges/single", {
+      paymentMethod: "creditcard",
+      amount: 199.9,
+      title: "Plano anual",
+      installments: 3,
+      card: { number: "4111111111111111", cvv: "123", name: "MARIA SOUZA", expiration: "12/2035" },
+      customer
+    })
+    expect(card.status, await card.clone().text()).toBe(200)
+    expect(await card.json()).toMatchObject({ status: "PAID", paymentType: "CREDIT_CARD", installments: 3 })
+
+    const untitled = await post("/v1/charges/single", { paymentMethod: "pix", amount: 10, customer })
+    expect(untitled.status).toBe(400)
+    expect(JSON.stringify((await untitled.json()).error.details)).toContain("title")
+  })
 })

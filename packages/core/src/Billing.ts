@@ -44,6 +44,7 @@ export {
   validateCouponCode
 } from "./coupons/Coupons.ts"
 export { createCheckoutCharge, tokenizeCard } from "./checkout/CreateCheckoutCharge.ts"
+export { createSingleCharge } from "./checkout/SingleCharge.ts"
 export { boletoDocument } from "./checkout/BoletoDocument.ts"
 export {
   createCheckoutLink,

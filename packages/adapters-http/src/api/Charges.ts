@@ -19,6 +19,8 @@ import {
   PixChargeResponse,
   PriceNotFound,
   ProviderUnavailable,
+  SingleChargeRequest,
+  SingleChargeResponse,
   SplitExceedsNetAmount
 } from "@billing/core"
 import { Schema } from "effect"
@@ -30,24 +32,26 @@ import { authenticated, ChargeIdParam, requires } from "./Common.ts"
 /** The errors of every route addressed by a charge id (also used by the wallet's sandbox payment). */
 export const chargeErrors = [enveloped(ChargeNotFound), enveloped(MissingChargeId)] as const
 
+/** The refusals of a checkout, on `POST /v1/charges` and on the provider's `POST /v1/charges/single`. */
+const checkoutErrors = [
+  enveloped(InvalidData),
+  enveloped(SplitExceedsNetAmount),
+  enveloped(ProviderUnavailable),
+  enveloped(DuplicateCharge),
+  enveloped(MissingCardData),
+  enveloped(PriceNotFound),
+  enveloped(PixAutomaticoPjOnly),
+  CardRefusedBody
+] as const
+
 export class ChargesGroup extends HttpApiGroup.make("charges")
   .add(
-    HttpApiEndpoint.post("checkout", "/", {
-      payload: CheckoutRequest,
-      success: CheckoutResponse,
-      error: [
-        enveloped(InvalidData),
-        enveloped(SplitExceedsNetAmount),
-        enveloped(ProviderUnavailable),
-        enveloped(DuplicateCharge),
-        enveloped(MissingCardData),
-        enveloped(PriceNotFound),
-        enveloped(PixAutomaticoPjOnly),
-        CardRefusedBody
-      ]
-    })
+    HttpApiEndpoint.post("checkout", "/", { payload: CheckoutRequest, success: CheckoutResponse, error: checkoutErrors })
       .annotateMerge(requires("checkouts/write"))
       .annotate(OpenApi.Summary, "Create a charge (transparent checkout: Pix, boleto or card)"),
+    HttpApiEndpoint.post("single", "/single", { payload: SingleChargeRequest, success: SingleChargeResponse, error: checkoutErrors })
+      .annotateMerge(requires("checkouts/write"))
+      .annotate(OpenApi.Summary, "Create a one-off charge by amount and title (the provider's route)"),
     HttpApiEndpoint.post("createPix", "/pix", {
       payload: PixChargeRequest,
       success: PixChargeResponse,

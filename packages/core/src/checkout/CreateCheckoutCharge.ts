@@ -29,13 +29,17 @@ export { tokenizeCard } from "./TokenizeCard.ts"
  * order parse → price → method, and nothing is recorded for a refused
  * request.
  */
-export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(request: CheckoutRequest) {
+export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(
+  request: CheckoutRequest,
+  /** `pixLifetimeSeconds`: how long an immediate Pix stays payable (the provider's one-off charge counts seconds). */
+  options: { readonly pixLifetimeSeconds?: number | undefined } = {}
+) {
   const caller = yield* Caller
   const order = yield* parseCheckout(request, caller.account)
   const price = yield* priceCheckout(order, caller.account.id)
   const draft = yield* draftCheckout(order, price, caller)
   const prepared = order.paymentMethod === "pix"
-    ? yield* preparePix(order, draft)
+    ? yield* preparePix(order, draft, options.pixLifetimeSeconds)
     : order.paymentMethod === "boleto"
     ? yield* prepareBoleto(order, draft)
     : yield* prepareCard(order, draft)

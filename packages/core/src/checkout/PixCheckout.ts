@@ -20,7 +20,7 @@ import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } fro
  * and registers the charge with the provider. Nothing is recorded when the
  * provider fails (502 `PROVIDER_UNAVAILABLE`).
  */
-export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrder, draft: CheckoutDraft) {
+export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrder, draft: CheckoutDraft, lifetimeSeconds?: number) {
   const { request } = order
   const money = yield* feesAndSplit("pix", draft.amount, request.split, draft)
   // `expiration` makes it a Pix with due date, as on `POST /v1/charges/pix`.
@@ -32,7 +32,8 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrd
     dueDate = request.expiration
   }
   const txid = yield* newTxid
-  const expiresAt = dueDate === null ? new Date(draft.now + DEFAULT_PIX_LIFETIME_MILLIS) : endOfSaoPauloDay(dueDate)
+  const lifetime = lifetimeSeconds === undefined ? DEFAULT_PIX_LIFETIME_MILLIS : lifetimeSeconds * 1000
+  const expiresAt = dueDate === null ? new Date(draft.now + lifetime) : endOfSaoPauloDay(dueDate)
   const { emv } = yield* (yield* PixProvider).createCharge({
     receiver: draft.owner,
     txid,
