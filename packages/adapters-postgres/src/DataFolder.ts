@@ -8,18 +8,21 @@
  * there instead of opening the files. A lock whose pid is gone (a crash, a
  * `kill -9`) is recovered by the next process.
  */
-import { Effect, Schema, type Scope } from "effect"
+import { Effect, Option, Schema, type Scope } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 
 /** What `billing.lock` says. `socket` appears once a sharing owner accepts connections. */
-export interface LockInfo {
-  readonly pid: number
-  readonly holder: string
-  readonly shared: boolean
-  readonly socket?: string | undefined
-}
+export const LockInfo = Schema.Struct({
+  pid: Schema.Int,
+  holder: Schema.String,
+  shared: Schema.Boolean,
+  socket: Schema.optional(Schema.String)
+})
+export type LockInfo = typeof LockInfo.Type
+
+const decodeLock = Schema.decodeUnknownOption(Schema.fromJsonString(LockInfo))
 
 /** How a process wants the folder. */
 export interface AccessOptions {
@@ -74,13 +77,8 @@ const readLock = (path: string): LockInfo | "absent" | "unreadable" => {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "absent"
     throw error
   }
-  try {
-    const info = JSON.parse(text) as LockInfo
-    return typeof info.pid === "number" ? info : "unreadable"
-  } catch {
-    // Being written by its creator right now, or truncated by a crash.
-    return "unreadable"
-  }
+  // Unreadable: being written by its creator right now, or truncated by a crash.
+  return Option.getOrElse(decodeLock(text), () => "unreadable" as const)
 }
 
 /** Creates the lock file only if none exists (O_EXCL): the one atomic step every process agrees on. */

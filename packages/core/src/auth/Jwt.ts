@@ -3,7 +3,8 @@
  * `POST /auth/token` is one of these: it carries the account, the client and
  * the granted scopes, so the HTTP edge checks a request without a query.
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
+import { Base64Url } from "effect/encoding"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -22,23 +23,9 @@ export interface AccessClaims {
   readonly jti: string
 }
 
-// Web-standard base64url, without Node's Buffer.
-const base64url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-
-const fromBase64url = (text: string): Uint8Array | undefined => {
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"))
-    const out = new Uint8Array(binary.length)
-    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
-    return out
-  } catch {
-    return undefined
-  }
-}
+// Web-standard base64url (Effect's, no Node Buffer); a malformed part decodes to nothing.
+const base64url = (bytes: Uint8Array): string => Base64Url.encode(bytes)
+const fromBase64url = (text: string): Uint8Array | undefined => Result.getOrUndefined(Base64Url.decode(text))
 
 /** An imported Web Crypto HMAC key. */
 export type JwtKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>

@@ -7,7 +7,8 @@
  * Sealed text is self-describing, `sealed:v1:<iv>:<ciphertext>` (base64url),
  * so a clear value left by an older version is told apart and sealed in place.
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
+import { Base64Url } from "effect/encoding"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -20,23 +21,11 @@ export type SealingKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
 /** Length in bytes of the installation's secret key (AES-256). */
 export const SECRET_KEY_BYTES = 32
 
-const base64url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
+const base64url = (bytes: Uint8Array): string => Base64Url.encode(bytes)
 
-const fromBase64 = (text: string): Uint8Array | undefined => {
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return undefined
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"))
-    const out = new Uint8Array(binary.length)
-    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
-    return out
-  } catch {
-    return undefined
-  }
-}
+/** Standard or URL-safe base64, with or without padding (a key pasted from `openssl rand -base64 32` is standard). */
+const fromBase64 = (text: string): Uint8Array | undefined =>
+  Result.getOrUndefined(Base64Url.decode(text.replace(/\+/g, "-").replace(/\//g, "_")))
 
 /**
  * Reads a secret key written as 64 hexadecimal digits or as base64 (standard
