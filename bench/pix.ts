@@ -18,7 +18,8 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Exit, Redacted, Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { spawn } from "node:child_process"
-import { availableParallelism } from "node:os"
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { availableParallelism, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freshPostgresDatabase } from "../test/support/Engine.ts"
@@ -43,27 +44,36 @@ const env = {
 
 const profile = process.env.SERVER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVER_PROFILE}`] : []
 
+// The server writes its request log to a file, as a production process
+// writes to its log collector: reading it back here would take CPU from the
+// load generator, which shares the machine.
+const logDir = mkdtempSync(join(tmpdir(), "bench-pix-"))
+const logPath = join(logDir, "server.log")
+const logFd = openSync(logPath, "w")
 const server = spawn(
   process.execPath,
   [...profile, join(root, "packages/cli/src/main.ts"), "serve", "--no-worker", "--port", "0", "--processes", String(processes)],
-  { env, stdio: ["ignore", "pipe", "inherit"] }
+  { env, stdio: ["ignore", logFd, "inherit"] }
 )
+closeSync(logFd)
+/** The banner's base URL, once the banner (up to its sandbox line) is in the log. */
+const bannerBase = () => {
+  const out = readFileSync(logPath, "utf8")
+  const match = out.match(/base URL:\s+(\S+)\/v1/)
+  return match && out.includes("sandbox:") ? match[1]! : undefined
+}
 const base = await new Promise<string>((resolve, reject) => {
-  let out = ""
-  const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000)
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString()
-    const match = out.match(/base URL:\s+(\S+)\/v1/)
-    if (match && out.includes("sandbox:")) {
-      clearTimeout(timer)
-      // From here on the server's output is its request log: drained unread,
-      // never kept (the load generator shares the machine with the server).
-      server.stdout!.off("data", onData)
-      server.stdout!.resume()
-      resolve(match[1]!)
+  const started = performance.now()
+  const poll = setInterval(() => {
+    const found = bannerBase()
+    if (found !== undefined) {
+      clearInterval(poll)
+      resolve(found)
+    } else if (performance.now() - started > 60_000) {
+      clearInterval(poll)
+      reject(new Error(`server did not start: ${readFileSync(logPath, "utf8")}`))
     }
-  }
-  server.stdout!.on("data", onData)
+  }, 50)
 })
 
 try {
@@ -112,5 +122,6 @@ try {
 } finally {
   server.kill("SIGTERM")
   await new Promise((r) => server.once("exit", r))
+  rmSync(logDir, { recursive: true, force: true })
   await db.drop()
 }
