@@ -194,3 +194,43 @@ describe("where the secret key comes from", () => {
     }
   })
 })
+
+describe("webhook secrets in a database dump on postgres", () => {
+  let engine: TestEngine
+  beforeAll(async () => {
+    engine = await startEngine("postgres")
+  })
+  afterAll(() => engine?.dispose())
+
+  it("holds no webhook secret nor receiver token in clear, reads them back through the API, and seals clear rows at the next start", async () => {
+    const account = await engine.createAccount({ name: "Loja Ganchos" })
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const secret = "s".repeat(12) + "-receiver-secret"
+    const registered = await (await fetch(`${engine.baseUrl}/v1/users/webhooks`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hooks", secret, authToken: "token-of-the-receiver" })
+    })).json()
+    expect(registered.secret).toBe(secret)
+    const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
+    const dump = await sql((s) => s<Record<string, unknown>>`SELECT * FROM webhooks WHERE id = ${registered.webhookId}`)
+    const strings = stringsOf(dump)
+    expect(strings.some((v) => v.includes(secret) || v.includes("token-of-the-receiver"))).toBe(false)
+    expect(isSealed(dump[0]!.secret as string) && isSealed(dump[0]!.auth_token as string)).toBe(true)
+    // The registration still reads back whole through the API.
+    const read = await (await fetch(`${engine.baseUrl}/v1/users/webhooks/${registered.webhookId}`, { headers })).json()
+    expect(read).toMatchObject({ webhookId: registered.webhookId, hasAuthToken: true })
+
+    // A row of an earlier version, in clear: sealed when the next process starts on this database.
+    await sql((s) => s`UPDATE webhooks SET secret = 'clear-secret-of-old', auth_token = 'clear-token-of-old' WHERE id = ${registered.webhookId}`)
+    const worker = ManagedRuntime.make(EngineLive(engine.config))
+    try {
+      await worker.runPromise(Effect.void)
+    } finally {
+      await worker.dispose()
+    }
+    const after = await sql((s) => s<{ secret: string; auth_token: string }>`SELECT secret, auth_token FROM webhooks WHERE id = ${registered.webhookId}`)
+    expect(isSealed(after[0]!.secret) && isSealed(after[0]!.auth_token)).toBe(true)
+    expect(stringsOf(after).some((v) => v.includes("clear-"))).toBe(false)
+  })
+})

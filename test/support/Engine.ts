@@ -43,6 +43,8 @@ export const engineConfig = async (kind: DatabaseKind) => {
 
 export interface TestEngine {
   readonly baseUrl: string
+  /** What the engine was started with, for a second engine on the same database. */
+  readonly config: Parameters<typeof EngineLive>[0]
   readonly runtime: ManagedRuntime.ManagedRuntime<any, any>
   readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
   readonly createAccount: (input?: Partial<Parameters<typeof Billing.createAccount>[0]>) => Promise<Billing.CreatedAccount>
@@ -77,6 +79,7 @@ export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
   return {
     baseUrl,
+    config,
     runtime,
     run,
     createAccount: (input) =>

@@ -48,6 +48,7 @@ export * from "./domain/Notification.ts"
 export { Caller } from "./auth/Authenticate.ts"
 export { SigningKey, SigningKeyUnreadable } from "./auth/SigningKey.ts"
 export { generateSecretKeyText, parseSecretKeyText } from "./auth/SecretBox.ts"
+export * as SecretBox from "./auth/SecretBox.ts"
 export { DUMMY_SECRET_HASH, SecretHasher } from "./auth/SecretHash.ts"
 export { TokenThrottle } from "./auth/Throttle.ts"
 
