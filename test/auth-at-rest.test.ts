@@ -7,7 +7,6 @@
 import { HttpServerLive } from "@billing/adapters-http"
 import { Billing, SecretKey } from "@billing/core"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
-import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
@@ -18,7 +17,7 @@ import { type AccessClaims, importJwtKey, signJwt, verifyJwt } from "../packages
 import { deriveSealingKey, isSealed, open, parseSecretKeyText } from "../packages/core/src/auth/SecretBox.ts"
 import { EngineLive } from "../packages/cli/src/Engine.ts"
 import { SecretKeyLive } from "../packages/cli/src/SecretKeyLive.ts"
-import { engineConfig, startEngine, TEST_SECRET_KEY, type TestEngine } from "./support/Engine.ts"
+import { engineConfig, serverBaseUrl, startEngine, TEST_SECRET_KEY, type TestEngine } from "./support/Engine.ts"
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
@@ -110,11 +109,8 @@ describe("the signing key across versions and keys on postgres", () => {
 
       const second = ManagedRuntime.make(HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config))))
       try {
-        const address = await second.runPromise(Effect.gen(function*() {
-          return (yield* HttpServer.HttpServer).address
-        }))
-        if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
-        const response = await fetch(`http://127.0.0.1:${address.port}/v1/users/webhooks`, { headers: { authorization: `Bearer ${oldToken}` } })
+        const baseUrl = await serverBaseUrl(second)
+        const response = await fetch(`${baseUrl}/v1/users/webhooks`, { headers: { authorization: `Bearer ${oldToken}` } })
         expect(response.status).toBe(200)
         const stored = await second.runPromise(Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient

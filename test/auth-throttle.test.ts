@@ -8,29 +8,17 @@
  */
 import { HttpServerLive } from "@billing/adapters-http"
 import { Billing, TokenThrottle } from "@billing/core"
-import { Clock, Effect, Layer, ManagedRuntime } from "effect"
-import { HttpServer } from "effect/http"
+import { Clock, Layer, ManagedRuntime } from "effect"
 import { IpNetwork } from "effect/net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EngineLive } from "../packages/cli/src/Engine.ts"
-import { engineConfig } from "./support/Engine.ts"
+import { engineConfig, nextTestDocument, serverBaseUrl } from "./support/Engine.ts"
+import { offsetClock } from "./support/OffsetClock.ts"
 
 /** The real clock plus an offset the test moves forward: timers keep working, windows end on demand. */
 const movableClock = () => {
-  const real = Effect.runSync(Clock.clockWith(Effect.succeed))
-  let offset = 0
-  const millis = () => real.currentTimeMillisUnsafe() + offset
-  const nanos = () => real.currentTimeNanosUnsafe() + BigInt(offset) * 1_000_000n
-  const clock: Clock.Clock = {
-    currentTimeMillisUnsafe: millis,
-    currentTimeMillis: Effect.sync(millis),
-    currentTimeNanosUnsafe: nanos,
-    currentTimeNanos: Effect.sync(nanos),
-    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
-    monotonicTimeNanos: real.monotonicTimeNanos,
-    sleep: (duration) => real.sleep(duration)
-  }
-  return { clock, advanceSeconds: (seconds: number) => void (offset += seconds * 1000) }
+  const { clock, advanceMillis } = offsetClock()
+  return { clock, advanceSeconds: (seconds: number) => advanceMillis(seconds * 1000) }
 }
 
 type Account = Billing.CreatedAccount
@@ -41,7 +29,6 @@ describe("token route throttle on postgres", () => {
   let drop: () => Promise<void>
   let baseUrl: string
   const accounts: Array<Account> = []
-  let documentSeq = 0
 
   beforeAll(async () => {
     const db = await engineConfig("postgres")
@@ -52,22 +39,17 @@ describe("token route throttle on postgres", () => {
         Layer.provide(Layer.succeed(Clock.Clock, time.clock))
       )
     )
-    const address = await runtime.runPromise(Effect.gen(function*() {
-      return (yield* HttpServer.HttpServer).address
-    }))
-    if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
-    baseUrl = `http://127.0.0.1:${address.port}`
+    baseUrl = await serverBaseUrl(runtime)
   })
   afterAll(async () => {
     await runtime?.dispose()
     await drop?.()
   })
 
-  const documents = ["11444777000161", "11222333000181", "45723174000110", "07526557000100"]
   const newAccount = async () => {
     const account = await runtime.runPromise(Billing.createAccount({
       name: "Loja",
-      document: documents[documentSeq++ % documents.length]!,
+      document: nextTestDocument(),
       sandbox: true,
       scopes: ["webhooks/read"]
     }))
@@ -162,11 +144,7 @@ describe("token route throttle without a trusted proxy", () => {
         Layer.provide(Layer.succeed(TokenThrottle, { windowSeconds: 900, perClient: 10, perAddress: 5 }))
       )
     )
-    const address = await runtime.runPromise(Effect.gen(function*() {
-      return (yield* HttpServer.HttpServer).address
-    }))
-    if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
-    baseUrl = `http://127.0.0.1:${address.port}`
+    baseUrl = await serverBaseUrl(runtime)
   })
   afterAll(async () => {
     await runtime?.dispose()

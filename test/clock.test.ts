@@ -8,13 +8,13 @@
 import { HttpServerLive } from "@billing/adapters-http"
 import { Billing, Caller, CheckoutRequest, cents, type Scope } from "@billing/core"
 import { Clock, Effect, Layer, ManagedRuntime, Schema } from "effect"
-import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chargesPass, deliveryPass } from "../packages/worker/src/Worker.ts"
 import { EngineLive } from "../packages/cli/src/Engine.ts"
-import { engineConfig, startEngine, type TestEngine } from "./support/Engine.ts"
+import { engineConfig, serverBaseUrl, startEngine, type TestEngine } from "./support/Engine.ts"
+import { clockFrom } from "./support/OffsetClock.ts"
 import { startReceiver } from "./support/Receiver.ts"
 
 const START = Date.UTC(2030, 0, 1, 12, 0, 0)
@@ -43,26 +43,6 @@ const stampsOf = (sql: SqlClient.SqlClient) =>
       UNION ALL SELECT 'notifications.sent_at', sent_at FROM notifications`
     return rows.map((r) => ({ source: r.source, year: r.at === null ? null : new Date(r.at).getUTCFullYear() }))
   })
-
-/**
- * A clock that runs at the real pace from `start`: a server's timers keep
- * working (a TestClock would stand them still), and every instant reads 2030.
- */
-const clockFrom = (start: number): Clock.Clock => {
-  const real = Effect.runSync(Clock.clockWith(Effect.succeed))
-  const offset = start - real.currentTimeMillisUnsafe()
-  const millis = () => real.currentTimeMillisUnsafe() + offset
-  const nanos = () => real.currentTimeNanosUnsafe() + BigInt(offset) * 1_000_000n
-  return {
-    currentTimeMillisUnsafe: millis,
-    currentTimeMillis: Effect.sync(millis),
-    currentTimeNanosUnsafe: nanos,
-    currentTimeNanos: Effect.sync(nanos),
-    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
-    monotonicTimeNanos: real.monotonicTimeNanos,
-    sleep: (duration) => real.sleep(duration)
-  }
-}
 
 describe("time comes only from the Clock", () => {
   let engine: TestEngine
@@ -131,11 +111,7 @@ describe("time comes only from the Clock", () => {
       HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config)), Layer.provide(Layer.succeed(Clock.Clock, clockFrom(START))))
     )
     try {
-      const address = await runtime.runPromise(Effect.gen(function*() {
-        return (yield* HttpServer.HttpServer).address
-      }))
-      if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
-      const base = `http://127.0.0.1:${address.port}`
+      const base = await serverBaseUrl(runtime)
       // An unknown route (answered by the router's fallback) and a refused token (an endpoint error encoded by its schema).
       const notFound = await (await fetch(`${base}/v1/nowhere`)).json()
       const unauthorized = await (await fetch(`${base}/v1/charges/cha_x`)).json()

@@ -56,6 +56,16 @@ let documentSeq = 0
 // Valid CNPJs for test accounts (check digits hand-verified).
 const documents = ["11444777000161", "11222333000181", "45723174000110", "07526557000100"]
 
+/** The next test account's CNPJ, taken in turn from a few valid ones. */
+export const nextTestDocument = (): string => documents[documentSeq++ % documents.length]!
+
+/** The address of the HTTP server a runtime started, as a base URL for `fetch`. */
+export const serverBaseUrl = async (runtime: ManagedRuntime.ManagedRuntime<any, any>): Promise<string> => {
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
+  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
+  return `http://127.0.0.1:${address.port}`
+}
+
 export interface EngineOptions {
   /**
    * Loggers and log level of the engine (HTTP requests, `run`). By default
@@ -70,12 +80,7 @@ export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {
   const logging = options.logging ?? Layer.succeed(References.MinimumLogLevel, "Warn")
   const layer = HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config)), Layer.provideMerge(logging))
   const runtime = ManagedRuntime.make(layer)
-  const server = await runtime.runPromise(Effect.gen(function*() {
-    return yield* HttpServer.HttpServer
-  }))
-  const address = server.address
-  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP server")
-  const baseUrl = `http://127.0.0.1:${address.port}`
+  const baseUrl = await serverBaseUrl(runtime)
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
   return {
     baseUrl,
@@ -85,7 +90,7 @@ export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {
     createAccount: (input) =>
       run(Billing.createAccount({
         name: "Loja Teste",
-        document: documents[documentSeq++ % documents.length]!,
+        document: nextTestDocument(),
         sandbox: true,
         ...input
       })),
