@@ -8,7 +8,7 @@ import { Caller } from "../auth/Authenticate.ts"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import type { Account } from "../domain/Account.ts"
-import { type Charge, type ChargeCustomer, type ChargeSplitPart, paymentTypeOf } from "../domain/Charge.ts"
+import { type Charge, type ChargeCustomer, type ChargeSplitPart, paymentTypeOf, unsettledCharge } from "../domain/Charge.ts"
 import { ErrorFields, invalidData as invalid } from "../domain/Errors.ts"
 import type { Cents } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -180,19 +180,13 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     split,
     dueDate,
     expiresAt,
-    paidAt: null,
-    endToEndId: null,
-    payer: null,
-    canceledAt: null,
-    archivedAt: null,
-    attempts: 0,
+    ...unsettledCharge,
     externalId: null,
     customerId: null,
     card: null,
     boleto: null,
     address: null,
     notifications: null,
-    failureReason: null,
     createdAt: at,
     updatedAt: at
   }

@@ -6,7 +6,7 @@
  */
 import { Clock, Effect } from "effect"
 import type { Account } from "../domain/Account.ts"
-import { type Charge, DuplicateCharge } from "../domain/Charge.ts"
+import { type Charge, DuplicateCharge, unsettledCharge } from "../domain/Charge.ts"
 import type { Customer } from "../domain/Customer.ts"
 import type { Cents } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -106,14 +106,8 @@ export const draftCheckout = Effect.fn("Checkout.draft")(function*(
     description: order.request.description ?? null,
     // `metadata` is accepted and not stored on this route (spec: General rule 10).
     metadata: null,
-    paidAt: null,
-    endToEndId: null,
-    payer: null,
-    canceledAt: null,
-    archivedAt: null,
-    attempts: 0,
+    ...unsettledCharge,
     externalId: order.request.externalId ?? null,
-    failureReason: null,
     boleto: null,
     address: null,
     notifications: order.notifications,

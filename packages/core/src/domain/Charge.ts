@@ -159,6 +159,17 @@ export const Charge = Schema.Struct({
 }).annotate({ identifier: "Charge" })
 export type Charge = typeof Charge.Type
 
+/** What a charge has not lived through yet when it is created: no payment, payer, cancel, archive, attempt or refusal. */
+export const unsettledCharge = {
+  paidAt: null,
+  endToEndId: null,
+  payer: null,
+  canceledAt: null,
+  archivedAt: null,
+  attempts: 0,
+  failureReason: null
+} as const satisfies Partial<Charge>
+
 /** 404: unknown charge, or a charge of another account (they look the same). */
 export class ChargeNotFound extends Schema.TaggedError<ChargeNotFound>()("CHARGE_NOT_FOUND", ErrorFields, {
   httpApiStatus: 404
