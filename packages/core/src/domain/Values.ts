@@ -10,7 +10,7 @@ import { Effect, Option, Schema, SchemaGetter, SchemaIssue, SchemaTransformation
 import { toDayNumber } from "../brazil/CalendarDate.ts"
 import { isUf, normalizeCep, normalizePhoneE164 } from "../brazil/Contacts.ts"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
-import { parsePercent } from "../money/Rounding.ts"
+import { parsePercent, percentFromHundredths } from "../money/Rounding.ts"
 
 /** Longest string any free-text field takes (names, descriptions, addresses). */
 export const MAX_TEXT_LENGTH = 500
@@ -96,7 +96,7 @@ export const Percent = Schema.Union([Schema.Number, Schema.String]).pipe(
         ? Effect.fail(new SchemaIssue.InvalidValue({ message: "a percentage must be above 0 and at most 100, with at most two decimals" }, input))
         : Effect.succeed(hundredths)
     }),
-    encode: SchemaGetter.transform((hundredths: number): number | string => hundredths / 100)
+    encode: SchemaGetter.transform((hundredths: number): number | string => percentFromHundredths(hundredths))
   })
 )
 export type Percent = typeof Percent.Type
