@@ -7,6 +7,7 @@ import { HttpServerLive } from "@billing/adapters-http"
 import { Billing } from "@billing/core"
 import { Effect, Layer, ManagedRuntime, References } from "effect"
 import { HttpServer } from "effect/http"
+import type { IpNetwork } from "effect/net"
 import { DatabaseLive, EngineLive } from "../../packages/cli/src/Engine.ts"
 import pg from "./pg.ts"
 
@@ -73,12 +74,14 @@ export interface EngineOptions {
    * drown the test report.
    */
   readonly logging?: Layer.Layer<never>
+  /** Networks of the reverse proxies the server trusts (`HttpServerLive`); none by default. */
+  readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork>
 }
 
 export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {}): Promise<TestEngine> => {
   const { config, drop } = await engineConfig(kind)
   const logging = options.logging ?? Layer.succeed(References.MinimumLogLevel, "Warn")
-  const layer = HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(Layer.provideMerge(EngineLive(config)), Layer.provideMerge(logging))
+  const layer = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies }).pipe(Layer.provideMerge(EngineLive(config)), Layer.provideMerge(logging))
   const runtime = ManagedRuntime.make(layer)
   const baseUrl = await serverBaseUrl(runtime)
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)

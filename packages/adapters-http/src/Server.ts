@@ -15,9 +15,11 @@ import { requestLog } from "./RequestLog.ts"
  *
  * `trustedProxies`: the networks of the reverse proxies in front of the
  * server. Only a request arriving from one of them has its client address
- * taken from `X-Forwarded-For` (the token route throttles by it); from
- * anywhere else the header is ignored, since a client could write any
- * address there and escape the throttle. None by default.
+ * taken from `X-Forwarded-For` (the token route throttles by it), and its
+ * scheme and host from `X-Forwarded-Proto` and `-Host` (the links we hand
+ * out); from anywhere else those headers are ignored, since a client could
+ * write any address there and escape the throttle, or any host. None by
+ * default.
  */
 export const HttpServerLive = (options: {
   readonly port: number

@@ -4,7 +4,7 @@
  * from the `Authentication` middleware.
  */
 import type { Caller } from "@billing/core"
-import { Effect, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Bearer } from "../api/Common.ts"
@@ -19,12 +19,15 @@ export const capture = <R>() =>
     (services) => <A, E, In extends Caller | R>(effect: Effect.Effect<A, E, In>) => Effect.provideContext(effect, services)
   )
 
-/** `scheme://host` of the request, honouring the proxy headers a load balancer sets. */
-export const origin = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-  const proto = request.headers["x-forwarded-proto"]?.split(",")[0]?.trim() || "http"
-  const host = request.headers["x-forwarded-host"] ?? request.headers["host"] ?? "localhost"
-  return `${proto}://${host}`
-})
+/**
+ * `scheme://host` of the request. `X-Forwarded-Host` and `-Proto` count only
+ * from a trusted proxy: `HttpServerLive` applies them then (`trustedProxies`),
+ * so a client cannot choose the host of the links we hand out.
+ */
+export const origin = Effect.map(
+  HttpServerRequest.HttpServerRequest,
+  (request) => Option.match(HttpServerRequest.toURL(request), { onNone: () => "http://localhost", onSome: (url) => url.origin })
+)
 
 /**
  * The bearer token of a request, read as the `Authentication` middleware
