@@ -92,7 +92,7 @@ describe("hostile input", () => {
     expect(await countCharges()).toBe(before)
   })
 
-  it("refuses a string or a list longer than its field allows: names 200, descriptions 1,000, ids 100", async () => {
+  it("refuses a string or a list longer than its field allows: names 200, descriptions 1,000, ids 100, items 100", async () => {
     const buyer = { name: "Ana", email: "ana@example.com", documentNumber: "52998224725" }
     const cases: Array<[string, unknown, string]> = [
       ["/v1/customers", { name: "M".repeat(201), document: "52998224725" }, "name"],
@@ -100,7 +100,9 @@ describe("hostile input", () => {
       ["/v1/products", { name: "P", type: "ONE_TIME", prices: [{ amount: 1, title: "t".repeat(201) }] }, "prices[0].title"],
       ["/v1/charges", { paymentMethod: "pix", items: [{ priceId: "p".repeat(101) }], customer: buyer }, "items[0].priceId"],
       ["/v1/coupons", { code: "C", name: "C", discountType: "FIXED", discountValue: 1, productIds: Array.from({ length: 1_001 }, (_, i) => `p${i}`) }, "productIds"],
-      ["/v1/charges/pix", { amount: 10, split: Array.from({ length: 21 }, () => ({ type: "fixed", amount: 0.01, accountNumber: "1" })) }, "split"]
+      ["/v1/charges/pix", { amount: 10, split: Array.from({ length: 21 }, () => ({ type: "fixed", amount: 0.01, accountNumber: "1" })) }, "split"],
+      ["/v1/charges", { paymentMethod: "pix", items: Array.from({ length: 101 }, (_, i) => ({ priceId: `price_${i}` })), customer: buyer }, "items"],
+      ["/v1/charges", { paymentMethod: "pix", amount: 10, discounts: Array.from({ length: 21 }, () => ({ type: "fixed", value: 1 })), customer: buyer }, "discounts"]
     ]
     for (const [path, body, field] of cases) {
       const response = await post(path, JSON.stringify(body), merchantAuth)

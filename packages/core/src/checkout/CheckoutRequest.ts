@@ -39,11 +39,12 @@ export const CheckoutRequest = Schema.Struct({
       country: OptionalString
     }))
   }),
+  // Each item is one price lookup: at most 100, as a checkout link's items.
   items: optional(Schema.Array(Schema.Struct({
     priceId: Identifier,
     quantity: OptionalInt,
     isOrderBump: optional(Schema.Boolean)
-  }))),
+  })).pipe(Schema.check(Schema.isMaxLength(100)))),
   amount: optional(Reais),
   productId: optional(Identifier),
   card: optional(CardInput),
@@ -69,8 +70,8 @@ export const CheckoutRequest = Schema.Struct({
     fromCycle: OptionalInt,
     toCycle: Schema.optionalKey(Schema.NullOr(Schema.Int)),
     durationMonths: OptionalInt
-  }))),
-  allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
+  })).pipe(Schema.check(Schema.isMaxLength(20)))),
+  allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput).pipe(Schema.check(Schema.isMaxLength(10)))),
   dueDate: optional(CalendarDate),
   expirationAfterDueDate: OptionalInt,
   boletoDueDays: OptionalInt,
