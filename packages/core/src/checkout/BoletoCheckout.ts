@@ -8,7 +8,6 @@ import { Effect } from "effect"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { addDays } from "../brazil/CalendarDate.ts"
 import { cityCodeOfCep } from "../brazil/CityCodes.ts"
-import { isUf, normalizeCep } from "../brazil/Contacts.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { type ChargeAddress, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
@@ -28,16 +27,15 @@ const completeAddress = Effect.fnUntraced(function*(address: CheckoutRequest["cu
   for (const field of ["street", "number", "neighborhood", "city", "state"] as const) {
     if (!address[field]?.trim()) return yield* invalid(`customer.address.${field}`, `customer.address.${field} is required for boleto`)
   }
-  const zipCode = normalizeCep(address.zipCode)
-  if (zipCode === undefined) return yield* invalid("customer.address.zipCode", "customer.address.zipCode must have 8 digits")
-  if (!isUf(address.state!)) return yield* invalid("customer.address.state", "customer.address.state must be a UF, e.g. SP")
+  // `zipCode` and `state` arrive decoded (`AddressInput`): 8 digits, an upper-case UF.
+  const zipCode = address.zipCode
   return {
     street: address.street!.trim(),
     number: address.number!.trim(),
     complement: address.complement ?? null,
     neighborhood: address.neighborhood!.trim(),
     city: address.city!.trim(),
-    state: address.state!.toUpperCase(),
+    state: address.state!,
     zipCode,
     cityCode: address.cityCode ?? cityCodeOfCep(zipCode) ?? null
   } satisfies ChargeAddress
