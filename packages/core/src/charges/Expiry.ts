@@ -3,6 +3,7 @@ import { chargeExpiredBody } from "../events/ChargeEvents.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 
 /**
  * Worker step: expires open charges whose deadline passed and records
@@ -18,7 +19,7 @@ export const expireDueCharges = Effect.fn("Charges.expireDue")(function*(limit: 
   return yield* transactor.withTransaction(Effect.gen(function*() {
     const expired = yield* charges.expireDue(now, limit)
     for (const charge of expired) {
-      yield* outbox.append({ accountId: charge.accountId, event: "charge.expired", body: chargeExpiredBody(charge, now) })
+      yield* outbox.append({ accountId: charge.accountId, event: ChargeTransitions.expired.event, body: chargeExpiredBody(charge, now) })
     }
     return expired.length
   }))

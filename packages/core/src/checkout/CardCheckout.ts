@@ -135,7 +135,7 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
     yield* transactor.withTransaction(Effect.gen(function*() {
       const paid = yield* charges.transition(id, ChargeTransitions.cardApproved, { paidAt: done }, done)
       if (Option.isSome(paid)) {
-        yield* outbox.append({ accountId: draft.owner.id, event: "payment.success", body: paymentSuccessBody(paid.value, done) })
+        yield* outbox.append({ accountId: draft.owner.id, event: ChargeTransitions.cardApproved.event, body: paymentSuccessBody(paid.value, done) })
         yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
       }
     }))

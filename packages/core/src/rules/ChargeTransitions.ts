@@ -39,8 +39,8 @@ export interface ChargeTransition {
 
 const OPEN = OPEN_STATUSES
 
-/** The table: one row per trigger. */
-export const ChargeTransitions: { readonly [T in ChargeTrigger]: ChargeTransition & { readonly trigger: T } } = {
+/** The table: one row per trigger. Its `event`s are the names use cases append to the outbox. */
+export const ChargeTransitions = {
   paymentRequested: { trigger: "paymentRequested", from: ["PENDING", "AWAITING_PAYMENT", "PROCESSING"], to: "PROCESSING", event: null },
   paymentConfirmed: { trigger: "paymentConfirmed", from: OPEN, to: "PAID", event: "payment.success" },
   expired: { trigger: "expired", from: OPEN, to: "EXPIRED", event: "charge.expired" },
@@ -48,10 +48,10 @@ export const ChargeTransitions: { readonly [T in ChargeTrigger]: ChargeTransitio
   archived: { trigger: "archived", from: ["CANCELED"], to: "ARCHIVED", event: null },
   cardApproved: { trigger: "cardApproved", from: ["PROCESSING"], to: "PAID", event: "payment.success" },
   cardFailed: { trigger: "cardFailed", from: ["PROCESSING"], to: "FAILED", event: null }
-}
+} as const satisfies { readonly [T in ChargeTrigger]: ChargeTransition & { readonly trigger: T } }
 
 /** The status `trigger` moves a charge in `from` to, or `undefined` when the table has no such move. */
 export const nextChargeStatus = (from: ChargeStatus, trigger: ChargeTrigger): ChargeStatus | undefined => {
-  const transition = ChargeTransitions[trigger]
+  const transition: ChargeTransition = ChargeTransitions[trigger]
   return transition.from.includes(from) ? transition.to : undefined
 }

@@ -81,7 +81,7 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
       const endToEndId = makeEndToEndId(SANDBOX_ISPB, now, random)!
       const moved = yield* charges.transition(job.chargeId, ChargeTransitions.paymentConfirmed, { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
       if (Option.isSome(moved)) {
-        yield* outbox.append({ accountId: moved.value.accountId, event: "payment.success", body: paymentSuccessBody(moved.value, at) })
+        yield* outbox.append({ accountId: moved.value.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(moved.value, at) })
         yield* enqueueChargeNotifications(moved.value, ["oneoff.payment.success", "new.sale"])
         paid++
       }
