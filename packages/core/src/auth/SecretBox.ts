@@ -8,7 +8,7 @@
  * so a clear value left by an older version is told apart and sealed in place.
  */
 import { Effect, Option, Result } from "effect"
-import { Base64Url } from "effect/encoding"
+import { Base64, Base64Url, Hex } from "effect/encoding"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -35,21 +35,13 @@ const fromBase64 = (text: string): Uint8Array | undefined =>
  */
 export const parseSecretKeyText = (text: string): Option.Option<Uint8Array> => {
   const trimmed = text.trim()
-  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) {
-    const out = new Uint8Array(SECRET_KEY_BYTES)
-    for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(trimmed.slice(i * 2, i * 2 + 2), 16)
-    return Option.some(out)
-  }
-  const bytes = fromBase64(trimmed)
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Result.getOrUndefined(Hex.decode(trimmed)) : fromBase64(trimmed)
   return bytes !== undefined && bytes.length === SECRET_KEY_BYTES ? Option.some(bytes) : Option.none()
 }
 
 /** A fresh random secret key as base64, the form `BILLING_SECRET_KEY` documents. */
 export const generateSecretKeyText = (): string => {
-  const bytes = crypto.getRandomValues(new Uint8Array(SECRET_KEY_BYTES))
-  let binary = ""
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary)
+  return Base64.encode(crypto.getRandomValues(new Uint8Array(SECRET_KEY_BYTES)))
 }
 
 /**

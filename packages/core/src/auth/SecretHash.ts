@@ -4,7 +4,8 @@
  * is embedded. The stored form is self-describing so the cost can be raised
  * later without invalidating old secrets: `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`.
  */
-import { Context, Effect } from "effect"
+import { Context, Effect, Result } from "effect"
+import { Hex } from "effect/encoding"
 import { toHex } from "../ports/Ids.ts"
 import { constantTimeEqual } from "./ConstantTime.ts"
 
@@ -32,10 +33,11 @@ export const hashSecret = Effect.fn("SecretHash.hash")(function*(secret: string)
 /** Checks a presented secret against its stored hash in constant time. */
 export const verifySecret = Effect.fn("SecretHash.verify")(function*(secret: string, stored: string) {
   const [scheme, iterations, saltHex, hashHex] = stored.split("$")
-  if (scheme !== "pbkdf2-sha256" || iterations === undefined || saltHex === undefined || hashHex === undefined) {
+  const salt = saltHex === undefined ? undefined : Result.getOrUndefined(Hex.decode(saltHex))
+  if (scheme !== "pbkdf2-sha256" || iterations === undefined || salt === undefined || hashHex === undefined) {
     return false
   }
-  const hash = yield* derive(secret, fromHex(saltHex), Number(iterations))
+  const hash = yield* derive(secret, salt, Number(iterations))
   return constantTimeEqual(toHex(hash), hashHex)
 })
 
@@ -56,8 +58,3 @@ export const SecretHasher = Context.Reference<{
   readonly verify: (secret: string, stored: string) => Effect.Effect<boolean>
 }>("@billing/core/auth/SecretHasher", { defaultValue: () => ({ hash: hashSecret, verify: verifySecret }) })
 
-const fromHex = (hex: string): Uint8Array => {
-  const out = new Uint8Array(hex.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
-  return out
-}
