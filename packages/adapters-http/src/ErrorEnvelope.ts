@@ -39,6 +39,21 @@ const stampedEnvelope = (code: string, message: string, details: unknown) =>
 export const envelopeResponse = (status: number, code: string, message: string, details: unknown = null) =>
   Effect.map(stampedEnvelope(code, message, details), (body) => HttpServerResponse.jsonUnsafe(body, { status }))
 
+/**
+ * A refusal answered before any handler runs, in the shape the route's
+ * clients read: OAuth's `{ error: "invalid_request", error_description }` on
+ * the token route (`/auth/*`), the envelope everywhere else.
+ */
+export const refusalResponse = (url: string, status: number, refusal: {
+  readonly oauthDescription: string
+  readonly code: string
+  readonly message: string
+  readonly details?: unknown
+}) =>
+  url.startsWith("/auth/")
+    ? Effect.succeed(HttpServerResponse.jsonUnsafe({ error: "invalid_request", error_description: refusal.oauthDescription }, { status }))
+    : envelopeResponse(status, refusal.code, refusal.message, refusal.details)
+
 type EnvelopedError = Schema.Top & {
   readonly fields: { readonly _tag: Schema.tag<string> }
   readonly Type: { readonly _tag: string; readonly message: string; readonly details?: unknown }

@@ -1,7 +1,7 @@
 import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
-import { envelopeResponse } from "./ErrorEnvelope.ts"
+import { envelopeResponse, refusalResponse } from "./ErrorEnvelope.ts"
 import { guardInput, MAX_BODY_BYTES } from "./InputGuard.ts"
 import { issueDetails } from "./Middleware.ts"
 
@@ -47,20 +47,19 @@ const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse) =
     ? Effect.succeed(response)
     : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const contentType = request.headers["content-type"] ?? ""
-      return request.url.startsWith("/auth/")
-        ? Effect.succeed(HttpServerResponse.jsonUnsafe({
-          error: "invalid_request",
-          error_description: `unsupported content-type ${contentType}: send application/x-www-form-urlencoded or application/json`
-        }, { status: 400 }))
-        : envelopeResponse(400, "INVALID_DATA", `Content-Type não suportado: ${contentType}; envie application/json`, {
-          field: "content-type"
-        })
+      return refusalResponse(request.url, 400, {
+        oauthDescription: `unsupported content-type ${contentType}: send application/x-www-form-urlencoded or application/json`,
+        code: "INVALID_DATA",
+        message: `Content-Type não suportado: ${contentType}; envie application/json`,
+        details: { field: "content-type" }
+      })
     })
 
 /** 413 for a body above `MAX_BODY_BYTES`: the OAuth body on the token route, the envelope elsewhere. */
-const tooLarge = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-  const message = `body larger than ${MAX_BODY_BYTES} bytes`
-  return request.url.startsWith("/auth/")
-    ? Effect.succeed(HttpServerResponse.jsonUnsafe({ error: "invalid_request", error_description: message }, { status: 413 }))
-    : envelopeResponse(413, "PAYLOAD_TOO_LARGE", `Corpo da requisição maior que 1 MiB`, { maxBytes: Number(MAX_BODY_BYTES) })
-})
+const tooLarge = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  refusalResponse(request.url, 413, {
+    oauthDescription: `body larger than ${MAX_BODY_BYTES} bytes`,
+    code: "PAYLOAD_TOO_LARGE",
+    message: "Corpo da requisição maior que 1 MiB",
+    details: { maxBytes: Number(MAX_BODY_BYTES) }
+  }))

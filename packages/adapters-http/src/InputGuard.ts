@@ -14,7 +14,7 @@
  */
 import { ByteSize, Effect } from "effect"
 import { type HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { envelopeResponse } from "./ErrorEnvelope.ts"
+import { refusalResponse } from "./ErrorEnvelope.ts"
 
 /** Largest request body: 1 MiB, far above any legitimate request of the API. */
 export const MAX_BODY_BYTES = ByteSize.mebibytes(1)
@@ -117,12 +117,12 @@ const bodyProblem = (contentType: string, text: string): Problem | undefined => 
 }
 
 const refuse = (request: HttpServerRequest.HttpServerRequest, problem: Problem) =>
-  request.url.startsWith("/auth/")
-    ? Effect.succeed(HttpServerResponse.jsonUnsafe({
-      error: "invalid_request",
-      error_description: `${problem.field}: ${problem.message}`
-    }, { status: 400 }))
-    : envelopeResponse(400, "INVALID_DATA", `Dados inválidos: ${problem.field}: ${problem.message}`, [problem])
+  refusalResponse(request.url, 400, {
+    oauthDescription: `${problem.field}: ${problem.message}`,
+    code: "INVALID_DATA",
+    message: `Dados inválidos: ${problem.field}: ${problem.message}`,
+    details: [problem]
+  })
 
 const hasBody = (method: string) => method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE"
 

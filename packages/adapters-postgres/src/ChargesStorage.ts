@@ -17,12 +17,12 @@ import {
   NotificationKind,
   PixPayer
 } from "@billing/core"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { inTransaction } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
-import { containsPattern, run } from "./Statements.ts"
+import { containsPattern, firstOf, run } from "./Statements.ts"
 
 /**
  * Statements that may write charges at once in group commit. Two keep the
@@ -61,7 +61,7 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     to_char(due_date, 'YYYY-MM-DD') AS "dueDate", expires_at AS "expiresAt", paid_at AS "paidAt", end_to_end_id AS "endToEndId", payer,
     canceled_at AS "canceledAt", archived_at AS "archivedAt", attempts, external_id AS "externalId", customer_id AS "customerId", card,
     boleto, address, notifications, failure_reason AS "failureReason", created_at AS "createdAt", updated_at AS "updatedAt"`
-  const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeCharges(rows), (charges) => Option.fromNullishOr(charges[0]))
+  const one = firstOf(decodeCharges)
   const scoped = (scope: Parameters<Charges["Service"]["find"]>[0]) =>
     scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
   const text = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
