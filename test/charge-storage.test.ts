@@ -67,6 +67,8 @@ const fullCharge = (id: string, owner: Account, receiver: Account): Charge => ({
   },
   notifications: ["new.sale"],
   failureReason: null,
+  subscriptionId: null,
+  cycleNumber: null,
   createdAt: at,
   updatedAt: at
 })

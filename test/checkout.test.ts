@@ -122,7 +122,7 @@ describe("transparent checkout on postgres", () => {
     }
   })
 
-  it("prices items and products, applies discounts and a coupon, and refuses recurring prices for now", async () => {
+  it("prices items and products, applies discounts and a coupon; recurring prices start a subscription", async () => {
     const catalog = async (body: unknown) => (await post("/v1/products", body)).json()
     const course = await catalog({ name: "Curso", type: "ONE_TIME", prices: [{ amount: 120 }] })
     const ebook = await catalog({ name: "E-book", type: "ONE_TIME", prices: [{ amount: 30 }] })
@@ -146,8 +146,8 @@ describe("transparent checkout on postgres", () => {
     expect((await (await fetch(`${engine.baseUrl}/v1/charges/${byProduct.chargeId}`, { headers })).json()).amount).toBe(120)
 
     const recurring = await post("/v1/charges", { paymentMethod: "pix", customer, items: [{ priceId: plan.prices[0].priceId }] })
-    expect(recurring.status).toBe(400)
-    expect((await recurring.json()).error).toMatchObject({ code: "INVALID_DATA", message: expect.stringContaining("subscriptions") })
+    expect(recurring.status).toBe(200)
+    expect(await recurring.json()).toMatchObject({ subscriptionId: expect.stringMatching(/^SANDBOX_sub_/), status: "pending" })
     const unknown = await post("/v1/charges", { paymentMethod: "pix", customer, items: [{ priceId: "SANDBOX_price_nope" }] })
     expect(unknown.status).toBe(404)
     expect((await unknown.json()).error.code).toBe("PRICE_NOT_FOUND")

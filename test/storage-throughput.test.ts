@@ -48,6 +48,8 @@ const pixCharge = (id: string, accountId: string): Charge => {
     address: null,
     notifications: null,
     failureReason: null,
+    subscriptionId: null,
+    cycleNumber: null,
     createdAt: at,
     updatedAt: at
   }

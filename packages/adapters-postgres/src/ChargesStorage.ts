@@ -60,20 +60,22 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
       FROM charge_splits s WHERE s.charge_id = charges.id) AS split,
     to_char(due_date, 'YYYY-MM-DD') AS "dueDate", expires_at AS "expiresAt", paid_at AS "paidAt", end_to_end_id AS "endToEndId", payer,
     canceled_at AS "canceledAt", archived_at AS "archivedAt", attempts, external_id AS "externalId", customer_id AS "customerId", card,
-    boleto, address, notifications, failure_reason AS "failureReason", created_at AS "createdAt", updated_at AS "updatedAt"`
+    boleto, address, notifications, failure_reason AS "failureReason", subscription_id AS "subscriptionId",
+    cycle_number AS "cycleNumber", created_at AS "createdAt", updated_at AS "updatedAt"`
   const one = firstOf(decodeCharges)
   const scoped = (scope: Parameters<Charges["Service"]["find"]>[0]) =>
     scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
   const text = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
   const insertColumns = sql`(id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
     fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, due_date, expires_at,
-    paid_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, created_at, updated_at)`
+    paid_at, attempts, external_id, customer_id, card, boleto, address, notifications, failure_reason, subscription_id, cycle_number,
+    created_at, updated_at)`
   const values = (c: Charge) =>
     sql`(${c.id}, ${c.accountId}, ${c.masterAccountId}, ${c.paymentType}, ${c.status}, ${c.amount}, ${c.fee}, ${c.feeFixed},
       ${c.feePercentHundredths}, ${c.net}, ${c.txid}, ${c.emv}, ${c.externalTxid}, ${c.description}, ${text(c.metadata)},
       ${text(c.customer)}, ${c.dueDate}::date, ${c.expiresAt}, ${c.paidAt}, ${c.attempts}, ${c.externalId},
       ${c.customerId}, ${text(c.card)}, ${text(c.boleto)}, ${text(c.address)}, ${text(c.notifications)}, ${c.failureReason},
-      ${c.createdAt}, ${c.updatedAt})`
+      ${c.subscriptionId}, ${c.cycleNumber}, ${c.createdAt}, ${c.updatedAt})`
   const insertRow = (c: Charge) => sql`INSERT INTO charges ${insertColumns} VALUES ${values(c)}`
   const insertRows = (rows: ReadonlyArray<Charge>) => sql`INSERT INTO charges ${insertColumns} VALUES ${sql.csv(rows.map(values))}`
   const insertSplit = (c: Charge) =>

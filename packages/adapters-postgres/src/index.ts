@@ -14,6 +14,7 @@ import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
 import { ProductsStorageLive } from "./ProductsStorage.ts"
 import { SandboxPaymentsStorageLive } from "./SandboxPaymentsStorage.ts"
 import { SettingsStorageLive } from "./SettingsStorage.ts"
+import { SubscriptionsStorageLive } from "./SubscriptionsStorage.ts"
 import { TransactorStorageLive } from "./TransactorStorage.ts"
 import { WebhookDeliveriesStorageLive } from "./WebhookDeliveriesStorage.ts"
 import { WebhooksStorageLive } from "./WebhooksStorage.ts"
@@ -43,5 +44,6 @@ export const StorageLive = Layer.mergeAll(
   CouponsStorageLive,
   PaymentMethodsStorageLive,
   CheckoutLinksStorageLive,
-  NotificationsStorageLive
+  NotificationsStorageLive,
+  SubscriptionsStorageLive
 )

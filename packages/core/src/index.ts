@@ -30,6 +30,7 @@ export * from "./domain/Events.ts"
 export * from "./domain/PaymentMethod.ts"
 export * from "./domain/Product.ts"
 export * from "./domain/Scope.ts"
+export * from "./domain/Subscription.ts"
 export * from "./domain/Values.ts"
 export * from "./domain/Webhook.ts"
 export * from "./domain/Wire.ts"
@@ -39,9 +40,16 @@ export { PixChargeRequest, PixChargeResponse } from "./charges/PixChargeRequest.
 export { CardInput, CheckoutRequest, CheckoutResponse } from "./checkout/CheckoutRequest.ts"
 export { SingleChargeRequest, SingleChargeResponse } from "./checkout/SingleCharge.ts"
 export type { CheckoutResult } from "./checkout/ReserveCheckout.ts"
+export type { SubscriptionCheckoutResult } from "./subscriptions/CreateSubscription.ts"
 export { DEFAULT_PIX_LIFETIME_MILLIS, ProviderUnavailable } from "./charges/CreatePixCharge.ts"
 export { SplitExceedsNetAmount } from "./rules/Split.ts"
 export { type ChargeTransition, ChargeTransitions, type ChargeTrigger, nextChargeStatus } from "./rules/ChargeTransitions.ts"
+export {
+  nextSubscriptionStatus,
+  type SubscriptionTransition,
+  SubscriptionTransitions,
+  type SubscriptionTrigger
+} from "./rules/SubscriptionTransitions.ts"
 export * from "./domain/Notification.ts"
 
 // Context of a request and installation-wide keys.
@@ -74,6 +82,7 @@ export * from "./ports/Products.ts"
 export * from "./ports/SandboxPayments.ts"
 export * from "./ports/SecretKey.ts"
 export * from "./ports/Settings.ts"
+export * from "./ports/Subscriptions.ts"
 export * from "./ports/Transactor.ts"
 export * from "./ports/WebhookDeliveries.ts"
 export * from "./ports/Webhooks.ts"

@@ -1,5 +1,5 @@
 /** Handlers of `/v1/charges`: the transparent checkout and Pix charges. */
-import { Billing, type CheckoutResponse, type CheckoutResult } from "@billing/core"
+import { Billing, type CheckoutResponse, type CheckoutResult, type SubscriptionCheckoutResult } from "@billing/core"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -7,8 +7,10 @@ import { BillingApi } from "../api/Api.ts"
 import { capture, origin, type Services } from "./Common.ts"
 
 /** The checkout's answer with the boleto's PDF link absolute, on the host the client called. */
-const withPdfUrl = (result: CheckoutResult): Effect.Effect<typeof CheckoutResponse.Type, never, HttpServerRequest.HttpServerRequest> => {
-  if (result.boleto === undefined) return Effect.succeed(result)
+const withPdfUrl = (
+  result: CheckoutResult | SubscriptionCheckoutResult
+): Effect.Effect<typeof CheckoutResponse.Type, never, HttpServerRequest.HttpServerRequest> => {
+  if (!("boleto" in result) || result.boleto === undefined) return Effect.succeed(result)
   const { pdfPath, ...boleto } = result.boleto
   return Effect.map(origin, (o) => ({ ...result, boleto: { ...boleto, pdfUrl: `${o}${pdfPath}` } }))
 }

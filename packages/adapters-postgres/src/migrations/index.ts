@@ -11,6 +11,7 @@ import notifications from "./0009_notifications.ts"
 import accountEmail from "./0010_account_email.ts"
 import house from "./0011_house.ts"
 import authHardening from "./0012_auth_hardening.ts"
+import subscriptions from "./0013_subscriptions.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -29,5 +30,6 @@ export const migrations = Migrator.fromRecord({
   "0009_notifications": notifications,
   "0010_account_email": accountEmail,
   "0011_house": house,
-  "0012_auth_hardening": authHardening
+  "0012_auth_hardening": authHardening,
+  "0013_subscriptions": subscriptions
 })

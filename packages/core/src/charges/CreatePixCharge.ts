@@ -181,6 +181,8 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     dueDate,
     expiresAt,
     ...unsettledCharge,
+    subscriptionId: null,
+    cycleNumber: null,
     externalId: null,
     customerId: null,
     card: null,

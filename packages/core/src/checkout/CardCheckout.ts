@@ -11,15 +11,14 @@ import { cardBrand, parseCardExpiration } from "../brazil/Cards.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { CardRefused, type ChargeCard, MissingCardData, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid, type InvalidData } from "../domain/Errors.ts"
-import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { Acquirer, type CardData } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
-import { Outbox } from "../ports/Outbox.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { type InstallmentPlan, planInstallments } from "../rules/Installments.ts"
+import { recordChargePaid, recordChargeRefused } from "../subscriptions/SubscriptionPayments.ts"
 import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
@@ -107,7 +106,8 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
 
 /**
  * Asks the acquirer for the recorded charge and records its answer in one
- * transaction: approved → `PAID`, `payment.success` and the success e-mails;
+ * transaction: approved → `PAID`, `payment.success` (and, for a
+ * subscription's cycle, what its payment means) and the success e-mails;
  * declined → `FAILED` with the reason, the refusal e-mail and the coupon use
  * released (402 body); no answer → `FAILED` (`acquirer_unavailable`) and the
  * coupon released, so the client may retry (502).
@@ -119,7 +119,6 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
   )
   const charges = yield* Charges
   const coupons = yield* Coupons
-  const outbox = yield* Outbox
   const transactor = yield* Transactor
   const done = new Date(yield* Clock.currentTimeMillis)
   const couponId = draft.couponId
@@ -135,7 +134,7 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
     yield* transactor.withTransaction(Effect.gen(function*() {
       const paid = yield* charges.transition(id, ChargeTransitions.cardApproved, { paidAt: done }, done)
       if (Option.isSome(paid)) {
-        yield* outbox.append({ accountId: draft.owner.id, event: ChargeTransitions.cardApproved.event, body: paymentSuccessBody(paid.value, done) })
+        yield* recordChargePaid(paid.value, done)
         yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
       }
     }))
@@ -145,7 +144,10 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
   const declined = authorization.success
   yield* transactor.withTransaction(Effect.gen(function*() {
     const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: declined.code }, done)
-    if (Option.isSome(failed)) yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
+    if (Option.isSome(failed)) {
+      yield* recordChargeRefused(failed.value, done)
+      yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
+    }
     if (couponId !== undefined) yield* coupons.release(couponId, id)
   }))
   return yield* new CardRefused({ chargeId: id, error: declined.code })

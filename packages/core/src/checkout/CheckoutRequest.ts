@@ -11,6 +11,20 @@ const OptionalString = optional(Text)
 const ExternalKey = Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))
 const OptionalInt = optional(Schema.Int)
 
+/** Boleto instructions as the provider takes them: fine and interest in percent, an early-payment discount. */
+export const BoletoInstructions = Schema.Struct({
+  fine: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
+  interest: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
+  discount: optional(Schema.Struct({
+    amount: Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))),
+    modality: Schema.Literals(["fixed", "percent"]),
+    limitDate: CalendarDate
+  }))
+})
+
+/** Instructions of a Pix with due date: the same fine, interest and discount. */
+export const PixInstructions = BoletoInstructions
+
 export const CardInput = Schema.Struct({
   number: Schema.String,
   cvv: Schema.String,
@@ -75,9 +89,19 @@ export const CheckoutRequest = Schema.Struct({
   dueDate: optional(CalendarDate),
   expirationAfterDueDate: OptionalInt,
   boletoDueDays: OptionalInt,
-  boletoInstructions: Schema.optionalKey(Schema.Unknown),
+  /** The provider's structured instructions, or a line of text printed on the boleto. */
+  boletoInstructions: optional(Schema.Union([Text, BoletoInstructions])),
+  pixInstructions: optional(PixInstructions),
   expiration: optional(CalendarDate),
   billingDay: OptionalInt,
+  // Recurrence (subscriptions): see `rules/SubscriptionStart.ts` for how they combine.
+  recurrencyStartDate: optional(CalendarDate),
+  prorataStartDate: optional(CalendarDate),
+  prorataDueDate: optional(CalendarDate),
+  mergeWithNextCycle: optional(Schema.Boolean),
+  cartId: optional(Identifier),
+  issueDaysBeforeDue: OptionalInt,
+  additionalEmails: optional(Schema.Array(Email).pipe(Schema.check(Schema.isMaxLength(10)))),
   nfConfigId: optional(Identifier),
   // Checked by the use case, which names every unknown kind at once.
   notifications: optional(Schema.Array(Text))
@@ -87,12 +111,15 @@ export type CheckoutRequest = typeof CheckoutRequest.Type
 /**
  * 200 of `POST /v1/charges`: card `{ success, customerId, chargeId, status: "paid" }`;
  * Pix adds `pix { emv, qrCode }`, boleto `boleto { digitableLine, barCode, pdfUrl, dueDate }`.
+ * A purchase that started a subscription adds `subscriptionId`; one that
+ * starts in a free period has no charge yet (`status: "trialing"`, no `chargeId`).
  */
 export const CheckoutResponse = Schema.Struct({
   success: Schema.Literal(true),
   customerId: Schema.String,
-  chargeId: Schema.String,
-  status: Schema.Literals(["paid", "pending"]),
+  chargeId: Schema.optionalKey(Schema.String),
+  subscriptionId: Schema.optionalKey(Schema.String),
+  status: Schema.Literals(["paid", "pending", "trialing"]),
   pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String })),
   boleto: Schema.optionalKey(Schema.Struct({ digitableLine: Schema.String, barCode: Schema.String, pdfUrl: Schema.String, dueDate: Schema.String }))
 }).annotate({ identifier: "CheckoutResponse" })

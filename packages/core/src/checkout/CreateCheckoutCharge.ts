@@ -2,7 +2,8 @@
  * `POST /v1/charges`: the transparent checkout of one-time payments by Pix,
  * boleto or card, from an `amount`, one-time `items` or a `productId`, with
  * discounts, coupon, split (Pix, boleto), installments (card) and
- * `externalId` idempotency.
+ * `externalId` idempotency; recurring items start a subscription
+ * (`subscriptions/CreateSubscription.ts`) through the same stages.
  *
  * In stages, each its own module: parse (`ParseCheckout`) → price
  * (`PriceCheckout`) → draft and reserve (`ReserveCheckout`), around one
@@ -13,30 +14,58 @@ import { Caller } from "../auth/Authenticate.ts"
 import { prepareBoleto } from "./BoletoCheckout.ts"
 import { prepareCard } from "./CardCheckout.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
-import { parseCheckout } from "./ParseCheckout.ts"
+import type { Account } from "../domain/Account.ts"
+import { type CheckoutOrder, parseCheckout } from "./ParseCheckout.ts"
 import { preparePix } from "./PixCheckout.ts"
-import { priceCheckout } from "./PriceCheckout.ts"
+import { createSubscriptionCheckout } from "../subscriptions/CreateSubscription.ts"
+import { isRecurring, priceCheckout, type Purchase, resolvePurchase } from "./PriceCheckout.ts"
 import { draftCheckout, reserveCheckout } from "./ReserveCheckout.ts"
 
 export { DEFAULT_BOLETO_DUE_DAYS } from "./BoletoCheckout.ts"
 export { tokenizeCard } from "./TokenizeCard.ts"
 
 /**
- * Creates the charge of a checkout request on the caller's account. The
- * method's strategy runs between the draft and the reserve (its own checks,
- * fees and, for Pix and boleto, the provider's registration) and after it
- * (the card's authorization), so the first failing field is reported in the
- * order parse → price → method, and nothing is recorded for a refused
- * request.
+ * Creates what a checkout request buys on the caller's account: a
+ * subscription when it buys recurring prices (`createSubscriptionCheckout`),
+ * else a one-time charge.
  */
-export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(
-  request: CheckoutRequest,
+export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(request: CheckoutRequest) {
+  const caller = yield* Caller
+  const order = yield* parseCheckout(request, caller.account)
+  const purchase = yield* resolvePurchase(request, caller.account.id)
+  if (isRecurring(purchase)) return yield* createSubscriptionCheckout(order, purchase, caller)
+  return yield* chargeOnce(order, purchase, caller)
+})
+
+/**
+ * The one-time charge of a checkout request that sends an `amount` (the
+ * provider's one-off route).
+ */
+export const createAmountCharge = Effect.fn("Checkout.createAmountCharge")(function*(
+  request: CheckoutRequest & { readonly amount: NonNullable<CheckoutRequest["amount"]> },
   /** `pixLifetimeSeconds`: how long an immediate Pix stays payable (the provider's one-off charge counts seconds). */
   options: { readonly pixLifetimeSeconds?: number | undefined } = {}
 ) {
   const caller = yield* Caller
   const order = yield* parseCheckout(request, caller.account)
-  const price = yield* priceCheckout(order, caller.account.id)
+  const purchase = yield* resolvePurchase(request, caller.account.id)
+  return yield* chargeOnce(order, purchase, caller, options)
+})
+
+/**
+ * Creates the one-time charge of `purchase`. The method's strategy runs
+ * between the draft and the reserve (its own checks, fees and, for Pix and
+ * boleto, the provider's registration) and after it (the card's
+ * authorization), so the first failing field is reported in the order parse
+ * → price → method, and nothing is recorded for a refused request.
+ */
+const chargeOnce = Effect.fnUntraced(function*(
+  order: CheckoutOrder,
+  purchase: Purchase,
+  caller: { readonly account: Account; readonly master: Account },
+  options: { readonly pixLifetimeSeconds?: number | undefined } = {}
+) {
+  const price = yield* priceCheckout(order, purchase, caller.account.id)
   const draft = yield* draftCheckout(order, price, caller)
   const prepared = order.paymentMethod === "pix"
     ? yield* preparePix(order, draft, options.pixLifetimeSeconds)

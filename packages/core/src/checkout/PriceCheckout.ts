@@ -1,6 +1,6 @@
 /**
- * Stage 2 of `POST /v1/charges`: what the buyer pays. The base amount (from
- * `amount`, one-time `items` or a `productId`), the `discounts[]`, then the
+ * Stage 2 of `POST /v1/charges`: what the buyer pays. What is bought (from
+ * `amount`, `items` or a `productId`), the `discounts[]`, then the
  * coupon; and, per payment method, the fees and the split of the net. Every
  * sum, share and rounding is a function of `rules/`; this module reads the
  * catalog and the coupon and reports the request's fields.
@@ -9,6 +9,7 @@ import { Clock, Effect, Option, Result } from "effect"
 import { feeSchedule, splitParts } from "../charges/CreatePixCharge.ts"
 import type { Account } from "../domain/Account.ts"
 import { type Charge, PriceNotFound } from "../domain/Charge.ts"
+import type { Price, Product } from "../domain/Product.ts"
 import { invalidData as invalid, InvalidData } from "../domain/Errors.ts"
 import { type Cents, parseReais } from "../money/Money.ts"
 import { parsePercent } from "../money/Rounding.ts"
@@ -34,45 +35,69 @@ export interface CheckoutPrice {
 export const couponRefused = (reason: CouponRefusal) =>
   new InvalidData({ message: `coupon refused: ${reason}`, details: { field: "couponCode", reason } })
 
-const recurring = () => invalid("items", "recurring prices start subscriptions, which this engine does not offer yet")
+/** A price bought, with its product, in some quantity. */
+export interface PurchaseLine {
+  readonly price: Price
+  readonly product: Product
+  readonly quantity: number
+  readonly isOrderBump: boolean
+}
 
-/** The base amount of the purchase from `amount`, one-time `items` or `productId`, and the price ids bought. */
-const baseAmount = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string) {
+/** What a checkout buys: a bare `amount`, or priced lines (from `items` or a `productId`). */
+export type Purchase =
+  | { readonly _tag: "Amount"; readonly amount: Cents }
+  | { readonly _tag: "Lines"; readonly lines: ReadonlyArray<PurchaseLine> }
+
+/** Whether a purchase starts a subscription: it buys a recurring price. */
+export const isRecurring = (purchase: Purchase): purchase is Extract<Purchase, { _tag: "Lines" }> =>
+  purchase._tag === "Lines" && purchase.lines.some((line) => line.price.recurrenceType !== "ONE_TIME")
+
+const priceNotFound = (priceId: string) => new PriceNotFound({ message: `Preço ${priceId} não encontrado`, details: { priceId } })
+
+/**
+ * Reads what the request buys from the catalog: `amount`, each of `items`
+ * (active prices of active products, quantity 1 to 999), or a `productId`
+ * (its one-time price, or for a recurring product its first recurring one).
+ */
+export const resolvePurchase = Effect.fn("Checkout.resolvePurchase")(function*(request: CheckoutRequest, accountId: string) {
   const sources = [request.amount, request.items, request.productId].filter((s) => s !== undefined)
   if (sources.length !== 1) return yield* invalid("amount", "send amount, items or productId: exactly one of them")
-  if (request.amount !== undefined) return { amount: request.amount, priceIds: undefined }
+  if (request.amount !== undefined) return { _tag: "Amount", amount: request.amount } satisfies Purchase
   const products = yield* Products
   if (request.productId !== undefined) {
     const product = yield* products.find(accountId, request.productId)
+    const wanted = Option.isSome(product) && product.value.type === "RECURRING" ? "recurring" : "one-time"
     const price = Option.isSome(product) && product.value.status === "active"
-      ? product.value.prices.find((p) => p.isActive && p.recurrenceType === "ONE_TIME")
+      ? product.value.prices.find((p) => p.isActive && (p.recurrenceType === "ONE_TIME") === (wanted === "one-time"))
       : undefined
-    if (Option.isSome(product) && product.value.type === "RECURRING") return yield* recurring()
-    if (price === undefined) return yield* new PriceNotFound({ message: `O produto ${request.productId} não tem preço avulso ativo`, details: { productId: request.productId } })
-    return { amount: price.amount, priceIds: [price.id] }
+    if (Option.isNone(product) || price === undefined) {
+      return yield* new PriceNotFound({ message: `O produto ${request.productId} não tem preço ativo`, details: { productId: request.productId } })
+    }
+    return { _tag: "Lines", lines: [{ price, product: product.value, quantity: 1, isOrderBump: false }] } satisfies Purchase
   }
-  const lines: Array<ItemLine> = []
-  const priceIds: Array<string> = []
+  const lines: Array<PurchaseLine> = []
   for (const [i, item] of request.items!.entries()) {
     const quantity = item.quantity ?? 1
     if (quantity < 1 || quantity > 999) return yield* invalid(`items[${i}].quantity`, "quantity must be 1 to 999")
     const product = yield* products.findByPrice(accountId, item.priceId)
     const price = Option.isSome(product) ? product.value.prices.find((p) => p.id === item.priceId) : undefined
     if (Option.isNone(product) || price === undefined || !price.isActive || product.value.status !== "active") {
-      return yield* new PriceNotFound({ message: `Preço ${item.priceId} não encontrado`, details: { priceId: item.priceId } })
+      return yield* priceNotFound(item.priceId)
     }
-    if (price.recurrenceType !== "ONE_TIME") return yield* recurring()
-    lines.push({ unitAmount: price.amount, quantity })
-    priceIds.push(price.id)
+    lines.push({ price, product: product.value, quantity, isOrderBump: item.isOrderBump ?? false })
   }
   if (lines.length === 0) return yield* invalid("items", "items must not be empty")
-  const amount = itemsTotal(lines)
-  if (amount === undefined) return yield* invalid("items", "the total is too large")
-  return { amount, priceIds }
+  return { _tag: "Lines", lines } satisfies Purchase
 })
 
+/** Σ unit price × quantity of `lines`; refused when beyond what centavos can hold exactly. */
+export const linesTotal = (lines: ReadonlyArray<PurchaseLine>) => {
+  const total = itemsTotal(lines.map((line): ItemLine => ({ unitAmount: line.price.amount, quantity: line.quantity })))
+  return total === undefined ? Effect.fail(invalid("items", "the total is too large")) : Effect.succeed(total)
+}
+
 /** `discounts[]` as the rules take them: percentages in hundredths, fixed amounts in centavos. */
-const parseDiscounts = (discounts: NonNullable<CheckoutRequest["discounts"]>): Result.Result<Array<ChargeDiscount>, InvalidData> => {
+export const parseDiscounts = (discounts: NonNullable<CheckoutRequest["discounts"]>): Result.Result<Array<ChargeDiscount>, InvalidData> => {
   const parsed: Array<ChargeDiscount> = []
   for (const [i, d] of discounts.entries()) {
     const field = `discounts[${i}].value`
@@ -97,19 +122,20 @@ const parseDiscounts = (discounts: NonNullable<CheckoutRequest["discounts"]>): R
 }
 
 /** The coupon `code` of the account, valid for this purchase and buyer; refused with its reason otherwise. */
-const validCoupon = Effect.fnUntraced(function*(code: string, purchase: {
+export const validCoupon = Effect.fnUntraced(function*(code: string, purchase: {
   readonly accountId: string
   readonly amount: Cents
   readonly priceIds: ReadonlyArray<string> | undefined
   /** The buyer's, for first-time-only coupons. */
   readonly document: string
+  readonly chargeType: "ONE_TIME" | "RECURRING"
 }) {
   const coupons = yield* Coupons
   const [coupon] = yield* coupons.findByCode(purchase.accountId, code)
   const verdict = validateCoupon(coupon, {
     amount: purchase.amount,
     productIds: purchase.priceIds,
-    chargeType: "ONE_TIME",
+    chargeType: purchase.chargeType,
     alreadyUsedByCustomer: coupon?.firstTimeOnly ? yield* coupons.hasRedeemed(coupon.id, purchase.document) : false
   }, yield* Clock.currentTimeMillis)
   if (!verdict.valid) return yield* couponRefused(verdict.reason)
@@ -122,13 +148,15 @@ const validCoupon = Effect.fnUntraced(function*(code: string, purchase: {
  * what is left. A refused price, discount or coupon is reported here, before
  * any field of the payment method.
  */
-export const priceCheckout = Effect.fn("Checkout.price")(function*(order: CheckoutOrder, accountId: string) {
+export const priceCheckout = Effect.fn("Checkout.price")(function*(order: CheckoutOrder, purchase: Purchase, accountId: string) {
   const { request } = order
-  const base = yield* baseAmount(request, accountId)
+  const base = purchase._tag === "Amount"
+    ? { amount: purchase.amount, priceIds: undefined }
+    : { amount: yield* linesTotal(purchase.lines), priceIds: purchase.lines.map((line) => line.price.id) }
   const discounts = request.discounts === undefined ? [] : yield* Effect.fromResult(parseDiscounts(request.discounts))
   const discounted = applyDiscounts(base.amount, discounts, { cycle: 1, paymentMethod: order.paymentMethod }).amount
   if (request.couponCode === undefined) return { amount: discounted, priceIds: base.priceIds, couponId: undefined } satisfies CheckoutPrice
-  const coupon = yield* validCoupon(request.couponCode, { accountId, amount: discounted, priceIds: base.priceIds, document: order.buyer.document })
+  const coupon = yield* validCoupon(request.couponCode, { accountId, amount: discounted, priceIds: base.priceIds, document: order.buyer.document, chargeType: "ONE_TIME" })
   return { amount: applyCoupon(coupon, discounted).amount, priceIds: base.priceIds, couponId: coupon.id } satisfies CheckoutPrice
 })
 

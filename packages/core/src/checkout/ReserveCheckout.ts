@@ -107,6 +107,8 @@ export const draftCheckout = Effect.fn("Checkout.draft")(function*(
     // `metadata` is accepted and not stored on this route (spec: General rule 10).
     metadata: null,
     ...unsettledCharge,
+    subscriptionId: null,
+    cycleNumber: null,
     externalId: order.request.externalId ?? null,
     boleto: null,
     address: null,
@@ -126,7 +128,13 @@ export const draftCheckout = Effect.fn("Checkout.draft")(function*(
  * twice for one `externalId`.
  */
 export const reserveCheckout = Effect.fn("Checkout.reserve")(
-  function*(draft: CheckoutDraft, pending: PendingCharge, notify: ReadonlyArray<NotificationKind>) {
+  function*<R = never>(
+    draft: CheckoutDraft,
+    pending: PendingCharge,
+    notify: ReadonlyArray<NotificationKind>,
+    /** What else the command records with the charge (a subscription's records), in the same transaction. */
+    alongside: (charge: Charge) => Effect.Effect<void, never, R> = () => Effect.void as Effect.Effect<void, never, R>
+  ) {
     const { customer } = yield* (yield* Customers).insertIfAbsent(draft.customer)
     const charge: Charge = {
       ...pending,
@@ -141,6 +149,7 @@ export const reserveCheckout = Effect.fn("Checkout.reserve")(
     if (draft.couponId !== undefined && !(yield* (yield* Coupons).redeem(draft.couponId, redemption))) {
       return yield* couponRefused("COUPON_EXHAUSTED")
     }
+    yield* alongside(charge)
     yield* enqueueChargeNotifications(charge, notify)
     return customer.id
   },

@@ -11,8 +11,8 @@ import { Caller } from "../auth/Authenticate.ts"
 import { Charges } from "../ports/Charges.ts"
 import { CalendarDate, Description, Identifier, Name, optional, PhoneE164 } from "../domain/Values.ts"
 import { Reais, ReaisJson } from "../money/Money.ts"
-import { CardInput, CheckoutRequest, CheckoutResponse } from "./CheckoutRequest.ts"
-import { createCheckoutCharge } from "./CreateCheckoutCharge.ts"
+import { BoletoInstructions, CardInput, CheckoutRequest, CheckoutResponse } from "./CheckoutRequest.ts"
+import { createAmountCharge } from "./CreateCheckoutCharge.ts"
 
 /** A phone as the provider's clients send it: E.164, or national (area code and number), which gets `+55`. */
 const LenientPhone = Schema.String.pipe(
@@ -24,17 +24,6 @@ const LenientPhone = Schema.String.pipe(
     encode: SchemaGetter.transform((phone: string) => phone)
   })
 )
-
-/** Boleto instructions as the provider takes them: fine and interest in percent, an early-payment discount. */
-const BoletoInstructions = Schema.Struct({
-  fine: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
-  interest: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
-  discount: optional(Schema.Struct({
-    amount: Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))),
-    modality: Schema.Literals(["fixed", "percent"]),
-    limitDate: CalendarDate
-  }))
-})
 
 /** Body of `POST /v1/charges/single`. */
 export const SingleChargeRequest = Schema.Struct({
@@ -73,7 +62,7 @@ export const SingleChargeResponse = Schema.Union([
 /** The answer: Pix `{ chargeId, emv, qrCode }`, boleto as the checkout's, card `{ chargeId, status: "PAID", amount, paymentType, installments }`. */
 export const createSingleCharge = Effect.fn("Checkout.single")(function*(request: SingleChargeRequest) {
   const { title, expiration, ...rest } = request
-  const result = yield* createCheckoutCharge(
+  const result = yield* createAmountCharge(
     { ...rest, description: request.description ?? title },
     { pixLifetimeSeconds: expiration }
   )

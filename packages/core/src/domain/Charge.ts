@@ -154,6 +154,9 @@ export const Charge = Schema.Struct({
   notifications: Schema.NullOr(Schema.Array(NotificationKind)),
   /** Why a card was refused (`card_declined`, …). */
   failureReason: NullableString,
+  /** The subscription a charge bills, and the cycle when it is a cycle's charge (null for a plan change's prorata). */
+  subscriptionId: NullableString,
+  cycleNumber: Schema.NullOr(Schema.Int),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "Charge" })

@@ -10,13 +10,12 @@ import { makeEndToEndId } from "../brazil/EndToEndId.ts"
 import { ChargeNotPayable, NotSandboxAccount, type PixPayer } from "../domain/Charge.ts"
 import { findCharge } from "../charges/ManageCharges.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
-import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { Charges } from "../ports/Charges.ts"
 import { SandboxPayments } from "../ports/SandboxPayments.ts"
 import { Ids } from "../ports/Ids.ts"
-import { Outbox } from "../ports/Outbox.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { recordChargePaid } from "../subscriptions/SubscriptionPayments.ts"
 
 /** ISPB of the fictional bank of sandbox payers. */
 export const SANDBOX_ISPB = "99999999"
@@ -69,7 +68,6 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
   const transactor = yield* Transactor
   const charges = yield* Charges
   const queue = yield* SandboxPayments
-  const outbox = yield* Outbox
   const ids = yield* Ids
   return yield* transactor.withTransaction(Effect.gen(function*() {
     const pending = yield* queue.claimPending(limit)
@@ -81,7 +79,7 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
       const endToEndId = makeEndToEndId(SANDBOX_ISPB, now, random)!
       const moved = yield* charges.transition(job.chargeId, ChargeTransitions.paymentConfirmed, { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
       if (Option.isSome(moved)) {
-        yield* outbox.append({ accountId: moved.value.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(moved.value, at) })
+        yield* recordChargePaid(moved.value, at)
         yield* enqueueChargeNotifications(moved.value, ["oneoff.payment.success", "new.sale"])
         paid++
       }

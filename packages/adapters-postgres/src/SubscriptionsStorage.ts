@@ -1,0 +1,251 @@
+/**
+ * Subscriptions on `effect/sql`: the subscription row, its items, its cycles
+ * and the invoices with their lines. Status changes are conditional UPDATEs;
+ * the uniqueness of cycles, the single open charge of a cycle and the
+ * balance of invoices are the database's (migration 0013).
+ */
+import {
+  BillingCycle,
+  Invoice,
+  InvoiceLine,
+  OPEN_CYCLE_STATUSES,
+  OPEN_SUBSCRIPTION_STATUSES,
+  RulerEntry,
+  Subscription,
+  SubscriptionCard,
+  SubscriptionCoupon,
+  SubscriptionDiscount,
+  SubscriptionItem,
+  Subscriptions,
+  SubscriptionSplitRule
+} from "@billing/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
+import { CentsColumn, decodeRows, Int8, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
+import { containsPattern, run } from "./Statements.ts"
+
+const JsonText = <S extends Schema.Top>(schema: S) => Schema.fromJsonString(schema)
+
+const SubscriptionRow = withSeq({
+  ...Subscription.fields,
+  card: jsonColumn(SubscriptionCard),
+  allowedPaymentMethods: JsonText(Subscription.fields.allowedPaymentMethods),
+  additionalEmails: JsonText(Subscription.fields.additionalEmails),
+  splitRules: jsonColumn(Schema.Array(SubscriptionSplitRule)),
+  boletoInstructions: jsonColumn(Schema.Unknown),
+  pixInstructions: jsonColumn(Schema.Unknown),
+  coupon: jsonColumn(SubscriptionCoupon),
+  discounts: JsonText(Schema.Array(SubscriptionDiscount))
+})
+const decodeSubscriptions = decodeRows(SubscriptionRow)
+const decodeItems = decodeRows(Schema.Struct({ ...SubscriptionItem.fields, unitAmount: CentsColumn }))
+const CycleRow = Schema.Struct({
+  ...BillingCycle.fields,
+  amount: CentsColumn,
+  discount: CentsColumn,
+  credit: CentsColumn,
+  splitRules: jsonColumn(Schema.Array(SubscriptionSplitRule)),
+  rulerHistory: JsonText(Schema.Array(RulerEntry))
+})
+const decodeCycles = decodeRows(CycleRow)
+const decodeInvoices = decodeRows(Schema.Struct({
+  ...Invoice.fields,
+  invoiceNumber: Int8,
+  discount: CentsColumn,
+  total: CentsColumn,
+  lines: JsonText(Schema.Array(InvoiceLine))
+}))
+export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v))
+  const columns = sql`id, seq::text AS seq, account_id AS "accountId", master_account_id AS "masterAccountId", customer_id AS "customerId",
+    checkout_id AS "checkoutId", cart_id AS "cartId", status, interval, interval_count AS "intervalCount", billing_day AS "billingDay",
+    payment_method AS "paymentMethod", payment_method_id AS "paymentMethodId", card, allowed_payment_methods AS "allowedPaymentMethods",
+    pass_fees_to_customer AS "passFeesToCustomer", name, email, document, phone, additional_emails AS "additionalEmails",
+    current_cycle_number AS "currentCycleNumber", cancel_at_period_end AS "cancelAtPeriodEnd", canceled_at AS "canceledAt",
+    cancel_reason AS "cancelReason", split_rules AS "splitRules", boleto_instructions AS "boletoInstructions",
+    pix_instructions AS "pixInstructions", issue_days_before_due AS "issueDaysBeforeDue",
+    expiration_after_due_date AS "expirationAfterDueDate", nf_config_id AS "nfConfigId", coupon, discounts,
+    to_char(anchor_date, 'YYYY-MM-DD') AS "anchorDate", anchor_cycle AS "anchorCycle",
+    to_char(trial_ends_on, 'YYYY-MM-DD') AS "trialEndsOn", primary_item_id AS "primaryItemId",
+    pix_recurrency_id AS "pixRecurrencyId", archived_at AS "archivedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
+  const itemColumns = sql`id, subscription_id AS "subscriptionId", price_id AS "priceId", product_id AS "productId", name,
+    product_name AS "productName", product_type AS "productType", statement_descriptor AS "statementDescriptor",
+    unit_amount_cents AS "unitAmount", quantity, type, recurrence_type AS "recurrenceType", recurrence_interval AS "recurrenceInterval",
+    trial_days AS "trialDays", status, origin, upgraded_from_item_id AS "upgradedFromItemId", upgraded_to_item_id AS "upgradedToItemId",
+    created_at AS "createdAt", updated_at AS "updatedAt"`
+  const cycleColumns = sql`subscription_id AS "subscriptionId", cycle_number AS "cycleNumber", status, amount_cents AS amount,
+    discount_cents AS discount, credit_cents AS credit, to_char(period_start, 'YYYY-MM-DD') AS "periodStart",
+    to_char(due_date, 'YYYY-MM-DD') AS "dueDate", to_char(issue_date, 'YYYY-MM-DD') AS "issueDate",
+    payment_method AS "paymentMethod", charge_id AS "chargeId", split_rules AS "splitRules", ruler_history AS "rulerHistory",
+    manual_retry_count AS "manualRetryCount", last_manual_retry_at AS "lastManualRetryAt",
+    pix_auto_scheduled_end_to_end_id AS "pixAutoScheduledEndToEndId", created_at AS "createdAt", updated_at AS "updatedAt"`
+  const invoiceColumns = sql`id, subscription_id AS "subscriptionId", cycle_number AS "cycleNumber", invoice_number AS "invoiceNumber",
+    status, payment_type AS "paymentType", to_char(due_date, 'YYYY-MM-DD') AS "dueDate", paid_at AS "paidAt",
+    canceled_at AS "canceledAt", discount_cents AS discount, total_cents AS total, charge_id AS "chargeId", created_at AS "createdAt",
+    (SELECT coalesce(json_agg(json_build_object('name', l.name, 'productName', l.product_name, 'planName', l.plan_name, 'type', l.type,
+        'origin', l.origin, 'unitAmount', l.unit_amount_cents, 'quantity', l.quantity, 'netAmount', l.net_amount_cents,
+        'priceId', l.price_id, 'productId', l.product_id) ORDER BY l.position), '[]')::text
+      FROM invoice_lines l WHERE l.invoice_id = invoices.id) AS lines`
+
+  const insertSubscription = (s: Subscription) =>
+    run(sql`INSERT INTO subscriptions (id, account_id, master_account_id, customer_id, checkout_id, cart_id, status, interval, interval_count,
+        billing_day, payment_method, payment_method_id, card, allowed_payment_methods, pass_fees_to_customer, name, email, document, phone,
+        additional_emails, current_cycle_number, cancel_at_period_end, canceled_at, cancel_reason, split_rules, boleto_instructions,
+        pix_instructions, issue_days_before_due, expiration_after_due_date, nf_config_id, coupon, discounts, anchor_date, anchor_cycle,
+        trial_ends_on, primary_item_id, pix_recurrency_id, archived_at, created_at, updated_at)
+      VALUES (${s.id}, ${s.accountId}, ${s.masterAccountId}, ${s.customerId}, ${s.checkoutId}, ${s.cartId}, ${s.status}, ${s.interval},
+        ${s.intervalCount}, ${s.billingDay}, ${s.paymentMethod}, ${s.paymentMethodId}, ${json(s.card)}, ${json(s.allowedPaymentMethods)},
+        ${s.passFeesToCustomer}, ${s.name}, ${s.email}, ${s.document}, ${s.phone}, ${json(s.additionalEmails)}, ${s.currentCycleNumber},
+        ${s.cancelAtPeriodEnd}, ${s.canceledAt}, ${s.cancelReason}, ${json(s.splitRules)}, ${json(s.boletoInstructions)},
+        ${json(s.pixInstructions)}, ${s.issueDaysBeforeDue}, ${s.expirationAfterDueDate}, ${s.nfConfigId}, ${json(s.coupon)},
+        ${json(s.discounts)}, ${s.anchorDate}::date, ${s.anchorCycle}, ${s.trialEndsOn}::date, ${s.primaryItemId}, ${s.pixRecurrencyId},
+        ${s.archivedAt}, ${s.createdAt}, ${s.updatedAt})`)
+  const insertItems = (items: ReadonlyArray<SubscriptionItem>) =>
+    run(sql`INSERT INTO subscription_items (id, subscription_id, position, price_id, product_id, name, product_name, product_type,
+        statement_descriptor, unit_amount_cents, quantity, type, recurrence_type, recurrence_interval, trial_days, status, origin,
+        upgraded_from_item_id, upgraded_to_item_id, created_at, updated_at)
+      VALUES ${sql.csv(items.map((i, position) =>
+        sql`(${i.id}, ${i.subscriptionId}, ${position}, ${i.priceId}, ${i.productId}, ${i.name}, ${i.productName}, ${i.productType},
+          ${i.statementDescriptor}, ${i.unitAmount}, ${i.quantity}, ${i.type}, ${i.recurrenceType}, ${i.recurrenceInterval},
+          ${i.trialDays}, ${i.status}, ${i.origin}, ${i.upgradedFromItemId}, ${i.upgradedToItemId}, ${i.createdAt}, ${i.updatedAt})`))}`)
+  const insertCycles = (cycles: ReadonlyArray<BillingCycle>) =>
+    run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, period_start,
+        due_date, issue_date, payment_method, charge_id, split_rules, ruler_history, manual_retry_count, last_manual_retry_at,
+        pix_auto_scheduled_end_to_end_id, created_at, updated_at)
+      VALUES ${sql.csv(cycles.map((c) =>
+        sql`(${c.subscriptionId}, ${c.cycleNumber}, ${c.status}, ${c.amount}, ${c.discount}, ${c.credit}, ${c.periodStart}::date,
+          ${c.dueDate}::date, ${c.issueDate}::date, ${c.paymentMethod}, ${c.chargeId}, ${json(c.splitRules)}, ${json(c.rulerHistory)},
+          ${c.manualRetryCount}, ${c.lastManualRetryAt}, ${c.pixAutoScheduledEndToEndId}, ${c.createdAt}, ${c.updatedAt})`))}`)
+  const insertInvoice = (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) =>
+    Effect.gen(function*() {
+      const [counter] = yield* run(sql<{ n: string }>`INSERT INTO invoice_counters (account_id, last_number) VALUES (${accountId}, 1)
+        ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + 1
+        RETURNING last_number::text AS n`)
+      yield* run(sql`INSERT INTO invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type, due_date,
+          paid_at, canceled_at, discount_cents, total_cents, charge_id, created_at)
+        VALUES (${invoice.id}, ${accountId}, ${invoice.subscriptionId}, ${invoice.cycleNumber}, ${BigInt(counter!.n)}, ${invoice.status},
+          ${invoice.paymentType}, ${invoice.dueDate}::date, ${invoice.paidAt}, ${invoice.canceledAt}, ${invoice.discount},
+          ${invoice.total}, ${invoice.chargeId}, ${invoice.createdAt})`)
+      if (invoice.lines.length === 0) return
+      yield* run(sql`INSERT INTO invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
+          quantity, net_amount_cents, price_id, product_id)
+        VALUES ${sql.csv(invoice.lines.map((l, position) =>
+          sql`(${invoice.id}, ${position}, ${l.name}, ${l.productName}, ${l.planName}, ${l.type}, ${l.origin}, ${l.unitAmount},
+            ${l.quantity}, ${l.netAmount}, ${l.priceId}, ${l.productId})`))}`)
+    })
+  const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (s) => Option.fromNullishOr(withoutSeq(s)[0]))
+
+  return Subscriptions.of({
+    insert: ({ subscription, items, cycles, invoices }) =>
+      Effect.gen(function*() {
+        yield* insertSubscription(subscription)
+        if (items.length > 0) yield* insertItems(items)
+        if (cycles.length > 0) yield* insertCycles(cycles)
+        for (const invoice of invoices) yield* insertInvoice(subscription.accountId, invoice)
+      }),
+    find: (accountId, id) =>
+      Effect.gen(function*() {
+        const found = yield* run(sql`SELECT ${columns} FROM subscriptions WHERE account_id = ${accountId} AND id = ${id}`).pipe(Effect.flatMap(one))
+        if (Option.isNone(found)) return Option.none()
+        const items = yield* run(sql`SELECT ${itemColumns} FROM subscription_items WHERE subscription_id = ${id} ORDER BY position`).pipe(
+          Effect.flatMap(decodeItems)
+        )
+        const cycles = yield* run(sql`SELECT ${cycleColumns} FROM billing_cycles WHERE subscription_id = ${id} ORDER BY cycle_number`).pipe(
+          Effect.flatMap(decodeCycles)
+        )
+        const invoices = yield* run(sql`SELECT ${invoiceColumns} FROM invoices WHERE subscription_id = ${id} ORDER BY cycle_number, invoice_number`)
+          .pipe(Effect.flatMap(decodeInvoices))
+        return Option.some({ subscription: found.value, items, cycles, invoices })
+      }),
+    list: (accountId, q) =>
+      Effect.gen(function*() {
+        const pattern = q.search === null ? null : containsPattern(q.search)
+        const where = sql`account_id = ${accountId}
+          ${q.status === null ? (q.includeArchived ? sql`` : sql`AND status <> 'ARCHIVED'`) : sql`AND status = ${q.status}`}
+          ${q.paymentMethod === null ? sql`` : sql`AND payment_method = ${q.paymentMethod}`}
+          ${q.document === null ? sql`` : sql`AND document = ${q.document}`}
+          ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR email ILIKE ${pattern} OR document ILIKE ${pattern} OR id ILIKE ${pattern})`}
+          ${q.from === null ? sql`` : sql`AND created_at >= ${q.from}`}
+          ${q.to === null ? sql`` : sql`AND created_at <= ${q.to}`}
+          ${q.checkoutId === null ? sql`` : sql`AND checkout_id = ${q.checkoutId}`}
+          ${q.priceId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM subscription_items i WHERE i.subscription_id = subscriptions.id
+            AND i.price_id = ${q.priceId})`}
+          ${q.productId === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM subscription_items i WHERE i.subscription_id = subscriptions.id
+            AND i.product_id = ${q.productId})`}`
+        const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM subscriptions WHERE ${where}`)
+        const rows = yield* run(sql`SELECT ${columns} FROM subscriptions WHERE ${where} ${beforeCursor(sql, q.after)}
+          ORDER BY seq DESC LIMIT ${q.limit + 1}`).pipe(Effect.flatMap(decodeSubscriptions))
+        const page = withoutSeq(rows.slice(0, q.limit))
+        const ids = page.map((s) => s.id)
+        const cycles = ids.length === 0 ? [] : yield* run(sql`SELECT ${cycleColumns} FROM billing_cycles
+          WHERE subscription_id IN ${sql.in(ids)} ORDER BY subscription_id, cycle_number`).pipe(Effect.flatMap(decodeCycles))
+        const charges = ids.length === 0 ? [] : yield* run(sql<{ subscriptionId: string; net: string; status: string }>`
+          SELECT DISTINCT ON (subscription_id) subscription_id AS "subscriptionId", net_cents::text AS net, status
+          FROM charges WHERE subscription_id IN ${sql.in(ids)} ORDER BY subscription_id, created_at DESC, id DESC`)
+        const items = page.map((subscription) => {
+          const own = cycles.filter((c) => c.subscriptionId === subscription.id)
+          const last = charges.find((c) => c.subscriptionId === subscription.id)
+          return {
+            subscription,
+            currentCycle: own.find((c) => c.cycleNumber === subscription.currentCycleNumber) ?? null,
+            nextCycle: own.find((c) => c.cycleNumber === subscription.currentCycleNumber + 1) ?? null,
+            lastCharge: last === undefined ? null : { net: Number(last.net), status: last.status }
+          }
+        })
+        return { items, total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? rows[q.limit - 1]!.seq : null }
+      }),
+    listByCustomer: (accountId, customerId) =>
+      run(sql`SELECT ${columns} FROM subscriptions WHERE account_id = ${accountId} AND customer_id = ${customerId} ORDER BY seq DESC`).pipe(
+        Effect.flatMap(decodeSubscriptions),
+        Effect.map(withoutSeq)
+      ),
+    countOpen: (accountId, by) =>
+      run(sql<{ n: string }>`SELECT count(*)::text AS n FROM subscriptions s
+        WHERE s.account_id = ${accountId} AND s.status IN ${sql.in([...OPEN_SUBSCRIPTION_STATUSES])}
+          ${"customerId" in by ? sql`AND s.customer_id = ${by.customerId}` : sql`AND EXISTS (SELECT 1 FROM subscription_items i
+            WHERE i.subscription_id = s.id AND i.product_id = ${by.productId} AND i.status <> 'CANCELED')`}`).pipe(
+        Effect.map((rows) => Number(rows[0]?.n ?? 0))
+      ),
+    transition: (id, transition, changes, at) =>
+      run(sql`UPDATE subscriptions SET status = ${transition.to}, updated_at = ${at},
+          canceled_at = COALESCE(${changes.canceledAt ?? null}, canceled_at),
+          cancel_reason = COALESCE(${changes.cancelReason ?? null}, cancel_reason),
+          archived_at = COALESCE(${changes.archivedAt ?? null}, archived_at)
+        WHERE id = ${id} AND status IN ${sql.in([...transition.from])}
+        RETURNING ${columns}`).pipe(Effect.flatMap(one)),
+    scheduleCancel: (id, reason, at) =>
+      run(sql`UPDATE subscriptions SET cancel_at_period_end = true, cancel_reason = COALESCE(${reason}, cancel_reason), updated_at = ${at}
+        WHERE id = ${id} AND NOT cancel_at_period_end AND status IN ${sql.in([...OPEN_SUBSCRIPTION_STATUSES])}
+        RETURNING id`).pipe(Effect.map((rows) => rows.length > 0)),
+    moveCycle: (subscriptionId, n, move, at) =>
+      Effect.gen(function*() {
+        const moved = yield* run(sql`UPDATE billing_cycles SET status = ${move.to}, updated_at = ${at}
+          WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status IN ${sql.in([...move.from])}
+          RETURNING cycle_number`)
+        if (moved.length === 0) return false
+        if (move.invoice !== null) {
+          yield* run(sql`UPDATE invoices SET status = ${move.invoice.status},
+              paid_at = COALESCE(${move.invoice.paidAt ?? null}, paid_at), canceled_at = COALESCE(${move.invoice.canceledAt ?? null}, canceled_at)
+            WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n}`)
+        }
+        return true
+      }),
+    cancelOpenCycles: (subscriptionId, at) =>
+      Effect.gen(function*() {
+        const rows = yield* run(sql<{ n: number }>`UPDATE billing_cycles SET status = 'CANCELED', updated_at = ${at}
+          WHERE subscription_id = ${subscriptionId} AND status IN ${sql.in([...OPEN_CYCLE_STATUSES])}
+          RETURNING cycle_number AS n`)
+        const numbers = rows.map((r) => Number(r.n)).sort((a, b) => a - b)
+        if (numbers.length > 0) {
+          yield* run(sql`UPDATE invoices SET status = 'CANCELED', canceled_at = ${at}
+            WHERE subscription_id = ${subscriptionId} AND cycle_number IN ${sql.in(numbers)} AND status IN ('PENDING', 'AWAITING_PAYMENT', 'OVERDUE')`)
+        }
+        return numbers
+      }),
+    moveItems: (subscriptionId, which, to, at) =>
+      run(sql`UPDATE subscription_items SET status = ${to}, updated_at = ${at}
+        WHERE subscription_id = ${subscriptionId} AND type = ${which.type} AND status IN ${sql.in([...which.from])}`).pipe(Effect.asVoid)
+  })
+}))

@@ -1,0 +1,201 @@
+/**
+ * Bodies of the events about subscriptions (spec: Events, Common envelope):
+ * every one carries the subscription base (`subscriptionId`, `customerId`,
+ * `customer`, `items`, `currentCycle`) with `accountNumber` as the account
+ * key and `timestamp`; payments and created charges add their charge. One
+ * Schema per body, derived from the entities, serialized once when the event
+ * is recorded.
+ */
+import { Schema } from "effect"
+import { Charge } from "../domain/Charge.ts"
+import type { EventName } from "../domain/Events.ts"
+import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
+import { Instant, ReaisJson } from "../domain/Wire.ts"
+import type { SubscriptionAggregate } from "../ports/Subscriptions.ts"
+
+const s = Subscription.fields
+const i = SubscriptionItem.fields
+const c = BillingCycle.fields
+const ch = Charge.fields
+
+/** The names of the events that carry the subscription base. */
+export const SubscriptionEventName = Schema.Literals([
+  "subscription.created",
+  "subscription.trial",
+  "subscription.activated",
+  "subscription.renewed",
+  "subscription.upgraded",
+  "subscription.item_added",
+  "subscription.item_removed",
+  "subscription.downgrade_scheduled",
+  "subscription.canceled",
+  "subscription.cancel_scheduled",
+  "subscription.expired"
+])
+export type SubscriptionEventName = typeof SubscriptionEventName.Type
+
+const EventItem = Schema.Struct({
+  itemId: i.id,
+  priceId: i.priceId,
+  productId: i.productId,
+  name: i.name,
+  quantity: i.quantity,
+  amount: ReaisJson,
+  type: i.type,
+  status: i.status,
+  price: Schema.Struct({
+    title: i.name,
+    amount: ReaisJson,
+    recurrenceType: i.recurrenceType,
+    recurrenceInterval: i.recurrenceInterval,
+    trialDays: i.trialDays
+  })
+})
+
+const EventCycle = Schema.Struct({
+  cycleNumber: c.cycleNumber,
+  status: c.status,
+  amount: ReaisJson,
+  dueDate: c.dueDate,
+  chargeId: c.chargeId,
+  paymentMethod: c.paymentMethod
+})
+
+/** The subscription base every subscription-related event carries. */
+const base = {
+  timestamp: Instant,
+  accountNumber: Schema.String,
+  subscriptionId: s.id,
+  status: s.status,
+  customerId: s.customerId,
+  customer: Schema.Struct({ customerId: s.customerId, name: s.name, email: s.email, phone: s.phone, document: s.document }),
+  items: Schema.Array(EventItem),
+  currentCycle: Schema.NullOr(EventCycle)
+}
+
+/** `subscription.*`: the base, plus the cancellation fields when there are any. */
+export const SubscriptionEvent = Schema.Struct({
+  event: SubscriptionEventName,
+  ...base,
+  cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+  canceledAt: Schema.NullOr(Instant),
+  reason: s.cancelReason
+}).annotate({ identifier: "SubscriptionEvent" })
+
+/** `payment.success` of a subscription's charge: the base and the payment. */
+export const SubscriptionPaymentSuccessEvent = Schema.Struct({
+  event: Schema.Literal("payment.success"),
+  ...base,
+  chargeId: ch.id,
+  amount: ReaisJson,
+  paymentMethod: ch.paymentType,
+  paymentId: Schema.String,
+  paidAt: Instant,
+  payer: ch.payer
+}).annotate({ identifier: "SubscriptionPaymentSuccessEvent" })
+
+/** `charge.created`: the base and the charge, whose `status` is the charge's. */
+export const ChargeCreatedEvent = Schema.Struct({
+  event: Schema.Literal("charge.created"),
+  ...base,
+  status: ch.status,
+  chargeId: ch.id,
+  amount: ReaisJson,
+  paymentType: ch.paymentType,
+  dueDate: ch.dueDate
+}).annotate({ identifier: "ChargeCreatedEvent" })
+
+const encodeSubscription = Schema.encodeSync(SubscriptionEvent)
+const encodePayment = Schema.encodeSync(SubscriptionPaymentSuccessEvent)
+const encodeChargeCreated = Schema.encodeSync(ChargeCreatedEvent)
+
+/** The base of `aggregate` at `at` for the account numbered `accountNumber`. */
+const baseOf = (aggregate: SubscriptionAggregate, accountNumber: string, at: Date) => {
+  const sub = aggregate.subscription
+  const cycle = aggregate.cycles.find((x) => x.cycleNumber === sub.currentCycleNumber) ?? null
+  return {
+    timestamp: at,
+    accountNumber,
+    subscriptionId: sub.id,
+    status: sub.status,
+    customerId: sub.customerId,
+    customer: { customerId: sub.customerId, name: sub.name, email: sub.email, phone: sub.phone, document: sub.document },
+    items: aggregate.items.filter((x) => x.status !== "CANCELED").map((x) => ({
+      itemId: x.id,
+      priceId: x.priceId,
+      productId: x.productId,
+      name: x.name,
+      quantity: x.quantity,
+      amount: x.unitAmount,
+      type: x.type,
+      status: x.status,
+      price: { title: x.name, amount: x.unitAmount, recurrenceType: x.recurrenceType, recurrenceInterval: x.recurrenceInterval, trialDays: x.trialDays }
+    })),
+    currentCycle: cycle === null ? null : {
+      cycleNumber: cycle.cycleNumber,
+      status: cycle.status,
+      amount: cycle.amount,
+      dueDate: cycle.dueDate,
+      chargeId: cycle.chargeId,
+      paymentMethod: cycle.paymentMethod
+    }
+  }
+}
+
+/** An outbox entry of a subscription event. */
+export interface SubscriptionEventEntry {
+  readonly accountId: string
+  readonly event: EventName
+  readonly body: string
+}
+
+export const subscriptionEvent = (
+  event: SubscriptionEventName,
+  aggregate: SubscriptionAggregate,
+  accountNumber: string,
+  at: Date
+): SubscriptionEventEntry => ({
+  accountId: aggregate.subscription.accountId,
+  event,
+  body: JSON.stringify(encodeSubscription({
+    event,
+    ...baseOf(aggregate, accountNumber, at),
+    cancelAtPeriodEnd: aggregate.subscription.cancelAtPeriodEnd,
+    canceledAt: aggregate.subscription.canceledAt,
+    reason: aggregate.subscription.cancelReason
+  }))
+})
+
+export const subscriptionPaymentSuccess = (
+  aggregate: SubscriptionAggregate,
+  charge: Charge,
+  accountNumber: string,
+  at: Date
+): SubscriptionEventEntry => ({
+  accountId: charge.accountId,
+  event: "payment.success",
+  body: JSON.stringify(encodePayment({
+    event: "payment.success",
+    ...baseOf(aggregate, accountNumber, at),
+    chargeId: charge.id,
+    amount: charge.amount,
+    paymentMethod: charge.paymentType,
+    paymentId: charge.endToEndId ?? charge.id,
+    paidAt: charge.paidAt ?? at,
+    payer: charge.payer
+  }))
+})
+
+export const chargeCreated = (aggregate: SubscriptionAggregate, charge: Charge, accountNumber: string, at: Date): SubscriptionEventEntry => ({
+  accountId: charge.accountId,
+  event: "charge.created",
+  body: JSON.stringify(encodeChargeCreated({
+    event: "charge.created",
+    ...baseOf(aggregate, accountNumber, at),
+    status: charge.status,
+    chargeId: charge.id,
+    amount: charge.amount,
+    paymentType: charge.paymentType,
+    dueDate: charge.dueDate
+  }))
+})

@@ -1,0 +1,100 @@
+/**
+ * Storage of subscriptions with their items, cycles and invoices. Status
+ * changes are conditional updates, as for charges: `transition` moves a
+ * subscription only from the statuses its table row allows.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type {
+  BillingCycle,
+  CycleStatus,
+  Invoice,
+  InvoiceStatus,
+  ItemStatus,
+  Subscription,
+  SubscriptionItem,
+  SubscriptionStatus
+} from "../domain/Subscription.ts"
+import type { SubscriptionTransition } from "../rules/SubscriptionTransitions.ts"
+
+/** A subscription with everything it is made of, cycles in number order. */
+export interface SubscriptionAggregate {
+  readonly subscription: Subscription
+  readonly items: ReadonlyArray<SubscriptionItem>
+  readonly cycles: ReadonlyArray<BillingCycle>
+  readonly invoices: ReadonlyArray<Invoice>
+}
+
+/** The filters of a subscription list, each `null` when not applied; newest first. */
+export interface SubscriptionListFilter {
+  readonly limit: number
+  /** Cursor of the previous page. */
+  readonly after: string | null
+  readonly status: SubscriptionStatus | null
+  /** Without a status filter, `ARCHIVED` subscriptions are left out unless this is set. */
+  readonly includeArchived: boolean
+  readonly paymentMethod: Subscription["paymentMethod"] | null
+  readonly document: string | null
+  readonly search: string | null
+  readonly from: Date | null
+  readonly to: Date | null
+  readonly priceId: string | null
+  readonly productId: string | null
+  readonly checkoutId: string | null
+}
+
+/** A list entry: the subscription, its current cycle and the last charge issued for it. */
+export interface SubscriptionListEntry {
+  readonly subscription: Subscription
+  readonly currentCycle: BillingCycle | null
+  readonly nextCycle: BillingCycle | null
+  readonly lastCharge: { readonly net: number; readonly status: string } | null
+}
+
+export class Subscriptions extends Context.Service<Subscriptions, {
+  /** Writes a new subscription with its items, cycles and invoices (numbered here, per account). Call in a transaction. */
+  readonly insert: (aggregate: {
+    readonly subscription: Subscription
+    readonly items: ReadonlyArray<SubscriptionItem>
+    readonly cycles: ReadonlyArray<BillingCycle>
+    readonly invoices: ReadonlyArray<Omit<Invoice, "invoiceNumber">>
+  }) => Effect.Effect<void>
+  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<SubscriptionAggregate>>
+  readonly list: (accountId: string, filter: SubscriptionListFilter) => Effect.Effect<{
+    readonly items: ReadonlyArray<SubscriptionListEntry>
+    readonly total: number
+    readonly lastKey: string | null
+  }>
+  /** The customer's subscriptions, newest first. */
+  readonly listByCustomer: (accountId: string, customerId: string) => Effect.Effect<ReadonlyArray<Subscription>>
+  /** How many open subscriptions (`OPEN_SUBSCRIPTION_STATUSES`) the customer, or the product's prices, has. */
+  readonly countOpen: (accountId: string, by: { readonly customerId: string } | { readonly productId: string }) => Effect.Effect<number>
+  /** Applies `transition` (with `changes`) if the subscription is still in one of its `from` statuses. */
+  readonly transition: (
+    id: string,
+    transition: SubscriptionTransition,
+    changes: Partial<Pick<Subscription, "canceledAt" | "cancelReason" | "archivedAt">>,
+    at: Date
+  ) => Effect.Effect<Option.Option<Subscription>>
+  /** Sets `cancelAtPeriodEnd` (and the reason) unless it is set already; whether it changed. */
+  readonly scheduleCancel: (id: string, reason: string | null, at: Date) => Effect.Effect<boolean>
+  /** Moves cycle `n` from one of `from` to `to`, and its invoice to `invoice`; whether it moved. */
+  readonly moveCycle: (
+    subscriptionId: string,
+    n: number,
+    move: {
+      readonly from: ReadonlyArray<CycleStatus>
+      readonly to: CycleStatus
+      readonly invoice: { readonly status: InvoiceStatus; readonly paidAt?: Date | undefined; readonly canceledAt?: Date | undefined } | null
+    },
+    at: Date
+  ) => Effect.Effect<boolean>
+  /** Cancels every open cycle (and its invoice); the numbers canceled. */
+  readonly cancelOpenCycles: (subscriptionId: string, at: Date) => Effect.Effect<ReadonlyArray<number>>
+  /** Moves the items of `type` in one of `from` to `to`. */
+  readonly moveItems: (
+    subscriptionId: string,
+    which: { readonly type: SubscriptionItem["type"]; readonly from: ReadonlyArray<ItemStatus> },
+    to: ItemStatus,
+    at: Date
+  ) => Effect.Effect<void>
+}>()("@billing/core/ports/Subscriptions") {}

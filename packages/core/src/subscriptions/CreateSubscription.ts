@@ -1,0 +1,127 @@
+/**
+ * `POST /v1/charges` with recurring items: a subscription (`sub_`), its
+ * items, cycle 1 with its invoice and charge, written in one transaction
+ * with `subscription.created` and `charge.created` (or, in a free period,
+ * `subscription.created` and `subscription.trial` and no charge). The charge
+ * of cycle 1 is made by the checkout's own method strategies, so a
+ * subscription's first Pix, boleto or card is exactly a one-time checkout's;
+ * its payment activates the subscription (`SubscriptionPayments`).
+ */
+import { Effect, Option, Schema } from "effect"
+import type { Account } from "../domain/Account.ts"
+import { prepareBoleto } from "../checkout/BoletoCheckout.ts"
+import { prepareCard } from "../checkout/CardCheckout.ts"
+import type { CheckoutRequest } from "../checkout/CheckoutRequest.ts"
+import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
+import { preparePix } from "../checkout/PixCheckout.ts"
+import type { Purchase } from "../checkout/PriceCheckout.ts"
+import { type CheckoutDraft, type CheckoutResult, draftCheckout, reserveCheckout } from "../checkout/ReserveCheckout.ts"
+import { tokenizeCard } from "../checkout/TokenizeCard.ts"
+import { CalendarDate } from "../domain/Values.ts"
+import { chargeCreated } from "../events/SubscriptionEvents.ts"
+import { Customers } from "../ports/Customers.ts"
+import { Coupons } from "../ports/Coupons.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { couponRefused } from "../checkout/PriceCheckout.ts"
+import { accountNumberOf, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
+import { planFirstCycle, type SubscriptionPlan } from "./SubscriptionPlan.ts"
+import { subscriptionTerms } from "./SubscriptionTerms.ts"
+
+/** The 200 of a checkout that started a subscription: the checkout's, with the subscription. */
+export type SubscriptionCheckoutResult =
+  | (CheckoutResult & { readonly subscriptionId: string })
+  | { readonly success: true; readonly customerId: string; readonly subscriptionId: string; readonly status: "trialing" }
+
+/**
+ * A typed card is tokenized first, so later cycles can be charged without
+ * it: the request then names the token, as a client that tokenized would.
+ * Answers the request and the card the subscription shows.
+ */
+const withReusableCard = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string) {
+  if (request.paymentMethod !== "creditcard") return { request, card: null }
+  if (request.card !== undefined) {
+    const { paymentMethodId, brand, firstSix, lastFour } = yield* tokenizeCard({ card: request.card })
+    const { card: _, ...rest } = request
+    return { request: { ...rest, paymentMethodId }, card: { brand, firstSix, lastFour } }
+  }
+  if (request.paymentMethodId === undefined) return { request, card: null }
+  const method = yield* (yield* PaymentMethods).find(accountId, request.paymentMethodId)
+  return { request, card: Option.match(method, { onNone: () => null, onSome: ({ brand, firstSix, lastFour }) => ({ brand, firstSix, lastFour }) }) }
+})
+
+/** A date the calendar rules computed, as the request's checked date. */
+const toCalendarDate = Schema.decodeSync(CalendarDate)
+
+/**
+ * The request the method's strategy charges cycle 1 with: a Pix with due
+ * date, or a boleto, due on the cycle's due date when that is after today.
+ */
+const firstChargeRequest = (request: CheckoutRequest, due: string, today: string): CheckoutRequest => {
+  if (due <= today) return request
+  const dueDate = toCalendarDate(due)
+  if (request.paymentMethod === "pix") return { ...request, expiration: dueDate }
+  if (request.paymentMethod === "boleto") return { ...request, dueDate, boletoDueDays: undefined }
+  return request
+}
+
+/** Writes the subscription and its events, in the reserve's transaction. */
+const recordSubscription = Effect.fnUntraced(function*(plan: SubscriptionPlan, customerId: string, chargeId: string | null, owner: Account) {
+  const aggregate = plan.withCustomer(customerId, chargeId)
+  yield* (yield* Subscriptions).insert(aggregate)
+  yield* appendSubscriptionEvent("subscription.created", aggregate, plan.at)
+  if (aggregate.subscription.status === "TRIALING") yield* appendSubscriptionEvent("subscription.trial", aggregate, plan.at)
+  return { aggregate, accountNumber: yield* accountNumberOf(owner.id) }
+})
+
+/** A subscription in a free period: no charge; the customer, the subscription, the coupon use and the events. */
+const startFree = Effect.fnUntraced(function*(draft: CheckoutDraft, plan: SubscriptionPlan) {
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const { customer } = yield* (yield* Customers).insertIfAbsent(draft.customer)
+    yield* recordSubscription(plan, customer.id, null, draft.owner)
+    const redemption = { customerDocument: draft.customer.document, reference: plan.subscriptionId, at: plan.at }
+    if (draft.couponId !== undefined && !(yield* (yield* Coupons).redeem(draft.couponId, redemption))) {
+      return yield* couponRefused("COUPON_EXHAUSTED")
+    }
+    return { success: true as const, customerId: customer.id, subscriptionId: plan.subscriptionId, status: "trialing" as const }
+  }))
+})
+
+/**
+ * Creates the subscription `purchase` starts for the caller. Cycle 1 is
+ * charged at once unless the subscription starts in a free period.
+ */
+export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromCheckout")(function*(
+  order: CheckoutOrder,
+  purchase: Extract<Purchase, { _tag: "Lines" }>,
+  caller: { readonly account: Account; readonly master: Account }
+) {
+  const terms = yield* subscriptionTerms(order, purchase.lines, caller.account.id)
+  const { request, card } = yield* withReusableCard(order.request, caller.account.id)
+  const ids = yield* Ids
+  const subscriptionId = yield* ids.make("sub", { sandbox: caller.account.sandbox })
+  const plan = yield* planFirstCycle({ order: { ...order, request }, terms, subscriptionId, card, caller })
+  const price = { amount: plan.firstInvoiceTotal, priceIds: purchase.lines.map((line) => line.price.id), couponId: terms.coupon?.couponId }
+  const draft = yield* draftCheckout({ ...order, request }, price, caller)
+  if (plan.free) return yield* startFree(draft, plan)
+  const chargeDraft: CheckoutDraft = {
+    ...draft,
+    common: { ...draft.common, subscriptionId, cycleNumber: 1, description: request.description ?? plan.description }
+  }
+  const chargeOrder = { ...order, request: firstChargeRequest(request, plan.firstDueDate, terms.today) }
+  const prepared = chargeOrder.paymentMethod === "pix"
+    ? yield* preparePix(chargeOrder, chargeDraft)
+    : chargeOrder.paymentMethod === "boleto"
+    ? yield* prepareBoleto(chargeOrder, chargeDraft)
+    : yield* prepareCard(chargeOrder, chargeDraft)
+  const customerId = yield* reserveCheckout(chargeDraft, prepared.pending, prepared.notify, (charge) =>
+    Effect.gen(function*() {
+      const { aggregate, accountNumber } = yield* recordSubscription(plan, charge.customerId!, charge.id, caller.account)
+      yield* (yield* Outbox).append(chargeCreated(aggregate, charge, accountNumber, plan.at))
+    }))
+  const result = yield* prepared.settle(customerId)
+  return { ...result, subscriptionId } satisfies SubscriptionCheckoutResult
+})

@@ -1,0 +1,257 @@
+/**
+ * The records a new subscription starts with, worked out before anything is
+ * written: the subscription, its items, cycle 1 (issued with its invoice, or
+ * scheduled when the subscription starts free) and the next cycle,
+ * scheduled. Every date comes from `rules/SubscriptionStart.ts` and
+ * `rules/CycleSchedule.ts`, every amount from `rules/CycleInvoice.ts` and
+ * `rules/Prorata.ts`.
+ */
+import { Effect } from "effect"
+import type { Account } from "../domain/Account.ts"
+import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
+import type { PurchaseLine } from "../checkout/PriceCheckout.ts"
+import { paymentTypeOf } from "../domain/Charge.ts"
+import type { BillingCycle, Invoice, InvoiceLine, Subscription, SubscriptionItem, SubscriptionSplitRule } from "../domain/Subscription.ts"
+import { type Cents, cents } from "../money/Money.ts"
+import { Ids } from "../ports/Ids.ts"
+import type { SubscriptionAggregate } from "../ports/Subscriptions.ts"
+import { cycleInvoice } from "../rules/CycleInvoice.ts"
+import { cycleDueDate, issueDate } from "../rules/CycleSchedule.ts"
+import { prorata } from "../rules/Prorata.ts"
+import { type SubscriptionStart, subscriptionStart } from "../rules/SubscriptionStart.ts"
+import type { SubscriptionTerms } from "./SubscriptionTerms.ts"
+
+/** A new subscription, ready to be written once its customer is known. */
+export interface SubscriptionPlan {
+  readonly subscriptionId: string
+  readonly at: Date
+  /** Starts in a free period: nothing is charged now. */
+  readonly free: boolean
+  readonly firstDueDate: string
+  /** What cycle 1's charge asks for. */
+  readonly firstInvoiceTotal: Cents
+  /** The plan's name, the first charge's description when the request has none. */
+  readonly description: string
+  /** The records, for the customer the buyer turned out to be and cycle 1's charge (null when free). */
+  readonly withCustomer: (customerId: string, chargeId: string | null) => SubscriptionAggregate
+}
+
+/** The invoice line of a bought price. */
+export const priceLine = (line: PurchaseLine, origin: string): InvoiceLine => {
+  const recurring = line.price.recurrenceType !== "ONE_TIME"
+  return {
+    name: line.price.title,
+    productName: line.product.name,
+    planName: recurring ? line.price.title : null,
+    type: recurring ? "RECURRING" : "ONE_TIME",
+    origin,
+    unitAmount: line.price.amount,
+    quantity: line.quantity,
+    netAmount: line.price.amount * line.quantity,
+    priceId: line.price.id,
+    productId: line.product.id
+  }
+}
+
+/** The line of a first partial period: the full cycle's share for its days. */
+const prorataLine = (terms: SubscriptionTerms, start: SubscriptionStart): InvoiceLine | null => {
+  const share = start.first.prorata
+  if (share === null) return null
+  const amount = prorata({
+    cycleStart: cycleDueDate(start.anchorDate, recurrenceOf(terms), 0, start.billingDay),
+    nextCycleDate: start.anchorDate,
+    changeDate: start.first.periodStart,
+    currentAmount: cents(0),
+    newAmount: terms.cycleSubtotal
+  }).prorataAmount
+  return {
+    name: `Proporcional ${share.remainingDays}/${share.cycleDays} dias`,
+    productName: terms.recurring[0]!.product.name,
+    planName: terms.recurring[0]!.price.title,
+    type: "PRORATA",
+    origin: "PRORATA",
+    unitAmount: amount,
+    quantity: 1,
+    netAmount: amount,
+    priceId: terms.recurring[0]!.price.id,
+    productId: terms.recurring[0]!.product.id
+  }
+}
+
+const recurrenceOf = (terms: SubscriptionTerms) => ({ recurrenceType: terms.interval, recurrenceInterval: terms.intervalCount })
+
+/** Cycle 1's lines: the full cycle and/or its prorata, then the order bumps. */
+const firstCycleLines = (terms: SubscriptionTerms, start: SubscriptionStart): ReadonlyArray<InvoiceLine> => {
+  const partial = prorataLine(terms, start)
+  const full = terms.recurring.map((line) => priceLine(line, "CHECKOUT"))
+  const bumps = terms.oneTime.map((line) => priceLine(line, "ORDER_BUMP"))
+  if (partial === null) return [...full, ...bumps]
+  return start.first.prorata!.merged ? [...full, partial, ...bumps] : [partial, ...bumps]
+}
+
+const splitRulesOf = (order: CheckoutOrder): ReadonlyArray<SubscriptionSplitRule> | null => {
+  const split = order.request.split
+  if (split === undefined || split.length === 0) return null
+  return split.map((s) => ({ accountNumber: s.accountNumber ?? s.publicId ?? "", type: s.type, value: s.amount }))
+}
+
+/** Plans the subscription `subscriptionId` for `order` on `terms`. */
+export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function*(input: {
+  readonly order: CheckoutOrder
+  readonly terms: SubscriptionTerms
+  readonly subscriptionId: string
+  /** The card later cycles are charged to, when paid by card. */
+  readonly card: Subscription["card"]
+  readonly caller: { readonly account: Account; readonly master: Account }
+}) {
+  const { order, terms, subscriptionId, caller } = input
+  const request = order.request
+  const ids = yield* Ids
+  const sandbox = { sandbox: caller.account.sandbox }
+  const itemIds = yield* Effect.forEach([...terms.recurring, ...terms.oneTime], () => ids.make("item", sandbox))
+  const invoiceId = yield* ids.make("inv", sandbox)
+  const at = new Date(terms.now)
+  const coupon = terms.coupon
+  const start = subscriptionStart({
+    today: terms.today,
+    recurrence: recurrenceOf(terms),
+    billingDay: request.billingDay,
+    trialDays: terms.trialDays,
+    extraPeriod: coupon?.discountType === "EXTRA_PERIOD" && coupon.extraPeriodUnit !== null
+      ? { value: coupon.discountValue, unit: coupon.extraPeriodUnit }
+      : undefined,
+    recurrencyStartDate: request.recurrencyStartDate,
+    prorataStartDate: request.prorataStartDate,
+    prorataDueDate: request.prorataDueDate,
+    mergeWithNextCycle: request.mergeWithNextCycle
+  })
+  const free = start.freeUntil !== null
+  const method = order.paymentMethod
+  const priceOf = (cycle: number, lines: ReadonlyArray<InvoiceLine>) =>
+    cycleInvoice({ cycle, paymentMethod: method, lines, discounts: terms.discounts, coupon })
+  const fullLines = terms.recurring.map((line) => priceLine(line, "RECURRING"))
+  const first = free ? priceOf(1, [...fullLines, ...terms.oneTime.map((line) => priceLine(line, "ORDER_BUMP"))]) : priceOf(1, firstCycleLines(terms, start))
+  const dueOf = (n: number) => (n === 1 ? start.first.dueDate : cycleDueDate(start.anchorDate, recurrenceOf(terms), n - start.anchorCycle + 1, start.billingDay))
+  const splitRules = splitRulesOf(order)
+  const cycleOf = (n: number, fields: Pick<BillingCycle, "status" | "amount" | "discount" | "issueDate" | "chargeId">): BillingCycle => ({
+    subscriptionId,
+    cycleNumber: n,
+    ...fields,
+    credit: cents(0),
+    periodStart: n === 1 ? start.first.periodStart : dueOf(n),
+    dueDate: dueOf(n),
+    paymentMethod: method,
+    splitRules,
+    rulerHistory: [],
+    manualRetryCount: 0,
+    lastManualRetryAt: null,
+    pixAutoScheduledEndToEndId: null,
+    createdAt: at,
+    updatedAt: at
+  })
+  const scheduled = (n: number): BillingCycle => {
+    const amounts = priceOf(n, fullLines)
+    return cycleOf(n, { status: "SCHEDULED", amount: amounts.total, discount: amounts.discount, issueDate: issueDate(dueOf(n), terms.issueDaysBeforeDue), chargeId: null })
+  }
+  const lines = [...terms.recurring, ...terms.oneTime]
+  const withCustomer = (customerId: string, chargeId: string | null) => {
+    const subscription: Subscription = {
+      id: subscriptionId,
+      accountId: caller.account.id,
+      masterAccountId: caller.master.id,
+      customerId,
+      checkoutId: null,
+      cartId: request.cartId ?? null,
+      status: free ? "TRIALING" : "PENDING",
+      interval: terms.interval,
+      intervalCount: terms.intervalCount,
+      billingDay: start.billingDay,
+      paymentMethod: method,
+      paymentMethodId: request.paymentMethodId ?? null,
+      card: input.card,
+      allowedPaymentMethods: request.allowedPaymentMethods ?? [method],
+      passFeesToCustomer: request.passFeesToCustomer ?? false,
+      name: order.buyer.name,
+      email: order.buyer.email,
+      document: order.buyer.document,
+      phone: order.buyer.phone,
+      additionalEmails: request.additionalEmails ?? [],
+      currentCycleNumber: 1,
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      cancelReason: null,
+      splitRules,
+      boletoInstructions: request.boletoInstructions ?? null,
+      pixInstructions: request.pixInstructions ?? null,
+      issueDaysBeforeDue: terms.issueDaysBeforeDue,
+      expirationAfterDueDate: terms.expirationAfterDueDate,
+      nfConfigId: request.nfConfigId ?? null,
+      coupon,
+      discounts: terms.discounts,
+      anchorDate: start.anchorDate,
+      anchorCycle: start.anchorCycle,
+      trialEndsOn: start.freeUntil,
+      primaryItemId: itemIds[0]!,
+      pixRecurrencyId: null,
+      archivedAt: null,
+      createdAt: at,
+      updatedAt: at
+    }
+    const items = lines.map((line, i): SubscriptionItem => ({
+      id: itemIds[i]!,
+      subscriptionId,
+      priceId: line.price.id,
+      productId: line.product.id,
+      name: line.price.title,
+      productName: line.product.name,
+      productType: line.product.type,
+      statementDescriptor: line.price.statementDescriptor,
+      unitAmount: line.price.amount,
+      quantity: line.quantity,
+      type: line.price.recurrenceType === "ONE_TIME" ? "ONE_TIME" : "RECURRING",
+      recurrenceType: line.price.recurrenceType,
+      recurrenceInterval: line.price.recurrenceInterval,
+      trialDays: line.price.trialDays,
+      status: free && line.price.recurrenceType !== "ONE_TIME" ? "TRIALING" : "PENDING",
+      origin: line.price.recurrenceType === "ONE_TIME" ? "ORDER_BUMP" : "CHECKOUT",
+      upgradedFromItemId: null,
+      upgradedToItemId: null,
+      createdAt: at,
+      updatedAt: at
+    }))
+    if (free) return { subscription, items, cycles: [scheduled(1)], invoices: [] }
+    const issued = cycleOf(1, {
+      status: method === "creditcard" ? "PROCESSING" : "AWAITING_PAYMENT",
+      amount: first.total,
+      discount: first.discount,
+      issueDate: terms.today,
+      chargeId
+    })
+    const invoice: Invoice = {
+      id: invoiceId,
+      subscriptionId,
+      cycleNumber: 1,
+      invoiceNumber: 0,
+      status: "AWAITING_PAYMENT",
+      paymentType: paymentTypeOf[method],
+      dueDate: issued.dueDate,
+      paidAt: null,
+      canceledAt: null,
+      discount: first.discount,
+      total: first.total,
+      chargeId,
+      lines: first.lines,
+      createdAt: at
+    }
+    return { subscription, items, cycles: [issued, scheduled(2)], invoices: [invoice] }
+  }
+  return {
+    subscriptionId,
+    at,
+    free,
+    firstDueDate: start.first.dueDate,
+    firstInvoiceTotal: first.total,
+    description: terms.recurring[0]!.price.title,
+    withCustomer
+  } satisfies SubscriptionPlan
+})
