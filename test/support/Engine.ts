@@ -5,7 +5,7 @@
  */
 import { HttpServerLive } from "@billing/adapters-http"
 import { Billing } from "@billing/core"
-import { Effect, Layer, ManagedRuntime, References } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, References } from "effect"
 import { HttpServer } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import { DatabaseLive, EngineLive } from "../../packages/cli/src/Engine.ts"
@@ -76,12 +76,18 @@ export interface EngineOptions {
   readonly logging?: Layer.Layer<never>
   /** Networks of the reverse proxies the server trusts (`HttpServerLive`); none by default. */
   readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork>
+  /** The clock of the whole engine (for example `offsetClock()` to start on a chosen day); the real one by default. */
+  readonly clock?: Clock.Clock
 }
 
 export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {}): Promise<TestEngine> => {
   const { config, drop } = await engineConfig(kind)
   const logging = options.logging ?? Layer.succeed(References.MinimumLogLevel, "Warn")
-  const layer = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies }).pipe(Layer.provideMerge(EngineLive(config)), Layer.provideMerge(logging))
+  const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies }).pipe(
+    Layer.provideMerge(EngineLive(config)),
+    Layer.provideMerge(logging)
+  )
+  const layer = options.clock === undefined ? server : server.pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, options.clock)))
   const runtime = ManagedRuntime.make(layer)
   const baseUrl = await serverBaseUrl(runtime)
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)

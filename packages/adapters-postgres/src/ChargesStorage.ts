@@ -132,6 +132,9 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
           ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)
         return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
       }),
+    listBySubscription: (accountId, subscriptionId) =>
+      run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId} AND subscription_id = ${subscriptionId}
+        ORDER BY created_at, id`).pipe(Effect.flatMap(decodeCharges)),
     paidByCustomer: (accountId, customerId) =>
       run(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
         WHERE account_id = ${accountId} AND customer_id = ${customerId} AND status = 'PAID'`).pipe(

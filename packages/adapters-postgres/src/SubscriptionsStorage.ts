@@ -6,6 +6,7 @@
  */
 import {
   BillingCycle,
+  Charge,
   Invoice,
   InvoiceLine,
   OPEN_CYCLE_STATUSES,
@@ -33,8 +34,8 @@ const SubscriptionRow = withSeq({
   allowedPaymentMethods: JsonText(Subscription.fields.allowedPaymentMethods),
   additionalEmails: JsonText(Subscription.fields.additionalEmails),
   splitRules: jsonColumn(Schema.Array(SubscriptionSplitRule)),
-  boletoInstructions: jsonColumn(Schema.Unknown),
-  pixInstructions: jsonColumn(Schema.Unknown),
+  boletoInstructions: jsonColumn(Subscription.fields.boletoInstructions.members[0]),
+  pixInstructions: jsonColumn(Subscription.fields.pixInstructions.members[0]),
   coupon: jsonColumn(SubscriptionCoupon),
   discounts: JsonText(Schema.Array(SubscriptionDiscount))
 })
@@ -56,6 +57,9 @@ const decodeInvoices = decodeRows(Schema.Struct({
   total: CentsColumn,
   lines: JsonText(Schema.Array(InvoiceLine))
 }))
+const decodeLastCharges = decodeRows(Schema.Struct({ subscriptionId: Schema.String, net: CentsColumn, status: Charge.fields.status }))
+const decodePrimaries = decodeRows(Schema.Struct({ subscriptionId: Schema.String, priceId: Schema.String, productId: Schema.String }))
+
 export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v))
@@ -181,17 +185,24 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         const ids = page.map((s) => s.id)
         const cycles = ids.length === 0 ? [] : yield* run(sql`SELECT ${cycleColumns} FROM billing_cycles
           WHERE subscription_id IN ${sql.in(ids)} ORDER BY subscription_id, cycle_number`).pipe(Effect.flatMap(decodeCycles))
-        const charges = ids.length === 0 ? [] : yield* run(sql<{ subscriptionId: string; net: string; status: string }>`
-          SELECT DISTINCT ON (subscription_id) subscription_id AS "subscriptionId", net_cents::text AS net, status
-          FROM charges WHERE subscription_id IN ${sql.in(ids)} ORDER BY subscription_id, created_at DESC, id DESC`)
+        const charges = ids.length === 0 ? [] : yield* run(sql`
+          SELECT DISTINCT ON (subscription_id) subscription_id AS "subscriptionId", net_cents AS net, status
+          FROM charges WHERE subscription_id IN ${sql.in(ids)} ORDER BY subscription_id, created_at DESC, id DESC`).pipe(
+          Effect.flatMap(decodeLastCharges)
+        )
+        const primaries = ids.length === 0 ? [] : yield* run(sql`SELECT i.subscription_id AS "subscriptionId", i.price_id AS "priceId",
+            i.product_id AS "productId" FROM subscription_items i JOIN subscriptions s ON s.primary_item_id = i.id
+          WHERE i.subscription_id IN ${sql.in(ids)}`).pipe(Effect.flatMap(decodePrimaries))
         const items = page.map((subscription) => {
           const own = cycles.filter((c) => c.subscriptionId === subscription.id)
           const last = charges.find((c) => c.subscriptionId === subscription.id)
+          const primary = primaries.find((p) => p.subscriptionId === subscription.id)
           return {
             subscription,
+            primaryItem: primary ?? null,
             currentCycle: own.find((c) => c.cycleNumber === subscription.currentCycleNumber) ?? null,
             nextCycle: own.find((c) => c.cycleNumber === subscription.currentCycleNumber + 1) ?? null,
-            lastCharge: last === undefined ? null : { net: Number(last.net), status: last.status }
+            lastCharge: last === undefined ? null : { net: last.net, status: last.status }
           }
         })
         return { items, total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? rows[q.limit - 1]!.seq : null }

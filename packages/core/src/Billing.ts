@@ -55,4 +55,6 @@ export {
   updateCheckoutLink
 } from "./checkout/CheckoutLinks.ts"
 export { sendPendingNotifications } from "./checkout/ChargeNotifications.ts"
+export { getSubscription, listSubscriptions } from "./subscriptions/ReadSubscriptions.ts"
+export { archiveSubscription, cancelSubscription } from "./subscriptions/CancelSubscription.ts"
 export { asAccount } from "./auth/AsAccount.ts"

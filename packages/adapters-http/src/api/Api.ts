@@ -18,6 +18,7 @@ import { documentExamples } from "./OpenApiExamples.ts"
 import { documentAuthentication } from "./OpenApiSecurity.ts"
 import { PaymentMethodsGroup } from "./PaymentMethods.ts"
 import { ProductsGroup } from "./Products.ts"
+import { SubscriptionsGroup } from "./Subscriptions.ts"
 import { WalletGroup } from "./Wallet.ts"
 import { WebhooksGroup } from "./Webhooks.ts"
 
@@ -34,6 +35,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(BoletoPdfGroup)
   .add(CheckoutLinksGroup)
   .add(CheckoutSessionsGroup)
+  .add(SubscriptionsGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

@@ -6,7 +6,7 @@ import { BillingApi } from "../api/Api.ts"
 import { capture, type Services } from "./Common.ts"
 
 export const ProductsHandlers = HttpApiBuilder.group(BillingApi, "products", Effect.fn("Handlers.products")(function*(handlers) {
-  const provide = yield* capture<Services<ReturnType<typeof Billing.updateProduct>>>()
+  const provide = yield* capture<Services<ReturnType<typeof Billing.updateProduct>> | Services<ReturnType<typeof Billing.deleteProduct>>>()
   return handlers
     .handle("create", ({ payload }) => provide(Billing.createProduct(payload)))
     .handle("list", ({ query }) => provide(Billing.listProducts(query)))

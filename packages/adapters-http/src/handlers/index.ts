@@ -13,6 +13,7 @@ import { AlwaysVerdictLive, CouponValidationHandlers } from "./CouponValidation.
 import { CustomersHandlers } from "./Customers.ts"
 import { PaymentMethodsHandlers } from "./PaymentMethods.ts"
 import { ProductsHandlers } from "./Products.ts"
+import { SubscriptionsHandlers } from "./Subscriptions.ts"
 import { WalletHandlers } from "./Wallet.ts"
 import { WebhooksHandlers } from "./Webhooks.ts"
 
@@ -30,7 +31,8 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     PaymentMethodsHandlers,
     BoletoPdfHandlers,
     CheckoutLinksHandlers,
-    CheckoutSessionsHandlers
+    CheckoutSessionsHandlers,
+    SubscriptionsHandlers
   ]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
-import { PaymentMethodInput } from "../domain/Charge.ts"
+import { BoletoInstructionsInput, PaymentMethodInput, PixInstructions } from "../domain/Charge.ts"
 import { AddressInput } from "../domain/Customer.ts"
 import { CalendarDate, Description, DocumentNumber, Email, Identifier, Name, optional, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
@@ -10,20 +10,6 @@ const OptionalString = optional(Text)
 /** `externalId` and `externalTxid`: at most 100 characters (spec: Limits). */
 const ExternalKey = Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))
 const OptionalInt = optional(Schema.Int)
-
-/** Boleto instructions as the provider takes them: fine and interest in percent, an early-payment discount. */
-export const BoletoInstructions = Schema.Struct({
-  fine: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
-  interest: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
-  discount: optional(Schema.Struct({
-    amount: Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))),
-    modality: Schema.Literals(["fixed", "percent"]),
-    limitDate: CalendarDate
-  }))
-})
-
-/** Instructions of a Pix with due date: the same fine, interest and discount. */
-export const PixInstructions = BoletoInstructions
 
 export const CardInput = Schema.Struct({
   number: Schema.String,
@@ -90,7 +76,7 @@ export const CheckoutRequest = Schema.Struct({
   expirationAfterDueDate: OptionalInt,
   boletoDueDays: OptionalInt,
   /** The provider's structured instructions, or a line of text printed on the boleto. */
-  boletoInstructions: optional(Schema.Union([Text, BoletoInstructions])),
+  boletoInstructions: optional(BoletoInstructionsInput),
   pixInstructions: optional(PixInstructions),
   expiration: optional(CalendarDate),
   billingDay: OptionalInt,

@@ -11,7 +11,8 @@ import { Caller } from "../auth/Authenticate.ts"
 import { Charges } from "../ports/Charges.ts"
 import { CalendarDate, Description, Identifier, Name, optional, PhoneE164 } from "../domain/Values.ts"
 import { Reais, ReaisJson } from "../money/Money.ts"
-import { BoletoInstructions, CardInput, CheckoutRequest, CheckoutResponse } from "./CheckoutRequest.ts"
+import { BoletoInstructions } from "../domain/Charge.ts"
+import { CardInput, CheckoutRequest, CheckoutResponse } from "./CheckoutRequest.ts"
 import { createAmountCharge } from "./CreateCheckoutCharge.ts"
 
 /** A phone as the provider's clients send it: E.164, or national (area code and number), which gets `+55`. */

@@ -14,13 +14,16 @@ import {
   type CustomerAddress,
   CustomerAlreadyExists,
   type CustomerInput,
+  CustomerHasActiveSubscriptions,
   CustomerNotFound,
   DocumentUpdateNotAllowed,
   toCustomerView
 } from "../domain/Customer.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
-import { pageLimit, type SearchQuery } from "../domain/Pagination.ts"
+import { dateBound, pageLimit, type SearchQuery } from "../domain/Pagination.ts"
 import { Charges } from "../ports/Charges.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
+import { toSubscriptionSummary } from "../domain/Subscription.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Transactor.ts"
@@ -79,8 +82,13 @@ export const createCustomer = Effect.fn("Customers.create")(function*(input: Cus
 export const getCustomer = Effect.fn("Customers.get")(function*(id: string) {
   const customer = yield* findOwn(id)
   const ltv = yield* (yield* Charges).paidByCustomer(customer.accountId, customer.id)
-  // Subscriptions arrive with their own issue; until then a customer has none.
-  return { ...toCustomerView(customer), ltv, addresses: customer.address === null ? [] : [customer.address], subscriptions: [] }
+  const subscriptions = yield* (yield* Subscriptions).listByCustomer(customer.accountId, customer.id)
+  return {
+    ...toCustomerView(customer),
+    ltv,
+    addresses: customer.address === null ? [] : [customer.address],
+    subscriptions: subscriptions.map(toSubscriptionSummary)
+  }
 })
 
 export const lookupCustomerByDocument = Effect.fn("Customers.lookupDocument")(function*(document: string) {
@@ -102,12 +110,7 @@ export const listCustomers = Effect.fn("Customers.list")(function*(query: Search
   if (query.status !== undefined && !["ACTIVE", "INACTIVE", "BLOCKED"].includes(query.status)) {
     return yield* invalid("status", "status must be ACTIVE, INACTIVE or BLOCKED")
   }
-  const date = (field: "startDate" | "endDate", endOfDay: boolean) => {
-    const value = query[field]
-    if (value === undefined) return Effect.succeed(null)
-    const parsed = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}-03:00` : value)
-    return Number.isNaN(parsed.getTime()) ? Effect.fail(invalid(field, `${field} must be a date or date-time`)) : Effect.succeed(parsed)
-  }
+  const date = (field: "startDate" | "endDate", endOfDay: boolean) => dateBound(query[field], { field, endOfDay, invalid })
   const page = yield* (yield* Customers).list(caller.account.id, {
     limit,
     after: query.lastKey ?? null,
@@ -142,12 +145,19 @@ export const updateCustomer = Effect.fn("Customers.update")(function*(id: string
 
 /**
  * Hides the customer from listings and frees its document; its charges keep
- * pointing at it. An open subscription will refuse this with
- * `CUSTOMER_HAS_ACTIVE_SUBSCRIPTIONS` once subscriptions exist.
+ * pointing at it. A customer with open subscriptions is refused
+ * (`CUSTOMER_HAS_ACTIVE_SUBSCRIPTIONS`, the message says how many).
  */
 export const deleteCustomer = Effect.fn("Customers.delete")(function*(id: string) {
   const caller = yield* Caller
   yield* findOwn(id)
+  const open = yield* (yield* Subscriptions).countOpen(caller.account.id, { customerId: id })
+  if (open > 0) {
+    return yield* new CustomerHasActiveSubscriptions({
+      message: `O cliente tem ${open} assinatura(s) ativa(s); cancele-as antes de removê-lo`,
+      details: { customerId: id, activeSubscriptions: open }
+    })
+  }
   const at = new Date(yield* Clock.currentTimeMillis)
   const transactor = yield* Transactor
   yield* transactor.withTransaction((yield* Customers).markDeleted(caller.account.id, id, at))

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { NotificationKind } from "./Notification.ts"
 import { ErrorFields } from "./Errors.ts"
+import { CalendarDate, optional, Text } from "./Values.ts"
 
 /** Every charge status of the spec. */
 export const ChargeStatuses = [
@@ -83,6 +84,23 @@ export const ChargeCard = Schema.Struct({
   installments: Schema.Int
 })
 export type ChargeCard = typeof ChargeCard.Type
+
+/** Boleto instructions as the provider takes them: fine and interest in percent, an early-payment discount. */
+export const BoletoInstructions = Schema.Struct({
+  fine: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
+  interest: optional(Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 100 })))),
+  discount: optional(Schema.Struct({
+    amount: Schema.Number.pipe(Schema.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))),
+    modality: Schema.Literals(["fixed", "percent"]),
+    limitDate: CalendarDate
+  }))
+})
+
+/** Instructions of a Pix with due date: the same fine, interest and discount. */
+export const PixInstructions = BoletoInstructions
+
+/** `boletoInstructions` as clients send it: the provider's structured instructions, or a line of text printed on the boleto. */
+export const BoletoInstructionsInput = Schema.Union([Text, BoletoInstructions])
 
 /** The boleto of a boleto charge; `instructions` are kept as the client sent them. */
 export const ChargeBoleto = Schema.Struct({

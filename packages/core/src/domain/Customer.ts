@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
+import { SubscriptionSummary } from "./Subscription.ts"
 import { Cep, DocumentNumber, Email, IbgeCityCode, Name, optional, PhoneE164, Text, Uf } from "./Values.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 
@@ -107,7 +108,7 @@ export const CustomerDetailView = Schema.Struct({
   /** Lifetime value: what the customer has paid the account, in reais. */
   ltv: ReaisJson,
   addresses: Schema.Array(AddressView),
-  subscriptions: Schema.Array(Schema.Unknown)
+  subscriptions: Schema.Array(SubscriptionSummary)
 }).annotate({ identifier: "CustomerDetail" })
 
 export const toCustomerView = (c: Customer): typeof CustomerView.Type => ({

@@ -36,3 +36,19 @@ export const keysetPagination = (page: { readonly total: number; readonly lastKe
   hasMore: page.lastKey !== null,
   lastKey: page.lastKey
 })
+
+/**
+ * A date bound of a list query (`startDate`, `endDate`): a date (the start or
+ * end of that day in São Paulo) or a date-time; null when absent.
+ */
+export const dateBound = <E>(value: string | undefined, options: {
+  readonly field: string
+  readonly endOfDay: boolean
+  readonly invalid: (field: string, message: string) => E
+}) => {
+  if (value === undefined) return Effect.succeed(null)
+  const parsed = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${options.endOfDay ? "23:59:59.999" : "00:00:00.000"}-03:00` : value)
+  return Number.isNaN(parsed.getTime())
+    ? Effect.fail(options.invalid(options.field, `${options.field} must be a date or date-time`))
+    : Effect.succeed(parsed)
+}

@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
-import { ChargeCard, PaymentMethodInput, PaymentType } from "./Charge.ts"
+import { BoletoInstructionsInput, ChargeCard, PaymentMethodInput, PaymentType, PixInstructions } from "./Charge.ts"
 import { Coupon } from "./Coupon.ts"
 import { ErrorFields } from "./Errors.ts"
 import { PriceRecurrence, ProductType } from "./Product.ts"
@@ -118,8 +118,8 @@ export const Subscription = Schema.Struct({
   canceledAt: Schema.NullOr(Schema.Date),
   cancelReason: NullableString,
   splitRules: Schema.NullOr(Schema.Array(SubscriptionSplitRule)),
-  boletoInstructions: Schema.NullOr(Schema.Unknown),
-  pixInstructions: Schema.NullOr(Schema.Unknown),
+  boletoInstructions: Schema.NullOr(BoletoInstructionsInput),
+  pixInstructions: Schema.NullOr(PixInstructions),
   issueDaysBeforeDue: Schema.Int,
   expirationAfterDueDate: Schema.Int,
   nfConfigId: NullableString,
@@ -231,6 +231,35 @@ export const Invoice = Schema.Struct({
   createdAt: Schema.Date
 }).annotate({ identifier: "InvoiceRecord" })
 export type Invoice = typeof Invoice.Type
+
+/** A subscription as its customer's detail lists it. */
+export const SubscriptionSummary = Schema.Struct({
+  subscriptionId: Subscription.fields.id,
+  status: Subscription.fields.status,
+  paymentMethod: Subscription.fields.paymentMethod,
+  interval: Subscription.fields.interval,
+  currentCycleNumber: Subscription.fields.currentCycleNumber,
+  cancelAtPeriodEnd: Subscription.fields.cancelAtPeriodEnd,
+  createdAt: Schema.DateFromString
+}).annotate({ identifier: "SubscriptionSummary" })
+
+export const toSubscriptionSummary = (s: Subscription): typeof SubscriptionSummary.Type => ({
+  subscriptionId: s.id,
+  status: s.status,
+  paymentMethod: s.paymentMethod,
+  interval: s.interval,
+  currentCycleNumber: s.currentCycleNumber,
+  cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+  createdAt: s.createdAt
+})
+
+/** A subscription with everything it is made of, cycles in number order. */
+export interface SubscriptionAggregate {
+  readonly subscription: Subscription
+  readonly items: ReadonlyArray<SubscriptionItem>
+  readonly cycles: ReadonlyArray<BillingCycle>
+  readonly invoices: ReadonlyArray<Invoice>
+}
 
 /** 404: unknown subscription, or another account's (they look the same). */
 export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SUBSCRIPTION_NOT_FOUND", ErrorFields, {

@@ -6,12 +6,12 @@
  * Schema per body, derived from the entities, serialized once when the event
  * is recorded.
  */
+import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Schema } from "effect"
 import { Charge } from "../domain/Charge.ts"
 import type { EventName } from "../domain/Events.ts"
 import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
 import { Instant, ReaisJson } from "../domain/Wire.ts"
-import type { SubscriptionAggregate } from "../ports/Subscriptions.ts"
 
 const s = Subscription.fields
 const i = SubscriptionItem.fields

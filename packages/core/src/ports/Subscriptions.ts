@@ -11,18 +11,13 @@ import type {
   InvoiceStatus,
   ItemStatus,
   Subscription,
+  SubscriptionAggregate,
   SubscriptionItem,
   SubscriptionStatus
 } from "../domain/Subscription.ts"
+import type { ChargeStatus } from "../domain/Charge.ts"
+import type { Cents } from "../money/Money.ts"
 import type { SubscriptionTransition } from "../rules/SubscriptionTransitions.ts"
-
-/** A subscription with everything it is made of, cycles in number order. */
-export interface SubscriptionAggregate {
-  readonly subscription: Subscription
-  readonly items: ReadonlyArray<SubscriptionItem>
-  readonly cycles: ReadonlyArray<BillingCycle>
-  readonly invoices: ReadonlyArray<Invoice>
-}
 
 /** The filters of a subscription list, each `null` when not applied; newest first. */
 export interface SubscriptionListFilter {
@@ -42,12 +37,13 @@ export interface SubscriptionListFilter {
   readonly checkoutId: string | null
 }
 
-/** A list entry: the subscription, its current cycle and the last charge issued for it. */
+/** A list entry: the subscription, its main item, its current and next cycles and the last charge issued for it. */
 export interface SubscriptionListEntry {
   readonly subscription: Subscription
+  readonly primaryItem: Pick<SubscriptionItem, "priceId" | "productId"> | null
   readonly currentCycle: BillingCycle | null
   readonly nextCycle: BillingCycle | null
-  readonly lastCharge: { readonly net: number; readonly status: string } | null
+  readonly lastCharge: { readonly net: Cents; readonly status: ChargeStatus } | null
 }
 
 export class Subscriptions extends Context.Service<Subscriptions, {

@@ -5,7 +5,17 @@
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { keysetPagination, pageLimit, type SearchQuery } from "../domain/Pagination.ts"
-import { InvalidProductData, type Price, type PriceInput, type Product, type ProductInput, ProductNotFound, toProductView } from "../domain/Product.ts"
+import {
+  InvalidProductData,
+  type Price,
+  type PriceInput,
+  type Product,
+  ProductHasActiveSubscriptions,
+  type ProductInput,
+  ProductNotFound,
+  toProductView
+} from "../domain/Product.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Products } from "../ports/Products.ts"
 import { Transactor } from "../ports/Transactor.ts"
@@ -162,14 +172,20 @@ export const updateProduct = Effect.fn("Products.update")(function*(id: string, 
 })
 
 /**
- * Deletes a product and its prices. Subscriptions do not exist yet (a later
- * issue); when they do, a product sold in an active one is refused with
- * `PRODUCT_HAS_ACTIVE_SUBSCRIPTIONS` here, and archiving is the way to
- * withdraw it.
+ * Deletes a product and its prices. A product sold in an open subscription
+ * is refused with `PRODUCT_HAS_ACTIVE_SUBSCRIPTIONS` (the message says how
+ * many); archiving is the way to withdraw it.
  */
 export const deleteProduct = Effect.fn("Products.delete")(function*(id: string) {
   const caller = yield* Caller
   yield* findOwn(id)
+  const open = yield* (yield* Subscriptions).countOpen(caller.account.id, { productId: id })
+  if (open > 0) {
+    return yield* new ProductHasActiveSubscriptions({
+      message: `O produto está em ${open} assinatura(s) ativa(s); arquive-o em vez de removê-lo`,
+      details: { productId: id, activeSubscriptions: open }
+    })
+  }
   const transactor = yield* Transactor
   const products = yield* Products
   yield* transactor.withTransaction(products.remove(caller.account.id, id))

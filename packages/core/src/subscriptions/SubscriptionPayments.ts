@@ -5,6 +5,7 @@
  * transaction, so the charge, its cycle, its invoice, the subscription and
  * the events move together or not at all.
  */
+import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import { OPEN_CYCLE_STATUSES } from "../domain/Subscription.ts"
@@ -12,7 +13,7 @@ import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { type SubscriptionEventName, subscriptionEvent, subscriptionPaymentSuccess } from "../events/SubscriptionEvents.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Outbox } from "../ports/Outbox.ts"
-import { type SubscriptionAggregate, Subscriptions } from "../ports/Subscriptions.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 

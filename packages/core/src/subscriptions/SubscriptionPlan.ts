@@ -6,6 +6,7 @@
  * `rules/CycleSchedule.ts`, every amount from `rules/CycleInvoice.ts` and
  * `rules/Prorata.ts`.
  */
+import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Effect } from "effect"
 import type { Account } from "../domain/Account.ts"
 import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
@@ -14,7 +15,6 @@ import { paymentTypeOf } from "../domain/Charge.ts"
 import type { BillingCycle, Invoice, InvoiceLine, Subscription, SubscriptionItem, SubscriptionSplitRule } from "../domain/Subscription.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
-import type { SubscriptionAggregate } from "../ports/Subscriptions.ts"
 import { cycleInvoice } from "../rules/CycleInvoice.ts"
 import { cycleDueDate, issueDate } from "../rules/CycleSchedule.ts"
 import { prorata } from "../rules/Prorata.ts"

@@ -1,0 +1,117 @@
+/**
+ * `DELETE /v1/subscriptions/{id}` (optional `reason`, `cancelAtPeriodEnd`)
+ * and the archive: a subscription canceled now (`CANCELED`, its open cycles,
+ * invoices and charges canceled, `subscription.canceled`) or at the end of
+ * its period (`cancelAtPeriodEnd`, `subscription.cancel_scheduled`; the
+ * billing run cancels it when the period ends). A repeat answers 400
+ * `SUBSCRIPTION_ALREADY_CANCELED`.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { SubscriptionAlreadyCanceled, SubscriptionNotEligible, SubscriptionStatus } from "../domain/Subscription.ts"
+import { Description, optional } from "../domain/Values.ts"
+import { nextCycleOf } from "../domain/SubscriptionViews.ts"
+import { Charges } from "../ports/Charges.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { nextSubscriptionStatus, SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
+import { findOwnSubscription } from "./ReadSubscriptions.ts"
+import { appendSubscriptionEvent } from "./SubscriptionPayments.ts"
+
+/** Body of `DELETE /v1/subscriptions/{id}` (optional): why, and whether to wait for the period's end. */
+export const CancelSubscriptionInput = Schema.Struct({
+  reason: optional(Description),
+  /** Cancel when the current period ends instead of now. */
+  cancelAtPeriodEnd: optional(Schema.Boolean)
+}).annotate({ identifier: "CancelSubscriptionInput" })
+export type CancelInput = typeof CancelSubscriptionInput.Type
+
+/** The answer of a cancel: `canceledCycles` counts the open cycles it canceled. */
+export const CancelSubscriptionResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  message: Schema.String,
+  subscriptionId: Schema.String,
+  status: SubscriptionStatus,
+  cancelAtPeriodEnd: Schema.Boolean,
+  effectiveAt: Schema.NullOr(Schema.String),
+  canceledCycles: Schema.Int
+}).annotate({ identifier: "CancelSubscriptionResponse" })
+
+const alreadyCanceled = (id: string) =>
+  new SubscriptionAlreadyCanceled({ message: `A assinatura ${id} já está cancelada`, details: { subscriptionId: id } })
+
+/** Cancels now, in one transaction; the numbers of the cycles it canceled. */
+const cancelNow = Effect.fnUntraced(function*(id: string, reason: string | null, at: Date) {
+  const subscriptions = yield* Subscriptions
+  const charges = yield* Charges
+  const canceled = yield* subscriptions.transition(id, SubscriptionTransitions.canceled, { canceledAt: at, cancelReason: reason }, at)
+  // Canceled (or finished) by someone else between the read and this update.
+  if (Option.isNone(canceled)) return yield* alreadyCanceled(id)
+  const numbers = yield* subscriptions.cancelOpenCycles(id, at)
+  const aggregate = yield* subscriptions.find(canceled.value.accountId, id)
+  const cycles = Option.match(aggregate, { onNone: () => [], onSome: (a) => a.cycles })
+  for (const cycle of cycles) {
+    if (cycle.chargeId !== null && numbers.includes(cycle.cycleNumber)) {
+      yield* charges.transition(cycle.chargeId, ChargeTransitions.canceled, { canceledAt: at }, at)
+    }
+  }
+  yield* subscriptions.moveItems(id, { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "PENDING_UPGRADE", "DEFAULT"] }, "CANCELED", at)
+  yield* subscriptions.moveItems(id, { type: "ONE_TIME", from: ["PENDING", "AWAITING_PAYMENT"] }, "CANCELED", at)
+  const after = yield* subscriptions.find(canceled.value.accountId, id)
+  if (Option.isSome(after)) yield* appendSubscriptionEvent(SubscriptionTransitions.canceled.event, after.value, at)
+  return numbers
+})
+
+export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id: string, input: CancelInput = {}) {
+  const aggregate = yield* findOwnSubscription(id)
+  const sub = aggregate.subscription
+  if (sub.status === "CANCELED") return yield* alreadyCanceled(id)
+  if (nextSubscriptionStatus(sub.status, "canceled") === undefined) {
+    return yield* new SubscriptionNotEligible({ message: `Uma assinatura ${sub.status} não pode ser cancelada`, details: { status: sub.status } })
+  }
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const reason = input.reason?.trim() || null
+  const transactor = yield* Transactor
+  if (input.cancelAtPeriodEnd === true) {
+    const effectiveAt = nextCycleOf(aggregate)?.dueDate ?? null
+    yield* transactor.withTransaction(Effect.gen(function*() {
+      const subscriptions = yield* Subscriptions
+      if (!(yield* subscriptions.scheduleCancel(id, reason, at))) return yield* alreadyCanceled(id)
+      const after = yield* subscriptions.find(sub.accountId, id)
+      if (Option.isSome(after)) yield* appendSubscriptionEvent("subscription.cancel_scheduled", after.value, at)
+    }))
+    return {
+      success: true as const,
+      message: "Cancelamento agendado para o fim do período",
+      subscriptionId: id,
+      status: sub.status,
+      cancelAtPeriodEnd: true,
+      effectiveAt,
+      canceledCycles: 0
+    }
+  }
+  const numbers = yield* transactor.withTransaction(cancelNow(id, reason, at))
+  return {
+    success: true as const,
+    message: "Assinatura cancelada",
+    subscriptionId: id,
+    status: "CANCELED" as const,
+    cancelAtPeriodEnd: false,
+    effectiveAt: null,
+    canceledCycles: numbers.length
+  }
+})
+
+/** Hides the subscription from listings; its history stays readable by id. */
+export const archiveSubscription = Effect.fn("Subscriptions.archive")(function*(id: string) {
+  const aggregate = yield* findOwnSubscription(id)
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const archived = yield* (yield* Transactor).withTransaction(
+    Effect.flatMap(Subscriptions, (s) => s.transition(id, SubscriptionTransitions.archived, { archivedAt: at }, at))
+  )
+  if (Option.isNone(archived)) {
+    const status = aggregate.subscription.status
+    return yield* new SubscriptionNotEligible({ message: `Uma assinatura ${status} não pode ser arquivada`, details: { status } })
+  }
+  return { subscriptionId: id, status: archived.value.status, archivedAt: at }
+})

@@ -1,0 +1,351 @@
+/**
+ * Subscriptions through real HTTP on PostgreSQL: creation from the
+ * transparent checkout by Pix, card (approved and refused) and boleto, the
+ * free period of a trial, coupons and discounts over cycles, the schedule a
+ * subscription shows, activation by payment, cancel now and at period end,
+ * archive, the list, isolation between accounts, and the events received
+ * signed. The engine's clock starts on 31 January 2027 at noon in São Paulo,
+ * so every date below is worked out by hand from that day.
+ */
+import { verifyWebhookSignature } from "@billing/core"
+import { chargesPass, deliveryPass } from "@billing/worker"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startEngine, type TestEngine } from "./support/Engine.ts"
+import { offsetClock } from "./support/OffsetClock.ts"
+import { startReceiver } from "./support/Receiver.ts"
+
+const START = Date.UTC(2027, 0, 31, 15) // 2027-01-31 12:00 in São Paulo
+const DAY = 86_400_000
+
+describe("subscriptions on postgres", () => {
+  let engine: TestEngine
+  let headers: Record<string, string>
+  let account: Awaited<ReturnType<TestEngine["createAccount"]>>
+  let other: Record<string, string>
+  const time = offsetClock(START - Date.now())
+  const call = (method: string, path: string, body?: unknown, as = headers) =>
+    fetch(`${engine.baseUrl}${path}`, { method, headers: as, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+  const post = (path: string, body: unknown) => call("POST", path, body)
+  const get = async (path: string, as = headers) => (await call("GET", path, undefined, as)).json()
+  const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
+  const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
+  const address = { street: "Rua das Flores", number: "123", neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000" }
+  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: "12/2030" })
+  const plans: Record<string, string> = {}
+
+  /** A product with one price; answers the price id. */
+  const price = async (price: Record<string, unknown>, type = "RECURRING") => {
+    const product = await (await post("/v1/products", { name: `Plano ${Object.keys(plans).length}`, type, prices: [price] })).json()
+    return product.prices[0].priceId as string
+  }
+  const subscribe = async (body: Record<string, unknown>) => {
+    const response = await post("/v1/charges", { paymentMethod: "pix", customer, items: [{ priceId: plans.monthly }], ...body })
+    return { status: response.status, body: await response.json() }
+  }
+  const detail = (id: string) => get(`/v1/subscriptions/${id}`)
+  const pay = async (chargeId: string) => {
+    expect((await call("POST", `/v1/wallet/pay/${chargeId}`)).status).toBe(200)
+    await engine.run(chargesPass())
+  }
+  const events = async (subscriptionId: string) =>
+    (await sql((s) => s<{ event: string; body: string }>`SELECT event, body FROM outbox ORDER BY created_at, id`))
+      .map((row) => ({ event: row.event, body: JSON.parse(row.body) }))
+      .filter((row) => row.body.subscriptionId === subscriptionId)
+
+  beforeAll(async () => {
+    engine = await startEngine("postgres", { clock: time.clock })
+    account = await engine.createAccount()
+    headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const stranger = await engine.createAccount()
+    other = { authorization: `Bearer ${await engine.token(stranger)}`, "content-type": "application/json" }
+    plans.monthly = await price({ title: "Mensal", amount: 99.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 })
+    plans.trial = await price({ title: "Mensal com teste", amount: 49.9, recurrenceType: "MONTHLY", recurrenceInterval: 1, trialDays: 7 })
+    plans.bump = await price({ title: "E-book", amount: 20, recurrenceType: "ONE_TIME" }, "ONE_TIME")
+  })
+  afterAll(() => engine?.dispose())
+
+  it("creates a Pix subscription with cycle 1 issued, its invoice, the next cycle scheduled, and activates it on payment", async () => {
+    const created = await subscribe({ items: [{ priceId: plans.monthly }, { priceId: plans.bump, isOrderBump: true }], issueDaysBeforeDue: 5 })
+    expect(created.status).toBe(200)
+    expect(created.body).toMatchObject({
+      success: true,
+      status: "pending",
+      subscriptionId: expect.stringMatching(/^SANDBOX_sub_/),
+      chargeId: expect.stringMatching(/^SANDBOX_cha_/),
+      pix: { emv: expect.any(String), qrCode: expect.stringMatching(/^data:image\/png;base64,/) }
+    })
+    const { subscriptionId, chargeId } = created.body
+    const before = await detail(subscriptionId)
+    // 99.90 plan + 20.00 order bump on the first invoice = 119.90; later cycles 99.90.
+    expect(before).toMatchObject({
+      subscriptionId,
+      status: "PENDING",
+      interval: "MONTHLY",
+      billingDay: 31,
+      paymentType: "PIX",
+      checkoutUrl: `${engine.baseUrl}/pay/${chargeId}`,
+      name: "Ana Souza",
+      document: "52998224725",
+      taxId: "52998224725",
+      currentCycleNumber: 1,
+      currentCycleAmount: 119.9,
+      nextCycleAmount: 99.9,
+      nextCycleChargeDate: "2027-02-28",
+      issueDaysBeforeDue: 5,
+      cancellation: { immediate: true, effectiveAt: "2027-01-31" },
+      card: null,
+      customer: { name: "Ana Souza", document: "52998224725", ltv: 0 }
+    })
+    expect(before.items.map((i: { type: string; status: string; origin: string }) => [i.type, i.status, i.origin])).toEqual([
+      ["RECURRING", "PENDING", "CHECKOUT"],
+      ["ONE_TIME", "PENDING", "ORDER_BUMP"]
+    ])
+    expect(before.primaryItemId).toBe(before.items[0].itemId)
+    const [first, second] = before.billingCycles
+    expect(first).toMatchObject({
+      cycleNumber: 1,
+      cycle: { status: "AWAITING_PAYMENT", amount: 119.9, chargeDate: "2027-01-31", chargeId, paymentMethod: "pix", discount: 0 },
+      expectedIssueDate: null,
+      charge: { paymentType: "PIX", status: "PENDING", amount: 119.9 }
+    })
+    expect(first.invoices).toHaveLength(1)
+    expect(first.invoices[0]).toMatchObject({ status: "AWAITING_PAYMENT", dueDate: "2027-01-31", summary: { discount: 0, total: 119.9 } })
+    expect(first.invoices[0].lineItems.map((l: { type: string; netAmount: number }) => [l.type, l.netAmount])).toEqual([["RECURRING", 99.9], ["ONE_TIME", 20]])
+    // Cycle 2 is due on the last day of February and issued five days before.
+    expect(second).toMatchObject({ cycleNumber: 2, cycle: { status: "SCHEDULED", amount: 99.9, chargeDate: "2027-02-28" }, expectedIssueDate: "2027-02-23" })
+
+    await pay(chargeId)
+    const after = await detail(subscriptionId)
+    expect(after).toMatchObject({ status: "ACTIVE", checkoutUrl: null, customer: { ltv: expect.any(Number) } })
+    expect(after.items.map((i: { status: string }) => i.status)).toEqual(["ACTIVE", "CHARGED"])
+    expect(after.billingCycles[0].cycle.status).toBe("PAID")
+    expect(after.billingCycles[0].invoices[0]).toMatchObject({ status: "PAID", paidAt: expect.any(String) })
+    expect((await events(subscriptionId)).map((e) => e.event)).toEqual(["subscription.created", "charge.created", "payment.success", "subscription.activated"])
+  })
+
+  it("charges a card at once: ACTIVE with the card kept; a refused card answers 402 and leaves it PENDING with the cycle FAILED", async () => {
+    const approved = await subscribe({ paymentMethod: "creditcard", card: card("4111111111111111") })
+    expect(approved.status).toBe(200)
+    expect(approved.body).toMatchObject({ success: true, status: "paid", chargeId: expect.any(String), subscriptionId: expect.any(String) })
+    const active = await detail(approved.body.subscriptionId)
+    expect(active).toMatchObject({ status: "ACTIVE", paymentType: "CREDIT_CARD", card: { brand: "visa", firstSix: "411111", lastFour: "1111" } })
+    expect(active.billingCycles[0].cycle.status).toBe("PAID")
+    const paid = await events(approved.body.subscriptionId)
+    expect(paid.map((e) => e.event)).toEqual(["subscription.created", "charge.created", "payment.success", "subscription.activated"])
+    expect(paid[2]!.body).toMatchObject({ accountNumber: expect.any(String), subscriptionId: approved.body.subscriptionId, paymentMethod: "CREDIT_CARD", amount: 99.9 })
+
+    const refused = await subscribe({ paymentMethod: "creditcard", card: card("4000000000000004") })
+    expect(refused.status).toBe(402)
+    expect(refused.body).toEqual({ success: false, chargeId: expect.any(String), status: "failed", error: "insufficient_funds" })
+    const [row] = await sql((s) => s<{ id: string }>`SELECT subscription_id AS id FROM charges WHERE id = ${refused.body.chargeId}`)
+    const pending = await detail(row!.id)
+    expect(pending.status).toBe("PENDING")
+    expect(pending.billingCycles[0]).toMatchObject({ cycle: { status: "FAILED" }, invoices: [{ status: "UNCOLLECTIBLE" }] })
+    // The card number is kept nowhere.
+    const dump = await sql((s) => s<{ row: string }>`SELECT row_to_json(x)::text AS row FROM subscriptions x`)
+    for (const { row: text } of dump) expect(text).not.toContain("4000000000000004")
+  })
+
+  it("issues a boleto subscription with the buyer's address", async () => {
+    const created = await subscribe({ paymentMethod: "boleto", customer: { ...customer, address }, boletoInstructions: { fine: 2, interest: 1 } })
+    expect(created.status).toBe(200)
+    expect(created.body.boleto).toMatchObject({ digitableLine: expect.any(String), dueDate: "2027-03-02" })
+    const sub = await detail(created.body.subscriptionId)
+    expect(sub).toMatchObject({ paymentType: "BOLETO", boletoInstructions: { fine: 2, interest: 1 } })
+    expect(sub.billingCycles[0].invoices[0].paymentType).toBe("BOLETO")
+  })
+
+  it("starts a trial without a charge: TRIALING, cycle 1 scheduled when the trial ends", async () => {
+    const created = await subscribe({ items: [{ priceId: plans.trial }] })
+    expect(created.status).toBe(200)
+    expect(created.body).toEqual({ success: true, customerId: expect.any(String), subscriptionId: expect.any(String), status: "trialing" })
+    const sub = await detail(created.body.subscriptionId)
+    // Seven trial days from 31 January: free until 6 February, first charge on the 7th.
+    expect(sub).toMatchObject({ status: "TRIALING", trialEndsOn: "2027-02-06", currentCycleAmount: 49.9, nextCycleChargeDate: null })
+    expect(sub.billingCycles).toHaveLength(1)
+    expect(sub.billingCycles[0]).toMatchObject({ cycle: { status: "SCHEDULED", chargeDate: "2027-02-07", chargeId: null }, expectedIssueDate: "2027-02-07", invoices: [] })
+    expect(sub.items[0].status).toBe("TRIALING")
+    expect((await events(created.body.subscriptionId)).map((e) => e.event)).toEqual(["subscription.created", "subscription.trial"])
+    const trial = (await events(created.body.subscriptionId))[1]!.body
+    expect(trial.items[0].price.trialDays).toBe(7)
+  })
+
+  it("applies a coupon for maxCycles cycles and discounts over a range of cycles", async () => {
+    expect((await post("/v1/coupons", { code: "PRIMEIRO10", name: "10% no primeiro", discountType: "PERCENTAGE", discountValue: 10, maxCycles: 1 })).status).toBe(201)
+    const coupon = await subscribe({ couponCode: "PRIMEIRO10" })
+    const withCoupon = await detail(coupon.body.subscriptionId)
+    // 99.90 less 10% (9.99) = 89.91 on cycle 1 only.
+    expect(withCoupon.billingCycles.map((c: { cycle: { amount: number; discount: number } }) => [c.cycle.amount, c.cycle.discount])).toEqual([[89.91, 9.99], [99.9, 0]])
+    expect(withCoupon.coupon).toEqual({ code: "PRIMEIRO10", discountType: "PERCENTAGE", discountValue: 10, extraPeriodUnit: null, maxCycles: 1 })
+    expect(withCoupon.billingCycles[0].invoices[0].summary).toEqual({ discount: 9.99, total: 89.91 })
+
+    const ranged = await subscribe({ discounts: [{ type: "fixed", value: 10, fromCycle: 2, toCycle: 3 }, { type: "percentage", value: 50, paymentMethod: "boleto" }] })
+    const withDiscounts = await detail(ranged.body.subscriptionId)
+    // The fixed 10.00 starts on cycle 2; the boleto-only discount never applies to Pix.
+    expect(withDiscounts.billingCycles.map((c: { cycle: { amount: number } }) => c.cycle.amount)).toEqual([99.9, 89.9])
+  })
+
+  it("shows the schedule of every interval worked out by hand", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ title: "Trimestral", amount: 10, recurrenceType: "QUARTERLY", recurrenceInterval: 1 }, "2027-04-30"],
+      [{ title: "Semestral", amount: 10, recurrenceType: "SEMIANNUAL", recurrenceInterval: 1 }, "2027-07-31"],
+      [{ title: "Anual", amount: 10, recurrenceType: "YEARLY", recurrenceInterval: 1 }, "2028-01-31"],
+      [{ title: "Bimestral", amount: 10, recurrenceType: "MONTHLY", recurrenceInterval: 2 }, "2027-03-31"],
+      [{ title: "Quinzenal", amount: 10, recurrenceType: "WEEKLY", recurrenceInterval: 2 }, "2027-02-14"],
+      [{ title: "A cada 3 dias", amount: 10, recurrenceType: "DAILY", recurrenceInterval: 3 }, "2027-02-03"]
+    ]
+    for (const [p, expected] of cases) {
+      const created = await subscribe({ items: [{ priceId: await price(p) }] })
+      expect((await detail(created.body.subscriptionId)).nextCycleChargeDate, String(p.title)).toBe(expected)
+    }
+    // billingDay 10 from 31 January: the first cycle is due on 10 February, the next on 10 March.
+    const byDay = await detail((await subscribe({ billingDay: 10 })).body.subscriptionId)
+    expect(byDay.billingCycles.map((c: { cycle: { chargeDate: string } }) => c.cycle.chargeDate)).toEqual(["2027-02-10", "2027-03-10"])
+    // A prorata from today to the 10th: 10 of the 31 days from 10 January, 99.90 × 10 / 31 = 32.2258… → 32.23.
+    const prorata = await detail((await subscribe({ billingDay: 10, prorataStartDate: "2027-01-31" })).body.subscriptionId)
+    expect(prorata.billingCycles.map((c: { cycle: { amount: number; chargeDate: string } }) => [c.cycle.amount, c.cycle.chargeDate])).toEqual([
+      [32.23, "2027-01-31"],
+      [99.9, "2027-02-10"]
+    ])
+    expect(prorata.billingCycles[0].invoices[0].lineItems[0]).toMatchObject({ type: "PRORATA", netAmount: 32.23 })
+    const merged = await detail((await subscribe({ billingDay: 10, prorataStartDate: "2027-01-31", mergeWithNextCycle: true })).body.subscriptionId)
+    expect(merged.billingCycles.map((c: { cycle: { amount: number; chargeDate: string } }) => [c.cycle.amount, c.cycle.chargeDate])).toEqual([
+      [132.13, "2027-02-10"],
+      [99.9, "2027-03-10"]
+    ])
+    // A year later (2028 is a leap year) a monthly subscription from 31 January is next due on 29 February.
+    time.advanceMillis(365 * DAY)
+    const todays = headers
+    try {
+      headers = { ...todays, authorization: `Bearer ${await engine.token(account)}` } // the token of a year ago has expired
+      expect((await detail((await subscribe({})).body.subscriptionId)).nextCycleChargeDate).toBe("2028-02-29")
+    } finally {
+      time.advanceMillis(-365 * DAY)
+      headers = todays
+    }
+  })
+
+  it("cancels now (open cycles and the charge canceled), refuses a repeat, and schedules a cancel at period end", async () => {
+    const { body } = await subscribe({})
+    const canceled = await call("DELETE", `/v1/subscriptions/${body.subscriptionId}`, { reason: "cliente pediu" })
+    expect(canceled.status).toBe(200)
+    expect(await canceled.json()).toEqual({
+      success: true,
+      message: expect.any(String),
+      subscriptionId: body.subscriptionId,
+      status: "CANCELED",
+      cancelAtPeriodEnd: false,
+      effectiveAt: null,
+      canceledCycles: 2
+    })
+    const sub = await detail(body.subscriptionId)
+    expect(sub).toMatchObject({ status: "CANCELED", cancelReason: "cliente pediu", canceledAt: expect.any(String), nextCycleChargeDate: null })
+    expect(sub.billingCycles.map((c: { cycle: { status: string } }) => c.cycle.status)).toEqual(["CANCELED", "CANCELED"])
+    expect(sub.billingCycles[0].invoices[0].status).toBe("CANCELED")
+    expect((await get(`/v1/charges/${body.chargeId}`)).status).toBe("CANCELED")
+    const again = await call("DELETE", `/v1/subscriptions/${body.subscriptionId}`)
+    expect(again.status).toBe(400)
+    expect((await again.json()).error.code).toBe("SUBSCRIPTION_ALREADY_CANCELED")
+    const last = (await events(body.subscriptionId)).at(-1)!
+    expect(last).toMatchObject({ event: "subscription.canceled", body: { reason: "cliente pediu", currentCycle: { cycleNumber: 1 } } })
+
+    const active = await subscribe({ paymentMethod: "creditcard", card: card("4111111111111111") })
+    const scheduled = await call("DELETE", `/v1/subscriptions/${active.body.subscriptionId}`, { cancelAtPeriodEnd: true })
+    expect(await scheduled.json()).toMatchObject({ status: "ACTIVE", cancelAtPeriodEnd: true, effectiveAt: "2027-02-28", canceledCycles: 0 })
+    expect(await detail(active.body.subscriptionId)).toMatchObject({
+      status: "ACTIVE",
+      cancelAtPeriodEnd: true,
+      cancellation: { immediate: false, effectiveAt: "2027-02-28" }
+    })
+    expect((await events(active.body.subscriptionId)).at(-1)!.event).toBe("subscription.cancel_scheduled")
+    const repeat = await call("DELETE", `/v1/subscriptions/${active.body.subscriptionId}`, { cancelAtPeriodEnd: true })
+    expect((await repeat.json()).error.code).toBe("SUBSCRIPTION_ALREADY_CANCELED")
+  })
+
+  it("lists with filters, hides archived ones, and refuses deleting a customer or product with open subscriptions", async () => {
+    const buyer = { ...customer, name: "Bruno Lima", email: "bruno@example.com", documentNumber: "11144477735" }
+    const { body } = await subscribe({ customer: buyer })
+    const page = await get(`/v1/subscriptions?document=111.444.777-35`)
+    expect(page.data.map((s: { subscriptionId: string }) => s.subscriptionId)).toEqual([body.subscriptionId])
+    expect(page.data[0]).toMatchObject({
+      status: "PENDING",
+      paymentType: "PIX",
+      customer: { name: "Bruno Lima", document: "11144477735" },
+      currentCycleNumber: 1,
+      currentCycleAmount: 99.9,
+      nextCycleChargeDate: "2027-02-28",
+      lastCharge: { status: "PENDING", netAmount: expect.any(Number) }
+    })
+    expect(page).toMatchObject({ hasMore: false, lastKey: null, pagination: { total: 1 } })
+    expect((await get(`/v1/subscriptions?search=bruno&status=PENDING`)).data).toHaveLength(1)
+    expect((await get(`/v1/subscriptions?search=bruno&status=ACTIVE`)).data).toHaveLength(0)
+    expect((await call("GET", "/v1/subscriptions?status=PAUSED")).status).toBe(400)
+    const firstTwo = await get("/v1/subscriptions?limit=2")
+    expect(firstTwo.data).toHaveLength(2)
+    const next = await get(`/v1/subscriptions?limit=2&lastKey=${firstTwo.lastKey}`)
+    expect(next.data[0].subscriptionId).not.toBe(firstTwo.data[1].subscriptionId)
+
+    const customerDelete = await call("DELETE", `/v1/customers/${body.customerId}`)
+    expect(customerDelete.status).toBe(400)
+    expect((await customerDelete.json()).error).toMatchObject({ code: "CUSTOMER_HAS_ACTIVE_SUBSCRIPTIONS", message: expect.stringContaining("1 assinatura") })
+    const customerView = await get(`/v1/customers/${body.customerId}`)
+    expect(customerView.subscriptions).toEqual([expect.objectContaining({ subscriptionId: body.subscriptionId, status: "PENDING" })])
+    const [product] = await sql((s) => s<{ id: string }>`SELECT product_id AS id FROM prices WHERE id = ${plans.monthly}`)
+    const productDelete = await call("DELETE", `/v1/products/${product!.id}`)
+    expect((await productDelete.json()).error.code).toBe("PRODUCT_HAS_ACTIVE_SUBSCRIPTIONS")
+
+    await call("DELETE", `/v1/subscriptions/${body.subscriptionId}`)
+    expect((await call("DELETE", `/v1/customers/${body.customerId}`)).status).toBe(200)
+    const archived = await call("POST", `/v1/subscriptions/${body.subscriptionId}/archive`)
+    expect(await archived.json()).toMatchObject({ status: "ARCHIVED" })
+    expect((await get(`/v1/subscriptions?document=11144477735`)).data).toHaveLength(0)
+    expect((await get(`/v1/subscriptions?document=11144477735&status=ARCHIVED`)).data).toHaveLength(1)
+    expect((await detail(body.subscriptionId)).status).toBe("ARCHIVED")
+  })
+
+  it("answers 404 SUBSCRIPTION_NOT_FOUND for another account's subscription on every route", async () => {
+    const { body } = await subscribe({})
+    for (const [method, path] of [
+      ["GET", `/v1/subscriptions/${body.subscriptionId}`],
+      ["DELETE", `/v1/subscriptions/${body.subscriptionId}`],
+      ["POST", `/v1/subscriptions/${body.subscriptionId}/archive`],
+      ["GET", "/v1/subscriptions/SANDBOX_sub_nope"]
+    ] as const) {
+      const response = await call(method, path, undefined, other)
+      expect(response.status, `${method} ${path}`).toBe(404)
+      expect((await response.json()).error.code).toBe("SUBSCRIPTION_NOT_FOUND")
+    }
+    expect((await get("/v1/subscriptions", other)).data).toHaveLength(0)
+    expect((await detail(body.subscriptionId)).status).toBe("PENDING")
+  })
+
+  it("delivers the subscription events signed, with the subscription base", async () => {
+    const receiver = await startReceiver()
+    try {
+      const registered = await (await post("/v1/users/webhooks", { url: receiver.url, events: ["subscription.created", "subscription.activated", "payment.success", "charge.created"] })).json()
+      const { body } = await subscribe({})
+      await pay(body.chargeId)
+      await engine.run(deliveryPass())
+      const got = receiver.received.map((r) => ({ ...r, json: JSON.parse(r.body) })).filter((r) => r.json.subscriptionId === body.subscriptionId)
+      expect(got.map((r) => r.json.event).sort()).toEqual(["charge.created", "payment.success", "subscription.activated", "subscription.created"])
+      for (const r of got) {
+        const verdict = await verifyWebhookSignature({ header: r.headers["x-webhook-signature"] as string, body: r.body, secret: registered.secret, nowMillis: Date.now() + (START - Date.now()) + 60_000 })
+        expect(verdict.valid, r.json.event).toBe(true)
+        expect(r.json).toMatchObject({
+          timestamp: expect.stringMatching(/^2027-01-31T/),
+          accountNumber: expect.any(String),
+          subscriptionId: body.subscriptionId,
+          customerId: body.customerId,
+          customer: { customerId: body.customerId, name: "Ana Souza", email: "ana@example.com", document: "52998224725" },
+          items: [{ priceId: plans.monthly, quantity: 1, amount: 99.9, price: { recurrenceType: "MONTHLY", recurrenceInterval: 1 } }],
+          currentCycle: { cycleNumber: 1, amount: 99.9 }
+        })
+      }
+      expect(got.find((r) => r.json.event === "charge.created")!.json).toMatchObject({ status: "PENDING", chargeId: body.chargeId, paymentType: "PIX" })
+    } finally {
+      await receiver.close()
+    }
+  })
+})
