@@ -1,0 +1,181 @@
+/**
+ * The rules of a subscription: its state machine (written out by hand from
+ * the spec's table), when it first bills, and what each cycle bills, with
+ * the laws money depends on checked over random carts.
+ */
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import type { InvoiceLine, SubscriptionCoupon, SubscriptionDiscount, SubscriptionStatus } from "../../src/domain/Subscription.ts"
+import { SubscriptionStatuses } from "../../src/domain/Subscription.ts"
+import { cents } from "../../src/money/Money.ts"
+import { couponCovers, cycleInvoice } from "../../src/rules/CycleInvoice.ts"
+import { subscriptionStart } from "../../src/rules/SubscriptionStart.ts"
+import { nextSubscriptionStatus, SubscriptionTransitions, type SubscriptionTrigger } from "../../src/rules/SubscriptionTransitions.ts"
+
+const allowed: ReadonlyArray<readonly [SubscriptionStatus, SubscriptionTrigger, SubscriptionStatus]> = [
+  ["PENDING", "activated", "ACTIVE"],
+  ["TRIALING", "activated", "ACTIVE"],
+  ["PAST_DUE", "activated", "ACTIVE"],
+  ["ACTIVE", "renewed", "ACTIVE"],
+  ["DEFAULT", "renewed", "ACTIVE"],
+  ["ACTIVE", "overdueActive", "DEFAULT"],
+  ["PENDING", "overdueEarly", "PAST_DUE"],
+  ["TRIALING", "overdueEarly", "PAST_DUE"],
+  ["PENDING", "canceled", "CANCELED"],
+  ["TRIALING", "canceled", "CANCELED"],
+  ["ACTIVE", "canceled", "CANCELED"],
+  ["PAST_DUE", "canceled", "CANCELED"],
+  ["DEFAULT", "canceled", "CANCELED"],
+  ["ACTIVE", "archived", "ARCHIVED"],
+  ["PAST_DUE", "archived", "ARCHIVED"],
+  ["CANCELED", "archived", "ARCHIVED"],
+  ["COMPLETED", "archived", "ARCHIVED"],
+  ["EXPIRED", "archived", "ARCHIVED"]
+]
+
+describe("subscription transitions", () => {
+  const triggers = Object.keys(SubscriptionTransitions) as ReadonlyArray<SubscriptionTrigger>
+
+  it("allows exactly the moves of the spec's table, and refuses every other pair", () => {
+    const expected = new Map(allowed.map(([from, trigger, to]) => [`${from} ${trigger}`, to]))
+    for (const from of SubscriptionStatuses) {
+      for (const trigger of triggers) {
+        expect(nextSubscriptionStatus(from, trigger), `${from} on ${trigger}`).toBe(expected.get(`${from} ${trigger}`))
+      }
+    }
+  })
+
+  it("names the events of the catalog for the moves that emit one", () => {
+    expect(Object.fromEntries(triggers.map((t) => [t, SubscriptionTransitions[t].event]))).toEqual({
+      activated: "subscription.activated",
+      renewed: "subscription.renewed",
+      overdueActive: "payment.overdue",
+      overdueEarly: "payment.overdue",
+      canceled: "subscription.canceled",
+      archived: null
+    })
+  })
+
+  it("never leaves ARCHIVED", () => {
+    expect(triggers.filter((t) => nextSubscriptionStatus("ARCHIVED", t) !== undefined)).toEqual([])
+  })
+})
+
+describe("subscription start", () => {
+  const monthly = { recurrenceType: "MONTHLY" as const, recurrenceInterval: 1 }
+
+  it("bills today without a billing day, trial or start date", () => {
+    expect(subscriptionStart({ today: "2027-01-31", recurrence: monthly, trialDays: 0 })).toEqual({
+      freeUntil: null,
+      billingDay: 31,
+      anchorCycle: 1,
+      anchorDate: "2027-01-31",
+      first: { periodStart: "2027-01-31", dueDate: "2027-01-31", prorata: null }
+    })
+  })
+
+  it("starts after the trial and the coupon's extra period, on the next billing day", () => {
+    // 7 trial days from 31 Jan → bills from 7 Feb; 1 extra month → 7 Mar; billing day 10 → 10 Mar.
+    const start = subscriptionStart({ today: "2027-01-31", recurrence: monthly, trialDays: 7, extraPeriod: { value: 1, unit: "MONTHS" }, billingDay: 10 })
+    expect(start).toMatchObject({ freeUntil: "2027-03-06", anchorDate: "2027-03-10", billingDay: 10 })
+    // 15 extra days from 31 Jan → 15 Feb.
+    expect(subscriptionStart({ today: "2027-01-31", recurrence: monthly, trialDays: 0, extraPeriod: { value: 15, unit: "DAYS" } }))
+      .toMatchObject({ freeUntil: "2027-02-14", anchorDate: "2027-02-15" })
+  })
+
+  it("takes recurrencyStartDate as the first due date", () => {
+    expect(subscriptionStart({ today: "2027-01-31", recurrence: monthly, trialDays: 0, recurrencyStartDate: "2027-02-15" }))
+      .toMatchObject({ anchorDate: "2027-02-15", billingDay: 15, anchorCycle: 1 })
+  })
+
+  it("bills a partial first period by prorata, alone or merged into the first full cycle", () => {
+    const base = { today: "2027-01-31", recurrence: monthly, trialDays: 0, billingDay: 10, prorataStartDate: "2027-01-31" }
+    // From 10 Jan to 10 Feb is 31 days; 31 Jan to 10 Feb is 10 of them.
+    expect(subscriptionStart(base)).toMatchObject({
+      anchorCycle: 2,
+      anchorDate: "2027-02-10",
+      first: { periodStart: "2027-01-31", dueDate: "2027-01-31", prorata: { remainingDays: 10, cycleDays: 31, merged: false } }
+    })
+    expect(subscriptionStart({ ...base, mergeWithNextCycle: true, prorataDueDate: "2027-02-01" })).toMatchObject({
+      anchorCycle: 1,
+      first: { dueDate: "2027-02-10", prorata: { remainingDays: 10, merged: true } }
+    })
+    expect(subscriptionStart({ ...base, prorataDueDate: "2027-02-03" }).first.dueDate).toBe("2027-02-03")
+  })
+})
+
+describe("cycle invoice", () => {
+  const line = (netAmount: number, type: InvoiceLine["type"] = "RECURRING"): InvoiceLine => ({
+    name: "x",
+    productName: null,
+    planName: null,
+    type,
+    origin: "CHECKOUT",
+    unitAmount: netAmount,
+    quantity: 1,
+    netAmount,
+    priceId: null,
+    productId: null
+  })
+  const coupon = (over: Partial<SubscriptionCoupon>): SubscriptionCoupon => ({
+    couponId: "coup_1",
+    code: "C",
+    discountType: "PERCENTAGE",
+    discountValue: 1000,
+    extraPeriodUnit: null,
+    maxCycles: null,
+    maxDiscount: null,
+    ...over
+  })
+
+  it("takes the discounts of the cycle on the subtotal, then the coupon while its cycles last", () => {
+    // 99.90 + 20.00 = 119.90; fixed 10.00 from cycle 2; coupon 10% on cycle 1 only.
+    const lines = [line(9990), line(2000, "ONE_TIME")]
+    const discounts: ReadonlyArray<SubscriptionDiscount> = [{ type: "fixed", value: 1000, fromCycle: 2 }]
+    const first = cycleInvoice({ cycle: 1, paymentMethod: "pix", lines, discounts, coupon: coupon({ maxCycles: 1 }) })
+    expect(first).toMatchObject({ subtotal: 11990, discount: 1199, total: 10791 })
+    const second = cycleInvoice({ cycle: 2, paymentMethod: "pix", lines: [line(9990)], discounts, coupon: coupon({ maxCycles: 1 }) })
+    expect(second).toMatchObject({ subtotal: 9990, discount: 1000, total: 8990 })
+    expect(couponCovers(coupon({ maxCycles: 3 }), 3)).toBe(true)
+    expect(couponCovers(coupon({ maxCycles: 3 }), 4)).toBe(false)
+    expect(couponCovers(coupon({ discountType: "EXTRA_PERIOD", discountValue: 1 }), 1)).toBe(false)
+  })
+
+  const arbLine = fc.record({
+    net: fc.integer({ min: 0, max: 5_000_000 }),
+    type: fc.constantFrom<InvoiceLine["type"]>("RECURRING", "ONE_TIME", "PRORATA")
+  })
+  const arbDiscount = fc.record({
+    type: fc.constantFrom<"percentage" | "fixed">("percentage", "fixed"),
+    value: fc.integer({ min: 1, max: 10_000 }),
+    fromCycle: fc.integer({ min: 1, max: 4 })
+  })
+  const arbCoupon = fc.option(fc.record({
+    discountType: fc.constantFrom<SubscriptionCoupon["discountType"]>("PERCENTAGE", "FIXED", "EXTRA_PERIOD"),
+    discountValue: fc.integer({ min: 1, max: 10_000 }),
+    maxCycles: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
+    maxDiscount: fc.option(fc.integer({ min: 1, max: 100_000 }), { nil: null })
+  }), { nil: null })
+
+  it("balances: the lines less the discount are the total, never below 0.01 when there is something to bill (law)", () => {
+    fc.assert(fc.property(
+      fc.array(arbLine, { minLength: 1, maxLength: 8 }),
+      fc.array(arbDiscount, { maxLength: 4 }),
+      arbCoupon,
+      fc.integer({ min: 1, max: 6 }),
+      (lines, discounts, c, cycle) => {
+        const invoice = cycleInvoice({
+          cycle,
+          paymentMethod: "pix",
+          lines: lines.map((l) => line(l.net, l.type)),
+          discounts,
+          coupon: c === null ? null : coupon({ ...c, maxDiscount: c.maxDiscount === null ? null : cents(c.maxDiscount) })
+        })
+        const sum = invoice.lines.reduce((s, l) => s + l.netAmount, 0)
+        expect(sum - invoice.discount).toBe(invoice.total)
+        expect(invoice.discount).toBeGreaterThanOrEqual(0)
+        if (sum > 0) expect(invoice.total).toBeGreaterThanOrEqual(1)
+      }
+    ))
+  })
+})
