@@ -49,6 +49,20 @@ describe("subscriptions on postgres", () => {
     expect((await call("POST", `/v1/wallet/pay/${chargeId}`)).status).toBe(200)
     await engine.run(chargesPass())
   }
+  /** Runs `body` `days` later (with a token of that day), then comes back. */
+  const later = async <A>(days: number, body: () => Promise<A>): Promise<A> => {
+    const todays = headers
+    time.advanceMillis(days * DAY)
+    try {
+      headers = { ...todays, authorization: `Bearer ${await engine.token(account)}` }
+      return await body()
+    } finally {
+      time.advanceMillis(-days * DAY)
+      headers = todays
+    }
+  }
+  const itemOf = (sub: { items: Array<{ itemId: string; priceId: string; status: string }> }, priceId: string, status?: string) =>
+    sub.items.find((i) => i.priceId === priceId && (status === undefined || i.status === status))!
   const events = async (subscriptionId: string) =>
     (await sql((s) => s<{ event: string; body: string }>`SELECT event, body FROM outbox ORDER BY created_at, id`))
       .map((row) => ({ event: row.event, body: JSON.parse(row.body) }))
@@ -63,6 +77,9 @@ describe("subscriptions on postgres", () => {
     plans.monthly = await price({ title: "Mensal", amount: 99.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 })
     plans.trial = await price({ title: "Mensal com teste", amount: 49.9, recurrenceType: "MONTHLY", recurrenceInterval: 1, trialDays: 7 })
     plans.bump = await price({ title: "E-book", amount: 20, recurrenceType: "ONE_TIME" }, "ONE_TIME")
+    plans.premium = await price({ title: "Premium", amount: 149.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 })
+    plans.basic = await price({ title: "Básico", amount: 49.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 })
+    plans.addon = await price({ title: "Usuário extra", amount: 10, recurrenceType: "MONTHLY", recurrenceInterval: 1 })
   })
   afterAll(() => engine?.dispose())
 
@@ -238,6 +255,7 @@ describe("subscriptions on postgres", () => {
       status: "CANCELED",
       cancelAtPeriodEnd: false,
       effectiveAt: null,
+      canceledAt: expect.stringMatching(/^2027-01-31T/),
       canceledCycles: 2
     })
     const sub = await detail(body.subscriptionId)
@@ -321,7 +339,146 @@ describe("subscriptions on postgres", () => {
     expect((await detail(body.subscriptionId)).status).toBe("PENDING")
   })
 
+  it("previews an upgrade and charges exactly the preview by card; a refused card answers 400 PAYMENT_DECLINED and changes nothing", async () => {
+    const { body } = await subscribe({ paymentMethod: "creditcard", card: card("4111111111111111") })
+    const id = body.subscriptionId
+    const itemId = itemOf(await detail(id), plans.monthly!).itemId
+    await later(10, async () => {
+      // 10 February: 18 of the 28 days from 31 January to 28 February are left.
+      // Due: (149.90 − 99.90) × 18/28 = 32.1428… → 32.15 (up); credit 99.90 × 18/28 = 64.2214… → 64.22 (down).
+      const preview = await (await post(`/v1/subscriptions/${id}/prorata`, { old: { priceId: plans.monthly }, new: { priceId: plans.premium } })).json()
+      expect(preview).toEqual({
+        subscriptionId: id,
+        type: "UPGRADE",
+        currentAmount: 99.9,
+        newAmount: 149.9,
+        prorataAmount: 32.15,
+        remainingDays: 18,
+        cycleDays: 28,
+        currentCredit: 64.22,
+        nextCycleChargeDate: "2027-02-28",
+        daysRemaining: 18,
+        totalDays: 28
+      })
+      const provider = await (await post("/v1/subscriptions/prorata", { subscriptionId: id, old: { priceId: plans.monthly }, new: { priceId: plans.premium, quantity: 1 } })).json()
+      expect(provider).toEqual(preview)
+      expect((await (await post(`/v1/subscriptions/${id}/prorata`, { old: { priceId: plans.basic }, new: { priceId: plans.premium } })).json()).error.code).toBe("OLD_PRICE_NOT_FOUND")
+      expect((await (await post(`/v1/subscriptions/${id}/prorata`, { old: { priceId: plans.monthly }, new: { priceId: "SANDBOX_price_x" } })).json()).error.code).toBe("NEW_PRICE_NOT_FOUND")
+
+      // The same card that pays declines now: the subscription moves to a tokenized refused card.
+      const refusedCard = await (await post("/v1/payment-methods", { card: card("4000000000000002") })).json()
+      const moved = await call("PATCH", `/v1/subscriptions/${id}`, { paymentMethod: "creditcard", paymentMethodId: refusedCard.paymentMethodId })
+      expect(await moved.json()).toMatchObject({ success: true, paymentMethod: "creditcard" })
+      const declined = await call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: plans.premium })
+      expect(declined.status).toBe(400)
+      expect((await declined.json()).error).toMatchObject({ code: "PAYMENT_DECLINED", details: { declinedCode: "card_declined" } })
+      const unchanged = await detail(id)
+      expect(unchanged).toMatchObject({ nextCycleAmount: 99.9, card: { lastFour: "0002" } })
+      expect(itemOf(unchanged, plans.monthly!)).toMatchObject({ status: "ACTIVE", upgradedToItemId: null })
+      expect(unchanged.paymentMethodChanges).toEqual([expect.objectContaining({ from: "creditcard", to: "creditcard" })])
+
+      await call("PATCH", `/v1/subscriptions/${id}`, { paymentMethod: "creditcard", card: card("4111111111111111") })
+      const upgraded = await call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: plans.premium })
+      const result = await upgraded.json()
+      expect(result).toMatchObject({ success: true, type: "UPGRADE", chargeId: expect.any(String), prorataAmount: 32.15, newAmount: 149.9, status: "paid" })
+      expect((await get(`/v1/charges/${result.chargeId}`)).amount).toBe(preview.prorataAmount)
+      const after = await detail(id)
+      const old = itemOf(after, plans.monthly!)
+      const replacement = itemOf(after, plans.premium!, "ACTIVE")
+      expect(old).toMatchObject({ status: "CANCELED", upgradedToItemId: replacement.itemId })
+      // The refused attempt stays as a record: its item FAILED, its charge FAILED.
+      expect(itemOf(after, plans.premium!, "FAILED")).toMatchObject({ origin: "PRORATA_ADJUSTMENT" })
+      expect(replacement).toMatchObject({ status: "ACTIVE", origin: "PRORATA_ADJUSTMENT", upgradedFromItemId: itemId })
+      expect(after).toMatchObject({ nextCycleAmount: 149.9, billingCycles: [{ cycleNumber: 1 }, { cycleNumber: 2, cycle: { amount: 149.9 } }] })
+      // Cycle 1's invoices: its own, the refused attempt's (uncollectible) and the paid prorata.
+      expect(after.billingCycles[0].invoices.map((i: { status: string }) => i.status)).toEqual(["PAID", "UNCOLLECTIBLE", "PAID"])
+      expect(after.billingCycles[0].invoices[2]).toMatchObject({ summary: { total: 32.15 }, lineItems: [{ type: "PRORATA_UPGRADE", netAmount: 32.15 }] })
+      expect(after.planChanges.at(-1)).toMatchObject({ type: "UPGRADE", fromPriceId: plans.monthly, toPriceId: plans.premium, chargeId: result.chargeId, prorataAmount: 32.15 })
+      expect((await events(id)).map((e) => e.event).slice(-3)).toEqual(["charge.created", "payment.success", "subscription.upgraded"])
+    })
+  })
+
+  it("upgrades by Pix: the new item waits for the payment, which applies it", async () => {
+    const { body } = await subscribe({})
+    await pay(body.chargeId)
+    const id = body.subscriptionId
+    const itemId = itemOf(await detail(id), plans.monthly!).itemId
+    // On the first day of the cycle an upgrade costs the whole difference: 149.90 − 99.90 = 50.00.
+    const response = await post("/v1/subscriptions/update", { subscriptionId: id, old: { itemId }, new: { priceId: plans.premium, quantity: 1 } })
+    const result = await response.json()
+    expect(result).toMatchObject({
+      success: true,
+      type: "UPGRADE",
+      status: "pending",
+      prorataAmount: 50,
+      paymentMethod: "PIX",
+      payment: { emvQrCode: expect.any(String) },
+      pix: { emv: expect.any(String), qrCode: expect.stringMatching(/^data:image\/png/) },
+      item: { priceId: plans.premium, status: "PENDING_UPGRADE", amount: 149.9 },
+      proRataCharge: { chargeId: result.chargeId, amount: 50, status: "PENDING" }
+    })
+    const waiting = await detail(id)
+    expect(itemOf(waiting, plans.premium!).status).toBe("PENDING_UPGRADE")
+    expect(itemOf(waiting, plans.monthly!).status).toBe("ACTIVE")
+    expect(waiting.nextCycleAmount).toBe(99.9)
+    await pay(result.chargeId)
+    const applied = await detail(id)
+    expect(itemOf(applied, plans.premium!).status).toBe("ACTIVE")
+    expect(itemOf(applied, plans.monthly!).status).toBe("CANCELED")
+    expect(applied.nextCycleAmount).toBe(149.9)
+    expect((await events(id)).at(-1)!.event).toBe("subscription.upgraded")
+  })
+
+  it("schedules a downgrade for the next cycle without a charge, removes an add-on, and refuses what the rules forbid", async () => {
+    const { body } = await subscribe({ items: [{ priceId: plans.monthly }, { priceId: plans.addon, quantity: 2 }] })
+    const id = body.subscriptionId
+    const pending = await call("PUT", `/v1/subscriptions/${id}/items/${itemOf(await detail(id), plans.monthly!).itemId}`, { priceId: plans.basic })
+    expect((await pending.json()).error.code).toBe("SUBSCRIPTION_NOT_ELIGIBLE")
+    await pay(body.chargeId)
+    const before = await detail(id)
+    expect(before.nextCycleAmount).toBe(119.9) // 99.90 + 2 × 10.00
+    const itemId = itemOf(before, plans.monthly!).itemId
+    const downgrade = await (await call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: plans.basic })).json()
+    expect(downgrade).toEqual({
+      success: true,
+      type: "DOWNGRADE",
+      subscriptionId: id,
+      itemId: expect.any(String),
+      effectiveAt: "2027-02-28",
+      newAmount: 69.9,
+      scheduledChange: { effectiveDate: "2027-02-28", newPriceId: plans.basic, newAmount: 69.9 }
+    })
+    const scheduled = await detail(id)
+    expect(itemOf(scheduled, plans.monthly!)).toMatchObject({ status: "ACTIVE", upgradedToItemId: downgrade.itemId })
+    expect(itemOf(scheduled, plans.basic!)).toMatchObject({ status: "PENDING", upgradedFromItemId: itemId })
+    expect(scheduled).toMatchObject({ currentCycleAmount: 119.9, nextCycleAmount: 69.9 })
+    expect(scheduled.billingCycles[0].invoices).toHaveLength(1)
+    expect((await events(id)).at(-1)!.event).toBe("subscription.downgrade_scheduled")
+    const twice = await call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: plans.basic })
+    expect((await twice.json()).error.code).toBe("INVALID_DATA")
+
+    const addon = itemOf(scheduled, plans.addon!).itemId
+    const removed = await (await call("PATCH", `/v1/subscriptions/${id}`, { old: { itemId: addon } })).json()
+    expect(removed).toEqual({ success: true, type: "REMOVE_ITEM", subscriptionId: id, itemId: addon, newAmount: 49.9 })
+    const without = await detail(id)
+    expect(itemOf(without, plans.addon!).status).toBe("CANCELED")
+    expect(without.nextCycleAmount).toBe(49.9)
+    expect((await events(id)).at(-1)!.event).toBe("subscription.item_removed")
+    const primary = await call("PATCH", `/v1/subscriptions/${id}`, { old: { itemId } })
+    expect((await primary.json()).error.code).toBe("INVALID_DATA")
+
+    const add = await post(`/v1/subscriptions/${id}/items`, { priceId: plans.addon })
+    expect(add.status).toBe(400)
+    expect((await add.json()).error.code).toBe("SUBSCRIPTION_NOT_ELIGIBLE") // not in cycle 1
+    const edited = await (await call("PATCH", `/v1/subscriptions/${id}`, { additionalEmails: ["financeiro@example.com"] })).json()
+    expect(edited).toMatchObject({ success: true, additionalEmails: ["financeiro@example.com"] })
+    const canceled = await (await call("PATCH", `/v1/subscriptions/${id}`, { action: "cancel", reason: "troca de fornecedor" })).json()
+    expect(canceled).toMatchObject({ success: true, status: "CANCELED", canceledAt: expect.any(String) })
+  })
+
   it("delivers the subscription events signed, with the subscription base", async () => {
+    // Earlier tests' events are fanned out first: the registration below gets only this test's.
+    await engine.run(deliveryPass())
     const receiver = await startReceiver()
     try {
       const registered = await (await post("/v1/users/webhooks", { url: receiver.url, events: ["subscription.created", "subscription.activated", "payment.success", "charge.created"] })).json()

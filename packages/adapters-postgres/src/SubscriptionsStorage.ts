@@ -14,6 +14,7 @@ import {
   RulerEntry,
   Subscription,
   SubscriptionCard,
+  SubscriptionChange,
   SubscriptionCoupon,
   SubscriptionDiscount,
   SubscriptionItem,
@@ -57,6 +58,8 @@ const decodeInvoices = decodeRows(Schema.Struct({
   total: CentsColumn,
   lines: JsonText(Schema.Array(InvoiceLine))
 }))
+const decodeChanges = decodeRows(Schema.Struct({ body: Schema.fromJsonString(SubscriptionChange) }))
+const encodeChange = Schema.encodeSync(Schema.fromJsonString(SubscriptionChange))
 const decodeLastCharges = decodeRows(Schema.Struct({ subscriptionId: Schema.String, net: CentsColumn, status: Charge.fields.status }))
 const decodePrimaries = decodeRows(Schema.Struct({ subscriptionId: Schema.String, priceId: Schema.String, productId: Schema.String }))
 
@@ -78,7 +81,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     product_name AS "productName", product_type AS "productType", statement_descriptor AS "statementDescriptor",
     unit_amount_cents AS "unitAmount", quantity, type, recurrence_type AS "recurrenceType", recurrence_interval AS "recurrenceInterval",
     trial_days AS "trialDays", status, origin, upgraded_from_item_id AS "upgradedFromItemId", upgraded_to_item_id AS "upgradedToItemId",
-    created_at AS "createdAt", updated_at AS "updatedAt"`
+    charge_id AS "chargeId", created_at AS "createdAt", updated_at AS "updatedAt"`
   const cycleColumns = sql`subscription_id AS "subscriptionId", cycle_number AS "cycleNumber", status, amount_cents AS amount,
     discount_cents AS discount, credit_cents AS credit, to_char(period_start, 'YYYY-MM-DD') AS "periodStart",
     to_char(due_date, 'YYYY-MM-DD') AS "dueDate", to_char(issue_date, 'YYYY-MM-DD') AS "issueDate",
@@ -106,14 +109,24 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         ${json(s.pixInstructions)}, ${s.issueDaysBeforeDue}, ${s.expirationAfterDueDate}, ${s.nfConfigId}, ${json(s.coupon)},
         ${json(s.discounts)}, ${s.anchorDate}::date, ${s.anchorCycle}, ${s.trialEndsOn}::date, ${s.primaryItemId}, ${s.pixRecurrencyId},
         ${s.archivedAt}, ${s.createdAt}, ${s.updatedAt})`)
+  // Items take the positions after the subscription's last one.
   const insertItems = (items: ReadonlyArray<SubscriptionItem>) =>
     run(sql`INSERT INTO subscription_items (id, subscription_id, position, price_id, product_id, name, product_name, product_type,
         statement_descriptor, unit_amount_cents, quantity, type, recurrence_type, recurrence_interval, trial_days, status, origin,
-        upgraded_from_item_id, upgraded_to_item_id, created_at, updated_at)
-      VALUES ${sql.csv(items.map((i, position) =>
-        sql`(${i.id}, ${i.subscriptionId}, ${position}, ${i.priceId}, ${i.productId}, ${i.name}, ${i.productName}, ${i.productType},
-          ${i.statementDescriptor}, ${i.unitAmount}, ${i.quantity}, ${i.type}, ${i.recurrenceType}, ${i.recurrenceInterval},
-          ${i.trialDays}, ${i.status}, ${i.origin}, ${i.upgradedFromItemId}, ${i.upgradedToItemId}, ${i.createdAt}, ${i.updatedAt})`))}`)
+        upgraded_from_item_id, upgraded_to_item_id, charge_id, created_at, updated_at)
+      SELECT v.id, v.subscription_id, v.offset_in_batch + coalesce((SELECT max(position) + 1 FROM subscription_items s
+          WHERE s.subscription_id = v.subscription_id), 0),
+        v.price_id, v.product_id, v.name, v.product_name, v.product_type, v.statement_descriptor, v.unit_amount_cents, v.quantity, v.type,
+        v.recurrence_type, v.recurrence_interval, v.trial_days, v.status, v.origin, v.upgraded_from_item_id, v.upgraded_to_item_id,
+        v.charge_id, v.created_at, v.updated_at
+      FROM (VALUES ${sql.csv(items.map((i, offset) =>
+        sql`(${i.id}, ${i.subscriptionId}, ${offset}::int, ${i.priceId}, ${i.productId}, ${i.name}, ${i.productName}, ${i.productType},
+          ${i.statementDescriptor}, ${i.unitAmount}::bigint, ${i.quantity}::int, ${i.type}, ${i.recurrenceType}, ${i.recurrenceInterval}::int,
+          ${i.trialDays}::int, ${i.status}, ${i.origin}, ${i.upgradedFromItemId}, ${i.upgradedToItemId}, ${i.chargeId},
+          ${i.createdAt}::timestamptz, ${i.updatedAt}::timestamptz)`))})
+        AS v (id, subscription_id, offset_in_batch, price_id, product_id, name, product_name, product_type, statement_descriptor,
+          unit_amount_cents, quantity, type, recurrence_type, recurrence_interval, trial_days, status, origin, upgraded_from_item_id,
+          upgraded_to_item_id, charge_id, created_at, updated_at)`)
   const insertCycles = (cycles: ReadonlyArray<BillingCycle>) =>
     run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, period_start,
         due_date, issue_date, payment_method, charge_id, split_rules, ruler_history, manual_retry_count, last_manual_retry_at,
@@ -161,7 +174,11 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         )
         const invoices = yield* run(sql`SELECT ${invoiceColumns} FROM invoices WHERE subscription_id = ${id} ORDER BY cycle_number, invoice_number`)
           .pipe(Effect.flatMap(decodeInvoices))
-        return Option.some({ subscription: found.value, items, cycles, invoices })
+        const changes = yield* run(sql`SELECT body FROM subscription_changes WHERE subscription_id = ${id} ORDER BY position`).pipe(
+          Effect.flatMap(decodeChanges),
+          Effect.map((rows) => rows.map((row) => row.body))
+        )
+        return Option.some({ subscription: found.value, items, cycles, invoices, changes })
       }),
     list: (accountId, q) =>
       Effect.gen(function*() {
@@ -255,6 +272,46 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         }
         return numbers
       }),
+    addItems: (items) => (items.length === 0 ? Effect.void : insertItems(items)),
+    linkReplacement: (itemId, replacementId, at) =>
+      run(sql`UPDATE subscription_items SET upgraded_to_item_id = ${replacementId}, updated_at = ${at} WHERE id = ${itemId}`).pipe(Effect.asVoid),
+    addInvoice: (accountId, invoice) => insertInvoice(accountId, invoice),
+    appendChange: (subscriptionId, change) =>
+      run(sql`INSERT INTO subscription_changes (subscription_id, position, kind, body, created_at)
+        VALUES (${subscriptionId}, (SELECT coalesce(max(position) + 1, 0) FROM subscription_changes WHERE subscription_id = ${subscriptionId}),
+          ${change.kind}, ${encodeChange(change)}, ${change.at})`).pipe(Effect.asVoid),
+    activatePaidItems: (chargeId, at) =>
+      Effect.gen(function*() {
+        yield* run(sql`UPDATE subscription_items SET status = 'CANCELED', updated_at = ${at}
+          WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE'
+            AND upgraded_from_item_id IS NOT NULL)`)
+        return yield* run(sql`UPDATE subscription_items SET status = 'ACTIVE', updated_at = ${at}
+          WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE' RETURNING ${itemColumns}`).pipe(Effect.flatMap(decodeItems))
+      }),
+    failItemsOfCharge: (chargeId, at) =>
+      Effect.gen(function*() {
+        yield* run(sql`UPDATE subscription_items SET upgraded_to_item_id = NULL, updated_at = ${at}
+          WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE')`)
+        yield* run(sql`UPDATE subscription_items SET status = 'FAILED', updated_at = ${at} WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE'`)
+      }),
+    settleInvoicesOfCharge: (chargeId, status, paidAt) =>
+      run(sql`UPDATE invoices SET status = ${status}, paid_at = COALESCE(${paidAt}, paid_at) WHERE charge_id = ${chargeId}`).pipe(Effect.asVoid),
+    cancelItem: (itemId, at) =>
+      run(sql`UPDATE subscription_items SET status = 'CANCELED', updated_at = ${at} WHERE id = ${itemId}`).pipe(Effect.asVoid),
+    repriceScheduledCycle: (subscriptionId, n, amounts, at) =>
+      run(sql`UPDATE billing_cycles SET amount_cents = ${amounts.amount}, discount_cents = ${amounts.discount}, updated_at = ${at}
+        WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),
+    setScheduledPaymentMethod: (subscriptionId, method, at) =>
+      run(sql`UPDATE billing_cycles SET payment_method = ${method}, updated_at = ${at}
+        WHERE subscription_id = ${subscriptionId} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),
+    update: (id, fields, at) =>
+      run(sql`UPDATE subscriptions SET updated_at = ${at}
+          ${fields.additionalEmails === undefined ? sql`` : sql`, additional_emails = ${json(fields.additionalEmails)}`}
+          ${fields.cancelAtPeriodEnd === undefined ? sql`` : sql`, cancel_at_period_end = ${fields.cancelAtPeriodEnd}`}
+          ${fields.paymentMethod === undefined ? sql`` : sql`, payment_method = ${fields.paymentMethod}`}
+          ${fields.paymentMethodId === undefined ? sql`` : sql`, payment_method_id = ${fields.paymentMethodId}`}
+          ${fields.card === undefined ? sql`` : sql`, card = ${json(fields.card)}`}
+        WHERE id = ${id}`).pipe(Effect.asVoid),
     moveItems: (subscriptionId, which, to, at) =>
       run(sql`UPDATE subscription_items SET status = ${to}, updated_at = ${at}
         WHERE subscription_id = ${subscriptionId} AND type = ${which.type} AND status IN ${sql.in([...which.from])}`).pipe(Effect.asVoid)

@@ -57,4 +57,6 @@ export {
 export { sendPendingNotifications } from "./checkout/ChargeNotifications.ts"
 export { getSubscription, listSubscriptions } from "./subscriptions/ReadSubscriptions.ts"
 export { archiveSubscription, cancelSubscription } from "./subscriptions/CancelSubscription.ts"
+export { addItem, changeItem, previewPlanChange, removeItem } from "./subscriptions/PlanChanges.ts"
+export { editSubscription, providerProrata, updateSubscription } from "./subscriptions/UpdateSubscription.ts"
 export { asAccount } from "./auth/AsAccount.ts"

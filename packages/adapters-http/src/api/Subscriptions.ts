@@ -1,8 +1,28 @@
 /** `/v1/subscriptions`: reading, cancelling and archiving subscriptions (they are created by the checkout). */
 import {
+  AddItemRequest,
   CancelSubscriptionInput,
   CancelSubscriptionResponse,
+  ChangeItemRequest,
+  DowngradeResponse,
+  EditSubscriptionResponse,
   InvalidData,
+  ItemNotFound,
+  MissingCardData,
+  NewPriceNotFound,
+  OldPriceNotFound,
+  PaymentDeclined,
+  PaymentFailed,
+  PriceNotFound,
+  ProrataPreviewRequest,
+  ProrataPreviewResponse,
+  ProviderProrataRequest,
+  ProviderUnavailable,
+  ProviderUpdateRequest,
+  RemoveItemResponse,
+  SplitExceedsNetAmount,
+  UpdateSubscriptionRequest,
+  UpgradeResponse,
   SubscriptionAlreadyCanceled,
   SubscriptionDetailView,
   SubscriptionListResponse,
@@ -17,6 +37,30 @@ import { authenticated, Id, KeysetQuery, requires } from "./Common.ts"
 
 const SubscriptionIdParam = { subscriptionId: Id }
 const Filter = Schema.optionalKey(Schema.String)
+
+/** What charging a prorata can answer besides the route's own errors. */
+const chargeErrors = [
+  enveloped(InvalidData),
+  enveloped(SubscriptionNotFound),
+  enveloped(SubscriptionNotEligible),
+  enveloped(PriceNotFound),
+  enveloped(PaymentDeclined),
+  enveloped(PaymentFailed),
+  enveloped(MissingCardData),
+  enveloped(SplitExceedsNetAmount),
+  enveloped(ProviderUnavailable)
+] as const
+
+/** `PATCH /v1/subscriptions/{id}` and the provider's update answer what the body asked for. */
+const updateSuccess = [UpgradeResponse, DowngradeResponse, RemoveItemResponse, CancelSubscriptionResponse, EditSubscriptionResponse] as const
+const updateErrors = [...chargeErrors, enveloped(ItemNotFound), enveloped(SubscriptionAlreadyCanceled)] as const
+const previewErrors = [
+  enveloped(InvalidData),
+  enveloped(SubscriptionNotFound),
+  enveloped(SubscriptionNotEligible),
+  enveloped(OldPriceNotFound),
+  enveloped(NewPriceNotFound)
+] as const
 
 export class SubscriptionsGroup extends HttpApiGroup.make("subscriptions")
   .add(
@@ -61,7 +105,53 @@ export class SubscriptionsGroup extends HttpApiGroup.make("subscriptions")
       error: [enveloped(SubscriptionNotFound), enveloped(SubscriptionNotEligible)]
     })
       .annotateMerge(requires("subscriptions/write"))
-      .annotate(OpenApi.Summary, "Archive a subscription: hidden from the list, history kept")
+      .annotate(OpenApi.Summary, "Archive a subscription: hidden from the list, history kept"),
+    HttpApiEndpoint.post("prorata", "/:subscriptionId/prorata", {
+      params: SubscriptionIdParam,
+      payload: ProrataPreviewRequest,
+      success: ProrataPreviewResponse,
+      error: previewErrors
+    })
+      .annotateMerge(requires("subscriptions/read", "subscriptions/write"))
+      .annotate(OpenApi.Summary, "Preview what a plan change would charge now (never charges)"),
+    HttpApiEndpoint.post("providerProrata", "/prorata", {
+      payload: ProviderProrataRequest,
+      success: ProrataPreviewResponse,
+      error: previewErrors
+    })
+      .annotateMerge(requires("subscriptions/read", "subscriptions/write"))
+      .annotate(OpenApi.Summary, "Preview a plan change (the provider's route, subscription in the body)"),
+    HttpApiEndpoint.put("changeItem", "/:subscriptionId/items/:itemId", {
+      params: { ...SubscriptionIdParam, itemId: Id },
+      payload: ChangeItemRequest,
+      success: [UpgradeResponse, DowngradeResponse],
+      error: [...chargeErrors, enveloped(ItemNotFound)]
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Upgrade (prorata charged now) or downgrade (next cycle) an item"),
+    HttpApiEndpoint.post("addItem", "/:subscriptionId/items", {
+      params: SubscriptionIdParam,
+      payload: AddItemRequest,
+      success: UpgradeResponse,
+      error: [...chargeErrors, enveloped(ItemNotFound)]
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Add an item, charged by prorata (from the second cycle)"),
+    HttpApiEndpoint.patch("update", "/:subscriptionId", {
+      params: SubscriptionIdParam,
+      payload: UpdateSubscriptionRequest,
+      success: updateSuccess,
+      error: updateErrors
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Change an item, remove or add one, cancel, or edit a subscription"),
+    HttpApiEndpoint.post("providerUpdate", "/update", {
+      payload: ProviderUpdateRequest,
+      success: updateSuccess,
+      error: updateErrors
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Change or cancel a subscription (the provider's route, subscription in the body)")
   )
   .pipe(authenticated({ prefix: "/v1/subscriptions", title: "Subscriptions", description: "Subscriptions, their cycles and invoices" }))
 {}

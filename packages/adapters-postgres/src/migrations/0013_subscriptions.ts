@@ -80,14 +80,20 @@ export default Effect.gen(function*() {
       origin text NOT NULL CHECK (origin IN ('CHECKOUT', 'ORDER_BUMP', 'ADD_ON', 'PRORATA_ADJUSTMENT')),
       upgraded_from_item_id text REFERENCES subscription_items (id),
       upgraded_to_item_id text REFERENCES subscription_items (id),
+      charge_id text REFERENCES charges (id) DEFERRABLE INITIALLY DEFERRED,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
       UNIQUE (subscription_id, position)
     )`
-  // A price is one live recurring item of a subscription; a second unit is `quantity`, not a second row.
+  // A price is one live recurring item of a subscription; a second unit is
+  // `quantity`, not a second row. A replacement waiting for its payment or
+  // for the next cycle (it names the item it replaces) is not live yet: the
+  // change that activates it ends the old one first.
   yield* sql`CREATE UNIQUE INDEX subscription_items_live_price_idx ON subscription_items (subscription_id, price_id)
-    WHERE type = 'RECURRING' AND status IN ('PENDING', 'TRIALING', 'AWAITING_PAYMENT', 'ACTIVE', 'PENDING_UPGRADE', 'DEFAULT')`
+    WHERE type = 'RECURRING' AND (status IN ('TRIALING', 'AWAITING_PAYMENT', 'ACTIVE', 'DEFAULT')
+      OR (status = 'PENDING' AND upgraded_from_item_id IS NULL))`
   yield* sql`CREATE INDEX subscription_items_price_idx ON subscription_items (price_id)`
+  yield* sql`CREATE INDEX subscription_items_charge_idx ON subscription_items (charge_id) WHERE charge_id IS NOT NULL`
   yield* sql`
     CREATE TABLE billing_cycles (
       subscription_id text NOT NULL REFERENCES subscriptions (id),
@@ -138,6 +144,16 @@ export default Effect.gen(function*() {
       created_at timestamptz NOT NULL,
       FOREIGN KEY (subscription_id, cycle_number) REFERENCES billing_cycles (subscription_id, cycle_number),
       UNIQUE (account_id, invoice_number)
+    )`
+  // Histories of a subscription (plan, payment method, due date changes): appended, never edited.
+  yield* sql`
+    CREATE TABLE subscription_changes (
+      subscription_id text NOT NULL REFERENCES subscriptions (id),
+      position integer NOT NULL,
+      kind text NOT NULL CHECK (kind IN ('PLAN', 'PAYMENT_METHOD', 'DUE_DATE')),
+      body text NOT NULL,
+      created_at timestamptz NOT NULL,
+      PRIMARY KEY (subscription_id, position)
     )`
   // Invoice numbers run per account; the counter row serializes the numbering of one account only.
   yield* sql`CREATE TABLE invoice_counters (account_id text PRIMARY KEY REFERENCES accounts (id), last_number bigint NOT NULL)`

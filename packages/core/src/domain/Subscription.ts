@@ -10,6 +10,7 @@ import { BoletoInstructionsInput, ChargeCard, PaymentMethodInput, PaymentType, P
 import { Coupon } from "./Coupon.ts"
 import { ErrorFields } from "./Errors.ts"
 import { PriceRecurrence, ProductType } from "./Product.ts"
+import { Instant } from "./Wire.ts"
 
 /** Every subscription status of the spec (there is no `PAUSED`). */
 export const SubscriptionStatuses = ["PENDING", "TRIALING", "ACTIVE", "PAST_DUE", "DEFAULT", "EXPIRED", "CANCELED", "COMPLETED", "ARCHIVED"] as const
@@ -160,6 +161,8 @@ export const SubscriptionItem = Schema.Struct({
   origin: ItemOrigin,
   upgradedFromItemId: NullableString,
   upgradedToItemId: NullableString,
+  /** The prorata charge whose payment activates the item (an upgrade or add-on paid by Pix or boleto). */
+  chargeId: NullableString,
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "SubscriptionItemRecord" })
@@ -232,6 +235,50 @@ export const Invoice = Schema.Struct({
 }).annotate({ identifier: "InvoiceRecord" })
 export type Invoice = typeof Invoice.Type
 
+/** A change of plan: an item upgraded, downgraded, added or removed. Amounts are one cycle's, before discounts. */
+export const PlanChange = Schema.Struct({
+  kind: Schema.Literal("PLAN"),
+  type: Schema.Literals(["UPGRADE", "DOWNGRADE", "ADD_ITEM", "REMOVE_ITEM"]),
+  itemId: NullableString,
+  newItemId: NullableString,
+  fromPriceId: NullableString,
+  toPriceId: NullableString,
+  fromQuantity: Schema.NullOr(Schema.Int),
+  toQuantity: Schema.NullOr(Schema.Int),
+  currentAmount: Cents,
+  newAmount: Cents,
+  prorataAmount: Cents,
+  chargeId: NullableString,
+  /** When it takes effect: now, once paid, or the next cycle's due date. */
+  effectiveAt: Schema.String,
+  at: Instant
+})
+
+export type PlanChange = typeof PlanChange.Type
+
+/** A change of the payment method of later cycles. */
+export const PaymentMethodChange = Schema.Struct({
+  kind: Schema.Literal("PAYMENT_METHOD"),
+  from: PaymentMethodInput,
+  to: PaymentMethodInput,
+  at: Instant
+})
+
+/** A change of the billing day, and the prorata it generated on the next cycle (negative: a credit). */
+export const DueDateChange = Schema.Struct({
+  kind: Schema.Literal("DUE_DATE"),
+  fromDay: Schema.Int,
+  toDay: Schema.Int,
+  previousDueDate: Schema.String,
+  newDueDate: Schema.String,
+  prorataAmount: Schema.Int,
+  at: Instant
+})
+
+/** An entry of a subscription's histories. */
+export const SubscriptionChange = Schema.Union([PlanChange, PaymentMethodChange, DueDateChange])
+export type SubscriptionChange = typeof SubscriptionChange.Type
+
 /** A subscription as its customer's detail lists it. */
 export const SubscriptionSummary = Schema.Struct({
   subscriptionId: Subscription.fields.id,
@@ -259,6 +306,8 @@ export interface SubscriptionAggregate {
   readonly items: ReadonlyArray<SubscriptionItem>
   readonly cycles: ReadonlyArray<BillingCycle>
   readonly invoices: ReadonlyArray<Invoice>
+  /** Its histories, oldest first. */
+  readonly changes: ReadonlyArray<SubscriptionChange>
 }
 
 /** 404: unknown subscription, or another account's (they look the same). */
@@ -278,5 +327,25 @@ export class SubscriptionNotEligible extends Schema.TaggedError<SubscriptionNotE
 
 /** 404: no such item on the subscription. */
 export class ItemNotFound extends Schema.TaggedError<ItemNotFound>()("ITEM_NOT_FOUND", ErrorFields, {
+  httpApiStatus: 404
+}) {}
+
+/** 400 on the upgrade and add-item routes: the card was refused; `details.declinedCode` says why (not the checkout's 402). */
+export class PaymentDeclined extends Schema.TaggedError<PaymentDeclined>()("PAYMENT_DECLINED", ErrorFields, {
+  httpApiStatus: 400
+}) {}
+
+/** 400 on the upgrade and add-item routes: the payment could not be made (the acquirer did not answer, or no card is on file). */
+export class PaymentFailed extends Schema.TaggedError<PaymentFailed>()("PAYMENT_FAILED", ErrorFields, {
+  httpApiStatus: 400
+}) {}
+
+/** 404 of the prorata preview: the current price is not an item of the subscription. */
+export class OldPriceNotFound extends Schema.TaggedError<OldPriceNotFound>()("OLD_PRICE_NOT_FOUND", ErrorFields, {
+  httpApiStatus: 404
+}) {}
+
+/** 404 of the prorata preview: the new price does not exist on the account (or is inactive). */
+export class NewPriceNotFound extends Schema.TaggedError<NewPriceNotFound>()("NEW_PRICE_NOT_FOUND", ErrorFields, {
   httpApiStatus: 404
 }) {}

@@ -11,10 +11,13 @@ import { type Charge, Charge as ChargeSchema } from "./Charge.ts"
 import { AddressView, type CustomerAddress } from "./Customer.ts"
 import {
   BillingCycle,
+  DueDateChange,
   Invoice,
   InvoiceLine,
   type Subscription,
   Subscription as SubscriptionSchema,
+  PaymentMethodChange,
+  PlanChange,
   type SubscriptionAggregate,
   SubscriptionItem
 } from "./Subscription.ts"
@@ -129,6 +132,14 @@ const BillingCycleView = Schema.Struct({
   charge: Schema.NullOr(CycleChargeView)
 })
 
+const PlanChangeView = Schema.Struct({
+  ...PlanChange.fields,
+  currentAmount: ReaisJson,
+  newAmount: ReaisJson,
+  prorataAmount: ReaisJson
+})
+const DueDateChangeView = Schema.Struct({ ...DueDateChange.fields, prorataAmount: ReaisJson })
+
 /** `GET /v1/subscriptions/{subscriptionId}`. */
 export const SubscriptionDetailView = Schema.Struct({
   subscriptionId: s.id,
@@ -190,9 +201,9 @@ export const SubscriptionDetailView = Schema.Struct({
   })),
   items: Schema.Array(ItemView),
   billingCycles: Schema.Array(BillingCycleView),
-  planChanges: Schema.Array(Schema.Unknown),
-  paymentMethodChanges: Schema.Array(Schema.Unknown),
-  dueDateChanges: Schema.Array(Schema.Unknown)
+  planChanges: Schema.Array(PlanChangeView),
+  paymentMethodChanges: Schema.Array(PaymentMethodChange),
+  dueDateChanges: Schema.Array(DueDateChangeView)
 }).annotate({ identifier: "Subscription" })
 export type SubscriptionDetailView = typeof SubscriptionDetailView.Type
 
@@ -384,8 +395,8 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
       invoices: aggregate.invoices.filter((x) => x.cycleNumber === cycle.cycleNumber).map((x) => invoiceView(x, charge(x.chargeId))),
       charge: cycleChargeView(charge(cycle.chargeId))
     })),
-    planChanges: [],
-    paymentMethodChanges: [],
-    dueDateChanges: []
+    planChanges: aggregate.changes.filter((x) => x.kind === "PLAN"),
+    paymentMethodChanges: aggregate.changes.filter((x) => x.kind === "PAYMENT_METHOD"),
+    dueDateChanges: aggregate.changes.filter((x) => x.kind === "DUE_DATE").map((x) => ({ ...x, prorataAmount: cents(x.prorataAmount) }))
   }
 }

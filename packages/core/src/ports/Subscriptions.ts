@@ -12,6 +12,7 @@ import type {
   ItemStatus,
   Subscription,
   SubscriptionAggregate,
+  SubscriptionChange,
   SubscriptionItem,
   SubscriptionStatus
 } from "../domain/Subscription.ts"
@@ -86,6 +87,36 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   ) => Effect.Effect<boolean>
   /** Cancels every open cycle (and its invoice); the numbers canceled. */
   readonly cancelOpenCycles: (subscriptionId: string, at: Date) => Effect.Effect<ReadonlyArray<number>>
+  /** Appends items to a subscription (after its others). */
+  readonly addItems: (items: ReadonlyArray<SubscriptionItem>) => Effect.Effect<void>
+  /** Marks `itemId` as replaced by `replacementId` (an upgrade waiting for payment, or a downgrade for the next cycle). */
+  readonly linkReplacement: (itemId: string, replacementId: string, at: Date) => Effect.Effect<void>
+  /** Adds an invoice to an existing cycle (a plan change's prorata), numbered per account. */
+  readonly addInvoice: (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) => Effect.Effect<void>
+  /** Appends an entry to the subscription's histories. */
+  readonly appendChange: (subscriptionId: string, change: SubscriptionChange) => Effect.Effect<void>
+  /**
+   * The items the paid prorata charge `chargeId` was waiting for become
+   * `ACTIVE`, and the items they replace `CANCELED` (first, so a price is never
+   * live twice); answers the activated items.
+   */
+  readonly activatePaidItems: (chargeId: string, at: Date) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
+  /** The items waiting for the refused prorata charge `chargeId` become `FAILED`; those they would replace keep going. */
+  readonly failItemsOfCharge: (chargeId: string, at: Date) => Effect.Effect<void>
+  /** Moves the invoices of charge `chargeId` to `status`. */
+  readonly settleInvoicesOfCharge: (chargeId: string, status: InvoiceStatus, paidAt: Date | null) => Effect.Effect<void>
+  /** Ends an item now (`CANCELED`). */
+  readonly cancelItem: (itemId: string, at: Date) => Effect.Effect<void>
+  /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
+  readonly repriceScheduledCycle: (subscriptionId: string, n: number, amounts: { readonly amount: Cents; readonly discount: Cents }, at: Date) => Effect.Effect<void>
+  /** Sets the payment method of the cycles not issued yet. */
+  readonly setScheduledPaymentMethod: (subscriptionId: string, method: Subscription["paymentMethod"], at: Date) => Effect.Effect<void>
+  /** Changes the editable fields of a subscription. */
+  readonly update: (
+    id: string,
+    fields: Partial<Pick<Subscription, "additionalEmails" | "cancelAtPeriodEnd" | "paymentMethod" | "paymentMethodId" | "card">>,
+    at: Date
+  ) => Effect.Effect<void>
   /** Moves the items of `type` in one of `from` to `to`. */
   readonly moveItems: (
     subscriptionId: string,

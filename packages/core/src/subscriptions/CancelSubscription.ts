@@ -9,6 +9,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { SubscriptionAlreadyCanceled, SubscriptionNotEligible, SubscriptionStatus } from "../domain/Subscription.ts"
 import { Description, optional } from "../domain/Values.ts"
+import { Instant } from "../domain/Wire.ts"
 import { nextCycleOf } from "../domain/SubscriptionViews.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
@@ -34,6 +35,7 @@ export const CancelSubscriptionResponse = Schema.Struct({
   status: SubscriptionStatus,
   cancelAtPeriodEnd: Schema.Boolean,
   effectiveAt: Schema.NullOr(Schema.String),
+  canceledAt: Schema.NullOr(Instant),
   canceledCycles: Schema.Int
 }).annotate({ identifier: "CancelSubscriptionResponse" })
 
@@ -87,6 +89,7 @@ export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id
       status: sub.status,
       cancelAtPeriodEnd: true,
       effectiveAt,
+      canceledAt: null,
       canceledCycles: 0
     }
   }
@@ -98,6 +101,7 @@ export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id
     status: "CANCELED" as const,
     cancelAtPeriodEnd: false,
     effectiveAt: null,
+    canceledAt: at,
     canceledCycles: numbers.length
   }
 })

@@ -16,6 +16,7 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
+import { repriceNextCycle } from "./SubscriptionItems.ts"
 
 /** The account number of `accountId` (the account key of subscription events). */
 export const accountNumberOf = Effect.fn("Subscriptions.accountNumberOf")(function*(accountId: string) {
@@ -35,27 +36,33 @@ export const appendSubscriptionEvent = Effect.fn("Subscriptions.appendEvent")(fu
 
 /**
  * Records a confirmed payment of `charge` at `at`: `payment.success`
- * (standalone, or with the subscription base for a subscription's charge);
- * for a cycle's charge, the cycle and its invoice `PAID` (and the order
- * bumps it carried `CHARGED`), then the
- * subscription activated by its first payment (`subscription.activated`, its
- * items `ACTIVE`) or renewed by a later one (`subscription.renewed`).
+ * (standalone, or with the subscription base for a subscription's charge),
+ * and what the payment means for its subscription: a cycle paid, or a plan
+ * change's prorata paid.
  */
 export const recordChargePaid = Effect.fn("Subscriptions.recordChargePaid")(function*(charge: Charge, at: Date) {
-  const outbox = yield* Outbox
   if (charge.subscriptionId === null) {
-    return yield* outbox.append({ accountId: charge.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(charge, at) })
+    return yield* (yield* Outbox).append({ accountId: charge.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(charge, at) })
   }
+  if (charge.cycleNumber !== null) return yield* cyclePaid(charge, charge.subscriptionId, charge.cycleNumber, at)
+  return yield* prorataPaid(charge, charge.subscriptionId, at)
+})
+
+/**
+ * A cycle's charge paid: the cycle and its invoice `PAID` (and the order
+ * bumps it carried `CHARGED`), then the subscription activated by its first
+ * payment (`subscription.activated`, its items `ACTIVE`) or renewed by a
+ * later one (`subscription.renewed`).
+ */
+const cyclePaid = Effect.fnUntraced(function*(charge: Charge, id: string, cycleNumber: number, at: Date) {
   const subscriptions = yield* Subscriptions
-  const id = charge.subscriptionId
-  if (charge.cycleNumber !== null) {
-    yield* subscriptions.moveCycle(id, charge.cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } }, at)
-  }
+  const outbox = yield* Outbox
+  yield* subscriptions.moveCycle(id, cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } }, at)
   const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
   if (Option.isSome(activated)) yield* subscriptions.moveItems(id, { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT"] }, "ACTIVE", at)
   // One-time items (order bumps) ride on the invoice just paid.
-  if (charge.cycleNumber !== null) yield* subscriptions.moveItems(id, { type: "ONE_TIME", from: ["PENDING"] }, "CHARGED", at)
-  const renewed = Option.isNone(activated) && charge.cycleNumber !== null && charge.cycleNumber > 1
+  yield* subscriptions.moveItems(id, { type: "ONE_TIME", from: ["PENDING"] }, "CHARGED", at)
+  const renewed = Option.isNone(activated) && cycleNumber > 1
     ? yield* subscriptions.transition(id, SubscriptionTransitions.renewed, {}, at)
     : Option.none()
   const aggregate = yield* subscriptions.find(charge.accountId, id)
@@ -67,16 +74,37 @@ export const recordChargePaid = Effect.fn("Subscriptions.recordChargePaid")(func
 })
 
 /**
- * Records a refused card on a subscription's cycle: the cycle `FAILED`, its
- * invoice `UNCOLLECTIBLE`. The subscription keeps its status; a refused first
- * card schedules no retry (spec, Versioning 3).
+ * A plan change's prorata paid: the items it was waiting for become active
+ * (the ones they replace end), its invoice is `PAID`, the next cycle is
+ * repriced, and `subscription.upgraded` or `subscription.item_added` follows.
+ */
+const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: Date) {
+  const subscriptions = yield* Subscriptions
+  const outbox = yield* Outbox
+  const activated = yield* subscriptions.activatePaidItems(charge.id, at)
+  yield* subscriptions.settleInvoicesOfCharge(charge.id, "PAID", at)
+  const aggregate = yield* subscriptions.find(charge.accountId, id)
+  if (Option.isNone(aggregate)) return
+  yield* repriceNextCycle(aggregate.value, at)
+  const accountNumber = yield* accountNumberOf(charge.accountId)
+  yield* outbox.append(subscriptionPaymentSuccess(aggregate.value, charge, accountNumber, at))
+  const added = activated.some((item) => item.origin === "ADD_ON")
+  if (activated.length > 0) yield* outbox.append(subscriptionEvent(added ? "subscription.item_added" : "subscription.upgraded", aggregate.value, accountNumber, at))
+})
+
+/**
+ * Records a refused card on a subscription's charge: a cycle's becomes
+ * `FAILED` with its invoice `UNCOLLECTIBLE` (a refused first card schedules
+ * no retry, spec Versioning 3); a plan change's leaves the plan as it was,
+ * the items that waited for it `FAILED`.
  */
 export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused")(function*(charge: Charge, at: Date) {
-  if (charge.subscriptionId === null || charge.cycleNumber === null) return
-  yield* (yield* Subscriptions).moveCycle(
-    charge.subscriptionId,
-    charge.cycleNumber,
-    { from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } },
-    at
-  )
+  if (charge.subscriptionId === null) return
+  const subscriptions = yield* Subscriptions
+  if (charge.cycleNumber !== null) {
+    yield* subscriptions.moveCycle(charge.subscriptionId, charge.cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } }, at)
+    return
+  }
+  yield* subscriptions.failItemsOfCharge(charge.id, at)
+  yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", null)
 })

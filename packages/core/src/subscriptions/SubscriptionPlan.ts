@@ -216,10 +216,11 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
       origin: line.price.recurrenceType === "ONE_TIME" ? "ORDER_BUMP" : "CHECKOUT",
       upgradedFromItemId: null,
       upgradedToItemId: null,
+      chargeId: null,
       createdAt: at,
       updatedAt: at
     }))
-    if (free) return { subscription, items, cycles: [scheduled(1)], invoices: [] }
+    if (free) return { subscription, items, cycles: [scheduled(1)], invoices: [], changes: [] }
     const issued = cycleOf(1, {
       status: method === "creditcard" ? "PROCESSING" : "AWAITING_PAYMENT",
       amount: first.total,
@@ -243,7 +244,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
       lines: first.lines,
       createdAt: at
     }
-    return { subscription, items, cycles: [issued, scheduled(2)], invoices: [invoice] }
+    return { subscription, items, cycles: [issued, scheduled(2)], invoices: [invoice], changes: [] }
   }
   return {
     subscriptionId,

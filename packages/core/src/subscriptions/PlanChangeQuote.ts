@@ -1,0 +1,116 @@
+/**
+ * What a change of a subscription's items costs at this instant: the one
+ * computation behind the prorata preview and the changes themselves, so a
+ * preview always equals the charge (spec: Subscriptions, upgrade and
+ * downgrade rules; `rules/Prorata.ts` decides the amounts).
+ */
+import { Clock, Effect, Option } from "effect"
+import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
+import type { Price, Product } from "../domain/Product.ts"
+import { type SubscriptionAggregate, type SubscriptionItem, SubscriptionNotEligible } from "../domain/Subscription.ts"
+import { nextCycleOf } from "../domain/SubscriptionViews.ts"
+import { cents } from "../money/Money.ts"
+import { Products } from "../ports/Products.ts"
+import { prorata, type ProrataResult } from "../rules/Prorata.ts"
+import { billedItems, itemsAmount } from "./SubscriptionItems.ts"
+
+/** The change asked for: an item replaced (new price and/or quantity), added, or removed. */
+export type ItemChange =
+  | { readonly _tag: "Replace"; readonly item: SubscriptionItem; readonly priceId: string; readonly quantity: number }
+  | { readonly _tag: "Add"; readonly priceId: string; readonly quantity: number }
+
+/** A price of the catalog with its product. */
+export interface CatalogPrice {
+  readonly price: Price
+  readonly product: Product
+}
+
+export interface PlanChangeQuote {
+  readonly type: "UPGRADE" | "DOWNGRADE"
+  readonly change: ItemChange
+  /** The new price, when the change names one. */
+  readonly target: CatalogPrice
+  readonly prorata: ProrataResult
+  /** The current cycle's number and the day the next one is due. */
+  readonly cycleNumber: number
+  readonly nextCycleDate: string
+  readonly today: string
+}
+
+/** The statuses in which items can change (the provider's rule: only active or past-due subscriptions). */
+export const requireChangeable = (aggregate: SubscriptionAggregate) => {
+  const status = aggregate.subscription.status
+  return status === "ACTIVE" || status === "PAST_DUE"
+    ? Effect.void
+    : Effect.fail(new SubscriptionNotEligible({ message: `Somente assinaturas ACTIVE ou PAST_DUE podem mudar de plano (status ${status})`, details: { status } }))
+}
+
+/**
+ * The active recurring price `priceId` of the caller's catalog, billed at
+ * the subscription's interval; `notFound` builds the route's 404.
+ */
+export const catalogPrice = Effect.fn("Subscriptions.catalogPrice")(function*<E>(
+  aggregate: SubscriptionAggregate,
+  priceId: string,
+  notFound: (priceId: string) => E
+) {
+  const sub = aggregate.subscription
+  const product = yield* (yield* Products).findByPrice(sub.accountId, priceId)
+  const price = Option.isSome(product) ? product.value.prices.find((p) => p.id === priceId) : undefined
+  if (Option.isNone(product) || price === undefined || !price.isActive || product.value.status !== "active") return yield* Effect.fail(notFound(priceId))
+  if (price.recurrenceType !== sub.interval || price.recurrenceInterval !== sub.intervalCount) {
+    return yield* invalid("priceId", `the price must bill ${sub.interval} every ${sub.intervalCount}, as the subscription does`)
+  }
+  return { price, product: product.value } satisfies CatalogPrice
+})
+
+/** A quantity of 1 to 999. */
+export const checkQuantity = (quantity: number | undefined, fallback: number) => {
+  const q = quantity ?? fallback
+  return Number.isInteger(q) && q >= 1 && q <= 999 ? Effect.succeed(q) : Effect.fail(invalid("quantity", "quantity must be 1 to 999"))
+}
+
+/**
+ * Quotes `change` today: the cycle's amount before and after, and the
+ * prorata of the days left until the next cycle. A change that leaves the
+ * amount as it is, or that would make a price billed twice, is refused.
+ */
+export const quotePlanChange = Effect.fn("Subscriptions.quotePlanChange")(function*(
+  aggregate: SubscriptionAggregate,
+  change: ItemChange,
+  target: CatalogPrice
+) {
+  yield* requireChangeable(aggregate)
+  const sub = aggregate.subscription
+  const current = aggregate.cycles.find((c) => c.cycleNumber === sub.currentCycleNumber)
+  const next = nextCycleOf(aggregate)
+  if (current === undefined || next === null) {
+    return yield* new SubscriptionNotEligible({ message: "A assinatura não tem próximo ciclo", details: { status: sub.status } })
+  }
+  const billed = billedItems(aggregate)
+  const others = change._tag === "Replace" ? billed.filter((item) => item.id !== change.item.id) : billed
+  if (others.some((item) => item.priceId === target.price.id)) {
+    return yield* invalid("priceId", "the price is already an item of the subscription; change its quantity instead")
+  }
+  if (change._tag === "Replace") {
+    if (change.item.upgradedToItemId !== null && aggregate.items.some((i) => i.id === change.item.upgradedToItemId && ["PENDING", "PENDING_UPGRADE"].includes(i.status))) {
+      return yield* invalid("itemId", "a change of this item is already waiting")
+    }
+    if (change.item.priceId === target.price.id && change.item.quantity === change.quantity) return yield* invalid("priceId", "nothing changes")
+  }
+  const currentAmount = itemsAmount(billed)
+  const newAmount = cents(itemsAmount(others) + target.price.amount * change.quantity)
+  if (newAmount === currentAmount) return yield* invalid("priceId", "the new items cost what the current ones do; nothing to charge or schedule")
+  const today = saoPauloDate(yield* Clock.currentTimeMillis)
+  const result = prorata({ cycleStart: current.periodStart, nextCycleDate: next.dueDate, changeDate: today, currentAmount, newAmount })
+  return {
+    type: result.kind,
+    change,
+    target,
+    prorata: result,
+    cycleNumber: current.cycleNumber,
+    nextCycleDate: next.dueDate,
+    today
+  } satisfies PlanChangeQuote
+})

@@ -1,0 +1,58 @@
+/**
+ * Which items a subscription bills, now and from its next cycle, and what
+ * its scheduled cycles will bill once items change. A replacement waiting
+ * for its prorata payment (`PENDING_UPGRADE`) bills nothing yet; one
+ * scheduled for the next cycle (a downgrade: `PENDING`, naming the item it
+ * replaces) takes that item's place from then on.
+ */
+import { Effect } from "effect"
+import type { InvoiceLine, SubscriptionAggregate, SubscriptionItem } from "../domain/Subscription.ts"
+import { type Cents, cents } from "../money/Money.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
+import { cycleInvoice } from "../rules/CycleInvoice.ts"
+
+const BILLED: ReadonlyArray<SubscriptionItem["status"]> = ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "DEFAULT"]
+
+/** A downgrade waiting for the next cycle. */
+const isScheduledReplacement = (item: SubscriptionItem) => item.status === "PENDING" && item.upgradedFromItemId !== null
+
+/** The recurring items billed in the current cycle. */
+export const billedItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> =>
+  aggregate.items.filter((item) => item.type === "RECURRING" && BILLED.includes(item.status) && !isScheduledReplacement(item))
+
+/** The recurring items the next cycle will bill: the billed ones, with scheduled replacements in their place. */
+export const nextCycleItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> => {
+  const scheduled = aggregate.items.filter(isScheduledReplacement)
+  const replaced = new Set(scheduled.map((item) => item.upgradedFromItemId))
+  return [...billedItems(aggregate).filter((item) => !replaced.has(item.id)), ...scheduled]
+}
+
+/** Σ unit amount × quantity of `items`: one cycle before discounts. */
+export const itemsAmount = (items: ReadonlyArray<Pick<SubscriptionItem, "unitAmount" | "quantity">>): Cents =>
+  cents(items.reduce((sum, item) => sum + item.unitAmount * item.quantity, 0))
+
+/** The invoice line of a recurring item. */
+export const itemLine = (item: SubscriptionItem): InvoiceLine => ({
+  name: item.name,
+  productName: item.productName,
+  planName: item.name,
+  type: "RECURRING",
+  origin: item.origin,
+  unitAmount: item.unitAmount,
+  quantity: item.quantity,
+  netAmount: item.unitAmount * item.quantity,
+  priceId: item.priceId,
+  productId: item.productId
+})
+
+/** Sets what every not yet issued cycle will bill with the items the next cycle bills. */
+export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(function*(aggregate: SubscriptionAggregate, at: Date) {
+  const sub = aggregate.subscription
+  const lines = nextCycleItems(aggregate).map(itemLine)
+  const subscriptions = yield* Subscriptions
+  for (const cycle of aggregate.cycles) {
+    if (cycle.status !== "SCHEDULED") continue
+    const invoice = cycleInvoice({ cycle: cycle.cycleNumber, paymentMethod: cycle.paymentMethod, lines, discounts: sub.discounts, coupon: sub.coupon })
+    yield* subscriptions.repriceScheduledCycle(sub.id, cycle.cycleNumber, { amount: invoice.total, discount: invoice.discount }, at)
+  }
+})
