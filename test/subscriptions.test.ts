@@ -160,6 +160,10 @@ describe("subscriptions on postgres", () => {
     const pending = await detail(row!.id)
     expect(pending.status).toBe("PENDING")
     expect(pending.billingCycles[0]).toMatchObject({ cycle: { status: "FAILED" }, invoices: [{ status: "UNCOLLECTIBLE" }] })
+    const failed = await events(row!.id)
+    expect(failed.map((e) => e.event)).toEqual(["subscription.created", "charge.created", "payment.failed"])
+    expect(failed[2]!.body).toMatchObject({ accountId: expect.any(String), failed: "insufficient_funds", chargeId: refused.body.chargeId, amount: 99.9 })
+    expect(failed[2]!.body).not.toHaveProperty("accountNumber")
     // The card number is kept nowhere.
     const dump = await sql((s) => s<{ row: string }>`SELECT row_to_json(x)::text AS row FROM subscriptions x`)
     for (const { row: text } of dump) expect(text).not.toContain("4000000000000004")
@@ -474,6 +478,32 @@ describe("subscriptions on postgres", () => {
     expect(edited).toMatchObject({ success: true, additionalEmails: ["financeiro@example.com"] })
     const canceled = await (await call("PATCH", `/v1/subscriptions/${id}`, { action: "cancel", reason: "troca de fornecedor" })).json()
     expect(canceled).toMatchObject({ success: true, status: "CANCELED", canceledAt: expect.any(String) })
+  })
+
+  it("moves the billing day with a prorata on the next cycle, recorded in dueDateChanges", async () => {
+    const earlier = await subscribe({ paymentMethod: "creditcard", card: card("4111111111111111") })
+    // Next due 28 Feb (cycle from 31 Jan, 28 days). Day 10 moves it to 10 Feb, 18 days earlier:
+    // credit 99.90 × 18/28 = 64.2214… → 64.22 (down); the cycle then bills 99.90 − 64.22 = 35.68.
+    const moved = await (await call("PATCH", `/v1/subscriptions/${earlier.body.subscriptionId}`, { billingDay: 10 })).json()
+    expect(moved).toEqual({
+      success: true,
+      subscriptionId: earlier.body.subscriptionId,
+      billingDay: 10,
+      previousDueDate: "2027-02-28",
+      nextCycleChargeDate: "2027-02-10",
+      prorataAmount: -64.22,
+      nextCycleAmount: 35.68
+    })
+    const sub = await detail(earlier.body.subscriptionId)
+    expect(sub).toMatchObject({ billingDay: 10, nextCycleChargeDate: "2027-02-10", nextCycleAmount: 35.68 })
+    expect(sub.dueDateChanges).toEqual([expect.objectContaining({ fromDay: 31, toDay: 10, previousDueDate: "2027-02-28", newDueDate: "2027-02-10", prorataAmount: -64.22 })])
+
+    const later = await subscribe({ paymentMethod: "creditcard", card: card("4111111111111111"), billingDay: 10 })
+    // Next due 10 Mar (cycle from 10 Feb, 28 days). Day 20 adds 10 days: 99.90 × 10/28 = 35.678… → 35.68 (up); 99.90 + 35.68 = 135.58.
+    const extra = await (await call("PATCH", `/v1/subscriptions/${later.body.subscriptionId}`, { billingDay: 20 })).json()
+    expect(extra).toMatchObject({ previousDueDate: "2027-03-10", nextCycleChargeDate: "2027-03-20", prorataAmount: 35.68, nextCycleAmount: 135.58 })
+    const weekly = await subscribe({ items: [{ priceId: await price({ title: "Semanal", amount: 10, recurrenceType: "WEEKLY", recurrenceInterval: 1 }) }], paymentMethod: "creditcard", card: card("4111111111111111") })
+    expect((await (await call("PATCH", `/v1/subscriptions/${weekly.body.subscriptionId}`, { billingDay: 5 })).json()).error.code).toBe("INVALID_DATA")
   })
 
   it("delivers the subscription events signed, with the subscription base", async () => {

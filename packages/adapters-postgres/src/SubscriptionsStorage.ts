@@ -47,6 +47,7 @@ const CycleRow = Schema.Struct({
   amount: CentsColumn,
   discount: CentsColumn,
   credit: CentsColumn,
+  adjustment: Int8,
   splitRules: jsonColumn(Schema.Array(SubscriptionSplitRule)),
   rulerHistory: JsonText(Schema.Array(RulerEntry))
 })
@@ -83,7 +84,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     trial_days AS "trialDays", status, origin, upgraded_from_item_id AS "upgradedFromItemId", upgraded_to_item_id AS "upgradedToItemId",
     charge_id AS "chargeId", created_at AS "createdAt", updated_at AS "updatedAt"`
   const cycleColumns = sql`subscription_id AS "subscriptionId", cycle_number AS "cycleNumber", status, amount_cents AS amount,
-    discount_cents AS discount, credit_cents AS credit, to_char(period_start, 'YYYY-MM-DD') AS "periodStart",
+    discount_cents AS discount, credit_cents AS credit, adjustment_cents AS adjustment, to_char(period_start, 'YYYY-MM-DD') AS "periodStart",
     to_char(due_date, 'YYYY-MM-DD') AS "dueDate", to_char(issue_date, 'YYYY-MM-DD') AS "issueDate",
     payment_method AS "paymentMethod", charge_id AS "chargeId", split_rules AS "splitRules", ruler_history AS "rulerHistory",
     manual_retry_count AS "manualRetryCount", last_manual_retry_at AS "lastManualRetryAt",
@@ -128,11 +129,11 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           unit_amount_cents, quantity, type, recurrence_type, recurrence_interval, trial_days, status, origin, upgraded_from_item_id,
           upgraded_to_item_id, charge_id, created_at, updated_at)`)
   const insertCycles = (cycles: ReadonlyArray<BillingCycle>) =>
-    run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, period_start,
+    run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, adjustment_cents, period_start,
         due_date, issue_date, payment_method, charge_id, split_rules, ruler_history, manual_retry_count, last_manual_retry_at,
         pix_auto_scheduled_end_to_end_id, created_at, updated_at)
       VALUES ${sql.csv(cycles.map((c) =>
-        sql`(${c.subscriptionId}, ${c.cycleNumber}, ${c.status}, ${c.amount}, ${c.discount}, ${c.credit}, ${c.periodStart}::date,
+        sql`(${c.subscriptionId}, ${c.cycleNumber}, ${c.status}, ${c.amount}, ${c.discount}, ${c.credit}, ${c.adjustment}, ${c.periodStart}::date,
           ${c.dueDate}::date, ${c.issueDate}::date, ${c.paymentMethod}, ${c.chargeId}, ${json(c.splitRules)}, ${json(c.rulerHistory)},
           ${c.manualRetryCount}, ${c.lastManualRetryAt}, ${c.pixAutoScheduledEndToEndId}, ${c.createdAt}, ${c.updatedAt})`))}`)
   const insertInvoice = (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) =>
@@ -301,6 +302,14 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     repriceScheduledCycle: (subscriptionId, n, amounts, at) =>
       run(sql`UPDATE billing_cycles SET amount_cents = ${amounts.amount}, discount_cents = ${amounts.discount}, updated_at = ${at}
         WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),
+    reschedule: (subscriptionId, n, cycle, terms, at) =>
+      Effect.gen(function*() {
+        yield* run(sql`UPDATE billing_cycles SET due_date = ${cycle.dueDate}::date, period_start = ${cycle.dueDate}::date,
+            issue_date = ${cycle.issueDate}::date, adjustment_cents = adjustment_cents + ${cycle.adjustment}, updated_at = ${at}
+          WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status = 'SCHEDULED'`)
+        yield* run(sql`UPDATE subscriptions SET billing_day = ${terms.billingDay}, anchor_date = ${terms.anchorDate}::date,
+            anchor_cycle = ${terms.anchorCycle}, updated_at = ${at} WHERE id = ${subscriptionId}`)
+      }),
     setScheduledPaymentMethod: (subscriptionId, method, at) =>
       run(sql`UPDATE billing_cycles SET payment_method = ${method}, updated_at = ${at}
         WHERE subscription_id = ${subscriptionId} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),

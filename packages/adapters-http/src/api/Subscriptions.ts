@@ -1,6 +1,7 @@
 /** `/v1/subscriptions`: reading, cancelling and archiving subscriptions (they are created by the checkout). */
 import {
   AddItemRequest,
+  BillingDayChangeResponse,
   CancelSubscriptionInput,
   CancelSubscriptionResponse,
   ChangeItemRequest,
@@ -52,7 +53,14 @@ const chargeErrors = [
 ] as const
 
 /** `PATCH /v1/subscriptions/{id}` and the provider's update answer what the body asked for. */
-const updateSuccess = [UpgradeResponse, DowngradeResponse, RemoveItemResponse, CancelSubscriptionResponse, EditSubscriptionResponse] as const
+const updateSuccess = [
+  UpgradeResponse,
+  DowngradeResponse,
+  RemoveItemResponse,
+  CancelSubscriptionResponse,
+  BillingDayChangeResponse,
+  EditSubscriptionResponse
+] as const
 const updateErrors = [...chargeErrors, enveloped(ItemNotFound), enveloped(SubscriptionAlreadyCanceled)] as const
 const previewErrors = [
   enveloped(InvalidData),

@@ -103,6 +103,7 @@ export default Effect.gen(function*() {
       amount_cents bigint NOT NULL CHECK (amount_cents >= 0),
       discount_cents bigint NOT NULL CHECK (discount_cents >= 0),
       credit_cents bigint NOT NULL CHECK (credit_cents >= 0),
+      adjustment_cents bigint NOT NULL,
       period_start date NOT NULL,
       due_date date NOT NULL,
       issue_date date NOT NULL CHECK (issue_date <= due_date),

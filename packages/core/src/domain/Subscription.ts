@@ -181,6 +181,8 @@ export const BillingCycle = Schema.Struct({
   discount: Cents,
   /** Plan-change credit that reduces the cycle. */
   credit: Cents,
+  /** A prorata carried into the cycle (a due day moved later: positive; earlier: negative, a credit). */
+  adjustment: Schema.Int,
   periodStart: Schema.String,
   dueDate: Schema.String,
   /** The day its charge is issued (`issueDaysBeforeDue` before the due date). */

@@ -105,7 +105,21 @@ export const ChargeCreatedEvent = Schema.Struct({
   dueDate: ch.dueDate
 }).annotate({ identifier: "ChargeCreatedEvent" })
 
+/** `payment.failed`: a recurring charge's attempt failed; its own schema, `accountId` and `failed` (why), no subscription base. */
+export const PaymentFailedEvent = Schema.Struct({
+  event: Schema.Literal("payment.failed"),
+  timestamp: Instant,
+  accountId: ch.accountId,
+  failed: Schema.String,
+  chargeId: ch.id,
+  subscriptionId: ch.subscriptionId,
+  cycleNumber: ch.cycleNumber,
+  amount: ReaisJson,
+  paymentMethod: ch.paymentType
+}).annotate({ identifier: "PaymentFailedEvent" })
+
 const encodeSubscription = Schema.encodeSync(SubscriptionEvent)
+const encodePaymentFailed = Schema.encodeSync(PaymentFailedEvent)
 const encodePayment = Schema.encodeSync(SubscriptionPaymentSuccessEvent)
 const encodeChargeCreated = Schema.encodeSync(ChargeCreatedEvent)
 
@@ -197,5 +211,22 @@ export const chargeCreated = (aggregate: SubscriptionAggregate, charge: Charge, 
     amount: charge.amount,
     paymentType: charge.paymentType,
     dueDate: charge.dueDate
+  }))
+})
+
+/** `payment.failed` for a subscription's charge refused at `at` for `reason`. */
+export const paymentFailed = (charge: Charge, reason: string, at: Date): SubscriptionEventEntry => ({
+  accountId: charge.accountId,
+  event: "payment.failed",
+  body: JSON.stringify(encodePaymentFailed({
+    event: "payment.failed",
+    timestamp: at,
+    accountId: charge.accountId,
+    failed: reason,
+    chargeId: charge.id,
+    subscriptionId: charge.subscriptionId,
+    cycleNumber: charge.cycleNumber,
+    amount: charge.amount,
+    paymentMethod: charge.paymentType
   }))
 })

@@ -109,6 +109,18 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly cancelItem: (itemId: string, at: Date) => Effect.Effect<void>
   /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
   readonly repriceScheduledCycle: (subscriptionId: string, n: number, amounts: { readonly amount: Cents; readonly discount: Cents }, at: Date) => Effect.Effect<void>
+  /**
+   * Moves the not yet issued cycle `n` to a new due date (its period starts
+   * then), adding `adjustment` to what it carries, and the subscription's
+   * billing day and anchor with it.
+   */
+  readonly reschedule: (
+    subscriptionId: string,
+    n: number,
+    cycle: { readonly dueDate: string; readonly issueDate: string; readonly adjustment: number },
+    terms: Pick<Subscription, "billingDay" | "anchorDate" | "anchorCycle">,
+    at: Date
+  ) => Effect.Effect<void>
   /** Sets the payment method of the cycles not issued yet. */
   readonly setScheduledPaymentMethod: (subscriptionId: string, method: Subscription["paymentMethod"], at: Date) => Effect.Effect<void>
   /** Changes the editable fields of a subscription. */

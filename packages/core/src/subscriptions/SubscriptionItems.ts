@@ -6,7 +6,7 @@
  * replaces) takes that item's place from then on.
  */
 import { Effect } from "effect"
-import type { InvoiceLine, SubscriptionAggregate, SubscriptionItem } from "../domain/Subscription.ts"
+import type { BillingCycle, InvoiceLine, SubscriptionAggregate, SubscriptionItem } from "../domain/Subscription.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { cycleInvoice } from "../rules/CycleInvoice.ts"
@@ -45,13 +45,41 @@ export const itemLine = (item: SubscriptionItem): InvoiceLine => ({
   productId: item.productId
 })
 
+/**
+ * The line of a prorata carried into a cycle (`adjustment`): extra days
+ * billed, or a credit, which never takes the cycle below the minimum charge.
+ */
+export const adjustmentLine = (adjustment: number, subtotal: number): InvoiceLine | null => {
+  if (adjustment === 0) return null
+  const amount = adjustment > 0 ? adjustment : Math.min(0, Math.max(adjustment, -(subtotal - 1)))
+  return {
+    name: adjustment > 0 ? "Ajuste proporcional de vencimento" : "Crédito proporcional de vencimento",
+    productName: null,
+    planName: null,
+    type: adjustment > 0 ? "PRORATA" : "CREDIT",
+    origin: "DUE_DATE_CHANGE",
+    unitAmount: amount,
+    quantity: 1,
+    netAmount: amount,
+    priceId: null,
+    productId: null
+  }
+}
+
+/** The lines a not yet issued cycle will bill: the next cycle's items and what it carries. */
+export const scheduledLines = (aggregate: SubscriptionAggregate, cycle: BillingCycle): ReadonlyArray<InvoiceLine> => {
+  const lines = nextCycleItems(aggregate).map(itemLine)
+  const carried = adjustmentLine(cycle.adjustment, lines.reduce((sum, line) => sum + line.netAmount, 0))
+  return carried === null ? lines : [...lines, carried]
+}
+
 /** Sets what every not yet issued cycle will bill with the items the next cycle bills. */
 export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(function*(aggregate: SubscriptionAggregate, at: Date) {
   const sub = aggregate.subscription
-  const lines = nextCycleItems(aggregate).map(itemLine)
   const subscriptions = yield* Subscriptions
   for (const cycle of aggregate.cycles) {
     if (cycle.status !== "SCHEDULED") continue
+    const lines = scheduledLines(aggregate, cycle)
     const invoice = cycleInvoice({ cycle: cycle.cycleNumber, paymentMethod: cycle.paymentMethod, lines, discounts: sub.discounts, coupon: sub.coupon })
     yield* subscriptions.repriceScheduledCycle(sub.id, cycle.cycleNumber, { amount: invoice.total, discount: invoice.discount }, at)
   }

@@ -10,7 +10,7 @@ import { Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import { OPEN_CYCLE_STATUSES } from "../domain/Subscription.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
-import { type SubscriptionEventName, subscriptionEvent, subscriptionPaymentSuccess } from "../events/SubscriptionEvents.ts"
+import { paymentFailed, type SubscriptionEventName, subscriptionEvent, subscriptionPaymentSuccess } from "../events/SubscriptionEvents.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
@@ -93,7 +93,7 @@ const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: 
 })
 
 /**
- * Records a refused card on a subscription's charge: a cycle's becomes
+ * Records a refused card on a subscription's charge (`payment.failed`): a cycle's becomes
  * `FAILED` with its invoice `UNCOLLECTIBLE` (a refused first card schedules
  * no retry, spec Versioning 3); a plan change's leaves the plan as it was,
  * the items that waited for it `FAILED`.
@@ -101,6 +101,7 @@ const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: 
 export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused")(function*(charge: Charge, at: Date) {
   if (charge.subscriptionId === null) return
   const subscriptions = yield* Subscriptions
+  yield* (yield* Outbox).append(paymentFailed(charge, charge.failureReason ?? "card_declined", at))
   if (charge.cycleNumber !== null) {
     yield* subscriptions.moveCycle(charge.subscriptionId, charge.cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } }, at)
     return

@@ -138,6 +138,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     cycleNumber: n,
     ...fields,
     credit: cents(0),
+    adjustment: 0,
     periodStart: n === 1 ? start.first.periodStart : dueOf(n),
     dueDate: dueOf(n),
     paymentMethod: method,

@@ -57,6 +57,8 @@ export const UpdateSubscriptionRequest = Schema.Struct({
   reason: optional(Description),
   additionalEmails: optional(Schema.Array(Email).pipe(Schema.check(Schema.isMaxLength(10)))),
   cancelAtPeriodEnd: optional(Schema.Boolean),
+  /** A new day of the month to bill on: the next cycle moves, with a prorata of the days gained or lost. */
+  billingDay: optional(Schema.Int),
   /** The method later cycles are charged by; a card by `card` (tokenized) or `paymentMethodId`. */
   paymentMethod: optional(PaymentMethodInput),
   paymentMethodId: optional(Identifier),
@@ -123,3 +125,14 @@ export const EditSubscriptionResponse = Schema.Struct({
   cancelAtPeriodEnd: Schema.Boolean,
   paymentMethod: PaymentMethodInput
 }).annotate({ identifier: "EditSubscriptionResponse" })
+
+/** A new billing day: the next cycle's new date and the prorata it carries (negative: a credit). */
+export const BillingDayChangeResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  subscriptionId: Schema.String,
+  billingDay: Schema.Int,
+  previousDueDate: Schema.String,
+  nextCycleChargeDate: Schema.String,
+  prorataAmount: ReaisJson,
+  nextCycleAmount: ReaisJson
+}).annotate({ identifier: "BillingDayChangeResponse" })

@@ -2,8 +2,9 @@
  * `PATCH /v1/subscriptions/{id}` and the provider's
  * `POST /v1/subscriptions/update`: one body, several changes. `action:
  * "cancel"` cancels; `old` with `new` changes an item; `old` alone removes
- * it; `new` alone adds one; `additionalEmails`, `cancelAtPeriodEnd` and
- * `paymentMethod` (with `card` or `paymentMethodId`) edit the subscription. The first of these the body carries, in that order, is
+ * it; `new` alone adds one; `billingDay` moves the due day (with a
+ * prorata); `additionalEmails`, `cancelAtPeriodEnd` and `paymentMethod`
+ * (with `card` or `paymentMethodId`) edit the subscription. The first of these the body carries, in that order, is
  * what is done.
  */
 import { Clock, Effect, Option } from "effect"
@@ -15,6 +16,7 @@ import { PaymentMethods } from "../ports/PaymentMethods.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { cancelSubscription } from "./CancelSubscription.ts"
+import { changeBillingDay } from "./DueDateChange.ts"
 import { addItem, changeItem, previewPlanChange, removeItem } from "./PlanChanges.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { repriceNextCycle } from "./SubscriptionItems.ts"
@@ -105,6 +107,7 @@ export const updateSubscription = Effect.fn("Subscriptions.update")(function*(id
     return yield* removeItem(id, old.itemId)
   }
   if (body.new?.priceId !== undefined) return yield* addItem(id, { priceId: body.new.priceId, quantity: body.new.quantity })
+  if (body.billingDay !== undefined) return yield* changeBillingDay(id, body.billingDay)
   const edits = [body.additionalEmails, body.cancelAtPeriodEnd, body.paymentMethod, body.paymentMethodId, body.card]
   if (edits.some((edit) => edit !== undefined)) return yield* editSubscription(id, body)
   return yield* invalid("old", "send old and/or new, action, or an edit (additionalEmails, cancelAtPeriodEnd, paymentMethod)")
