@@ -52,8 +52,8 @@ describe("subscription invariants in postgres", () => {
 
   it("bills a cycle number once", async () => {
     const result = await attempt((sql) => sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents,
-      credit_cents, period_start, due_date, issue_date, payment_method, ruler_history, manual_retry_count, created_at, updated_at)
-      SELECT subscription_id, cycle_number, 'SCHEDULED', amount_cents, 0, 0, period_start, due_date, issue_date, payment_method, '[]', 0, created_at, updated_at
+      credit_cents, adjustment_cents, period_start, due_date, issue_date, payment_method, ruler_history, manual_retry_count, created_at, updated_at)
+      SELECT subscription_id, cycle_number, 'SCHEDULED', amount_cents, 0, 0, 0, period_start, due_date, issue_date, payment_method, '[]', 0, created_at, updated_at
       FROM billing_cycles WHERE subscription_id = ${subscriptionId} AND cycle_number = 1`)
     expect(result).toMatch(/billing_cycles_pkey/)
   })
