@@ -7,7 +7,8 @@
  * signed. The engine's clock starts on 31 January 2027 at noon in São Paulo,
  * so every date below is worked out by hand from that day.
  */
-import { verifyWebhookSignature } from "@billing/core"
+import { Brazil, verifyWebhookSignature } from "@billing/core"
+import { Result } from "effect"
 import { chargesPass, deliveryPass } from "@billing/worker"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -504,6 +505,42 @@ describe("subscriptions on postgres", () => {
     expect(extra).toMatchObject({ previousDueDate: "2027-03-10", nextCycleChargeDate: "2027-03-20", prorataAmount: 35.68, nextCycleAmount: 135.58 })
     const weekly = await subscribe({ items: [{ priceId: await price({ title: "Semanal", amount: 10, recurrenceType: "WEEKLY", recurrenceInterval: 1 }) }], paymentMethod: "creditcard", card: card("4111111111111111") })
     expect((await (await call("PATCH", `/v1/subscriptions/${weekly.body.subscriptionId}`, { billingDay: 5 })).json()).error.code).toBe("INVALID_DATA")
+  })
+
+  it("enrolls Pix Automático on a PJ account: a composite code with the recurrence, PENDING until the bank authorizes", async () => {
+    const created = await subscribe({ paymentMethod: "pix_automatico" })
+    expect(created.status).toBe(200)
+    const { recurrencyId, emv } = created.body.pix
+    expect(recurrencyId).toMatch(/^RR99999999\d{8}[A-Z0-9]{11}$/)
+    const parsed = Brazil.parseBrCode(emv)
+    expect(Result.isSuccess(parsed) && parsed.success.recurrenceLocation).toContain(recurrencyId)
+    const id = created.body.subscriptionId
+    expect(await detail(id)).toMatchObject({ status: "PENDING", paymentType: "PIX_AUTOMATICO", pixRecurrencyId: recurrencyId, pixRecurrenceStatus: "PENDING" })
+    // The enrollment charge paid: the cycle is paid, the subscription waits for the bank.
+    await pay(created.body.chargeId)
+    const paid = await detail(id)
+    expect(paid.status).toBe("PENDING")
+    expect(paid.billingCycles[0].cycle).toMatchObject({ status: "PAID", paymentMethod: "pix_automatico" })
+    const authorized = await (await post(`/v1/subscriptions/pix-automatico/${recurrencyId}/authorize`, {})).json()
+    expect(authorized).toEqual({ subscriptionId: id, recurrencyId, recurrenceStatus: "AUTHORIZED", status: "ACTIVE" })
+    expect((await events(id)).at(-1)!.event).toBe("subscription.activated")
+    const again = await post(`/v1/subscriptions/pix-automatico/${recurrencyId}/reject`, {})
+    expect((await again.json()).error.code).toBe("INVALID_DATA")
+
+    const rejected = await subscribe({ paymentMethod: "pix_automatico" })
+    const answer = await (await post(`/v1/subscriptions/pix-automatico/${rejected.body.pix.recurrencyId}/reject`, {})).json()
+    expect(answer).toMatchObject({ recurrenceStatus: "REJECTED", status: "PENDING" })
+
+    const cheap = await subscribe({ paymentMethod: "pix_automatico", items: [{ priceId: await price({ title: "Mini", amount: 4.98, recurrenceType: "MONTHLY", recurrenceInterval: 1 }) }] })
+    expect(cheap.status).toBe(400)
+    expect(cheap.body.error.code).toBe("INVALID_DATA")
+    const byAmount = await post("/v1/charges", { paymentMethod: "pix_automatico", customer, amount: 10 })
+    expect((await byAmount.json()).error.code).toBe("INVALID_DATA")
+    const person = await engine.createAccount({ document: "39053344705" })
+    const asPerson = { ...headers, authorization: `Bearer ${await engine.token(person)}` }
+    const pf = await call("POST", "/v1/charges", { paymentMethod: "pix_automatico", customer, items: [{ priceId: plans.monthly }] }, asPerson)
+    expect(pf.status).toBe(400)
+    expect((await pf.json()).error.code).toBe("PIX_AUTOMATICO_PJ_ONLY")
   })
 
   it("delivers the subscription events signed, with the subscription base", async () => {

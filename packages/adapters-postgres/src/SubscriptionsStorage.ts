@@ -77,7 +77,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     expiration_after_due_date AS "expirationAfterDueDate", nf_config_id AS "nfConfigId", coupon, discounts,
     to_char(anchor_date, 'YYYY-MM-DD') AS "anchorDate", anchor_cycle AS "anchorCycle",
     to_char(trial_ends_on, 'YYYY-MM-DD') AS "trialEndsOn", primary_item_id AS "primaryItemId",
-    pix_recurrency_id AS "pixRecurrencyId", archived_at AS "archivedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
+    pix_recurrency_id AS "pixRecurrencyId", pix_recurrence_status AS "pixRecurrenceStatus", archived_at AS "archivedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
   const itemColumns = sql`id, subscription_id AS "subscriptionId", price_id AS "priceId", product_id AS "productId", name,
     product_name AS "productName", product_type AS "productType", statement_descriptor AS "statementDescriptor",
     unit_amount_cents AS "unitAmount", quantity, type, recurrence_type AS "recurrenceType", recurrence_interval AS "recurrenceInterval",
@@ -102,13 +102,13 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         billing_day, payment_method, payment_method_id, card, allowed_payment_methods, pass_fees_to_customer, name, email, document, phone,
         additional_emails, current_cycle_number, cancel_at_period_end, canceled_at, cancel_reason, split_rules, boleto_instructions,
         pix_instructions, issue_days_before_due, expiration_after_due_date, nf_config_id, coupon, discounts, anchor_date, anchor_cycle,
-        trial_ends_on, primary_item_id, pix_recurrency_id, archived_at, created_at, updated_at)
+        trial_ends_on, primary_item_id, pix_recurrency_id, pix_recurrence_status, archived_at, created_at, updated_at)
       VALUES (${s.id}, ${s.accountId}, ${s.masterAccountId}, ${s.customerId}, ${s.checkoutId}, ${s.cartId}, ${s.status}, ${s.interval},
         ${s.intervalCount}, ${s.billingDay}, ${s.paymentMethod}, ${s.paymentMethodId}, ${json(s.card)}, ${json(s.allowedPaymentMethods)},
         ${s.passFeesToCustomer}, ${s.name}, ${s.email}, ${s.document}, ${s.phone}, ${json(s.additionalEmails)}, ${s.currentCycleNumber},
         ${s.cancelAtPeriodEnd}, ${s.canceledAt}, ${s.cancelReason}, ${json(s.splitRules)}, ${json(s.boletoInstructions)},
         ${json(s.pixInstructions)}, ${s.issueDaysBeforeDue}, ${s.expirationAfterDueDate}, ${s.nfConfigId}, ${json(s.coupon)},
-        ${json(s.discounts)}, ${s.anchorDate}::date, ${s.anchorCycle}, ${s.trialEndsOn}::date, ${s.primaryItemId}, ${s.pixRecurrencyId},
+        ${json(s.discounts)}, ${s.anchorDate}::date, ${s.anchorCycle}, ${s.trialEndsOn}::date, ${s.primaryItemId}, ${s.pixRecurrencyId}, ${s.pixRecurrenceStatus},
         ${s.archivedAt}, ${s.createdAt}, ${s.updatedAt})`)
   // Items take the positions after the subscription's last one.
   const insertItems = (items: ReadonlyArray<SubscriptionItem>) =>
@@ -310,6 +310,13 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         yield* run(sql`UPDATE subscriptions SET billing_day = ${terms.billingDay}, anchor_date = ${terms.anchorDate}::date,
             anchor_cycle = ${terms.anchorCycle}, updated_at = ${at} WHERE id = ${subscriptionId}`)
       }),
+    findByRecurrence: (accountId, recurrencyId) =>
+      run(sql<{ id: string }>`SELECT id FROM subscriptions WHERE account_id = ${accountId} AND pix_recurrency_id = ${recurrencyId}`).pipe(
+        Effect.map((rows) => Option.fromNullishOr(rows[0]?.id))
+      ),
+    decideRecurrence: (id, status, at) =>
+      run(sql`UPDATE subscriptions SET pix_recurrence_status = ${status}, updated_at = ${at}
+        WHERE id = ${id} AND pix_recurrence_status = 'PENDING' RETURNING id`).pipe(Effect.map((rows) => rows.length > 0)),
     setScheduledPaymentMethod: (subscriptionId, method, at) =>
       run(sql`UPDATE billing_cycles SET payment_method = ${method}, updated_at = ${at}
         WHERE subscription_id = ${subscriptionId} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),

@@ -59,4 +59,5 @@ export { getSubscription, listSubscriptions } from "./subscriptions/ReadSubscrip
 export { archiveSubscription, cancelSubscription } from "./subscriptions/CancelSubscription.ts"
 export { addItem, changeItem, previewPlanChange, removeItem } from "./subscriptions/PlanChanges.ts"
 export { editSubscription, providerProrata, updateSubscription } from "./subscriptions/UpdateSubscription.ts"
+export { decideSandboxRecurrence } from "./subscriptions/PixAutomatico.ts"
 export { asAccount } from "./auth/AsAccount.ts"

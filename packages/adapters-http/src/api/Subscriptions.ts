@@ -10,6 +10,7 @@ import {
   InvalidData,
   ItemNotFound,
   MissingCardData,
+  NotSandboxAccount,
   NewPriceNotFound,
   OldPriceNotFound,
   PaymentDeclined,
@@ -37,6 +38,13 @@ import { enveloped } from "../ErrorEnvelope.ts"
 import { authenticated, Id, KeysetQuery, requires } from "./Common.ts"
 
 const SubscriptionIdParam = { subscriptionId: Id }
+
+const RecurrenceDecision = Schema.Struct({
+  subscriptionId: Schema.String,
+  recurrencyId: Schema.String,
+  recurrenceStatus: Schema.Literals(["AUTHORIZED", "REJECTED"]),
+  status: SubscriptionStatus
+}).annotate({ identifier: "RecurrenceDecision" })
 const Filter = Schema.optionalKey(Schema.String)
 
 /** What charging a prorata can answer besides the route's own errors. */
@@ -114,6 +122,20 @@ export class SubscriptionsGroup extends HttpApiGroup.make("subscriptions")
     })
       .annotateMerge(requires("subscriptions/write"))
       .annotate(OpenApi.Summary, "Archive a subscription: hidden from the list, history kept"),
+    HttpApiEndpoint.post("authorizeRecurrence", "/pix-automatico/:recurrencyId/authorize", {
+      params: { recurrencyId: Id },
+      success: RecurrenceDecision,
+      error: [enveloped(InvalidData), enveloped(SubscriptionNotFound), enveloped(NotSandboxAccount)]
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Sandbox: the payer's bank authorizes a Pix Automático recurrence"),
+    HttpApiEndpoint.post("rejectRecurrence", "/pix-automatico/:recurrencyId/reject", {
+      params: { recurrencyId: Id },
+      success: RecurrenceDecision,
+      error: [enveloped(InvalidData), enveloped(SubscriptionNotFound), enveloped(NotSandboxAccount)]
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Sandbox: the payer's bank rejects a Pix Automático recurrence"),
     HttpApiEndpoint.post("prorata", "/:subscriptionId/prorata", {
       params: SubscriptionIdParam,
       payload: ProrataPreviewRequest,

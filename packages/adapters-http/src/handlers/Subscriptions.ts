@@ -16,6 +16,8 @@ export const SubscriptionsHandlers = HttpApiBuilder.group(BillingApi, "subscript
     .handle("get", ({ params }) => Effect.flatMap(origin, (o) => provide(Billing.getSubscription(params.subscriptionId, o))))
     .handle("cancel", ({ params, payload }) => provide(Billing.cancelSubscription(params.subscriptionId, payload ?? {})))
     .handle("archive", ({ params }) => provide(Billing.archiveSubscription(params.subscriptionId)))
+    .handle("authorizeRecurrence", ({ params }) => provide(Billing.decideSandboxRecurrence(params.recurrencyId, "AUTHORIZED")))
+    .handle("rejectRecurrence", ({ params }) => provide(Billing.decideSandboxRecurrence(params.recurrencyId, "REJECTED")))
     .handle("prorata", ({ params, payload }) => provide(Billing.previewPlanChange(params.subscriptionId, payload)))
     .handle("providerProrata", ({ payload }) => provide(Billing.providerProrata(payload)))
     .handle("changeItem", ({ params, payload }) => provide(Billing.changeItem(params.subscriptionId, { itemId: params.itemId }, payload)))

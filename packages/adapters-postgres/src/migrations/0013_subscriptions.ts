@@ -51,7 +51,8 @@ export default Effect.gen(function*() {
       anchor_cycle integer NOT NULL CHECK (anchor_cycle >= 1),
       trial_ends_on date,
       primary_item_id text NOT NULL,
-      pix_recurrency_id text,
+      pix_recurrency_id text UNIQUE,
+      pix_recurrence_status text CHECK (pix_recurrence_status IN ('PENDING', 'AUTHORIZED', 'REJECTED')),
       archived_at timestamptz,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL

@@ -106,6 +106,6 @@ export const CheckoutResponse = Schema.Struct({
   chargeId: Schema.optionalKey(Schema.String),
   subscriptionId: Schema.optionalKey(Schema.String),
   status: Schema.Literals(["paid", "pending", "trialing"]),
-  pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String })),
+  pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String, recurrencyId: Schema.optionalKey(Schema.String) })),
   boleto: Schema.optionalKey(Schema.Struct({ digitableLine: Schema.String, barCode: Schema.String, pdfUrl: Schema.String, dueDate: Schema.String }))
 }).annotate({ identifier: "CheckoutResponse" })

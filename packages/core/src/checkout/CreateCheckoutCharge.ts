@@ -15,6 +15,7 @@ import { prepareBoleto } from "./BoletoCheckout.ts"
 import { prepareCard } from "./CardCheckout.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { Account } from "../domain/Account.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
 import { type CheckoutOrder, parseCheckout } from "./ParseCheckout.ts"
 import { preparePix } from "./PixCheckout.ts"
 import { createSubscriptionCheckout } from "../subscriptions/CreateSubscription.ts"
@@ -34,6 +35,7 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(reque
   const order = yield* parseCheckout(request, caller.account)
   const purchase = yield* resolvePurchase(request, caller.account.id)
   if (isRecurring(purchase)) return yield* createSubscriptionCheckout(order, purchase, caller)
+  if (order.pixAutomatico) return yield* invalid("items", "pix_automatico needs recurring items")
   return yield* chargeOnce(order, purchase, caller)
 })
 

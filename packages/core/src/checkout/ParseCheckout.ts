@@ -31,7 +31,10 @@ export interface CheckoutBuyer {
 /** A checkout request whose method-independent rules hold, normalized. */
 export interface CheckoutOrder {
   readonly request: CheckoutRequest
+  /** How the charge is made; a Pix Automático enrollment's first charge is a Pix. */
   readonly paymentMethod: CheckoutMethod
+  /** `pix_automatico`: a subscription whose later cycles the payer's bank pays by itself once it authorizes the recurrence. */
+  readonly pixAutomatico: boolean
   /** E-mails the charge asked for; null sends none. */
   readonly notifications: ReadonlyArray<NotificationKind> | null
   readonly buyer: CheckoutBuyer
@@ -39,14 +42,15 @@ export interface CheckoutOrder {
 
 /**
  * Checks the request for `owner`, reporting the first failing field in this
- * order: method (Pix Automático, split on card, card fields on another
+ * order: method (Pix Automático on PF or with an `amount`, split on card, card fields on another
  * method), `externalId` and `externalTxid` lengths, `notifications`, then the
  * buyer (document, name, e-mail, phone, address with `nfConfigId`).
  */
 export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: CheckoutRequest, owner: Account) {
-  if (request.paymentMethod === "pix_automatico") {
+  const pixAutomatico = request.paymentMethod === "pix_automatico"
+  if (pixAutomatico) {
     if (owner.personType === "PF") return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
-    return yield* invalid("paymentMethod", "pix_automatico needs recurring items, and subscriptions are not available yet")
+    if (request.amount !== undefined) return yield* invalid("amount", "pix_automatico takes recurring items, not an amount")
   }
   const isCard = request.paymentMethod === "creditcard"
   if (isCard && request.split !== undefined && request.split.length > 0) return yield* invalid("split", "split is supported only for pix and boleto")
@@ -64,7 +68,8 @@ export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: Chec
   }
   const order: CheckoutOrder = {
     request,
-    paymentMethod: request.paymentMethod,
+    paymentMethod: request.paymentMethod === "pix_automatico" ? "pix" : request.paymentMethod,
+    pixAutomatico,
     // Without the field no e-mail is sent (an avulsa charge's default; products carry no notification setting yet).
     notifications: request.notifications === undefined ? null : (request.notifications as ReadonlyArray<NotificationKind>),
     buyer: {

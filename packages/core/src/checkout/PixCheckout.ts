@@ -10,7 +10,7 @@ import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
-import { PixProvider } from "../ports/PixProvider.ts"
+import { PixProvider, type PixProviderError } from "../ports/PixProvider.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
@@ -20,7 +20,11 @@ import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } fro
  * and registers the charge with the provider. Nothing is recorded when the
  * provider fails (502 `PROVIDER_UNAVAILABLE`).
  */
-export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrder, draft: CheckoutDraft, lifetimeSeconds?: number) {
+export const preparePix = Effect.fn("Checkout.pix")(function*(
+  order: CheckoutOrder,
+  draft: CheckoutDraft,
+  lifetimeSeconds?: number
+) {
   const { request } = order
   const money = yield* feesAndSplit("pix", draft.amount, request.split, draft)
   // `expiration` makes it a Pix with due date, as on `POST /v1/charges/pix`.
@@ -34,19 +38,27 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(order: CheckoutOrd
   const txid = yield* newTxid
   const lifetime = lifetimeSeconds === undefined ? DEFAULT_PIX_LIFETIME_MILLIS : lifetimeSeconds * 1000
   const expiresAt = dueDate === null ? new Date(draft.now + lifetime) : endOfSaoPauloDay(dueDate)
-  const { emv } = yield* (yield* PixProvider).createCharge({
-    receiver: draft.owner,
-    txid,
-    amount: money.amount,
-    expiresAt,
-    dueDate,
-    description: request.description ?? null
-  }).pipe(Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } })))
+  const provider = yield* PixProvider
+  const registration = { receiver: draft.owner, txid, amount: money.amount, expiresAt, dueDate, description: request.description ?? null }
+  // A Pix Automático enrollment registers the recurrence with its first charge: one composite code offers both.
+  const registered: Effect.Effect<{ readonly emv: string; readonly recurrencyId?: string }, PixProviderError> = order.pixAutomatico
+    ? provider.createRecurrence(registration)
+    : provider.createCharge(registration)
+  const { emv, recurrencyId } = yield* registered.pipe(
+    Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
+  )
   const pending: PendingCharge = { ...draft.common, ...money, paymentType: paymentTypeOf.pix, status: "PENDING", txid, emv, dueDate, expiresAt, card: null }
   return {
     pending,
+    recurrencyId: recurrencyId ?? null,
     notify: ["oneoff.pix.generated"],
     settle: (customerId: string) =>
-      Effect.succeed<CheckoutResult>({ success: true, customerId, chargeId: pending.id, status: "pending", pix: { emv, qrCode: qrPngDataUrl(emv) } })
+      Effect.succeed<CheckoutResult>({
+        success: true,
+        customerId,
+        chargeId: pending.id,
+        status: "pending",
+        pix: { emv, qrCode: qrPngDataUrl(emv), ...(recurrencyId === undefined ? {} : { recurrencyId }) }
+      })
   } satisfies PreparedCharge<never, never>
 })

@@ -48,7 +48,11 @@ export interface CheckoutDraft {
  * as a path, which the HTTP edge makes absolute), neither for a paid card.
  */
 export type CheckoutResult =
-  | CheckoutResultOf<"pending", { readonly pix: { readonly emv: string; readonly qrCode: string }; readonly boleto?: undefined }>
+  | CheckoutResultOf<"pending", {
+    /** `recurrencyId`: the Pix Automático recurrence the code also offers. */
+    readonly pix: { readonly emv: string; readonly qrCode: string; readonly recurrencyId?: string }
+    readonly boleto?: undefined
+  }>
   | CheckoutResultOf<"pending", {
     readonly boleto: { readonly digitableLine: string; readonly barCode: string; readonly pdfPath: string; readonly dueDate: string }
     readonly pix?: undefined
@@ -69,6 +73,8 @@ type CheckoutResultOf<Status, Method> = {
  */
 export interface PreparedCharge<E, R> {
   readonly pending: PendingCharge
+  /** The Pix Automático recurrence registered with the charge, if any. */
+  readonly recurrencyId?: string | null
   readonly notify: ReadonlyArray<NotificationKind>
   /** Called with the customer's id after the reserve: the card's authorization, the response of the others. */
   readonly settle: (customerId: string) => Effect.Effect<CheckoutResult, E, R>

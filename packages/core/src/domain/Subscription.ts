@@ -132,8 +132,9 @@ export const Subscription = Schema.Struct({
   /** Last day of the free period (trial or `EXTRA_PERIOD` coupon), or null. */
   trialEndsOn: NullableString,
   primaryItemId: Schema.String,
-  /** Pix Automático: the recurrence the bank is asked to authorize. */
+  /** Pix Automático: the recurrence the payer's bank is asked to authorize, and where that stands. */
   pixRecurrencyId: NullableString,
+  pixRecurrenceStatus: Schema.NullOr(Schema.Literals(["PENDING", "AUTHORIZED", "REJECTED"])),
   archivedAt: Schema.NullOr(Schema.Date),
   createdAt: Schema.Date,
   updatedAt: Schema.Date

@@ -22,4 +22,17 @@ export class PixProvider extends Context.Service<PixProvider, {
     readonly dueDate: string | null
     readonly description: string | null
   }) => Effect.Effect<{ readonly emv: string }, PixProviderError>
+  /**
+   * Pix Automático: registers a recurrence with its first charge and returns
+   * the composite BR Code that offers both (paying it asks the payer's bank
+   * to authorize the recurrence) and the recurrence id (`idRec`) the PSP gave.
+   */
+  readonly createRecurrence: (input: {
+    readonly receiver: Account
+    readonly txid: string
+    readonly amount: Cents
+    readonly expiresAt: Date
+    readonly dueDate: string | null
+    readonly description: string | null
+  }) => Effect.Effect<{ readonly emv: string; readonly recurrencyId: string }, PixProviderError>
 }>()("@billing/core/ports/PixProvider") {}

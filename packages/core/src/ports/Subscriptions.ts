@@ -121,6 +121,10 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     terms: Pick<Subscription, "billingDay" | "anchorDate" | "anchorCycle">,
     at: Date
   ) => Effect.Effect<void>
+  /** The id of the account's subscription with the Pix Automático recurrence `recurrencyId`. */
+  readonly findByRecurrence: (accountId: string, recurrencyId: string) => Effect.Effect<Option.Option<string>>
+  /** Records the bank's answer on a pending recurrence; whether it was pending. */
+  readonly decideRecurrence: (id: string, status: "AUTHORIZED" | "REJECTED", at: Date) => Effect.Effect<boolean>
   /** Sets the payment method of the cycles not issued yet. */
   readonly setScheduledPaymentMethod: (subscriptionId: string, method: Subscription["paymentMethod"], at: Date) => Effect.Effect<void>
   /** Changes the editable fields of a subscription. */

@@ -17,6 +17,7 @@ import { preparePix } from "../checkout/PixCheckout.ts"
 import type { Purchase } from "../checkout/PriceCheckout.ts"
 import { type CheckoutDraft, type CheckoutResult, draftCheckout, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { tokenizeCard } from "../checkout/TokenizeCard.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
 import { CalendarDate } from "../domain/Values.ts"
 import { chargeCreated } from "../events/SubscriptionEvents.ts"
 import { Customers } from "../ports/Customers.ts"
@@ -30,6 +31,9 @@ import { couponRefused } from "../checkout/PriceCheckout.ts"
 import { accountNumberOf, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
 import { planFirstCycle, type SubscriptionPlan } from "./SubscriptionPlan.ts"
 import { subscriptionTerms } from "./SubscriptionTerms.ts"
+
+/** The least a Pix Automático cycle may bill (spec: Limits), in centavos. */
+const PIX_AUTOMATICO_MINIMUM = 499
 
 /** The 200 of a checkout that started a subscription: the checkout's, with the subscription. */
 export type SubscriptionCheckoutResult =
@@ -69,8 +73,12 @@ const firstChargeRequest = (request: CheckoutRequest, due: string, today: string
 }
 
 /** Writes the subscription and its events, in the reserve's transaction. */
-const recordSubscription = Effect.fnUntraced(function*(plan: SubscriptionPlan, customerId: string, chargeId: string | null, owner: Account) {
-  const aggregate = plan.withCustomer(customerId, chargeId)
+const recordSubscription = Effect.fnUntraced(function*(
+  plan: SubscriptionPlan,
+  records: { readonly customerId: string; readonly chargeId: string | null; readonly recurrencyId: string | null },
+  owner: Account
+) {
+  const aggregate = plan.withCustomer(records.customerId, records.chargeId, records.recurrencyId)
   yield* (yield* Subscriptions).insert(aggregate)
   yield* appendSubscriptionEvent("subscription.created", aggregate, plan.at)
   if (aggregate.subscription.status === "TRIALING") yield* appendSubscriptionEvent("subscription.trial", aggregate, plan.at)
@@ -81,7 +89,7 @@ const recordSubscription = Effect.fnUntraced(function*(plan: SubscriptionPlan, c
 const startFree = Effect.fnUntraced(function*(draft: CheckoutDraft, plan: SubscriptionPlan) {
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const { customer } = yield* (yield* Customers).insertIfAbsent(draft.customer)
-    yield* recordSubscription(plan, customer.id, null, draft.owner)
+    yield* recordSubscription(plan, { customerId: customer.id, chargeId: null, recurrencyId: null }, draft.owner)
     const redemption = { customerDocument: draft.customer.document, reference: plan.subscriptionId, at: plan.at }
     if (draft.couponId !== undefined && !(yield* (yield* Coupons).redeem(draft.couponId, redemption))) {
       return yield* couponRefused("COUPON_EXHAUSTED")
@@ -100,13 +108,20 @@ export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromChe
   caller: { readonly account: Account; readonly master: Account }
 ) {
   const terms = yield* subscriptionTerms(order, purchase.lines, caller.account.id)
+  if (order.pixAutomatico && terms.cycleSubtotal < PIX_AUTOMATICO_MINIMUM) {
+    return yield* invalid("items", "Pix Automático needs at least 4.99 per cycle")
+  }
   const { request, card } = yield* withReusableCard(order.request, caller.account.id)
   const ids = yield* Ids
   const subscriptionId = yield* ids.make("sub", { sandbox: caller.account.sandbox })
   const plan = yield* planFirstCycle({ order: { ...order, request }, terms, subscriptionId, card, caller })
   const price = { amount: plan.firstInvoiceTotal, priceIds: purchase.lines.map((line) => line.price.id), couponId: terms.coupon?.couponId }
   const draft = yield* draftCheckout({ ...order, request }, price, caller)
-  if (plan.free) return yield* startFree(draft, plan)
+  if (plan.free) {
+    // The recurrence is registered with a first charge; a free start would need the recurrence-only journey.
+    if (order.pixAutomatico) return yield* invalid("paymentMethod", "pix_automatico with a trial or an extra period is not offered yet")
+    return yield* startFree(draft, plan)
+  }
   const chargeDraft: CheckoutDraft = {
     ...draft,
     common: { ...draft.common, subscriptionId, cycleNumber: 1, description: request.description ?? plan.description }
@@ -119,7 +134,8 @@ export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromChe
     : yield* prepareCard(chargeOrder, chargeDraft)
   const customerId = yield* reserveCheckout(chargeDraft, prepared.pending, prepared.notify, (charge) =>
     Effect.gen(function*() {
-      const { aggregate, accountNumber } = yield* recordSubscription(plan, charge.customerId!, charge.id, caller.account)
+      const records = { customerId: charge.customerId!, chargeId: charge.id, recurrencyId: "recurrencyId" in prepared ? prepared.recurrencyId : null }
+      const { aggregate, accountNumber } = yield* recordSubscription(plan, records, caller.account)
       yield* (yield* Outbox).append(chargeCreated(aggregate, charge, accountNumber, plan.at))
     }))
   const result = yield* prepared.settle(customerId)

@@ -77,6 +77,7 @@ export const prepareSubscriptionCharge = Effect.fn("Subscriptions.prepareCharge"
   const order: CheckoutOrder = {
     request,
     paymentMethod: request.paymentMethod === "pix_automatico" ? "pix" : request.paymentMethod,
+    pixAutomatico: false,
     notifications: null,
     buyer: { name: sub.name, document: sub.document, email: sub.email, phone: sub.phone }
   }

@@ -58,8 +58,10 @@ const cyclePaid = Effect.fnUntraced(function*(charge: Charge, id: string, cycleN
   const subscriptions = yield* Subscriptions
   const outbox = yield* Outbox
   yield* subscriptions.moveCycle(id, cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } }, at)
-  const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
-  if (Option.isSome(activated)) yield* subscriptions.moveItems(id, { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT"] }, "ACTIVE", at)
+  const before = yield* subscriptions.find(charge.accountId, id)
+  // A Pix Automático subscription stays PENDING until the payer's bank authorizes the recurrence.
+  const waitsForBank = Option.isSome(before) && before.value.subscription.pixRecurrenceStatus === "PENDING"
+  const activated = waitsForBank ? Option.none() : yield* activate(id, at)
   // One-time items (order bumps) ride on the invoice just paid.
   yield* subscriptions.moveItems(id, { type: "ONE_TIME", from: ["PENDING"] }, "CHARGED", at)
   const renewed = Option.isNone(activated) && cycleNumber > 1
@@ -71,6 +73,14 @@ const cyclePaid = Effect.fnUntraced(function*(charge: Charge, id: string, cycleN
   yield* outbox.append(subscriptionPaymentSuccess(aggregate.value, charge, accountNumber, at))
   if (Option.isSome(activated)) yield* outbox.append(subscriptionEvent(SubscriptionTransitions.activated.event, aggregate.value, accountNumber, at))
   if (Option.isSome(renewed)) yield* outbox.append(subscriptionEvent(SubscriptionTransitions.renewed.event, aggregate.value, accountNumber, at))
+})
+
+/** The first payment's move: `ACTIVE`, its recurring items with it. */
+export const activate = Effect.fn("Subscriptions.activate")(function*(id: string, at: Date) {
+  const subscriptions = yield* Subscriptions
+  const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
+  if (Option.isSome(activated)) yield* subscriptions.moveItems(id, { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT"] }, "ACTIVE", at)
+  return activated
 })
 
 /**

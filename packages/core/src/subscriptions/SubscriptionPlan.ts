@@ -32,8 +32,11 @@ export interface SubscriptionPlan {
   readonly firstInvoiceTotal: Cents
   /** The plan's name, the first charge's description when the request has none. */
   readonly description: string
-  /** The records, for the customer the buyer turned out to be and cycle 1's charge (null when free). */
-  readonly withCustomer: (customerId: string, chargeId: string | null) => SubscriptionAggregate
+  /**
+   * The records, for the customer the buyer turned out to be, cycle 1's
+   * charge (null when free) and the Pix Automático recurrence (or null).
+   */
+  readonly withCustomer: (customerId: string, chargeId: string | null, recurrencyId: string | null) => SubscriptionAggregate
 }
 
 /** The invoice line of a bought price. */
@@ -126,7 +129,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     mergeWithNextCycle: request.mergeWithNextCycle
   })
   const free = start.freeUntil !== null
-  const method = order.paymentMethod
+  const method = order.pixAutomatico ? "pix_automatico" as const : order.paymentMethod
   const priceOf = (cycle: number, lines: ReadonlyArray<InvoiceLine>) =>
     cycleInvoice({ cycle, paymentMethod: method, lines, discounts: terms.discounts, coupon })
   const fullLines = terms.recurring.map((line) => priceLine(line, "RECURRING"))
@@ -155,7 +158,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     return cycleOf(n, { status: "SCHEDULED", amount: amounts.total, discount: amounts.discount, issueDate: issueDate(dueOf(n), terms.issueDaysBeforeDue), chargeId: null })
   }
   const lines = [...terms.recurring, ...terms.oneTime]
-  const withCustomer = (customerId: string, chargeId: string | null) => {
+  const withCustomer = (customerId: string, chargeId: string | null, recurrencyId: string | null) => {
     const subscription: Subscription = {
       id: subscriptionId,
       accountId: caller.account.id,
@@ -193,7 +196,8 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
       anchorCycle: start.anchorCycle,
       trialEndsOn: start.freeUntil,
       primaryItemId: itemIds[0]!,
-      pixRecurrencyId: null,
+      pixRecurrencyId: recurrencyId,
+      pixRecurrenceStatus: recurrencyId === null ? null : "PENDING",
       archivedAt: null,
       createdAt: at,
       updatedAt: at

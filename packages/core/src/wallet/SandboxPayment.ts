@@ -8,6 +8,7 @@ import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { makeEndToEndId } from "../brazil/EndToEndId.ts"
 import { ChargeNotPayable, NotSandboxAccount, type PixPayer } from "../domain/Charge.ts"
+import { SANDBOX_ISPB } from "../sandbox/PixProviderSandbox.ts"
 import { findCharge } from "../charges/ManageCharges.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -17,8 +18,6 @@ import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { recordChargePaid } from "../subscriptions/SubscriptionPayments.ts"
 
-/** ISPB of the fictional bank of sandbox payers. */
-export const SANDBOX_ISPB = "99999999"
 
 /** The payer every sandbox payment comes from. */
 export const SANDBOX_PAYER: PixPayer = {
