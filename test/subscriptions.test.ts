@@ -543,6 +543,34 @@ describe("subscriptions on postgres", () => {
     expect((await pf.json()).error.code).toBe("PIX_AUTOMATICO_PJ_ONLY")
   })
 
+  it("starts a subscription when a checkout link or session with a recurring price is paid (public route)", async () => {
+    const link = await (await post("/v1/checkouts", { priceId: plans.monthly, allowedPaymentMethods: ["pix", "creditcard"] })).json()
+    const pay = (body: unknown) => fetch(`${engine.baseUrl}/v1/checkouts/pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    const paid = await pay({ checkoutId: link.id, paymentMethod: "creditcard", customer, card: card("4111111111111111") })
+    expect(paid.status).toBe(200)
+    const viaLink = await paid.json()
+    expect(viaLink).toMatchObject({ success: true, status: "paid", subscriptionId: expect.any(String) })
+    expect(await detail(viaLink.subscriptionId)).toMatchObject({ status: "ACTIVE", checkoutId: link.id })
+    expect((await get(`/v1/subscriptions?checkoutId=${link.id}`)).data.map((s: { subscriptionId: string }) => s.subscriptionId)).toEqual([viaLink.subscriptionId])
+    const boleto = await pay({ checkoutId: link.id, paymentMethod: "boleto", customer: { ...customer, address } })
+    expect(boleto.status).toBe(400)
+    expect((await boleto.json()).error.code).toBe("INVALID_DATA")
+
+    const session = await (await post("/v1/checkout-sessions", { priceId: plans.monthly, customer })).json()
+    const first = await pay({ sessionId: session.id, paymentMethod: "pix" })
+    expect(first.status).toBe(200)
+    const viaSession = await first.json()
+    expect(viaSession).toMatchObject({ status: "pending", subscriptionId: expect.any(String), pix: { emv: expect.any(String) } })
+    expect((await detail(viaSession.subscriptionId)).checkoutId).toBe(session.id)
+    expect((await get(`/v1/checkout-sessions/${session.id}`)).status).toBe("completed")
+    const second = await pay({ sessionId: session.id, paymentMethod: "pix" })
+    expect(second.status).toBe(400)
+    expect((await second.json()).error.code).toBe("CHARGE_NOT_PAYABLE")
+    const unknown = await pay({ sessionId: "SANDBOX_cs_nope", paymentMethod: "pix" })
+    expect(unknown.status).toBe(404)
+    expect((await unknown.json()).error.code).toBe("SESSION_NOT_FOUND")
+  })
+
   it("delivers the subscription events signed, with the subscription base", async () => {
     // Earlier tests' events are fanned out first: the registration below gets only this test's.
     await engine.run(deliveryPass())

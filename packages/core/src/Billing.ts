@@ -45,6 +45,7 @@ export {
 } from "./coupons/Coupons.ts"
 export { createCheckoutCharge, tokenizeCard } from "./checkout/CreateCheckoutCharge.ts"
 export { createSingleCharge } from "./checkout/SingleCharge.ts"
+export { payCheckout } from "./checkout/PayCheckout.ts"
 export { boletoDocument } from "./checkout/BoletoDocument.ts"
 export {
   createCheckoutLink,

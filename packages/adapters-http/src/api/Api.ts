@@ -9,6 +9,7 @@ import { AuthGroup } from "./Auth.ts"
 import { BoletoPdfGroup } from "./BoletoPdf.ts"
 import { ChargesGroup } from "./Charges.ts"
 import { CheckoutLinksGroup } from "./CheckoutLinks.ts"
+import { CheckoutPaymentGroup } from "./CheckoutPayment.ts"
 import { CheckoutSessionsGroup } from "./CheckoutSessions.ts"
 import { CouponsGroup } from "./Coupons.ts"
 import { CouponValidationGroup } from "./CouponValidation.ts"
@@ -36,6 +37,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(CheckoutLinksGroup)
   .add(CheckoutSessionsGroup)
   .add(SubscriptionsGroup)
+  .add(CheckoutPaymentGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

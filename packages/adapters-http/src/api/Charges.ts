@@ -33,7 +33,7 @@ import { authenticated, ChargeIdParam, requires } from "./Common.ts"
 export const chargeErrors = [enveloped(ChargeNotFound), enveloped(MissingChargeId)] as const
 
 /** The refusals of a checkout, on `POST /v1/charges` and on the provider's `POST /v1/charges/single`. */
-const checkoutErrors = [
+export const checkoutErrors = [
   enveloped(InvalidData),
   enveloped(SplitExceedsNetAmount),
   enveloped(ProviderUnavailable),

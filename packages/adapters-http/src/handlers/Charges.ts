@@ -7,7 +7,7 @@ import { BillingApi } from "../api/Api.ts"
 import { capture, origin, type Services } from "./Common.ts"
 
 /** The checkout's answer with the boleto's PDF link absolute, on the host the client called. */
-const withPdfUrl = (
+export const withPdfUrl = (
   result: CheckoutResult | SubscriptionCheckoutResult
 ): Effect.Effect<typeof CheckoutResponse.Type, never, HttpServerRequest.HttpServerRequest> => {
   if (!("boleto" in result) || result.boleto === undefined) return Effect.succeed(result)

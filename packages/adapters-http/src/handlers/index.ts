@@ -7,6 +7,7 @@ import { AuthHandlers } from "./Auth.ts"
 import { BoletoPdfHandlers } from "./BoletoPdf.ts"
 import { ChargesHandlers } from "./Charges.ts"
 import { CheckoutLinksHandlers } from "./CheckoutLinks.ts"
+import { CheckoutPaymentHandlers } from "./CheckoutPayment.ts"
 import { CheckoutSessionsHandlers } from "./CheckoutSessions.ts"
 import { CouponsHandlers } from "./Coupons.ts"
 import { AlwaysVerdictLive, CouponValidationHandlers } from "./CouponValidation.ts"
@@ -32,7 +33,8 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     BoletoPdfHandlers,
     CheckoutLinksHandlers,
     CheckoutSessionsHandlers,
-    SubscriptionsHandlers
+    SubscriptionsHandlers,
+    CheckoutPaymentHandlers
   ]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

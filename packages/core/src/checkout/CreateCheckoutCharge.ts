@@ -30,11 +30,15 @@ export { tokenizeCard } from "./TokenizeCard.ts"
  * subscription when it buys recurring prices (`createSubscriptionCheckout`),
  * else a one-time charge.
  */
-export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(request: CheckoutRequest) {
+export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(
+  request: CheckoutRequest,
+  /** `checkoutId`: the hosted checkout (link or session) the purchase is made through. */
+  options: { readonly checkoutId?: string | undefined } = {}
+) {
   const caller = yield* Caller
   const order = yield* parseCheckout(request, caller.account)
   const purchase = yield* resolvePurchase(request, caller.account.id)
-  if (isRecurring(purchase)) return yield* createSubscriptionCheckout(order, purchase, caller)
+  if (isRecurring(purchase)) return yield* createSubscriptionCheckout(order, purchase, caller, options.checkoutId ?? null)
   if (order.pixAutomatico) return yield* invalid("items", "pix_automatico needs recurring items")
   return yield* chargeOnce(order, purchase, caller)
 })

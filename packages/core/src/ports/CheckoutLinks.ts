@@ -4,6 +4,10 @@ import type { CheckoutLink } from "../domain/CheckoutLink.ts"
 export class CheckoutLinks extends Context.Service<CheckoutLinks, {
   readonly save: (link: CheckoutLink) => Effect.Effect<void>
   readonly find: (accountId: string, kind: CheckoutLink["kind"], id: string) => Effect.Effect<Option.Option<CheckoutLink>>
+  /** Any account's link or session by its unguessable id, for the public payment of a hosted checkout. */
+  readonly findForPayment: (kind: CheckoutLink["kind"], id: string) => Effect.Effect<Option.Option<CheckoutLink>>
+  /** Marks a session used, unless it already was; whether this call did. */
+  readonly completeSession: (id: string, at: Date) => Effect.Effect<boolean>
   readonly list: (
     accountId: string,
     kind: CheckoutLink["kind"],

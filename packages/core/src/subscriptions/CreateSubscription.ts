@@ -105,7 +105,9 @@ const startFree = Effect.fnUntraced(function*(draft: CheckoutDraft, plan: Subscr
 export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromCheckout")(function*(
   order: CheckoutOrder,
   purchase: Extract<Purchase, { _tag: "Lines" }>,
-  caller: { readonly account: Account; readonly master: Account }
+  caller: { readonly account: Account; readonly master: Account },
+  /** The checkout link or session it is bought through. */
+  checkoutId: string | null = null
 ) {
   const terms = yield* subscriptionTerms(order, purchase.lines, caller.account.id)
   if (order.pixAutomatico && terms.cycleSubtotal < PIX_AUTOMATICO_MINIMUM) {
@@ -114,7 +116,7 @@ export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromChe
   const { request, card } = yield* withReusableCard(order.request, caller.account.id)
   const ids = yield* Ids
   const subscriptionId = yield* ids.make("sub", { sandbox: caller.account.sandbox })
-  const plan = yield* planFirstCycle({ order: { ...order, request }, terms, subscriptionId, card, caller })
+  const plan = yield* planFirstCycle({ order: { ...order, request }, terms, subscriptionId, card, checkoutId, caller })
   const price = { amount: plan.firstInvoiceTotal, priceIds: purchase.lines.map((line) => line.price.id), couponId: terms.coupon?.couponId }
   const draft = yield* draftCheckout({ ...order, request }, price, caller)
   if (plan.free) {

@@ -105,6 +105,8 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
   readonly subscriptionId: string
   /** The card later cycles are charged to, when paid by card. */
   readonly card: Subscription["card"]
+  /** The checkout link or session it was bought through. */
+  readonly checkoutId: string | null
   readonly caller: { readonly account: Account; readonly master: Account }
 }) {
   const { order, terms, subscriptionId, caller } = input
@@ -164,7 +166,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
       accountId: caller.account.id,
       masterAccountId: caller.master.id,
       customerId,
-      checkoutId: null,
+      checkoutId: input.checkoutId,
       cartId: request.cartId ?? null,
       status: free ? "TRIALING" : "PENDING",
       interval: terms.interval,

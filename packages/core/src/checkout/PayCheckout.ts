@@ -1,0 +1,73 @@
+/**
+ * `POST /v1/checkouts/pay` (the provider's route; public, as the hosted page
+ * that calls it is): pays a checkout link (`checkoutId`, reusable) or a
+ * checkout session (`sessionId`, single-use, with its pre-filled buyer) by
+ * the transparent checkout, as the link's account. What the link sells
+ * decides what is bought; a recurring price starts a subscription whose
+ * `checkoutId` is the link or session. The link or session id is the
+ * credential: it is unguessable and names its merchant.
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { asAccount } from "../auth/AsAccount.ts"
+import { ChargeNotPayable } from "../domain/Charge.ts"
+import { type CheckoutLink, CheckoutNotFound, SessionNotFound } from "../domain/CheckoutLink.ts"
+import { InvalidData, invalidData as invalid } from "../domain/Errors.ts"
+import { Identifier, optional } from "../domain/Values.ts"
+import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { CheckoutRequest } from "./CheckoutRequest.ts"
+import { createCheckoutCharge } from "./CreateCheckoutCharge.ts"
+
+/** Body of `POST /v1/checkouts/pay`: the link or session, and the checkout's own fields but what it sells. */
+export const PayCheckoutRequest = Schema.Struct({
+  sessionId: optional(Identifier),
+  checkoutId: optional(Identifier),
+  ...CheckoutRequest.mapFields(({ items: _, amount: __, productId: ___, customer, ...rest }) => ({ ...rest, customer: optional(customer) })).fields
+}).annotate({ identifier: "PayCheckoutRequest" })
+export type PayCheckoutRequest = typeof PayCheckoutRequest.Type
+
+const decodeRequest = Schema.decodeUnknownEffect(CheckoutRequest)
+
+/** The link or session the body names, payable. */
+const payableCheckout = Effect.fnUntraced(function*(body: PayCheckoutRequest) {
+  const links = yield* CheckoutLinks
+  if (body.sessionId !== undefined) {
+    const session = yield* links.findForPayment("session", body.sessionId)
+    if (Option.isNone(session)) return yield* new SessionNotFound({ message: `Sessão ${body.sessionId} não encontrada`, details: null })
+    if (session.value.status !== "PENDING") return yield* new ChargeNotPayable({ message: "Esta sessão de checkout já foi paga", details: { status: session.value.status } })
+    return session.value
+  }
+  if (body.checkoutId === undefined) return yield* invalid("checkoutId", "send checkoutId or sessionId")
+  const link = yield* links.findForPayment("link", body.checkoutId)
+  if (Option.isNone(link)) return yield* new CheckoutNotFound({ message: `Checkout ${body.checkoutId} não encontrado`, details: null })
+  if (link.value.status !== "ACTIVE") return yield* new ChargeNotPayable({ message: "Este link de pagamento está inativo", details: { status: link.value.status } })
+  return link.value
+})
+
+/** The transparent checkout request the payment makes: what the link sells, bought by the body's buyer (a session's pre-filled one underneath). */
+const checkoutRequestOf = (link: CheckoutLink, body: PayCheckoutRequest) => {
+  const { sessionId: _, checkoutId: __, customer, ...fields } = body
+  const sells = link.items !== null
+    ? { items: link.items }
+    : link.priceId !== null
+    ? { items: [{ priceId: link.priceId, quantity: 1 }] }
+    : { productId: link.productId }
+  return decodeRequest({ ...fields, ...sells, customer: { ...link.customer, ...customer } }).pipe(
+    Effect.mapError((e) => new InvalidData({ message: `Dados inválidos: ${e.message}`, details: null }))
+  )
+}
+
+export const payCheckout = Effect.fn("Checkout.pay")(function*(body: PayCheckoutRequest) {
+  const link = yield* payableCheckout(body)
+  if (!link.allowedPaymentMethods.includes(body.paymentMethod)) {
+    return yield* invalid("paymentMethod", `this checkout accepts ${link.allowedPaymentMethods.join(", ")}`)
+  }
+  const request = yield* checkoutRequestOf(link, body)
+  const result = yield* createCheckoutCharge(request, { checkoutId: link.id }).pipe(asAccount(link.accountId))
+  // A session is single-use: once it has made a purchase, it is done.
+  if (link.kind === "session") {
+    const at = new Date(yield* Clock.currentTimeMillis)
+    yield* (yield* Transactor).withTransaction(Effect.flatMap(CheckoutLinks, (links) => links.completeSession(link.id, at)))
+  }
+  return result
+})
