@@ -209,6 +209,31 @@ describe("subscriptions on postgres", () => {
     expect(withDiscounts.billingCycles.map((c: { cycle: { amount: number } }) => c.cycle.amount)).toEqual([99.9, 89.9])
   })
 
+  it("gives an EXTRA_PERIOD coupon's free month without a charge, and splits a cart of two intervals into two subscriptions", async () => {
+    expect((await post("/v1/coupons", { code: "MESGRATIS", name: "Um mês grátis", discountType: "EXTRA_PERIOD", discountValue: 1, extraPeriodUnit: "MONTHS" })).status).toBe(201)
+    const free = await subscribe({ couponCode: "MESGRATIS" })
+    expect(free.body).toMatchObject({ status: "trialing" })
+    expect(free.body.chargeId).toBeUndefined()
+    // One month from 31 January is 28 February: free until the 27th, first charge on the 28th.
+    const sub = await detail(free.body.subscriptionId)
+    expect(sub).toMatchObject({ status: "TRIALING", trialEndsOn: "2027-02-27", coupon: { discountType: "EXTRA_PERIOD", discountValue: 1, extraPeriodUnit: "MONTHS" } })
+    expect(sub.billingCycles[0].cycle).toMatchObject({ status: "SCHEDULED", chargeDate: "2027-02-28", amount: 99.9, discount: 0 })
+
+    const yearly = await price({ title: "Suporte anual", amount: 120, recurrenceType: "YEARLY", recurrenceInterval: 1 })
+    const cart = await subscribe({ items: [{ priceId: plans.monthly }, { priceId: yearly }, { priceId: plans.bump, isOrderBump: true }], cartId: "carrinho-42", externalId: "pedido-42" })
+    expect(cart.status).toBe(200)
+    expect(cart.body).toMatchObject({ cartId: "carrinho-42", subscriptionId: cart.body.subscriptions[0].subscriptionId })
+    expect(cart.body.subscriptions).toHaveLength(2)
+    const [monthly, annual] = await Promise.all(cart.body.subscriptions.map((s: { subscriptionId: string }) => detail(s.subscriptionId)))
+    // The order bump rides on the first subscription's first invoice: 99.90 + 20.00.
+    expect(monthly).toMatchObject({ interval: "MONTHLY", cartId: "carrinho-42", currentCycleAmount: 119.9 })
+    expect(annual).toMatchObject({ interval: "YEARLY", cartId: "carrinho-42", currentCycleAmount: 120, nextCycleChargeDate: "2028-01-31" })
+    expect(cart.body.subscriptions[1]).toMatchObject({ status: "pending", chargeId: expect.any(String), pix: { emv: expect.any(String) } })
+    // The cart's externalId belongs to its first charge: a repeat is refused before anything is created.
+    const repeat = await subscribe({ items: [{ priceId: plans.monthly }, { priceId: yearly }], externalId: "pedido-42" })
+    expect(repeat.status).toBe(409)
+  })
+
   it("shows the schedule of every interval worked out by hand", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ title: "Trimestral", amount: 10, recurrenceType: "QUARTERLY", recurrenceInterval: 1 }, "2027-04-30"],

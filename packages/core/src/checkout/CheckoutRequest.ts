@@ -98,7 +98,8 @@ export type CheckoutRequest = typeof CheckoutRequest.Type
  * 200 of `POST /v1/charges`: card `{ success, customerId, chargeId, status: "paid" }`;
  * Pix adds `pix { emv, qrCode }`, boleto `boleto { digitableLine, barCode, pdfUrl, dueDate }`.
  * A purchase that started a subscription adds `subscriptionId`; one that
- * starts in a free period has no charge yet (`status: "trialing"`, no `chargeId`).
+ * starts in a free period has no charge yet (`status: "trialing"`, no
+ * `chargeId`); a cart of several intervals adds `cartId` and `subscriptions`.
  */
 export const CheckoutResponse = Schema.Struct({
   success: Schema.Literal(true),
@@ -107,5 +108,14 @@ export const CheckoutResponse = Schema.Struct({
   subscriptionId: Schema.optionalKey(Schema.String),
   status: Schema.Literals(["paid", "pending", "trialing"]),
   pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String, recurrencyId: Schema.optionalKey(Schema.String) })),
-  boleto: Schema.optionalKey(Schema.Struct({ digitableLine: Schema.String, barCode: Schema.String, pdfUrl: Schema.String, dueDate: Schema.String }))
+  boleto: Schema.optionalKey(Schema.Struct({ digitableLine: Schema.String, barCode: Schema.String, pdfUrl: Schema.String, dueDate: Schema.String })),
+  /** A cart of several intervals: its id, and each subscription it started with its first charge. */
+  cartId: Schema.optionalKey(Schema.String),
+  subscriptions: Schema.optionalKey(Schema.Array(Schema.Struct({
+    subscriptionId: Schema.String,
+    status: Schema.Literals(["paid", "pending", "trialing"]),
+    chargeId: Schema.optionalKey(Schema.String),
+    pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String, recurrencyId: Schema.optionalKey(Schema.String) })),
+    boleto: Schema.optionalKey(Schema.Struct({ digitableLine: Schema.String, barCode: Schema.String, dueDate: Schema.String }))
+  })))
 }).annotate({ identifier: "CheckoutResponse" })

@@ -14,7 +14,7 @@ import { prepareCard } from "../checkout/CardCheckout.ts"
 import type { CheckoutRequest } from "../checkout/CheckoutRequest.ts"
 import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
 import { preparePix } from "../checkout/PixCheckout.ts"
-import type { Purchase } from "../checkout/PriceCheckout.ts"
+import type { Purchase, PurchaseLine } from "../checkout/PriceCheckout.ts"
 import { type CheckoutDraft, type CheckoutResult, draftCheckout, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { tokenizeCard } from "../checkout/TokenizeCard.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
@@ -98,9 +98,25 @@ const startFree = Effect.fnUntraced(function*(draft: CheckoutDraft, plan: Subscr
   }))
 })
 
+/** The recurring lines of a purchase by interval, in the order they came; one-time lines apart. */
+const byInterval = (lines: ReadonlyArray<PurchaseLine>) => {
+  const groups = new Map<string, Array<PurchaseLine>>()
+  for (const line of lines) {
+    if (line.price.recurrenceType === "ONE_TIME") continue
+    const key = `${line.price.recurrenceType}/${line.price.recurrenceInterval}`
+    groups.set(key, [...(groups.get(key) ?? []), line])
+  }
+  return [...groups.values()]
+}
+
 /**
- * Creates the subscription `purchase` starts for the caller. Cycle 1 is
- * charged at once unless the subscription starts in a free period.
+ * Creates what a recurring purchase starts for the caller: one subscription
+ * per interval (a monthly plan and a yearly add-on are two), grouped by
+ * `cartId`. The first one carries the one-time order bumps, the coupon, the
+ * `externalId` and the merchant's `new.sale` notice, so a cart converts once.
+ * Each is its own purchase: a card refused on a later one leaves the earlier
+ * ones as they are. The answer is the first one's, with every subscription
+ * of the cart in `subscriptions`.
  */
 export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromCheckout")(function*(
   order: CheckoutOrder,
@@ -109,7 +125,42 @@ export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromChe
   /** The checkout link or session it is bought through. */
   checkoutId: string | null = null
 ) {
-  const terms = yield* subscriptionTerms(order, purchase.lines, caller.account.id)
+  const groups = byInterval(purchase.lines)
+  const oneTime = purchase.lines.filter((line) => line.price.recurrenceType === "ONE_TIME")
+  if (groups.length === 1) return yield* createOneSubscription(order, purchase.lines, caller, checkoutId)
+  const cartId = order.request.cartId ?? (yield* (yield* Ids).make("cart", { sandbox: caller.account.sandbox }))
+  const results: Array<SubscriptionCheckoutResult> = []
+  for (const [i, group] of groups.entries()) {
+    const { couponCode, externalId, notifications, ...shared } = order.request
+    const request: CheckoutRequest = i === 0
+      ? { ...order.request, cartId }
+      : { ...shared, cartId, notifications: notifications?.filter((kind) => kind !== "new.sale") }
+    const part = { ...order, request, notifications: order.notifications?.filter((kind) => i === 0 || kind !== "new.sale") ?? null }
+    results.push(yield* createOneSubscription(part, i === 0 ? [...group, ...oneTime] : group, caller, checkoutId))
+  }
+  const summary = results.map((r) => ({
+    subscriptionId: r.subscriptionId,
+    status: r.status,
+    ...("chargeId" in r ? { chargeId: r.chargeId } : {}),
+    ...("pix" in r && r.pix !== undefined ? { pix: r.pix } : {}),
+    ...("boleto" in r && r.boleto !== undefined
+      ? { boleto: { digitableLine: r.boleto.digitableLine, barCode: r.boleto.barCode, dueDate: r.boleto.dueDate } }
+      : {})
+  }))
+  return { ...results[0]!, cartId, subscriptions: summary }
+})
+
+/**
+ * Creates one subscription of `lines` (one interval, with any order bumps)
+ * for the caller. Cycle 1 is charged at once unless it starts in a free period.
+ */
+const createOneSubscription = Effect.fnUntraced(function*(
+  order: CheckoutOrder,
+  lines: ReadonlyArray<PurchaseLine>,
+  caller: { readonly account: Account; readonly master: Account },
+  checkoutId: string | null
+) {
+  const terms = yield* subscriptionTerms(order, lines, caller.account.id)
   if (order.pixAutomatico && terms.cycleSubtotal < PIX_AUTOMATICO_MINIMUM) {
     return yield* invalid("items", "Pix Automático needs at least 4.99 per cycle")
   }
@@ -117,7 +168,7 @@ export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromChe
   const ids = yield* Ids
   const subscriptionId = yield* ids.make("sub", { sandbox: caller.account.sandbox })
   const plan = yield* planFirstCycle({ order: { ...order, request }, terms, subscriptionId, card, checkoutId, caller })
-  const price = { amount: plan.firstInvoiceTotal, priceIds: purchase.lines.map((line) => line.price.id), couponId: terms.coupon?.couponId }
+  const price = { amount: plan.firstInvoiceTotal, priceIds: lines.map((line) => line.price.id), couponId: terms.coupon?.couponId }
   const draft = yield* draftCheckout({ ...order, request }, price, caller)
   if (plan.free) {
     // The recurrence is registered with a first charge; a free start would need the recurrence-only journey.
