@@ -142,4 +142,19 @@ describe("OpenAPI document", () => {
     const token = resolve(operation("POST /auth/token").responses["400"].content["application/json"].schema)
     expect(token.anyOf.map((m: Json) => resolve(m).properties.error.enum[0]).sort()).toEqual(["invalid_request", "unsupported_grant_type"])
   })
+
+  it("documents every event the engine sends under webhooks, with its signature header and body schema", () => {
+    const webhooks = doc.webhooks as Json
+    expect(Object.keys(webhooks)).toEqual(expect.arrayContaining([
+      "payment.success", "charge.created", "charge.expired", "payment.failed",
+      "subscription.created", "subscription.trial", "subscription.activated", "subscription.canceled", "subscription.downgrade_scheduled"
+    ]))
+    const created = webhooks["subscription.created"].post
+    expect(created.parameters).toEqual([expect.objectContaining({ name: "X-Webhook-Signature", in: "header", required: true })])
+    const body = resolve(created.requestBody.content["application/json"].schema)
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(["event", "timestamp", "accountNumber", "subscriptionId", "customerId", "customer", "items", "currentCycle"]))
+    const failed = resolve(webhooks["payment.failed"].post.requestBody.content["application/json"].schema)
+    expect(Object.keys(failed.properties)).toEqual(expect.arrayContaining(["accountId", "failed"]))
+    expect(failed.properties).not.toHaveProperty("accountNumber")
+  })
 })

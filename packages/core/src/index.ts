@@ -47,6 +47,7 @@ export { CancelSubscriptionInput, CancelSubscriptionResponse } from "./subscript
 export { SubscriptionListResponse } from "./subscriptions/ReadSubscriptions.ts"
 export * from "./subscriptions/SubscriptionRequests.ts"
 export * from "./events/SubscriptionEvents.ts"
+export { EventPayloads } from "./events/EventPayloads.ts"
 export { DEFAULT_PIX_LIFETIME_MILLIS, ProviderUnavailable } from "./charges/CreatePixCharge.ts"
 export { SplitExceedsNetAmount } from "./rules/Split.ts"
 export { type ChargeTransition, ChargeTransitions, type ChargeTrigger, nextChargeStatus } from "./rules/ChargeTransitions.ts"

@@ -17,6 +17,7 @@ import { CustomersGroup } from "./Customers.ts"
 import { documentAmounts } from "./OpenApiAmounts.ts"
 import { documentExamples } from "./OpenApiExamples.ts"
 import { documentAuthentication } from "./OpenApiSecurity.ts"
+import { documentWebhooks } from "./OpenApiWebhooks.ts"
 import { PaymentMethodsGroup } from "./PaymentMethods.ts"
 import { ProductsGroup } from "./Products.ts"
 import { SubscriptionsGroup } from "./Subscriptions.ts"
@@ -44,7 +45,7 @@ export class BillingApi extends HttpApi.make("billing")
     description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks.",
     // Public routes are served relative to wherever the engine runs.
     servers: [{ url: "/", description: "This server" }],
-    // Examples last: they are drawn from the schemas the other transforms wrote.
-    transform: flow(documentAuthentication, documentAmounts, documentExamples)
+    // Webhooks before amounts, whose components they share; examples last: they are drawn from the schemas the other transforms wrote.
+    transform: flow(documentAuthentication, documentWebhooks, documentAmounts, documentExamples)
   }))
 {}
