@@ -134,13 +134,15 @@ describe("API reference at /docs", () => {
     const sidebar = page.locator("aside[role=navigation]")
     await sidebar.getByText(operations[0]!.summary).first().waitFor()
 
-    // The sidebar lists exactly the operations of the document (Scalar writes DELETE as DEL).
+    // The sidebar lists exactly the operations and the webhooks (events) of the document (Scalar writes DELETE as DEL).
     const entries = (await sidebar.locator("button:has-text('HTTP Method')").allInnerTexts()).map((text) => {
       const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "")
       return `${lines.at(-1)} ${lines[0]}`
     })
     const expected = operations.map((o) => `${o.method === "DELETE" ? "DEL" : o.method} ${o.summary}`)
-    expect(entries.sort()).toEqual(expected.sort())
+    const events = Object.values(doc.webhooks as Json).map((webhook) => `POST ${(webhook as Json).post.summary}`)
+    expect(events.length).toBeGreaterThan(10)
+    expect(entries.sort()).toEqual([...expected, ...events].sort())
 
     // The scheme: OAuth 2.0 client credentials with every scope of the document.
     const scopes = Object.keys(doc.components.securitySchemes.oauth2.flows.clientCredentials.scopes)
