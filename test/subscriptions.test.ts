@@ -175,7 +175,11 @@ describe("subscriptions on postgres", () => {
     expect(created.status).toBe(200)
     expect(created.body.boleto).toMatchObject({ digitableLine: expect.any(String), dueDate: "2027-03-02" })
     const sub = await detail(created.body.subscriptionId)
-    expect(sub).toMatchObject({ paymentType: "BOLETO", boletoInstructions: { fine: 2, interest: 1 } })
+    expect(sub).toMatchObject({
+      paymentType: "BOLETO",
+      boletoInstructions: { fine: 2, interest: 1 },
+      customerAddress: { street: "Rua das Flores", number: "123", city: "Florianópolis", state: "SC", zipCode: "88010000" }
+    })
     expect(sub.billingCycles[0].invoices[0].paymentType).toBe("BOLETO")
   })
 
@@ -355,13 +359,21 @@ describe("subscriptions on postgres", () => {
 
   it("answers 404 SUBSCRIPTION_NOT_FOUND for another account's subscription on every route", async () => {
     const { body } = await subscribe({})
-    for (const [method, path] of [
-      ["GET", `/v1/subscriptions/${body.subscriptionId}`],
-      ["DELETE", `/v1/subscriptions/${body.subscriptionId}`],
-      ["POST", `/v1/subscriptions/${body.subscriptionId}/archive`],
-      ["GET", "/v1/subscriptions/SANDBOX_sub_nope"]
+    const itemId = itemOf(await detail(body.subscriptionId), plans.monthly!).itemId
+    const change = { old: { itemId }, new: { priceId: plans.premium } }
+    for (const [method, path, payload] of [
+      ["GET", `/v1/subscriptions/${body.subscriptionId}`, undefined],
+      ["DELETE", `/v1/subscriptions/${body.subscriptionId}`, undefined],
+      ["POST", `/v1/subscriptions/${body.subscriptionId}/archive`, undefined],
+      ["PUT", `/v1/subscriptions/${body.subscriptionId}/items/${itemId}`, { priceId: plans.premium }],
+      ["POST", `/v1/subscriptions/${body.subscriptionId}/items`, { priceId: plans.addon }],
+      ["PATCH", `/v1/subscriptions/${body.subscriptionId}`, change],
+      ["POST", `/v1/subscriptions/${body.subscriptionId}/prorata`, change],
+      ["POST", "/v1/subscriptions/update", { subscriptionId: body.subscriptionId, action: "cancel" }],
+      ["POST", "/v1/subscriptions/prorata", { subscriptionId: body.subscriptionId, ...change }],
+      ["GET", "/v1/subscriptions/SANDBOX_sub_nope", undefined]
     ] as const) {
-      const response = await call(method, path, undefined, other)
+      const response = await call(method, path, payload, other)
       expect(response.status, `${method} ${path}`).toBe(404)
       expect((await response.json()).error.code).toBe("SUBSCRIPTION_NOT_FOUND")
     }

@@ -31,10 +31,13 @@ export const getSubscription = Effect.fn("Subscriptions.get")(function*(id: stri
   const sub = aggregate.subscription
   const charges = yield* Charges
   const customer = yield* (yield* Customers).find(sub.accountId, sub.customerId)
+  const own = yield* charges.listBySubscription(sub.accountId, sub.id)
+  // The customer's registered address, else the one its purchase was billed to (a boleto's).
+  const billedTo = own.find((c) => c.address !== null)?.address ?? null
   return toSubscriptionDetailView(aggregate, {
-    charges: yield* charges.listBySubscription(sub.accountId, sub.id),
+    charges: own,
     ltv: yield* charges.paidByCustomer(sub.accountId, sub.customerId),
-    customerAddress: Option.match(customer, { onNone: () => null, onSome: (c) => c.address }),
+    customerAddress: Option.match(customer, { onNone: () => null, onSome: (c) => c.address }) ?? billedTo,
     origin,
     today: saoPauloDate(yield* Clock.currentTimeMillis)
   })
