@@ -1,12 +1,7 @@
 import { Schema } from "effect"
 
-/** Every event name of the spec's catalog. */
-export const EventNames = [
-  "payment.success",
-  "payment.overdue",
-  "payment.failed",
-  "charge.created",
-  "charge.expired",
+/** The events of the catalog that carry the subscription base. */
+export const SubscriptionEventNames = [
   "subscription.created",
   "subscription.trial",
   "subscription.activated",
@@ -17,7 +12,17 @@ export const EventNames = [
   "subscription.downgrade_scheduled",
   "subscription.canceled",
   "subscription.cancel_scheduled",
-  "subscription.expired",
+  "subscription.expired"
+] as const
+
+/** Every event name of the spec's catalog. */
+export const EventNames = [
+  "payment.success",
+  "payment.overdue",
+  "payment.failed",
+  "charge.created",
+  "charge.expired",
+  ...SubscriptionEventNames,
   "refund.requested",
   "refund.confirmed",
   "refund.failed",

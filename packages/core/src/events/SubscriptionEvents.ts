@@ -9,7 +9,7 @@
 import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Schema } from "effect"
 import { Charge } from "../domain/Charge.ts"
-import type { EventName } from "../domain/Events.ts"
+import { type EventName, SubscriptionEventNames } from "../domain/Events.ts"
 import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
 import { Instant, ReaisJson } from "../domain/Wire.ts"
 
@@ -19,19 +19,7 @@ const c = BillingCycle.fields
 const ch = Charge.fields
 
 /** The names of the events that carry the subscription base. */
-export const SubscriptionEventName = Schema.Literals([
-  "subscription.created",
-  "subscription.trial",
-  "subscription.activated",
-  "subscription.renewed",
-  "subscription.upgraded",
-  "subscription.item_added",
-  "subscription.item_removed",
-  "subscription.downgrade_scheduled",
-  "subscription.canceled",
-  "subscription.cancel_scheduled",
-  "subscription.expired"
-])
+export const SubscriptionEventName = Schema.Literals(SubscriptionEventNames)
 export type SubscriptionEventName = typeof SubscriptionEventName.Type
 
 const EventItem = Schema.Struct({

@@ -13,26 +13,22 @@ export class PixProviderError extends Schema.TaggedError<PixProviderError>()("Pi
  * only in the layer: the sandbox one builds the code itself; a production
  * one calls the PSP's `cob`/`cobv` API and returns the code it answers.
  */
+/** A charge to register with the PSP: who receives, its txid, amount and deadline. */
+export interface PixRegistration {
+  readonly receiver: Account
+  readonly txid: string
+  readonly amount: Cents
+  readonly expiresAt: Date
+  readonly dueDate: string | null
+  readonly description: string | null
+}
+
 export class PixProvider extends Context.Service<PixProvider, {
-  readonly createCharge: (input: {
-    readonly receiver: Account
-    readonly txid: string
-    readonly amount: Cents
-    readonly expiresAt: Date
-    readonly dueDate: string | null
-    readonly description: string | null
-  }) => Effect.Effect<{ readonly emv: string }, PixProviderError>
+  readonly createCharge: (input: PixRegistration) => Effect.Effect<{ readonly emv: string }, PixProviderError>
   /**
    * Pix Automático: registers a recurrence with its first charge and returns
    * the composite BR Code that offers both (paying it asks the payer's bank
    * to authorize the recurrence) and the recurrence id (`idRec`) the PSP gave.
    */
-  readonly createRecurrence: (input: {
-    readonly receiver: Account
-    readonly txid: string
-    readonly amount: Cents
-    readonly expiresAt: Date
-    readonly dueDate: string | null
-    readonly description: string | null
-  }) => Effect.Effect<{ readonly emv: string; readonly recurrencyId: string }, PixProviderError>
+  readonly createRecurrence: (input: PixRegistration) => Effect.Effect<{ readonly emv: string; readonly recurrencyId: string }, PixProviderError>
 }>()("@billing/core/ports/PixProvider") {}
