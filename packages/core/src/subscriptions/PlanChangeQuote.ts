@@ -12,6 +12,7 @@ import { type SubscriptionAggregate, type SubscriptionItem, SubscriptionNotEligi
 import { nextCycleOf } from "../domain/SubscriptionViews.ts"
 import { cents } from "../money/Money.ts"
 import { Products } from "../ports/Products.ts"
+import { cycleDueDate } from "../rules/CycleSchedule.ts"
 import { prorata, type ProrataResult } from "../rules/Prorata.ts"
 import { billedItems, itemsAmount } from "./SubscriptionItems.ts"
 
@@ -103,7 +104,10 @@ export const quotePlanChange = Effect.fn("Subscriptions.quotePlanChange")(functi
   const newAmount = cents(itemsAmount(others) + target.price.amount * change.quantity)
   if (newAmount === currentAmount) return yield* invalid("priceId", "the new items cost what the current ones do; nothing to charge or schedule")
   const today = saoPauloDate(yield* Clock.currentTimeMillis)
-  const result = prorata({ cycleStart: current.periodStart, nextCycleDate: next.dueDate, changeDate: today, currentAmount, newAmount })
+  // The window is a whole period ending on the next due date: the amounts are a whole cycle's, even
+  // when the current cycle is a shorter first one billed by prorata.
+  const cycleStart = cycleDueDate(next.dueDate, { recurrenceType: sub.interval, recurrenceInterval: sub.intervalCount }, 0, sub.billingDay)
+  const result = prorata({ cycleStart, nextCycleDate: next.dueDate, changeDate: today, currentAmount, newAmount })
   return {
     type: result.kind,
     change,
