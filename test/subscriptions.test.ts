@@ -593,6 +593,11 @@ describe("subscriptions on postgres", () => {
     expect(boleto.status).toBe(400)
     expect((await boleto.json()).error.code).toBe("INVALID_DATA")
 
+    // A buyer cannot price its own purchase on the public route: discounts and split in the body are not taken.
+    const priced = await (await pay({ checkoutId: link.id, paymentMethod: "pix", customer, discounts: [{ type: "percentage", value: 100 }], split: [{ type: "percentage", amount: 90, accountNumber: "100001" }] })).json()
+    expect((await detail(priced.subscriptionId)).currentCycleAmount).toBe(99.9)
+    expect((await get(`/v1/charges/${priced.chargeId}?view=detail`)).amount).toBe(99.9)
+
     const session = await (await post("/v1/checkout-sessions", { priceId: plans.monthly, customer })).json()
     const first = await pay({ sessionId: session.id, paymentMethod: "pix" })
     expect(first.status).toBe(200)
@@ -606,6 +611,34 @@ describe("subscriptions on postgres", () => {
     const unknown = await pay({ sessionId: "SANDBOX_cs_nope", paymentMethod: "pix" })
     expect(unknown.status).toBe(404)
     expect((await unknown.json()).error.code).toBe("SESSION_NOT_FOUND")
+  })
+
+  it("lets one change of a subscription through at a time, and cancels a waiting upgrade's charge with the subscription", async () => {
+    const { body } = await subscribe({})
+    await pay(body.chargeId)
+    const id = body.subscriptionId
+    const itemId = itemOf(await detail(id), plans.monthly!).itemId
+    const attempts = await Promise.all([0, 1, 2, 3].map(() => call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: plans.premium })))
+    const statuses = attempts.map((r) => r.status).sort()
+    expect(statuses).toEqual([200, 400, 400, 400])
+    const waiting = await detail(id)
+    expect(waiting.items.filter((i: { status: string }) => i.status === "PENDING_UPGRADE")).toHaveLength(1)
+    const chargeId = (await Promise.all(attempts.map((r) => r.json()))).find((r) => r.success)!.chargeId
+
+    await call("DELETE", `/v1/subscriptions/${id}`)
+    expect((await get(`/v1/charges/${chargeId}`)).status).toBe("CANCELED")
+    const canceled = await detail(id)
+    expect(canceled.billingCycles[0].invoices.map((i: { status: string }) => i.status)).toEqual(["PAID", "CANCELED"])
+    expect(canceled.items.every((i: { status: string }) => i.status === "CANCELED")).toBe(true)
+  })
+
+  it("refuses a recurring price twice in one purchase and a card without one on file", async () => {
+    const twice = await subscribe({ items: [{ priceId: plans.monthly }, { priceId: plans.monthly }] })
+    expect(twice.status).toBe(400)
+    expect(twice.body.error).toMatchObject({ code: "INVALID_DATA", details: { field: "items" } })
+    const token = await subscribe({ paymentMethod: "creditcard", tokenId: "tok_acquirer_123" })
+    expect(token.status).toBe(400)
+    expect(token.body.error).toMatchObject({ code: "INVALID_DATA", details: { field: "tokenId" } })
   })
 
   it("delivers the subscription events signed, with the subscription base", async () => {

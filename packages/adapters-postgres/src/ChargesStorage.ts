@@ -135,6 +135,10 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     listBySubscription: (accountId, subscriptionId) =>
       run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId} AND subscription_id = ${subscriptionId}
         ORDER BY created_at, id`).pipe(Effect.flatMap(decodeCharges)),
+    cancelOpenOfSubscription: (subscriptionId, at) =>
+      run(sql`UPDATE charges SET status = ${ChargeTransitions.canceled.to}, canceled_at = ${at}, updated_at = ${at}
+        WHERE subscription_id = ${subscriptionId} AND status IN ${sql.in([...ChargeTransitions.canceled.from])}
+        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges)),
     paidByCustomer: (accountId, customerId) =>
       run(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
         WHERE account_id = ${accountId} AND customer_id = ${customerId} AND status = 'PAID'`).pipe(

@@ -38,9 +38,9 @@ export const CheckoutLinksStorageLive = Layer.effect(CheckoutLinks, Effect.gen(f
         Effect.flatMap(decodeLinks),
         Effect.map((rows) => Option.fromNullishOr(withoutSeq(rows)[0]))
       ),
-    completeSession: (id, at) =>
-      run(sql`UPDATE checkout_links SET status = 'completed', updated_at = ${at}
-        WHERE id = ${id} AND kind = 'session' AND status = 'PENDING' RETURNING id`).pipe(Effect.map((rows) => rows.length > 0)),
+    setSessionStatus: (id, from, to, at) =>
+      run(sql`UPDATE checkout_links SET status = ${to}, updated_at = ${at}
+        WHERE id = ${id} AND kind = 'session' AND status = ${from} RETURNING id`).pipe(Effect.map((rows) => rows.length > 0)),
     list: (accountId, kind, q) =>
       Effect.gen(function*() {
         const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM checkout_links WHERE account_id = ${accountId} AND kind = ${kind}`)

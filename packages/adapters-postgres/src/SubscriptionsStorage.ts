@@ -156,6 +156,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
   const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (s) => Option.fromNullishOr(withoutSeq(s)[0]))
 
   return Subscriptions.of({
+    lock: (id) => run(sql`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`).pipe(Effect.asVoid),
     insert: ({ subscription, items, cycles, invoices }) =>
       Effect.gen(function*() {
         yield* insertSubscription(subscription)
@@ -237,6 +238,9 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
             WHERE i.subscription_id = s.id AND i.product_id = ${by.productId} AND i.status <> 'CANCELED')`}`).pipe(
         Effect.map((rows) => Number(rows[0]?.n ?? 0))
       ),
+    countSelling: (accountId, productId) =>
+      run(sql<{ n: string }>`SELECT count(DISTINCT s.id)::text AS n FROM subscriptions s JOIN subscription_items i ON i.subscription_id = s.id
+        WHERE s.account_id = ${accountId} AND i.product_id = ${productId}`).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
     transition: (id, transition, changes, at) =>
       run(sql`UPDATE subscriptions SET status = ${transition.to}, updated_at = ${at},
           canceled_at = COALESCE(${changes.canceledAt ?? null}, canceled_at),
@@ -254,10 +258,12 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status IN ${sql.in([...move.from])}
           RETURNING cycle_number`)
         if (moved.length === 0) return false
+        // Only the cycle's own invoice: a plan change's prorata invoice on the same cycle settles with its own charge.
         if (move.invoice !== null) {
           yield* run(sql`UPDATE invoices SET status = ${move.invoice.status},
               paid_at = COALESCE(${move.invoice.paidAt ?? null}, paid_at), canceled_at = COALESCE(${move.invoice.canceledAt ?? null}, canceled_at)
-            WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n}`)
+            WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n}
+              AND charge_id IS NOT DISTINCT FROM (SELECT charge_id FROM billing_cycles WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n})`)
         }
         return true
       }),
@@ -269,7 +275,9 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         const numbers = rows.map((r) => Number(r.n)).sort((a, b) => a - b)
         if (numbers.length > 0) {
           yield* run(sql`UPDATE invoices SET status = 'CANCELED', canceled_at = ${at}
-            WHERE subscription_id = ${subscriptionId} AND cycle_number IN ${sql.in(numbers)} AND status IN ('PENDING', 'AWAITING_PAYMENT', 'OVERDUE')`)
+            WHERE subscription_id = ${subscriptionId} AND cycle_number IN ${sql.in(numbers)} AND status IN ('PENDING', 'AWAITING_PAYMENT', 'OVERDUE')
+              AND charge_id IS NOT DISTINCT FROM (SELECT c.charge_id FROM billing_cycles c
+                WHERE c.subscription_id = invoices.subscription_id AND c.cycle_number = invoices.cycle_number)`)
         }
         return numbers
       }),
@@ -295,8 +303,11 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE')`)
         yield* run(sql`UPDATE subscription_items SET status = 'FAILED', updated_at = ${at} WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE'`)
       }),
-    settleInvoicesOfCharge: (chargeId, status, paidAt) =>
-      run(sql`UPDATE invoices SET status = ${status}, paid_at = COALESCE(${paidAt}, paid_at) WHERE charge_id = ${chargeId}`).pipe(Effect.asVoid),
+    settleInvoicesOfCharge: (chargeId, status, at) =>
+      run(sql`UPDATE invoices SET status = ${status},
+          paid_at = ${status === "PAID" ? sql`${at}` : sql`paid_at`},
+          canceled_at = ${status === "CANCELED" ? sql`${at}` : sql`canceled_at`}
+        WHERE charge_id = ${chargeId} AND status IN ('PENDING', 'AWAITING_PAYMENT', 'OVERDUE')`).pipe(Effect.asVoid),
     cancelItem: (itemId, at) =>
       run(sql`UPDATE subscription_items SET status = 'CANCELED', updated_at = ${at} WHERE id = ${itemId}`).pipe(Effect.asVoid),
     repriceScheduledCycle: (subscriptionId, n, amounts, at) =>
@@ -330,6 +341,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         WHERE id = ${id}`).pipe(Effect.asVoid),
     moveItems: (subscriptionId, which, to, at) =>
       run(sql`UPDATE subscription_items SET status = ${to}, updated_at = ${at}
-        WHERE subscription_id = ${subscriptionId} AND type = ${which.type} AND status IN ${sql.in([...which.from])}`).pipe(Effect.asVoid)
+        WHERE subscription_id = ${subscriptionId} AND type = ${which.type} AND status IN ${sql.in([...which.from])}
+          ${which.excludeReplacements ? sql`AND upgraded_from_item_id IS NULL` : sql``}`).pipe(Effect.asVoid)
   })
 }))

@@ -93,6 +93,11 @@ export default Effect.gen(function*() {
   yield* sql`CREATE UNIQUE INDEX subscription_items_live_price_idx ON subscription_items (subscription_id, price_id)
     WHERE type = 'RECURRING' AND (status IN ('TRIALING', 'AWAITING_PAYMENT', 'ACTIVE', 'DEFAULT')
       OR (status = 'PENDING' AND upgraded_from_item_id IS NULL))`
+  // One change of an item waits at a time, and a price waits to start once.
+  yield* sql`CREATE UNIQUE INDEX subscription_items_one_waiting_change_idx ON subscription_items (upgraded_from_item_id)
+    WHERE status IN ('PENDING', 'PENDING_UPGRADE') AND upgraded_from_item_id IS NOT NULL`
+  yield* sql`CREATE UNIQUE INDEX subscription_items_waiting_price_idx ON subscription_items (subscription_id, price_id)
+    WHERE status = 'PENDING_UPGRADE' OR (status = 'PENDING' AND upgraded_from_item_id IS NOT NULL)`
   yield* sql`CREATE INDEX subscription_items_price_idx ON subscription_items (price_id)`
   yield* sql`CREATE INDEX subscription_items_charge_idx ON subscription_items (charge_id) WHERE charge_id IS NOT NULL`
   yield* sql`

@@ -4,6 +4,7 @@ import { Charges } from "../ports/Charges.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { recordChargeExpired } from "../subscriptions/SubscriptionPayments.ts"
 
 /**
  * Worker step: expires open charges whose deadline passed and records
@@ -20,6 +21,7 @@ export const expireDueCharges = Effect.fn("Charges.expireDue")(function*(limit: 
     const expired = yield* charges.expireDue(now, limit)
     for (const charge of expired) {
       yield* outbox.append({ accountId: charge.accountId, event: ChargeTransitions.expired.event, body: chargeExpiredBody(charge, now) })
+      yield* recordChargeExpired(charge, now)
     }
     return expired.length
   }))

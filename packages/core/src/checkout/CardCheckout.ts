@@ -125,7 +125,8 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
   if (authorization._tag === "Failure") {
     // No answer from the acquirer: nothing was authorized; the attempt is kept as failed and the client may retry.
     yield* transactor.withTransaction(Effect.gen(function*() {
-      yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: "acquirer_unavailable" }, done)
+      const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: "acquirer_unavailable" }, done)
+      if (Option.isSome(failed)) yield* recordChargeRefused(failed.value, done)
       if (couponId !== undefined) yield* coupons.release(couponId, id)
     }))
     return yield* new ProviderUnavailable({ message: "Adquirente indisponível", details: { chargeId: id } })

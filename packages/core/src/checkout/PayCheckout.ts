@@ -18,12 +18,34 @@ import { Transactor } from "../ports/Transactor.ts"
 import { CheckoutRequest } from "./CheckoutRequest.ts"
 import { createCheckoutCharge } from "./CreateCheckoutCharge.ts"
 
-/** Body of `POST /v1/checkouts/pay`: the link or session, and the checkout's own fields but what it sells. */
+const f = CheckoutRequest.fields
+
+/**
+ * Body of `POST /v1/checkouts/pay`: the link or session, and what the buyer
+ * decides on the hosted page (who pays, how, a coupon). Nothing that prices
+ * the purchase or routes its money: a public route must not let a buyer
+ * send discounts, split or a card on file of the merchant.
+ */
 export const PayCheckoutRequest = Schema.Struct({
   sessionId: optional(Identifier),
   checkoutId: optional(Identifier),
-  ...CheckoutRequest.mapFields(({ items: _, amount: __, productId: ___, customer, ...rest }) => ({ ...rest, customer: optional(customer) })).fields
+  paymentMethod: f.paymentMethod,
+  customer: optional(f.customer),
+  card: f.card,
+  tokenId: f.tokenId,
+  installments: f.installments,
+  couponCode: f.couponCode
 }).annotate({ identifier: "PayCheckoutRequest" })
+
+/**
+ * What the merchant set on the link or session that the checkout takes:
+ * its terms, kept under `settings` when the link was created.
+ */
+const MERCHANT_TERMS = [
+  "discounts", "billingDay", "recurrencyStartDate", "prorataStartDate", "prorataDueDate", "mergeWithNextCycle", "issueDaysBeforeDue",
+  "dueDate", "boletoDueDays", "expirationAfterDueDate", "boletoInstructions", "pixInstructions", "expiration", "freeInstallments",
+  "passFeesToCustomer", "split", "nfConfigId", "notifications", "description", "additionalEmails"
+] as const
 export type PayCheckoutRequest = typeof PayCheckoutRequest.Type
 
 const decodeRequest = Schema.decodeUnknownEffect(CheckoutRequest)
@@ -44,18 +66,41 @@ const payableCheckout = Effect.fnUntraced(function*(body: PayCheckoutRequest) {
   return link.value
 })
 
-/** The transparent checkout request the payment makes: what the link sells, bought by the body's buyer (a session's pre-filled one underneath). */
+/**
+ * The transparent checkout request the payment makes: what the link sells
+ * on the merchant's terms, bought by the body's buyer (a session's
+ * pre-filled one underneath) the way the body chose.
+ */
 const checkoutRequestOf = (link: CheckoutLink, body: PayCheckoutRequest) => {
-  const { sessionId: _, checkoutId: __, customer, ...fields } = body
+  const { sessionId: _, checkoutId: __, customer, ...choices } = body
+  const terms = Object.fromEntries(MERCHANT_TERMS.filter((key) => key in link.settings).map((key) => [key, link.settings[key]]))
   const sells = link.items !== null
     ? { items: link.items }
     : link.priceId !== null
     ? { items: [{ priceId: link.priceId, quantity: 1 }] }
     : { productId: link.productId }
-  return decodeRequest({ ...fields, ...sells, customer: { ...link.customer, ...customer } }).pipe(
+  return decodeRequest({ ...terms, ...choices, ...sells, customer: { ...link.customer, ...customer } }).pipe(
     Effect.mapError((e) => new InvalidData({ message: `Dados inválidos: ${e.message}`, details: null }))
   )
 }
+
+/**
+ * A session is single-use: it is claimed (`completed`) before its purchase,
+ * so two payments at once cannot both go through, and given back when the
+ * purchase fails (a refused card), so the buyer can try again.
+ */
+const claimSession = Effect.fnUntraced(function*(link: CheckoutLink) {
+  if (link.kind !== "session") return
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const claimed = yield* (yield* Transactor).withTransaction(Effect.flatMap(CheckoutLinks, (links) => links.setSessionStatus(link.id, "PENDING", "completed", at)))
+  if (!claimed) return yield* new ChargeNotPayable({ message: "Esta sessão de checkout já foi paga", details: { status: "completed" } })
+})
+
+const releaseSession = (link: CheckoutLink) =>
+  link.kind !== "session" ? Effect.void : Effect.gen(function*() {
+    const at = new Date(yield* Clock.currentTimeMillis)
+    yield* (yield* Transactor).withTransaction(Effect.flatMap(CheckoutLinks, (links) => links.setSessionStatus(link.id, "completed", "PENDING", at)))
+  })
 
 export const payCheckout = Effect.fn("Checkout.pay")(function*(body: PayCheckoutRequest) {
   const link = yield* payableCheckout(body)
@@ -63,11 +108,9 @@ export const payCheckout = Effect.fn("Checkout.pay")(function*(body: PayCheckout
     return yield* invalid("paymentMethod", `this checkout accepts ${link.allowedPaymentMethods.join(", ")}`)
   }
   const request = yield* checkoutRequestOf(link, body)
-  const result = yield* createCheckoutCharge(request, { checkoutId: link.id }).pipe(asAccount(link.accountId))
-  // A session is single-use: once it has made a purchase, it is done.
-  if (link.kind === "session") {
-    const at = new Date(yield* Clock.currentTimeMillis)
-    yield* (yield* Transactor).withTransaction(Effect.flatMap(CheckoutLinks, (links) => links.completeSession(link.id, at)))
-  }
-  return result
+  yield* claimSession(link)
+  return yield* createCheckoutCharge(request, { checkoutId: link.id }).pipe(
+    asAccount(link.accountId),
+    Effect.onError(() => releaseSession(link))
+  )
 })

@@ -134,12 +134,12 @@ export const draftCheckout = Effect.fn("Checkout.draft")(function*(
  * twice for one `externalId`.
  */
 export const reserveCheckout = Effect.fn("Checkout.reserve")(
-  function*<R = never>(
+  function*<E = never, R = never>(
     draft: CheckoutDraft,
     pending: PendingCharge,
     notify: ReadonlyArray<NotificationKind>,
-    /** What else the command records with the charge (a subscription's records), in the same transaction. */
-    alongside: (charge: Charge) => Effect.Effect<void, never, R> = () => Effect.void as Effect.Effect<void, never, R>
+    /** What else the command records with the charge (a subscription's records), in the same transaction; its failure undoes all. */
+    alongside: (charge: Charge) => Effect.Effect<void, E, R> = () => Effect.void as Effect.Effect<void, E, R>
   ) {
     const { customer } = yield* (yield* Customers).insertIfAbsent(draft.customer)
     const charge: Charge = {

@@ -49,6 +49,8 @@ export class Charges extends Context.Service<Charges, {
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>
   /** The charges of a subscription (its cycles' and its plan changes'), oldest first. */
   readonly listBySubscription: (accountId: string, subscriptionId: string) => Effect.Effect<ReadonlyArray<Charge>>
+  /** Cancels every open charge of a subscription (`ChargeTransitions.canceled`); the charges canceled. */
+  readonly cancelOpenOfSubscription: (subscriptionId: string, at: Date) => Effect.Effect<ReadonlyArray<Charge>>
   /** What the customer has paid the account: the sum of its `PAID` charges. */
   readonly paidByCustomer: (accountId: string, customerId: string) => Effect.Effect<Cents>
   /** Applies `transition` (with `changes`) if the charge is still in one of its `from` statuses; the updated charge, or none. */

@@ -6,8 +6,8 @@ export class CheckoutLinks extends Context.Service<CheckoutLinks, {
   readonly find: (accountId: string, kind: CheckoutLink["kind"], id: string) => Effect.Effect<Option.Option<CheckoutLink>>
   /** Any account's link or session by its unguessable id, for the public payment of a hosted checkout. */
   readonly findForPayment: (kind: CheckoutLink["kind"], id: string) => Effect.Effect<Option.Option<CheckoutLink>>
-  /** Marks a session used, unless it already was; whether this call did. */
-  readonly completeSession: (id: string, at: Date) => Effect.Effect<boolean>
+  /** Moves a session from `from` to `to` (claiming it for a purchase, or giving it back); whether this call did. */
+  readonly setSessionStatus: (id: string, from: "PENDING" | "completed", to: "PENDING" | "completed", at: Date) => Effect.Effect<boolean>
   readonly list: (
     accountId: string,
     kind: CheckoutLink["kind"],

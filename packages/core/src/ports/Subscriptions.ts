@@ -48,6 +48,12 @@ export interface SubscriptionListEntry {
 }
 
 export class Subscriptions extends Context.Service<Subscriptions, {
+  /**
+   * Locks the subscription's row until the transaction ends: every change of
+   * its items, cycles or terms takes it first, then reads and checks again,
+   * so two changes of one subscription never interleave.
+   */
+  readonly lock: (id: string) => Effect.Effect<void>
   /** Writes a new subscription with its items, cycles and invoices (numbered here, per account). Call in a transaction. */
   readonly insert: (aggregate: {
     readonly subscription: Subscription
@@ -65,6 +71,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly listByCustomer: (accountId: string, customerId: string) => Effect.Effect<ReadonlyArray<Subscription>>
   /** How many open subscriptions (`OPEN_SUBSCRIPTION_STATUSES`) the customer, or the product's prices, has. */
   readonly countOpen: (accountId: string, by: { readonly customerId: string } | { readonly productId: string }) => Effect.Effect<number>
+  /** How many subscriptions, of any status, ever sold the product. */
+  readonly countSelling: (accountId: string, productId: string) => Effect.Effect<number>
   /** Applies `transition` (with `changes`) if the subscription is still in one of its `from` statuses. */
   readonly transition: (
     id: string,
@@ -103,8 +111,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly activatePaidItems: (chargeId: string, at: Date) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
   /** The items waiting for the refused prorata charge `chargeId` become `FAILED`; those they would replace keep going. */
   readonly failItemsOfCharge: (chargeId: string, at: Date) => Effect.Effect<void>
-  /** Moves the invoices of charge `chargeId` to `status`. */
-  readonly settleInvoicesOfCharge: (chargeId: string, status: InvoiceStatus, paidAt: Date | null) => Effect.Effect<void>
+  /** Moves the open invoices of charge `chargeId` to `status` at `at` (its payment or cancel instant). */
+  readonly settleInvoicesOfCharge: (chargeId: string, status: InvoiceStatus, at: Date) => Effect.Effect<void>
   /** Ends an item now (`CANCELED`). */
   readonly cancelItem: (itemId: string, at: Date) => Effect.Effect<void>
   /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
@@ -136,7 +144,12 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   /** Moves the items of `type` in one of `from` to `to`. */
   readonly moveItems: (
     subscriptionId: string,
-    which: { readonly type: SubscriptionItem["type"]; readonly from: ReadonlyArray<ItemStatus> },
+    which: {
+      readonly type: SubscriptionItem["type"]
+      readonly from: ReadonlyArray<ItemStatus>
+      /** Leave replacements waiting for a payment or for the next cycle as they are. */
+      readonly excludeReplacements?: boolean
+    },
     to: ItemStatus,
     at: Date
   ) => Effect.Effect<void>

@@ -174,16 +174,26 @@ export const updateProduct = Effect.fn("Products.update")(function*(id: string, 
 /**
  * Deletes a product and its prices. A product sold in an open subscription
  * is refused with `PRODUCT_HAS_ACTIVE_SUBSCRIPTIONS` (the message says how
- * many); archiving is the way to withdraw it.
+ * many), and so is one sold in ended ones, whose history names it;
+ * archiving is the way to withdraw it.
  */
 export const deleteProduct = Effect.fn("Products.delete")(function*(id: string) {
   const caller = yield* Caller
   yield* findOwn(id)
-  const open = yield* (yield* Subscriptions).countOpen(caller.account.id, { productId: id })
+  const subscriptions = yield* Subscriptions
+  const open = yield* subscriptions.countOpen(caller.account.id, { productId: id })
   if (open > 0) {
     return yield* new ProductHasActiveSubscriptions({
       message: `O produto está em ${open} assinatura(s) ativa(s); arquive-o em vez de removê-lo`,
       details: { productId: id, activeSubscriptions: open }
+    })
+  }
+  // Ended subscriptions keep their items' history, which names the product: it is archived, not removed.
+  const sold = yield* subscriptions.countSelling(caller.account.id, id)
+  if (sold > 0) {
+    return yield* new ProductHasActiveSubscriptions({
+      message: `O produto tem histórico em ${sold} assinatura(s) encerrada(s); arquive-o em vez de removê-lo`,
+      details: { productId: id, activeSubscriptions: 0, subscriptions: sold }
     })
   }
   const transactor = yield* Transactor

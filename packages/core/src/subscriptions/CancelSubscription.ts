@@ -14,7 +14,6 @@ import { nextCycleOf } from "../domain/SubscriptionViews.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { nextSubscriptionStatus, SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { appendSubscriptionEvent } from "./SubscriptionPayments.ts"
@@ -42,20 +41,23 @@ export const CancelSubscriptionResponse = Schema.Struct({
 const alreadyCanceled = (id: string) =>
   new SubscriptionAlreadyCanceled({ message: `A assinatura ${id} já está cancelada`, details: { subscriptionId: id } })
 
-/** Cancels now, in one transaction; the numbers of the cycles it canceled. */
+/**
+ * Cancels now, in one transaction; the numbers of the cycles it canceled.
+ * The subscription's open charges are canceled first: a payment confirms its
+ * charge before touching the subscription, so taking the charges in the
+ * same order means a payment and a cancel wait for each other instead of
+ * deadlocking, and a charge paid first stays paid.
+ */
 const cancelNow = Effect.fnUntraced(function*(id: string, reason: string | null, at: Date) {
   const subscriptions = yield* Subscriptions
-  const charges = yield* Charges
+  const canceledCharges = yield* (yield* Charges).cancelOpenOfSubscription(id, at)
   const canceled = yield* subscriptions.transition(id, SubscriptionTransitions.canceled, { canceledAt: at, cancelReason: reason }, at)
-  // Canceled (or finished) by someone else between the read and this update.
+  // Canceled (or finished) by someone else between the read and this update; the rollback keeps its charges.
   if (Option.isNone(canceled)) return yield* alreadyCanceled(id)
   const numbers = yield* subscriptions.cancelOpenCycles(id, at)
-  const aggregate = yield* subscriptions.find(canceled.value.accountId, id)
-  const cycles = Option.match(aggregate, { onNone: () => [], onSome: (a) => a.cycles })
-  for (const cycle of cycles) {
-    if (cycle.chargeId !== null && numbers.includes(cycle.cycleNumber)) {
-      yield* charges.transition(cycle.chargeId, ChargeTransitions.canceled, { canceledAt: at }, at)
-    }
+  // A plan change's prorata, canceled unpaid: its invoice is canceled and its items never start.
+  for (const charge of canceledCharges.filter((c) => c.cycleNumber === null)) {
+    yield* subscriptions.settleInvoicesOfCharge(charge.id, "CANCELED", at)
   }
   yield* subscriptions.moveItems(id, { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "PENDING_UPGRADE", "DEFAULT"] }, "CANCELED", at)
   yield* subscriptions.moveItems(id, { type: "ONE_TIME", from: ["PENDING", "AWAITING_PAYMENT"] }, "CANCELED", at)
@@ -67,7 +69,8 @@ const cancelNow = Effect.fnUntraced(function*(id: string, reason: string | null,
 export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id: string, input: CancelInput = {}) {
   const aggregate = yield* findOwnSubscription(id)
   const sub = aggregate.subscription
-  if (sub.status === "CANCELED") return yield* alreadyCanceled(id)
+  // Canceled, and maybe archived since: either way a repeat.
+  if (sub.status === "CANCELED" || sub.canceledAt !== null) return yield* alreadyCanceled(id)
   if (nextSubscriptionStatus(sub.status, "canceled") === undefined) {
     return yield* new SubscriptionNotEligible({ message: `Uma assinatura ${sub.status} não pode ser cancelada`, details: { status: sub.status } })
   }

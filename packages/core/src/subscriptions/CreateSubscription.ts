@@ -161,13 +161,13 @@ const createOneSubscription = Effect.fnUntraced(function*(
   checkoutId: string | null
 ) {
   const terms = yield* subscriptionTerms(order, lines, caller.account.id)
-  if (order.pixAutomatico && terms.cycleSubtotal < PIX_AUTOMATICO_MINIMUM) {
-    return yield* invalid("items", "Pix Automático needs at least 4.99 per cycle")
-  }
   const { request, card } = yield* withReusableCard(order.request, caller.account.id)
   const ids = yield* Ids
   const subscriptionId = yield* ids.make("sub", { sandbox: caller.account.sandbox })
   const plan = yield* planFirstCycle({ order: { ...order, request }, terms, subscriptionId, card, checkoutId, caller })
+  if (order.pixAutomatico && plan.fullCycleTotal < PIX_AUTOMATICO_MINIMUM) {
+    return yield* invalid("items", "Pix Automático needs at least 4.99 per cycle, discounts taken")
+  }
   const price = { amount: plan.firstInvoiceTotal, priceIds: lines.map((line) => line.price.id), couponId: terms.coupon?.couponId }
   const draft = yield* draftCheckout({ ...order, request }, price, caller)
   if (plan.free) {

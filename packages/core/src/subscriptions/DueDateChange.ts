@@ -49,6 +49,7 @@ export const changeBillingDay = Effect.fn("Subscriptions.changeBillingDay")(func
   })
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const subscriptions = yield* Subscriptions
+    yield* subscriptions.lock(sub.id)
     yield* subscriptions.reschedule(
       sub.id,
       next.cycleNumber,

@@ -14,7 +14,7 @@ import { cents } from "../money/Money.ts"
 import { Products } from "../ports/Products.ts"
 import { cycleDueDate } from "../rules/CycleSchedule.ts"
 import { prorata, type ProrataResult } from "../rules/Prorata.ts"
-import { billedItems, itemsAmount } from "./SubscriptionItems.ts"
+import { billedItems, itemsAmount, waitingItems } from "./SubscriptionItems.ts"
 
 /** The change asked for: an item replaced (new price and/or quantity), added, or removed. */
 export type ItemChange =
@@ -73,6 +73,27 @@ export const checkQuantity = (quantity: number | undefined, fallback: number) =>
 }
 
 /**
+ * Refuses a change that collides with the subscription as it is: the item
+ * replaced is no longer billed or already has a change waiting; the price is
+ * already billed by another item, or already waiting to start. Checked when
+ * quoting and again under the subscription's lock when the change is written.
+ */
+export const refuseConflicts = (aggregate: SubscriptionAggregate, change: ItemChange, target: CatalogPrice) => {
+  const billed = billedItems(aggregate)
+  const waiting = waitingItems(aggregate)
+  if (change._tag === "Replace") {
+    if (!billed.some((item) => item.id === change.item.id)) return Effect.fail(invalid("itemId", "the item is no longer billed"))
+    if (waiting.some((item) => item.upgradedFromItemId === change.item.id)) return Effect.fail(invalid("itemId", "a change of this item is already waiting"))
+  }
+  const others = change._tag === "Replace" ? billed.filter((item) => item.id !== change.item.id) : billed
+  if (others.some((item) => item.priceId === target.price.id)) {
+    return Effect.fail(invalid("priceId", "the price is already an item of the subscription; change its quantity instead"))
+  }
+  if (waiting.some((item) => item.priceId === target.price.id)) return Effect.fail(invalid("priceId", "the price is already waiting to start"))
+  return Effect.void
+}
+
+/**
  * Quotes `change` today: the cycle's amount before and after, and the
  * prorata of the days left until the next cycle. A change that leaves the
  * amount as it is, or that would make a price billed twice, is refused.
@@ -89,17 +110,12 @@ export const quotePlanChange = Effect.fn("Subscriptions.quotePlanChange")(functi
   if (current === undefined || next === null) {
     return yield* new SubscriptionNotEligible({ message: "A assinatura não tem próximo ciclo", details: { status: sub.status } })
   }
+  yield* refuseConflicts(aggregate, change, target)
+  if (change._tag === "Replace" && change.item.priceId === target.price.id && change.item.quantity === change.quantity) {
+    return yield* invalid("priceId", "nothing changes")
+  }
   const billed = billedItems(aggregate)
   const others = change._tag === "Replace" ? billed.filter((item) => item.id !== change.item.id) : billed
-  if (others.some((item) => item.priceId === target.price.id)) {
-    return yield* invalid("priceId", "the price is already an item of the subscription; change its quantity instead")
-  }
-  if (change._tag === "Replace") {
-    if (change.item.upgradedToItemId !== null && aggregate.items.some((i) => i.id === change.item.upgradedToItemId && ["PENDING", "PENDING_UPGRADE"].includes(i.status))) {
-      return yield* invalid("itemId", "a change of this item is already waiting")
-    }
-    if (change.item.priceId === target.price.id && change.item.quantity === change.quantity) return yield* invalid("priceId", "nothing changes")
-  }
   const currentAmount = itemsAmount(billed)
   const newAmount = cents(itemsAmount(others) + target.price.amount * change.quantity)
   if (newAmount === currentAmount) return yield* invalid("priceId", "the new items cost what the current ones do; nothing to charge or schedule")

@@ -32,10 +32,18 @@ import { Ids } from "../ports/Ids.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { catalogPrice, checkQuantity, type ItemChange, type PlanChangeQuote, quotePlanChange, requireChangeable } from "./PlanChangeQuote.ts"
+import {
+  catalogPrice,
+  checkQuantity,
+  type ItemChange,
+  type PlanChangeQuote,
+  quotePlanChange,
+  refuseConflicts,
+  requireChangeable
+} from "./PlanChangeQuote.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
-import { billedItems, itemsAmount, nextCycleItems, repriceNextCycle } from "./SubscriptionItems.ts"
+import { billedItems, itemsAmount, nextCycleItems, repriceNextCycle, waitingItems } from "./SubscriptionItems.ts"
 import { accountNumberOf, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
 
 /** The body of a preview: the item or price changed (`old`) and the price asked for (`new`); `new` alone quotes an add-on. */
@@ -148,11 +156,22 @@ const planChange = (quote: PlanChangeQuote, item: SubscriptionItem, chargeId: st
   }
 }
 
+/**
+ * Takes the subscription's lock in the writing transaction, reads it again
+ * and checks that the quoted change still holds: a concurrent change of the
+ * same subscription either finished first (and this one sees it) or waits.
+ */
+const lockAndRecheck = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, quote: PlanChangeQuote) {
+  yield* (yield* Subscriptions).lock(aggregate.subscription.id)
+  yield* refuseConflicts(yield* findOwnSubscription(aggregate.subscription.id), quote.change, quote.target)
+})
+
 /** A downgrade: the replacement waits for the next cycle, which is repriced; nothing is charged. */
 const scheduleDowngrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, quote: PlanChangeQuote, at: Date) {
   const item = yield* newItem(aggregate, quote, { status: "PENDING", chargeId: null }, at)
   const subscriptions = yield* Subscriptions
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    yield* lockAndRecheck(aggregate, quote)
     yield* subscriptions.addItems([item])
     yield* subscriptions.linkReplacement(item.upgradedFromItemId!, item.id, at)
     yield* subscriptions.appendChange(aggregate.subscription.id, planChange(quote, item, null, quote.nextCycleDate, at))
@@ -219,6 +238,7 @@ const chargeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggrega
   const customerId = yield* reserveCheckout(draft, prepared.pending, [], (charge) =>
     Effect.gen(function*() {
       const subscriptions = yield* Subscriptions
+      yield* lockAndRecheck(aggregate, quote)
       yield* subscriptions.addItems([item])
       if (item.upgradedFromItemId !== null) yield* subscriptions.linkReplacement(item.upgradedFromItemId, item.id, at)
       yield* subscriptions.addInvoice(sub.accountId, prorataInvoice(aggregate, quote, item, charge, invoiceId))
@@ -234,7 +254,7 @@ const chargeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggrega
     Effect.catchTag("CardRefused", (refused: CardRefused) =>
       Effect.fail(new PaymentDeclined({ message: "Cartão recusado", details: { declinedCode: refused.error, chargeId: refused.chargeId } }))),
     Effect.catchTag("PROVIDER_UNAVAILABLE", (e: ProviderUnavailable) =>
-      Effect.fail(new PaymentFailed({ message: "Não foi possível processar o pagamento", details: { declinedCode: null, reason: e.message, chargeId: draft.common.id } })))
+      Effect.fail(new PaymentFailed({ message: "Não foi possível processar o pagamento", details: { reason: e.message, chargeId: draft.common.id } })))
   )
   const pix = settled.pix === undefined ? {} : { pix: settled.pix, payment: { emvQrCode: settled.pix.emv }, paymentMethod: "PIX" as const }
   const boleto = settled.boleto === undefined ? {} : { boleto: settled.boleto, paymentMethod: "BOLETO" as const }
@@ -259,6 +279,7 @@ const applyFreeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggr
   const item = yield* newItem(aggregate, quote, { status: "ACTIVE", chargeId: null }, at)
   const subscriptions = yield* Subscriptions
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    yield* lockAndRecheck(aggregate, quote)
     if (item.upgradedFromItemId !== null) yield* subscriptions.cancelItem(item.upgradedFromItemId, at)
     yield* subscriptions.addItems([item])
     if (item.upgradedFromItemId !== null) yield* subscriptions.linkReplacement(item.upgradedFromItemId, item.id, at)
@@ -319,14 +340,21 @@ export const addItem = Effect.fn("Subscriptions.addItem")(function*(subscription
 export const removeItem = Effect.fn("Subscriptions.removeItem")(function*(subscriptionId: string, itemId: string) {
   const aggregate = yield* findOwnSubscription(subscriptionId)
   yield* requireChangeable(aggregate)
-  const item = billedItems(aggregate).find((i) => i.id === itemId)
-  if (item === undefined) return yield* itemNotFound(itemId)
-  if (item.id === aggregate.subscription.primaryItemId) return yield* invalid("old.itemId", "the main plan cannot be removed; change it or cancel the subscription")
+  const removable = (current: SubscriptionAggregate) => {
+    const item = billedItems(current).find((i) => i.id === itemId)
+    if (item === undefined) return Effect.fail(itemNotFound(itemId))
+    if (item.id === current.subscription.primaryItemId) return Effect.fail(invalid("old.itemId", "the main plan cannot be removed; change it or cancel the subscription"))
+    if (waitingItems(current).some((w) => w.upgradedFromItemId === item.id)) return Effect.fail(invalid("old.itemId", "a change of this item is waiting"))
+    return Effect.succeed(item)
+  }
+  const item = yield* removable(aggregate)
   const at = new Date(yield* Clock.currentTimeMillis)
   const currentAmount = itemsAmount(nextCycleItems(aggregate))
   const newAmount = cents(currentAmount - item.unitAmount * item.quantity)
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const subscriptions = yield* Subscriptions
+    yield* subscriptions.lock(subscriptionId)
+    yield* removable(yield* findOwnSubscription(subscriptionId))
     yield* subscriptions.cancelItem(item.id, at)
     yield* subscriptions.appendChange(subscriptionId, {
       kind: "PLAN",

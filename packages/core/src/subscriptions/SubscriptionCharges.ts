@@ -30,7 +30,11 @@ const account = (id: string) =>
  * card token, its split, boleto instructions and grace days. Decoded like
  * any request, so it is checked as a client's would be.
  */
-const requestOf = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, input: { readonly description: string; readonly dueDate: string | null }, today: string) {
+const requestOf = Effect.fnUntraced(function*(
+  aggregate: SubscriptionAggregate,
+  input: { readonly description: string; readonly dueDate: string | null; readonly cycleNumber: number | null },
+  today: string
+) {
   const sub = aggregate.subscription
   const charges = yield* (yield* Charges).listBySubscription(sub.accountId, sub.id)
   const address = charges.find((c) => c.address !== null)?.address ?? null
@@ -52,8 +56,11 @@ const requestOf = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, 
     dueDate: method === "boleto" ? due ?? null : null,
     boletoInstructions: method === "boleto" ? sub.boletoInstructions : null,
     expirationAfterDueDate: sub.expirationAfterDueDate,
-    // Stored in centavos or hundredths of a percent; requests send reais or percent.
-    split: sub.splitRules?.map((rule) => ({ type: rule.type, amount: rule.value / 100, accountNumber: rule.accountNumber })) ?? null
+    // Stored in centavos or hundredths of a percent; requests send reais or percent. A fixed
+    // part is a cycle's: a plan change's prorata splits only by percentage.
+    split: sub.splitRules
+      ?.filter((rule) => input.cycleNumber !== null || rule.type === "percentage")
+      .map((rule) => ({ type: rule.type, amount: rule.value / 100, accountNumber: rule.accountNumber })) ?? null
   }
   return yield* Effect.orDie(decodeRequest(raw))
 })

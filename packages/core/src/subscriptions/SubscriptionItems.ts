@@ -20,6 +20,10 @@ const isScheduledReplacement = (item: SubscriptionItem) => item.status === "PEND
 export const billedItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> =>
   aggregate.items.filter((item) => item.type === "RECURRING" && BILLED.includes(item.status) && !isScheduledReplacement(item))
 
+/** Items waiting to start: an upgrade or add-on waiting for its payment, a downgrade waiting for the next cycle. */
+export const waitingItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> =>
+  aggregate.items.filter((item) => item.status === "PENDING_UPGRADE" || isScheduledReplacement(item))
+
 /** The recurring items the next cycle will bill: the billed ones, with scheduled replacements in their place. */
 export const nextCycleItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> => {
   const scheduled = aggregate.items.filter(isScheduledReplacement)

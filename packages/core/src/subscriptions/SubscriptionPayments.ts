@@ -8,7 +8,7 @@
 import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
-import { OPEN_CYCLE_STATUSES } from "../domain/Subscription.ts"
+import { type ItemStatus, OPEN_CYCLE_STATUSES, OPEN_SUBSCRIPTION_STATUSES } from "../domain/Subscription.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { paymentFailed, type SubscriptionEventName, subscriptionEvent, subscriptionPaymentSuccess } from "../events/SubscriptionEvents.ts"
 import { Accounts } from "../ports/Accounts.ts"
@@ -79,7 +79,11 @@ const cyclePaid = Effect.fnUntraced(function*(charge: Charge, id: string, cycleN
 export const activate = Effect.fn("Subscriptions.activate")(function*(id: string, at: Date) {
   const subscriptions = yield* Subscriptions
   const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
-  if (Option.isSome(activated)) yield* subscriptions.moveItems(id, { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT"] }, "ACTIVE", at)
+  if (Option.isSome(activated)) {
+    // A downgrade scheduled meanwhile waits for its cycle; it is not activated with the plan.
+    const from: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING", "AWAITING_PAYMENT"]
+    yield* subscriptions.moveItems(id, { type: "RECURRING", from, excludeReplacements: true }, "ACTIVE", at)
+  }
   return activated
 })
 
@@ -91,7 +95,12 @@ export const activate = Effect.fn("Subscriptions.activate")(function*(id: string
 const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: Date) {
   const subscriptions = yield* Subscriptions
   const outbox = yield* Outbox
-  const activated = yield* subscriptions.activatePaidItems(charge.id, at)
+  yield* subscriptions.lock(id)
+  const before = yield* subscriptions.find(charge.accountId, id)
+  // Paid after the subscription ended: the money is in (the invoice is paid), the change never starts.
+  const ended = Option.isSome(before) && !OPEN_SUBSCRIPTION_STATUSES.includes(before.value.subscription.status)
+  const activated = ended ? [] : yield* subscriptions.activatePaidItems(charge.id, at)
+  if (ended) yield* subscriptions.failItemsOfCharge(charge.id, at)
   yield* subscriptions.settleInvoicesOfCharge(charge.id, "PAID", at)
   const aggregate = yield* subscriptions.find(charge.accountId, id)
   if (Option.isNone(aggregate)) return
@@ -117,5 +126,17 @@ export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused"
     return
   }
   yield* subscriptions.failItemsOfCharge(charge.id, at)
-  yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", null)
+  yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", at)
+})
+
+/**
+ * Records a subscription's charge that expired unpaid: a plan change's
+ * prorata never starts (its items `FAILED`, its invoice `EXPIRED`). A cycle's
+ * charge is the billing run's (overdue, dunning).
+ */
+export const recordChargeExpired = Effect.fn("Subscriptions.recordChargeExpired")(function*(charge: Charge, at: Date) {
+  if (charge.subscriptionId === null || charge.cycleNumber !== null) return
+  const subscriptions = yield* Subscriptions
+  yield* subscriptions.failItemsOfCharge(charge.id, at)
+  yield* subscriptions.settleInvoicesOfCharge(charge.id, "EXPIRED", at)
 })

@@ -30,6 +30,8 @@ export interface SubscriptionPlan {
   readonly firstDueDate: string
   /** What cycle 1's charge asks for. */
   readonly firstInvoiceTotal: Cents
+  /** What a whole first cycle of the plan bills, discounts and coupon taken. */
+  readonly fullCycleTotal: Cents
   /** The plan's name, the first charge's description when the request has none. */
   readonly description: string
   /**
@@ -259,6 +261,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     free,
     firstDueDate: start.first.dueDate,
     firstInvoiceTotal: first.total,
+    fullCycleTotal: priceOf(1, fullLines).total,
     description: terms.recurring[0]!.price.title,
     withCustomer
   } satisfies SubscriptionPlan

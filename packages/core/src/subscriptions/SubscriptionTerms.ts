@@ -46,6 +46,8 @@ const checkCalendar = Effect.fnUntraced(function*(order: CheckoutOrder, today: s
     return yield* invalid("recurrencyStartDate", "recurrencyStartDate must not be in the past")
   }
   if (r.prorataDueDate !== undefined && r.prorataDueDate < today) return yield* invalid("prorataDueDate", "prorataDueDate must not be in the past")
+  // Later cycles are charged to a card on file; an acquirer token alone leaves none.
+  if (r.tokenId !== undefined) return yield* invalid("tokenId", "subscriptions need a card on file: send card or paymentMethodId")
 })
 
 /**
@@ -64,7 +66,13 @@ export const subscriptionTerms = Effect.fn("Subscriptions.terms")(function*(orde
   if (recurring.some((line) => line.price.recurrenceType !== plan.recurrenceType || line.price.recurrenceInterval !== plan.recurrenceInterval)) {
     return yield* invalid("items", "recurring items of one purchase must share one interval")
   }
+  if (new Set(recurring.map((line) => line.price.id)).size < recurring.length) {
+    return yield* invalid("items", "a recurring price is one item: send it once with its quantity")
+  }
   const cycleSubtotal = yield* linesTotal(recurring)
+  if (plan.trialDays > 0 && order.request.prorataStartDate !== undefined) {
+    return yield* invalid("prorataStartDate", "a prorata start and a trial do not combine: the trial already covers the first days")
+  }
   const request = order.request
   const discounts = request.discounts === undefined ? [] : yield* Effect.fromResult(parseDiscounts(request.discounts))
   const coupon = request.couponCode === undefined ? null : yield* validCoupon(request.couponCode, {

@@ -55,6 +55,7 @@ const changePaymentMethod = Effect.fnUntraced(function*(aggregate: SubscriptionA
   const card = to === "creditcard" ? yield* cardOnFile(edits, sub.accountId) : { paymentMethodId: null, card: null }
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const subscriptions = yield* Subscriptions
+    yield* subscriptions.lock(sub.id)
     yield* subscriptions.update(sub.id, { paymentMethod: to, ...card }, at)
     yield* subscriptions.setScheduledPaymentMethod(sub.id, to, at)
     yield* subscriptions.appendChange(sub.id, { kind: "PAYMENT_METHOD", from: sub.paymentMethod, to, at })
