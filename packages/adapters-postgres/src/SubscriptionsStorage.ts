@@ -338,6 +338,8 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           ${fields.paymentMethod === undefined ? sql`` : sql`, payment_method = ${fields.paymentMethod}`}
           ${fields.paymentMethodId === undefined ? sql`` : sql`, payment_method_id = ${fields.paymentMethodId}`}
           ${fields.card === undefined ? sql`` : sql`, card = ${json(fields.card)}`}
+          ${fields.pixRecurrencyId === undefined ? sql`` : sql`, pix_recurrency_id = ${fields.pixRecurrencyId}`}
+          ${fields.pixRecurrenceStatus === undefined ? sql`` : sql`, pix_recurrence_status = ${fields.pixRecurrenceStatus}`}
         WHERE id = ${id}`).pipe(Effect.asVoid),
     moveItems: (subscriptionId, which, to, at) =>
       run(sql`UPDATE subscription_items SET status = ${to}, updated_at = ${at}

@@ -15,6 +15,7 @@ import {
   OldPriceNotFound,
   PaymentDeclined,
   PaymentFailed,
+  PixAutomaticoPjOnly,
   PriceNotFound,
   ProrataPreviewRequest,
   ProrataPreviewResponse,
@@ -69,7 +70,7 @@ const updateSuccess = [
   BillingDayChangeResponse,
   EditSubscriptionResponse
 ] as const
-const updateErrors = [...chargeErrors, enveloped(ItemNotFound), enveloped(SubscriptionAlreadyCanceled)] as const
+const updateErrors = [...chargeErrors, enveloped(ItemNotFound), enveloped(SubscriptionAlreadyCanceled), enveloped(PixAutomaticoPjOnly)] as const
 const previewErrors = [
   enveloped(InvalidData),
   enveloped(SubscriptionNotFound),

@@ -31,4 +31,15 @@ export class PixProvider extends Context.Service<PixProvider, {
    * to authorize the recurrence) and the recurrence id (`idRec`) the PSP gave.
    */
   readonly createRecurrence: (input: PixRegistration) => Effect.Effect<{ readonly emv: string; readonly recurrencyId: string }, PixProviderError>
+  /**
+   * Pix Automático for an existing subscription: a recurrence alone (no
+   * charge), whose BR Code asks the payer's bank to authorize it. `reference`
+   * is the engine's id for it (the subscription's).
+   */
+  readonly requestRecurrence: (input: {
+    readonly receiver: Account
+    readonly reference: string
+    readonly amount: Cents
+    readonly at: Date
+  }) => Effect.Effect<{ readonly emv: string; readonly recurrencyId: string }, PixProviderError>
 }>()("@billing/core/ports/PixProvider") {}

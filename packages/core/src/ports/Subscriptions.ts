@@ -138,7 +138,9 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   /** Changes the editable fields of a subscription. */
   readonly update: (
     id: string,
-    fields: Partial<Pick<Subscription, "additionalEmails" | "cancelAtPeriodEnd" | "paymentMethod" | "paymentMethodId" | "card">>,
+    fields: Partial<
+      Pick<Subscription, "additionalEmails" | "cancelAtPeriodEnd" | "paymentMethod" | "paymentMethodId" | "card" | "pixRecurrencyId" | "pixRecurrenceStatus">
+    >,
     at: Date
   ) => Effect.Effect<void>
   /** Moves the items of `type` in one of `from` to `to`. */

@@ -28,12 +28,10 @@ import { PaymentMethods } from "../ports/PaymentMethods.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { couponRefused } from "../checkout/PriceCheckout.ts"
+import { PIX_AUTOMATICO_MINIMUM } from "./PixAutomatico.ts"
 import { accountNumberOf, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
 import { planFirstCycle, type SubscriptionPlan } from "./SubscriptionPlan.ts"
 import { subscriptionTerms } from "./SubscriptionTerms.ts"
-
-/** The least a Pix Automático cycle may bill (spec: Limits), in centavos. */
-const PIX_AUTOMATICO_MINIMUM = 499
 
 /** The 200 of a checkout that started a subscription: the checkout's, with the subscription. */
 export type SubscriptionCheckoutResult =

@@ -1,21 +1,69 @@
 /**
- * The bank's answer on a Pix Automático recurrence. In production it comes
- * from the PSP; in the sandbox a route stands in for the payer's bank
+ * Pix Automático after the checkout: moving a subscription to it, and the
+ * bank's answer on a recurrence. In production the answer comes from the
+ * PSP; in the sandbox a route stands in for the payer's bank
  * (`POST /v1/subscriptions/pix-automatico/{recurrencyId}/authorize` or
  * `/reject`). An authorized recurrence activates a subscription whose first
- * charge is paid; a rejected one leaves it `PENDING` (the merchant may move
- * it to another method or cancel it).
+ * charge is paid, or moves an existing one to Pix Automático; a rejected one
+ * changes nothing (a new subscription stays `PENDING` for the merchant to
+ * move to another method or cancel).
  */
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
-import { NotSandboxAccount } from "../domain/Charge.ts"
+import { qrPngDataUrl } from "../brazil/QrPng.ts"
+import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { NotSandboxAccount, PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
-import { SubscriptionNotFound } from "../domain/Subscription.ts"
+import { type Subscription, type SubscriptionAggregate, SubscriptionNotFound } from "../domain/Subscription.ts"
+import { nextCycleOf } from "../domain/SubscriptionViews.ts"
+import { PixProvider } from "../ports/PixProvider.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
+import { repriceNextCycle } from "./SubscriptionItems.ts"
 import { activate, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
+
+/** The least a Pix Automático cycle may bill (spec: Limits), in centavos. */
+export const PIX_AUTOMATICO_MINIMUM = 499
+
+/**
+ * Moves the method of the cycles not issued yet, in the caller's
+ * transaction (which holds the subscription's lock), with its history entry.
+ */
+export const switchPaymentMethod = Effect.fn("Subscriptions.switchPaymentMethod")(function*(
+  sub: Subscription,
+  to: Pick<Subscription, "paymentMethod" | "paymentMethodId" | "card">,
+  at: Date
+) {
+  const subscriptions = yield* Subscriptions
+  yield* subscriptions.update(sub.id, to, at)
+  yield* subscriptions.setScheduledPaymentMethod(sub.id, to.paymentMethod, at)
+  yield* subscriptions.appendChange(sub.id, { kind: "PAYMENT_METHOD", from: sub.paymentMethod, to: to.paymentMethod, at })
+  yield* repriceNextCycle(yield* findOwnSubscription(sub.id), at)
+})
+
+/**
+ * Asks the payer's bank to authorize Pix Automático for a subscription (PJ
+ * accounts, at least 4.99 per cycle): the recurrence alone, whose BR Code the
+ * payer scans; the subscription keeps its method until the bank answers.
+ */
+export const requestPixAutomatico = Effect.fn("Subscriptions.requestPixAutomatico")(function*(aggregate: SubscriptionAggregate, at: Date) {
+  const caller = yield* Caller
+  const sub = aggregate.subscription
+  if (caller.account.personType === "PF") return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
+  const next = nextCycleOf(aggregate)
+  if (next === null || next.amount < PIX_AUTOMATICO_MINIMUM) return yield* invalid("paymentMethod", "Pix Automático needs at least 4.99 per cycle")
+  const { emv, recurrencyId } = yield* (yield* PixProvider).requestRecurrence({ receiver: caller.account, reference: sub.id, amount: next.amount, at }).pipe(
+    Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
+  )
+  yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const subscriptions = yield* Subscriptions
+    yield* subscriptions.lock(sub.id)
+    yield* subscriptions.update(sub.id, { pixRecurrencyId: recurrencyId, pixRecurrenceStatus: "PENDING" }, at)
+  }))
+  return { emv, qrCode: qrPngDataUrl(emv), recurrencyId }
+})
 
 export const decideSandboxRecurrence = Effect.fn("Subscriptions.decideSandboxRecurrence")(function*(
   recurrencyId: string,
@@ -33,9 +81,15 @@ export const decideSandboxRecurrence = Effect.fn("Subscriptions.decideSandboxRec
     if (!(yield* subscriptions.decideRecurrence(id.value, decision, at))) {
       return yield* invalid("recurrencyId", "the recurrence was already decided")
     }
+    if (decision === "REJECTED") return
     const aggregate = yield* findOwnSubscription(id.value)
+    const sub = aggregate.subscription
+    // An existing subscription moving to Pix Automático: its later cycles are the bank's now.
+    if (sub.paymentMethod !== "pix_automatico") {
+      return yield* switchPaymentMethod(sub, { paymentMethod: "pix_automatico", paymentMethodId: null, card: null }, at)
+    }
     const firstPaid = aggregate.cycles[0]?.status === "PAID"
-    if (decision === "AUTHORIZED" && firstPaid && Option.isSome(yield* activate(id.value, at))) {
+    if (firstPaid && Option.isSome(yield* activate(id.value, at))) {
       yield* appendSubscriptionEvent(SubscriptionTransitions.activated.event, yield* findOwnSubscription(id.value), at)
     }
   }))

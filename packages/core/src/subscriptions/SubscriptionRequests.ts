@@ -123,7 +123,9 @@ export const EditSubscriptionResponse = Schema.Struct({
   status: SubscriptionStatus,
   additionalEmails: Schema.Array(Schema.String),
   cancelAtPeriodEnd: Schema.Boolean,
-  paymentMethod: PaymentMethodInput
+  paymentMethod: PaymentMethodInput,
+  /** Moving to Pix Automático: the BR Code the payer scans to authorize the recurrence. */
+  pix: Schema.optionalKey(Schema.Struct({ emv: Schema.String, qrCode: Schema.String, recurrencyId: Schema.String }))
 }).annotate({ identifier: "EditSubscriptionResponse" })
 
 /** A new billing day: the next cycle's new date and the prorata it carries (negative: a credit). */

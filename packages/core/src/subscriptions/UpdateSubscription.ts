@@ -19,7 +19,7 @@ import { cancelSubscription } from "./CancelSubscription.ts"
 import { changeBillingDay } from "./DueDateChange.ts"
 import { addItem, changeItem, previewPlanChange, removeItem } from "./PlanChanges.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
-import { repriceNextCycle } from "./SubscriptionItems.ts"
+import { requestPixAutomatico, switchPaymentMethod } from "./PixAutomatico.ts"
 import type { ProviderProrataRequest, UpdateSubscriptionRequest } from "./SubscriptionRequests.ts"
 
 type UpdateBody = typeof UpdateSubscriptionRequest.Type
@@ -45,22 +45,19 @@ const cardOnFile = Effect.fnUntraced(function*(edits: Edits, accountId: string) 
 /**
  * The payment method of later cycles (also when past due): recorded in
  * `paymentMethodChanges`; the cycles not issued yet are repriced (discounts
- * may be per method). Pix Automático needs the bank's authorization flow,
- * which is not offered yet.
+ * may be per method). Pix Automático is asked of the payer's bank first
+ * (`requestPixAutomatico`); the method changes when the bank authorizes it.
  */
 const changePaymentMethod = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, edits: Edits, at: Date) {
   const sub = aggregate.subscription
   const to = edits.paymentMethod ?? sub.paymentMethod
-  if (to === "pix_automatico") return yield* invalid("paymentMethod", "changing to pix_automatico is not available yet")
+  if (to === "pix_automatico") return yield* requestPixAutomatico(aggregate, at)
   const card = to === "creditcard" ? yield* cardOnFile(edits, sub.accountId) : { paymentMethodId: null, card: null }
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const subscriptions = yield* Subscriptions
-    yield* subscriptions.lock(sub.id)
-    yield* subscriptions.update(sub.id, { paymentMethod: to, ...card }, at)
-    yield* subscriptions.setScheduledPaymentMethod(sub.id, to, at)
-    yield* subscriptions.appendChange(sub.id, { kind: "PAYMENT_METHOD", from: sub.paymentMethod, to, at })
-    yield* repriceNextCycle(yield* findOwnSubscription(sub.id), at)
+    yield* (yield* Subscriptions).lock(sub.id)
+    yield* switchPaymentMethod(sub, { paymentMethod: to, ...card }, at)
   }))
+  return undefined
 })
 
 /**
@@ -71,9 +68,9 @@ const changePaymentMethod = Effect.fnUntraced(function*(aggregate: SubscriptionA
 export const editSubscription = Effect.fn("Subscriptions.edit")(function*(id: string, edits: Edits) {
   const aggregate = yield* findOwnSubscription(id)
   const at = new Date(yield* Clock.currentTimeMillis)
-  if (edits.paymentMethod !== undefined || edits.paymentMethodId !== undefined || edits.card !== undefined) {
-    yield* changePaymentMethod(aggregate, edits, at)
-  }
+  const pix = edits.paymentMethod !== undefined || edits.paymentMethodId !== undefined || edits.card !== undefined
+    ? yield* changePaymentMethod(aggregate, edits, at)
+    : undefined
   if (edits.cancelAtPeriodEnd === true && !aggregate.subscription.cancelAtPeriodEnd) {
     yield* cancelSubscription(id, { cancelAtPeriodEnd: true })
   }
@@ -90,7 +87,8 @@ export const editSubscription = Effect.fn("Subscriptions.edit")(function*(id: st
     status: sub.status,
     additionalEmails: sub.additionalEmails,
     cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
-    paymentMethod: sub.paymentMethod
+    paymentMethod: sub.paymentMethod,
+    ...(pix === undefined ? {} : { pix })
   }
 })
 
