@@ -62,12 +62,18 @@ describe("subscription invariants in postgres", () => {
     expect(await attempt((sql) => sql`UPDATE invoices SET total_cents = total_cents + 1 WHERE id = ${invoiceId}`)).toMatch(/does not balance/)
     expect(await attempt((sql) => sql`INSERT INTO invoice_lines (invoice_id, position, name, type, origin, unit_amount_cents, quantity, net_amount_cents)
       VALUES (${invoiceId}, 9, 'extra', 'ONE_TIME', 'X', 100, 1, 100)`)).toMatch(/does not balance/)
-    expect(await attempt((sql) => sql`DELETE FROM invoice_lines WHERE invoice_id = ${invoiceId}`)).toMatch(/never deleted/)
+    expect(await attempt((sql) => sql`DELETE FROM invoice_lines WHERE invoice_id = ${invoiceId}`)).toMatch(/never changed or deleted/)
+    // Moving a line to another invoice would unbalance the first: lines are never changed.
+    expect(await attempt((sql) => sql`UPDATE invoice_lines SET net_amount_cents = net_amount_cents WHERE invoice_id = ${invoiceId}`))
+      .toMatch(/never changed or deleted/)
     // A discount that moves with the total keeps the balance: the check is the sum, not a frozen row.
     expect(await attempt((sql) => sql`UPDATE invoices SET total_cents = total_cents - 100, discount_cents = discount_cents + 100 WHERE id = ${invoiceId}`))
       .toBe("committed")
     // A credit line must be negative and only a credit may be.
-    expect(await attempt((sql) => sql`UPDATE invoice_lines SET net_amount_cents = -net_amount_cents WHERE invoice_id = ${invoiceId}`)).toMatch(/check/i)
+    expect(await attempt((sql) => sql`INSERT INTO invoice_lines (invoice_id, position, name, type, origin, unit_amount_cents, quantity, net_amount_cents)
+      VALUES (${invoiceId}, 8, 'not a credit', 'ONE_TIME', 'X', -100, 1, -100)`)).toMatch(/invoice_lines_check/)
+    expect(await attempt((sql) => sql`INSERT INTO invoice_lines (invoice_id, position, name, type, origin, unit_amount_cents, quantity, net_amount_cents)
+      VALUES (${invoiceId}, 8, 'a positive credit', 'CREDIT', 'X', 100, 1, 100)`)).toMatch(/invoice_lines_check/)
   })
 
   it("allows one open charge per cycle", async () => {

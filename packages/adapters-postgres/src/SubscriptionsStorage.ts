@@ -9,6 +9,7 @@ import {
   Charge,
   Invoice,
   InvoiceLine,
+  nextCycleOf,
   OPEN_CYCLE_STATUSES,
   OPEN_SUBSCRIPTION_STATUSES,
   RulerEntry,
@@ -154,6 +155,9 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
             ${l.quantity}, ${l.netAmount}, ${l.priceId}, ${l.productId})`))}`)
     })
   const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (s) => Option.fromNullishOr(withoutSeq(s)[0]))
+  const replacePrimary = (subscriptionId: string, oldItemId: string, newItemId: string, at: Date) =>
+    run(sql`UPDATE subscriptions SET primary_item_id = ${newItemId}, updated_at = ${at}
+      WHERE id = ${subscriptionId} AND primary_item_id = ${oldItemId}`).pipe(Effect.asVoid)
 
   return Subscriptions.of({
     lock: (id) => run(sql`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`).pipe(Effect.asVoid),
@@ -220,7 +224,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
             subscription,
             primaryItem: primary ?? null,
             currentCycle: own.find((c) => c.cycleNumber === subscription.currentCycleNumber) ?? null,
-            nextCycle: own.find((c) => c.cycleNumber === subscription.currentCycleNumber + 1) ?? null,
+            nextCycle: nextCycleOf({ cycles: own }),
             lastCharge: last === undefined ? null : { net: last.net, status: last.status }
           }
         })
@@ -294,8 +298,12 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         yield* run(sql`UPDATE subscription_items SET status = 'CANCELED', updated_at = ${at}
           WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE'
             AND upgraded_from_item_id IS NOT NULL)`)
-        return yield* run(sql`UPDATE subscription_items SET status = 'ACTIVE', updated_at = ${at}
+        const activated = yield* run(sql`UPDATE subscription_items SET status = 'ACTIVE', updated_at = ${at}
           WHERE charge_id = ${chargeId} AND status = 'PENDING_UPGRADE' RETURNING ${itemColumns}`).pipe(Effect.flatMap(decodeItems))
+        for (const item of activated) {
+          if (item.upgradedFromItemId !== null) yield* replacePrimary(item.subscriptionId, item.upgradedFromItemId, item.id, at)
+        }
+        return activated
       }),
     failItemsOfCharge: (chargeId, at) =>
       Effect.gen(function*() {
@@ -308,6 +316,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           paid_at = ${status === "PAID" ? sql`${at}` : sql`paid_at`},
           canceled_at = ${status === "CANCELED" ? sql`${at}` : sql`canceled_at`}
         WHERE charge_id = ${chargeId} AND status IN ('PENDING', 'AWAITING_PAYMENT', 'OVERDUE')`).pipe(Effect.asVoid),
+    replacePrimary,
     cancelItem: (itemId, at) =>
       run(sql`UPDATE subscription_items SET status = 'CANCELED', updated_at = ${at} WHERE id = ${itemId}`).pipe(Effect.asVoid),
     repriceScheduledCycle: (subscriptionId, n, amounts, at) =>
@@ -315,11 +324,13 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),
     reschedule: (subscriptionId, n, cycle, terms, at) =>
       Effect.gen(function*() {
-        yield* run(sql`UPDATE billing_cycles SET due_date = ${cycle.dueDate}::date, period_start = ${cycle.dueDate}::date,
+        const moved = yield* run(sql`UPDATE billing_cycles SET due_date = ${cycle.dueDate}::date, period_start = ${cycle.dueDate}::date,
             issue_date = ${cycle.issueDate}::date, adjustment_cents = adjustment_cents + ${cycle.adjustment}, updated_at = ${at}
-          WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status = 'SCHEDULED'`)
+          WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status = 'SCHEDULED' RETURNING cycle_number`)
+        if (moved.length === 0) return false
         yield* run(sql`UPDATE subscriptions SET billing_day = ${terms.billingDay}, anchor_date = ${terms.anchorDate}::date,
             anchor_cycle = ${terms.anchorCycle}, updated_at = ${at} WHERE id = ${subscriptionId}`)
+        return true
       }),
     findByRecurrence: (accountId, recurrencyId) =>
       run(sql<{ id: string }>`SELECT id FROM subscriptions WHERE account_id = ${accountId} AND pix_recurrency_id = ${recurrencyId}`).pipe(

@@ -203,9 +203,10 @@ export default Effect.gen(function*() {
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION invoice_balances('id')`
   yield* sql`CREATE CONSTRAINT TRIGGER invoice_lines_balance AFTER INSERT OR UPDATE ON invoice_lines
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION invoice_balances('invoice_id')`
+  // Lines are written once with their invoice: never changed (a move to another invoice would unbalance the first) nor deleted.
   yield* sql`CREATE FUNCTION invoice_lines_frozen() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      RAISE EXCEPTION 'invoice lines are never deleted' USING ERRCODE = 'check_violation';
+      RAISE EXCEPTION 'invoice lines are never changed or deleted' USING ERRCODE = 'check_violation';
     END $$`
-  yield* sql`CREATE TRIGGER invoice_lines_no_delete BEFORE DELETE ON invoice_lines FOR EACH ROW EXECUTE FUNCTION invoice_lines_frozen()`
+  yield* sql`CREATE TRIGGER invoice_lines_frozen BEFORE UPDATE OR DELETE ON invoice_lines FOR EACH ROW EXECUTE FUNCTION invoice_lines_frozen()`
 })

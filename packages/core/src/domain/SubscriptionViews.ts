@@ -244,9 +244,8 @@ export interface SubscriptionViewContext {
 const splitRulesView = (rules: Subscription["splitRules"]) =>
   rules === null ? null : rules.map((r) => ({ accountNumber: r.accountNumber, type: r.type, amount: r.type === "fixed" ? r.value / 100 : percentFromHundredths(r.value) }))
 
-/** The cycle after the current one: the one the next charge will be for. */
-export const nextCycleOf = (aggregate: SubscriptionAggregate) =>
-  aggregate.cycles.find((x) => x.cycleNumber === aggregate.subscription.currentCycleNumber + 1) ?? null
+/** The next cycle to bill: the first not issued yet (in a trial, cycle 1 itself). */
+export const nextCycleOf = (aggregate: Pick<SubscriptionAggregate, "cycles">) => aggregate.cycles.find((x) => x.status === "SCHEDULED") ?? null
 
 const cycleChargeView = (charge: Charge | undefined): typeof CycleChargeView.Type | null =>
   charge === undefined ? null : {

@@ -2,7 +2,8 @@
  * The payload of every event the engine emits, by name: what receivers get
  * and what the OpenAPI document's `webhooks` section describes (so the two
  * cannot drift). Events of the catalog the engine does not emit yet
- * (refunds, onboarding, MED, overdue, renewal) are absent.
+ * (refunds, onboarding, MED, overdue) are absent; `subscription.renewed`
+ * carries the base until the billing run adds its next-cycle fields.
  */
 import { Schema } from "effect"
 import type { EventName } from "../domain/Events.ts"

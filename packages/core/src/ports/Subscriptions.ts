@@ -113,6 +113,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly failItemsOfCharge: (chargeId: string, at: Date) => Effect.Effect<void>
   /** Moves the open invoices of charge `chargeId` to `status` at `at` (its payment or cancel instant). */
   readonly settleInvoicesOfCharge: (chargeId: string, status: InvoiceStatus, at: Date) => Effect.Effect<void>
+  /** Makes `newItemId` the main plan when it replaces the main plan `oldItemId`. */
+  readonly replacePrimary: (subscriptionId: string, oldItemId: string, newItemId: string, at: Date) => Effect.Effect<void>
   /** Ends an item now (`CANCELED`). */
   readonly cancelItem: (itemId: string, at: Date) => Effect.Effect<void>
   /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
@@ -120,7 +122,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   /**
    * Moves the not yet issued cycle `n` to a new due date (its period starts
    * then), adding `adjustment` to what it carries, and the subscription's
-   * billing day and anchor with it.
+   * billing day and anchor with it; false when the cycle was issued meanwhile.
    */
   readonly reschedule: (
     subscriptionId: string,
@@ -128,7 +130,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     cycle: { readonly dueDate: string; readonly issueDate: string; readonly adjustment: number },
     terms: Pick<Subscription, "billingDay" | "anchorDate" | "anchorCycle">,
     at: Date
-  ) => Effect.Effect<void>
+  ) => Effect.Effect<boolean>
   /** The id of the account's subscription with the Pix Automático recurrence `recurrencyId`. */
   readonly findByRecurrence: (accountId: string, recurrencyId: string) => Effect.Effect<Option.Option<string>>
   /** Records the bank's answer on a pending recurrence; whether it was pending. */

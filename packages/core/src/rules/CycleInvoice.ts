@@ -49,3 +49,24 @@ export const cycleInvoice = (input: CycleInvoiceInput): CycleInvoiceAmounts => {
   const discount = cents(discounted.discount + coupon)
   return { lines: input.lines, subtotal, discount, total: cents(subtotal - discount) }
 }
+
+/**
+ * The line of a prorata carried into a cycle (`adjustment`): extra days
+ * billed, or a credit, which never takes the cycle below the minimum charge.
+ */
+export const adjustmentLine = (adjustment: number, subtotal: number): InvoiceLine | null => {
+  if (adjustment === 0) return null
+  const amount = adjustment > 0 ? adjustment : Math.min(0, Math.max(adjustment, -(subtotal - 1)))
+  return {
+    name: adjustment > 0 ? "Ajuste proporcional de vencimento" : "Crédito proporcional de vencimento",
+    productName: null,
+    planName: null,
+    type: adjustment > 0 ? "PRORATA" : "CREDIT",
+    origin: "DUE_DATE_CHANGE",
+    unitAmount: amount,
+    quantity: 1,
+    netAmount: amount,
+    priceId: null,
+    productId: null
+  }
+}

@@ -3,7 +3,7 @@
  * issued and until when it can be paid. All dates are calendar dates
  * (`YYYY-MM-DD`) in America/Sao_Paulo, computed as whole days.
  */
-import { addDays, toDayNumber } from "../brazil/CalendarDate.ts"
+import { addDays } from "../brazil/CalendarDate.ts"
 
 export type RecurrenceType = "DAILY" | "WEEKLY" | "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "YEARLY"
 
@@ -68,6 +68,3 @@ export const issueDate = (due: string, issueDaysBeforeDue: number): string => ad
 /** The last day a charge due on `due` can still be paid (`expirationAfterDueDate` 0 to 60). */
 export const lastPayableDate = (due: string, expirationAfterDueDate: number): string =>
   addDays(due, Math.min(60, Math.max(0, expirationAfterDueDate)))
-
-/** Days of the cycle that starts on `from` and whose next one is due on `to`. */
-export const cycleLength = (from: string, to: string): number => toDayNumber(to)! - toDayNumber(from)!

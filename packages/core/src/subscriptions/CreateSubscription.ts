@@ -60,9 +60,15 @@ const toCalendarDate = Schema.decodeSync(CalendarDate)
 /**
  * The request the method's strategy charges cycle 1 with: a Pix with due
  * date, or a boleto, due on the cycle's due date when that is after today.
+ * A boleto of a cycle due today falls due tomorrow (a boleto is never due the
+ * day it is issued) unless the request names its own due date: the
+ * one-time default of 30 days would fall after the next cycle.
  */
 const firstChargeRequest = (request: CheckoutRequest, due: string, today: string): CheckoutRequest => {
-  if (due <= today) return request
+  if (due <= today) {
+    const ownDueDate = request.dueDate !== undefined || request.boletoDueDays !== undefined
+    return request.paymentMethod === "boleto" && !ownDueDate ? { ...request, boletoDueDays: 1 } : request
+  }
   const dueDate = toCalendarDate(due)
   if (request.paymentMethod === "pix") return { ...request, expiration: dueDate }
   if (request.paymentMethod === "boleto") return { ...request, dueDate, boletoDueDays: undefined }
@@ -72,10 +78,10 @@ const firstChargeRequest = (request: CheckoutRequest, due: string, today: string
 /** Writes the subscription and its events, in the reserve's transaction. */
 const recordSubscription = Effect.fnUntraced(function*(
   plan: SubscriptionPlan,
-  records: { readonly customerId: string; readonly chargeId: string | null; readonly recurrencyId: string | null },
+  records: Parameters<SubscriptionPlan["withCustomer"]>[0],
   owner: Account
 ) {
-  const aggregate = plan.withCustomer(records.customerId, records.chargeId, records.recurrencyId)
+  const aggregate = plan.withCustomer(records)
   yield* (yield* Subscriptions).insert(aggregate)
   yield* appendSubscriptionEvent("subscription.created", aggregate, plan.at)
   if (aggregate.subscription.status === "TRIALING") yield* appendSubscriptionEvent("subscription.trial", aggregate, plan.at)
@@ -86,7 +92,7 @@ const recordSubscription = Effect.fnUntraced(function*(
 const startFree = Effect.fnUntraced(function*(draft: CheckoutDraft, plan: SubscriptionPlan) {
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const { customer } = yield* (yield* Customers).insertIfAbsent(draft.customer)
-    yield* recordSubscription(plan, { customerId: customer.id, chargeId: null, recurrencyId: null }, draft.owner)
+    yield* recordSubscription(plan, { customerId: customer.id, charge: null, recurrencyId: null }, draft.owner)
     const redemption = { customerDocument: draft.customer.document, reference: plan.subscriptionId, at: plan.at }
     if (draft.couponId !== undefined && !(yield* (yield* Coupons).redeem(draft.couponId, redemption))) {
       return yield* couponRefused("COUPON_EXHAUSTED")
@@ -184,7 +190,7 @@ const createOneSubscription = Effect.fnUntraced(function*(
     : yield* prepareCard(chargeOrder, chargeDraft)
   const customerId = yield* reserveCheckout(chargeDraft, prepared.pending, prepared.notify, (charge) =>
     Effect.gen(function*() {
-      const records = { customerId: charge.customerId!, chargeId: charge.id, recurrencyId: "recurrencyId" in prepared ? prepared.recurrencyId : null }
+      const records = { customerId: charge.customerId!, charge, recurrencyId: "recurrencyId" in prepared ? prepared.recurrencyId : null }
       const { aggregate, accountNumber } = yield* recordSubscription(plan, records, caller.account)
       yield* (yield* Outbox).append(chargeCreated(aggregate, charge, accountNumber, plan.at))
     }))

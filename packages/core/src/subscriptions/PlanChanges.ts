@@ -282,7 +282,10 @@ const applyFreeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggr
     yield* lockAndRecheck(aggregate, quote)
     if (item.upgradedFromItemId !== null) yield* subscriptions.cancelItem(item.upgradedFromItemId, at)
     yield* subscriptions.addItems([item])
-    if (item.upgradedFromItemId !== null) yield* subscriptions.linkReplacement(item.upgradedFromItemId, item.id, at)
+    if (item.upgradedFromItemId !== null) {
+      yield* subscriptions.linkReplacement(item.upgradedFromItemId, item.id, at)
+      yield* subscriptions.replacePrimary(aggregate.subscription.id, item.upgradedFromItemId, item.id, at)
+    }
     yield* subscriptions.appendChange(aggregate.subscription.id, planChange(quote, item, null, quote.today, at))
     const after = yield* findOwnSubscription(aggregate.subscription.id)
     yield* repriceNextCycle(after, at)
@@ -337,12 +340,17 @@ export const addItem = Effect.fn("Subscriptions.addItem")(function*(subscription
  * `PATCH` with `old.itemId` alone: the item ends now (`subscription.item_removed`);
  * the next cycle bills without it. The main plan cannot be removed (change it instead).
  */
-export const removeItem = Effect.fn("Subscriptions.removeItem")(function*(subscriptionId: string, itemId: string) {
+export const removeItem = Effect.fn("Subscriptions.removeItem")(function*(
+  subscriptionId: string,
+  old: NonNullable<PlanChangeRequest["old"]>
+) {
   const aggregate = yield* findOwnSubscription(subscriptionId)
   yield* requireChangeable(aggregate)
   const removable = (current: SubscriptionAggregate) => {
-    const item = billedItems(current).find((i) => i.id === itemId)
-    if (item === undefined) return Effect.fail(itemNotFound(itemId))
+    const named = itemNamed(current, old, itemNotFound)
+    return Effect.flatMap(named, (item) => checkRemovable(current, item))
+  }
+  const checkRemovable = (current: SubscriptionAggregate, item: SubscriptionItem) => {
     if (item.id === current.subscription.primaryItemId) return Effect.fail(invalid("old.itemId", "the main plan cannot be removed; change it or cancel the subscription"))
     if (waitingItems(current).some((w) => w.upgradedFromItemId === item.id)) return Effect.fail(invalid("old.itemId", "a change of this item is waiting"))
     return Effect.succeed(item)

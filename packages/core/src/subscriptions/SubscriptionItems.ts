@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import type { BillingCycle, InvoiceLine, SubscriptionAggregate, SubscriptionItem } from "../domain/Subscription.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
-import { cycleInvoice } from "../rules/CycleInvoice.ts"
+import { adjustmentLine, cycleInvoice } from "../rules/CycleInvoice.ts"
 
 const BILLED: ReadonlyArray<SubscriptionItem["status"]> = ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "DEFAULT"]
 
@@ -48,27 +48,6 @@ export const itemLine = (item: SubscriptionItem): InvoiceLine => ({
   priceId: item.priceId,
   productId: item.productId
 })
-
-/**
- * The line of a prorata carried into a cycle (`adjustment`): extra days
- * billed, or a credit, which never takes the cycle below the minimum charge.
- */
-export const adjustmentLine = (adjustment: number, subtotal: number): InvoiceLine | null => {
-  if (adjustment === 0) return null
-  const amount = adjustment > 0 ? adjustment : Math.min(0, Math.max(adjustment, -(subtotal - 1)))
-  return {
-    name: adjustment > 0 ? "Ajuste proporcional de vencimento" : "Crédito proporcional de vencimento",
-    productName: null,
-    planName: null,
-    type: adjustment > 0 ? "PRORATA" : "CREDIT",
-    origin: "DUE_DATE_CHANGE",
-    unitAmount: amount,
-    quantity: 1,
-    netAmount: amount,
-    priceId: null,
-    productId: null
-  }
-}
 
 /** The lines a not yet issued cycle will bill: the next cycle's items and what it carries. */
 export const scheduledLines = (aggregate: SubscriptionAggregate, cycle: BillingCycle): ReadonlyArray<InvoiceLine> => {

@@ -11,8 +11,9 @@ import { Effect } from "effect"
 import type { Account } from "../domain/Account.ts"
 import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
 import type { PurchaseLine } from "../checkout/PriceCheckout.ts"
-import { paymentTypeOf } from "../domain/Charge.ts"
+import { type Charge, paymentTypeOf } from "../domain/Charge.ts"
 import type { BillingCycle, Invoice, InvoiceLine, Subscription, SubscriptionItem, SubscriptionSplitRule } from "../domain/Subscription.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
 import { cycleInvoice } from "../rules/CycleInvoice.ts"
@@ -36,9 +37,14 @@ export interface SubscriptionPlan {
   readonly description: string
   /**
    * The records, for the customer the buyer turned out to be, cycle 1's
-   * charge (null when free) and the Pix Automático recurrence (or null).
+   * charge (null when free: its invoice takes the charge's due date) and the
+   * Pix Automático recurrence (or null).
    */
-  readonly withCustomer: (customerId: string, chargeId: string | null, recurrencyId: string | null) => SubscriptionAggregate
+  readonly withCustomer: (records: {
+    readonly customerId: string
+    readonly charge: Pick<Charge, "id" | "dueDate"> | null
+    readonly recurrencyId: string | null
+  }) => SubscriptionAggregate
 }
 
 /** The invoice line of a bought price. */
@@ -132,6 +138,9 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     prorataDueDate: request.prorataDueDate,
     mergeWithNextCycle: request.mergeWithNextCycle
   })
+  if (start.first.prorata !== null && !start.first.prorata.merged && start.first.dueDate > start.anchorDate) {
+    return yield* invalid("prorataDueDate", "prorataDueDate must not be after the first full cycle's due date")
+  }
   const free = start.freeUntil !== null
   const method = order.pixAutomatico ? "pix_automatico" as const : order.paymentMethod
   const priceOf = (cycle: number, lines: ReadonlyArray<InvoiceLine>) =>
@@ -162,7 +171,8 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     return cycleOf(n, { status: "SCHEDULED", amount: amounts.total, discount: amounts.discount, issueDate: issueDate(dueOf(n), terms.issueDaysBeforeDue), chargeId: null })
   }
   const lines = [...terms.recurring, ...terms.oneTime]
-  const withCustomer = (customerId: string, chargeId: string | null, recurrencyId: string | null) => {
+  const withCustomer = ({ customerId, charge, recurrencyId }: Parameters<SubscriptionPlan["withCustomer"]>[0]) => {
+    const chargeId = charge?.id ?? null
     const subscription: Subscription = {
       id: subscriptionId,
       accountId: caller.account.id,
@@ -244,7 +254,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
       invoiceNumber: 0,
       status: "AWAITING_PAYMENT",
       paymentType: paymentTypeOf[method],
-      dueDate: issued.dueDate,
+      dueDate: charge?.dueDate ?? issued.dueDate,
       paidAt: null,
       canceledAt: null,
       discount: first.discount,

@@ -6,6 +6,7 @@
  */
 import { Clock, Effect } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { addDays } from "../brazil/CalendarDate.ts"
 import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
 import { linesTotal, parseDiscounts, type PurchaseLine, validCoupon } from "../checkout/PriceCheckout.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
@@ -42,10 +43,14 @@ const checkCalendar = Effect.fnUntraced(function*(order: CheckoutOrder, today: s
   yield* between(r.issueDaysBeforeDue, "issueDaysBeforeDue", 0, 60)
   yield* between(r.expirationAfterDueDate, "expirationAfterDueDate", 0, 60)
   if (r.installments !== undefined && r.installments !== 1) return yield* invalid("installments", "subscriptions are charged in one installment")
-  if (r.recurrencyStartDate !== undefined && r.recurrencyStartDate < today) {
-    return yield* invalid("recurrencyStartDate", "recurrencyStartDate must not be in the past")
-  }
-  if (r.prorataDueDate !== undefined && r.prorataDueDate < today) return yield* invalid("prorataDueDate", "prorataDueDate must not be in the past")
+  // Dates within a year of today: far enough for any plan, near enough that every date computed from them is a real one.
+  const withinAYear = (field: "recurrencyStartDate" | "prorataStartDate" | "prorataDueDate", value: string | undefined, earliest: string) =>
+    value === undefined || (value >= earliest && value <= addDays(today, 366))
+      ? Effect.void
+      : Effect.fail(invalid(field, `${field} must be from ${earliest} to a year from today`))
+  yield* withinAYear("recurrencyStartDate", r.recurrencyStartDate, today)
+  yield* withinAYear("prorataDueDate", r.prorataDueDate, today)
+  yield* withinAYear("prorataStartDate", r.prorataStartDate, addDays(today, -366))
   // Later cycles are charged to a card on file; an acquirer token alone leaves none.
   if (r.tokenId !== undefined) return yield* invalid("tokenId", "subscriptions need a card on file: send card or paymentMethodId")
 })
@@ -82,6 +87,13 @@ export const subscriptionTerms = Effect.fn("Subscriptions.terms")(function*(orde
     document: order.buyer.document,
     chargeType: "RECURRING"
   })
+  if (coupon?.discountType === "EXTRA_PERIOD" && request.prorataStartDate !== undefined) {
+    return yield* invalid("prorataStartDate", "a prorata start and an extra period do not combine: the free period already covers the first days")
+  }
+  // A free start has no first charge to carry one-time items on.
+  if ((plan.trialDays > 0 || coupon?.discountType === "EXTRA_PERIOD") && oneTime.length > 0) {
+    return yield* invalid("items", "order bumps need a first charge; a subscription that starts free has none")
+  }
   return {
     today,
     now,

@@ -97,14 +97,7 @@ export const updateSubscription = Effect.fn("Subscriptions.update")(function*(id
   const old = body.old
   const hasOld = old !== undefined && (old.itemId !== undefined || old.priceId !== undefined)
   if (hasOld && body.new !== undefined) return yield* changeItem(id, old, body.new)
-  if (hasOld) {
-    if (old.itemId === undefined) {
-      const aggregate = yield* findOwnSubscription(id)
-      const item = aggregate.items.find((i) => i.priceId === old.priceId && i.status !== "CANCELED")
-      return yield* removeItem(id, item?.id ?? old.priceId!)
-    }
-    return yield* removeItem(id, old.itemId)
-  }
+  if (hasOld) return yield* removeItem(id, old)
   if (body.new?.priceId !== undefined) return yield* addItem(id, { priceId: body.new.priceId, quantity: body.new.quantity })
   if (body.billingDay !== undefined) return yield* changeBillingDay(id, body.billingDay)
   const edits = [body.additionalEmails, body.cancelAtPeriodEnd, body.paymentMethod, body.paymentMethodId, body.card]

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import type { InvoiceLine, SubscriptionCoupon, SubscriptionDiscount, SubscriptionStatus } from "../../src/domain/Subscription.ts"
 import { SubscriptionStatuses } from "../../src/domain/Subscription.ts"
 import { cents } from "../../src/money/Money.ts"
-import { couponCovers, cycleInvoice } from "../../src/rules/CycleInvoice.ts"
+import { adjustmentLine, couponCovers, cycleInvoice } from "../../src/rules/CycleInvoice.ts"
 import { subscriptionStart } from "../../src/rules/SubscriptionStart.ts"
 import { nextSubscriptionStatus, SubscriptionTransitions, type SubscriptionTrigger } from "../../src/rules/SubscriptionTransitions.ts"
 
@@ -157,24 +157,31 @@ describe("cycle invoice", () => {
     maxDiscount: fc.option(fc.integer({ min: 1, max: 100_000 }), { nil: null })
   }), { nil: null })
 
-  it("balances: the lines less the discount are the total, never below 0.01 when there is something to bill (law)", () => {
+  it("balances and never bills below 0.01, whatever discounts, coupon and carried credit or prorata apply (law)", () => {
     fc.assert(fc.property(
-      fc.array(arbLine, { minLength: 1, maxLength: 8 }),
+      fc.array(arbLine, { minLength: 1, maxLength: 8 }).filter((lines) => lines.some((l) => l.net > 0)),
       fc.array(arbDiscount, { maxLength: 4 }),
       arbCoupon,
       fc.integer({ min: 1, max: 6 }),
-      (lines, discounts, c, cycle) => {
+      fc.integer({ min: -20_000_000, max: 5_000_000 }),
+      (lines, discounts, c, cycle, carried) => {
+        const items = lines.map((l) => line(l.net, l.type))
+        const subtotal = items.reduce((s, l) => s + l.netAmount, 0)
+        const adjustment = adjustmentLine(carried, subtotal)
         const invoice = cycleInvoice({
           cycle,
           paymentMethod: "pix",
-          lines: lines.map((l) => line(l.net, l.type)),
+          lines: adjustment === null ? items : [...items, adjustment],
           discounts,
           coupon: c === null ? null : coupon({ ...c, maxDiscount: c.maxDiscount === null ? null : cents(c.maxDiscount) })
         })
-        const sum = invoice.lines.reduce((s, l) => s + l.netAmount, 0)
-        expect(sum - invoice.discount).toBe(invoice.total)
+        // What the database checks at commit, and what a charge may ask for.
+        expect(invoice.lines.reduce((s, l) => s + l.netAmount, 0) - invoice.discount).toBe(invoice.total)
+        expect(invoice.total).toBeGreaterThanOrEqual(1)
         expect(invoice.discount).toBeGreaterThanOrEqual(0)
-        if (sum > 0) expect(invoice.total).toBeGreaterThanOrEqual(1)
+        // A credit is never larger than what it reduces, and a carried amount is billed whole.
+        if (carried < 0) expect(adjustment!.netAmount).toBeGreaterThanOrEqual(-(subtotal - 1))
+        if (carried > 0) expect(adjustment!.netAmount).toBe(carried)
       }
     ))
   })
