@@ -139,7 +139,7 @@ export const reserveCheckout = Effect.fn("Checkout.reserve")(
     pending: PendingCharge,
     notify: ReadonlyArray<NotificationKind>,
     /** What else the command records with the charge (a subscription's records), in the same transaction; its failure undoes all. */
-    alongside: (charge: Charge) => Effect.Effect<void, E, R> = () => Effect.void as Effect.Effect<void, E, R>
+    alongside: (charge: Charge) => Effect.Effect<void, E, R> = () => Effect.void
   ) {
     const { customer } = yield* (yield* Customers).insertIfAbsent(draft.customer)
     const charge: Charge = {

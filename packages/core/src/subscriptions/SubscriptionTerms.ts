@@ -10,7 +10,7 @@ import { addDays } from "../brazil/CalendarDate.ts"
 import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
 import { linesTotal, parseDiscounts, type PurchaseLine, validCoupon } from "../checkout/PriceCheckout.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
-import type { Interval, SubscriptionCoupon, SubscriptionDiscount } from "../domain/Subscription.ts"
+import { Interval, type SubscriptionCoupon, type SubscriptionDiscount } from "../domain/Subscription.ts"
 import type { Cents } from "../money/Money.ts"
 
 /** What a checkout's recurrence fields say, checked. */
@@ -74,6 +74,8 @@ export const subscriptionTerms = Effect.fn("Subscriptions.terms")(function*(orde
   if (new Set(recurring.map((line) => line.price.id)).size < recurring.length) {
     return yield* invalid("items", "a recurring price is one item: send it once with its quantity")
   }
+  const interval = Interval.literals.find((i) => i === plan.recurrenceType)
+  if (interval === undefined) return yield* invalid("items", "a subscription needs a recurring price")
   const cycleSubtotal = yield* linesTotal(recurring)
   if (plan.trialDays > 0 && order.request.prorataStartDate !== undefined) {
     return yield* invalid("prorataStartDate", "a prorata start and a trial do not combine: the trial already covers the first days")
@@ -97,7 +99,7 @@ export const subscriptionTerms = Effect.fn("Subscriptions.terms")(function*(orde
   return {
     today,
     now,
-    interval: plan.recurrenceType as Interval,
+    interval,
     intervalCount: plan.recurrenceInterval,
     recurring,
     oneTime,
