@@ -15,8 +15,11 @@ import type { CheckoutRequest } from "./CheckoutRequest.ts"
 const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(NotificationKinds)
 
 
-/** The payment methods this engine charges on the transparent checkout (Pix Automático needs subscriptions). */
+/** The payment methods a charge is made by: a Pix Automático enrollment's charge is a Pix. */
 export type CheckoutMethod = Exclude<PaymentMethodInput, "pix_automatico">
+
+/** How a charge of `method` is made. */
+export const chargeMethodOf = (method: PaymentMethodInput): CheckoutMethod => (method === "pix_automatico" ? "pix" : method)
 
 /** The buyer as the charge records it and the customer is matched: by document. */
 export interface CheckoutBuyer {
@@ -68,7 +71,7 @@ export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: Chec
   }
   const order: CheckoutOrder = {
     request,
-    paymentMethod: request.paymentMethod === "pix_automatico" ? "pix" : request.paymentMethod,
+    paymentMethod: chargeMethodOf(request.paymentMethod),
     pixAutomatico,
     // Without the field no e-mail is sent (an avulsa charge's default; products carry no notification setting yet).
     notifications: request.notifications === undefined ? null : (request.notifications as ReadonlyArray<NotificationKind>),

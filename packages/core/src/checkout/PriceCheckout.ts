@@ -90,11 +90,15 @@ export const resolvePurchase = Effect.fn("Checkout.resolvePurchase")(function*(r
   return { _tag: "Lines", lines } satisfies Purchase
 })
 
-/** Σ unit price × quantity of `lines`; refused when beyond what centavos can hold exactly. */
-export const linesTotal = (lines: ReadonlyArray<PurchaseLine>) => {
-  const total = itemsTotal(lines.map((line): ItemLine => ({ unitAmount: line.price.amount, quantity: line.quantity })))
+/** Σ unit amount × quantity (`rules/Items.itemsTotal`); refused when beyond what centavos can hold exactly. */
+export const checkedItemsTotal = (lines: ReadonlyArray<ItemLine>) => {
+  const total = itemsTotal(lines)
   return total === undefined ? Effect.fail(invalid("items", "the total is too large")) : Effect.succeed(total)
 }
+
+/** The total of bought prices, as `checkedItemsTotal`. */
+export const linesTotal = (lines: ReadonlyArray<PurchaseLine>) =>
+  checkedItemsTotal(lines.map((line): ItemLine => ({ unitAmount: line.price.amount, quantity: line.quantity })))
 
 /** `discounts[]` as the rules take them: percentages in hundredths, fixed amounts in centavos. */
 export const parseDiscounts = (discounts: NonNullable<CheckoutRequest["discounts"]>): Result.Result<Array<ChargeDiscount>, InvalidData> => {

@@ -86,7 +86,7 @@ const coupon = Coupon.fields
  * `discountValue` on the wire: a percent (PERCENTAGE), reais printed with two
  * decimals (FIXED) or a number of periods (EXTRA_PERIOD); see `discountValueOut`.
  */
-const DiscountValueJson = Schema.Unknown.annotate({
+export const DiscountValueJson = Schema.Unknown.annotate({
   description: "Percent (PERCENTAGE), reais (FIXED) or number of periods (EXTRA_PERIOD)"
 })
 

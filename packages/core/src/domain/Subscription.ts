@@ -290,7 +290,7 @@ export const SubscriptionSummary = Schema.Struct({
   interval: Subscription.fields.interval,
   currentCycleNumber: Subscription.fields.currentCycleNumber,
   cancelAtPeriodEnd: Subscription.fields.cancelAtPeriodEnd,
-  createdAt: Schema.DateFromString
+  createdAt: Instant
 }).annotate({ identifier: "SubscriptionSummary" })
 
 export const toSubscriptionSummary = (s: Subscription): typeof SubscriptionSummary.Type => ({

@@ -5,9 +5,10 @@
  * form (spec: General rule 4).
  */
 import { Schema } from "effect"
-import { type Cents, cents } from "../money/Money.ts"
+import { type Cents, cents, toReais } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { type Charge, Charge as ChargeSchema } from "./Charge.ts"
+import { DiscountValueJson, discountValueOut } from "./Coupon.ts"
 import { AddressView, type CustomerAddress } from "./Customer.ts"
 import {
   BillingCycle,
@@ -197,7 +198,7 @@ export const SubscriptionDetailView = Schema.Struct({
   coupon: Schema.NullOr(Schema.Struct({
     code: Schema.String,
     discountType: Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"]),
-    discountValue: Schema.Number,
+    discountValue: DiscountValueJson,
     extraPeriodUnit: Schema.NullOr(Schema.Literals(["DAYS", "MONTHS"])),
     maxCycles: Schema.NullOr(Schema.Int)
   })),
@@ -242,7 +243,11 @@ export interface SubscriptionViewContext {
 }
 
 const splitRulesView = (rules: Subscription["splitRules"]) =>
-  rules === null ? null : rules.map((r) => ({ accountNumber: r.accountNumber, type: r.type, amount: r.type === "fixed" ? r.value / 100 : percentFromHundredths(r.value) }))
+  rules === null ? null : rules.map((r) => ({
+    accountNumber: r.accountNumber,
+    type: r.type,
+    amount: r.type === "fixed" ? toReais(cents(r.value)) : percentFromHundredths(r.value)
+  }))
 
 /** The next cycle to bill: the first not issued yet (in a trial, cycle 1 itself). */
 export const nextCycleOf = (aggregate: Pick<SubscriptionAggregate, "cycles">) => aggregate.cycles.find((x) => x.status === "SCHEDULED") ?? null
@@ -347,9 +352,7 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
     coupon: sub.coupon === null ? null : {
       code: sub.coupon.code,
       discountType: sub.coupon.discountType,
-      discountValue: sub.coupon.discountType === "PERCENTAGE"
-        ? percentFromHundredths(sub.coupon.discountValue)
-        : sub.coupon.discountType === "FIXED" ? sub.coupon.discountValue / 100 : sub.coupon.discountValue,
+      discountValue: discountValueOut(sub.coupon),
       extraPeriodUnit: sub.coupon.extraPeriodUnit,
       maxCycles: sub.coupon.maxCycles
     },

@@ -40,19 +40,24 @@ export const ChargeExpiredEvent = Schema.Struct({
 const encodePaymentSuccess = Schema.encodeSync(PaymentSuccessEvent)
 const encodeChargeExpired = Schema.encodeSync(ChargeExpiredEvent)
 
+/** The payment part of `payment.success`, standalone or a subscription's. */
+export const paymentFieldsOf = (charge: Charge, at: Date) => ({
+  chargeId: charge.id,
+  amount: charge.amount,
+  paymentMethod: charge.paymentType,
+  paymentId: charge.endToEndId ?? charge.id,
+  paidAt: charge.paidAt ?? at,
+  payer: charge.payer
+})
+
 /** The body of `payment.success` for a paid charge, recorded at `at`. */
 export const paymentSuccessBody = (charge: Charge, at: Date): string =>
   JSON.stringify(encodePaymentSuccess({
     event: "payment.success",
     timestamp: at,
     accountId: charge.accountId,
-    chargeId: charge.id,
-    amount: charge.amount,
-    paymentMethod: charge.paymentType,
-    paymentId: charge.endToEndId ?? charge.id,
-    paidAt: charge.paidAt ?? at,
     metadata: charge.metadata,
-    payer: charge.payer
+    ...paymentFieldsOf(charge, at)
   }))
 
 /** The body of `charge.expired` for an expired charge, recorded at `at`. */

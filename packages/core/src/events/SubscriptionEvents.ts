@@ -9,6 +9,7 @@
 import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Schema } from "effect"
 import { Charge } from "../domain/Charge.ts"
+import { PaymentSuccessEvent, paymentFieldsOf } from "./ChargeEvents.ts"
 import { type EventName, SubscriptionEventNames } from "../domain/Events.ts"
 import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
 import { Instant, ReaisJson } from "../domain/Wire.ts"
@@ -70,17 +71,11 @@ export const SubscriptionEvent = Schema.Struct({
   reason: s.cancelReason
 }).annotate({ identifier: "SubscriptionEvent" })
 
-/** `payment.success` of a subscription's charge: the base and the payment. */
-export const SubscriptionPaymentSuccessEvent = Schema.Struct({
-  event: Schema.Literal("payment.success"),
-  ...base,
-  chargeId: ch.id,
-  amount: ReaisJson,
-  paymentMethod: ch.paymentType,
-  paymentId: Schema.String,
-  paidAt: Instant,
-  payer: ch.payer
-}).annotate({ identifier: "SubscriptionPaymentSuccessEvent" })
+const { accountId: _, metadata: __, ...payment } = PaymentSuccessEvent.fields
+
+/** `payment.success` of a subscription's charge: the standalone event's payment, with the base instead of `accountId` and `metadata`. */
+export const SubscriptionPaymentSuccessEvent = Schema.Struct({ ...payment, ...base })
+  .annotate({ identifier: "SubscriptionPaymentSuccessEvent" })
 
 /** `charge.created`: the base and the charge, whose `status` is the charge's. */
 export const ChargeCreatedEvent = Schema.Struct({
@@ -179,12 +174,7 @@ export const subscriptionPaymentSuccess = (
   body: JSON.stringify(encodePayment({
     event: "payment.success",
     ...baseOf(aggregate, accountNumber, at),
-    chargeId: charge.id,
-    amount: charge.amount,
-    paymentMethod: charge.paymentType,
-    paymentId: charge.endToEndId ?? charge.id,
-    paidAt: charge.paidAt ?? at,
-    payer: charge.payer
+    ...paymentFieldsOf(charge, at)
   }))
 })
 

@@ -22,3 +22,10 @@ export const itemsTotal = (lines: ReadonlyArray<ItemLine>): Cents | undefined =>
   for (const line of lines) total += BigInt(line.unitAmount) * BigInt(line.quantity)
   return total > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : cents(Number(total))
 }
+
+/**
+ * One line's amount, unit times quantity. For lines of a purchase whose
+ * total `itemsTotal` has accepted: each is then a safe integer, so the
+ * product is exact.
+ */
+export const lineTotal = (line: ItemLine): Cents => cents(line.unitAmount * line.quantity)

@@ -19,7 +19,7 @@ import { type CheckoutDraft, type CheckoutResult, draftCheckout, reserveCheckout
 import { tokenizeCard } from "../checkout/TokenizeCard.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { CalendarDate } from "../domain/Values.ts"
-import { chargeCreated } from "../events/SubscriptionEvents.ts"
+import { chargeCreated, subscriptionEvent } from "../events/SubscriptionEvents.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -28,7 +28,6 @@ import { PaymentMethods } from "../ports/PaymentMethods.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { PIX_AUTOMATICO_MINIMUM } from "./PixAutomatico.ts"
-import { accountNumberOf, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
 import { planFirstCycle, type SubscriptionPlan } from "./SubscriptionPlan.ts"
 import { subscriptionTerms } from "./SubscriptionTerms.ts"
 
@@ -83,9 +82,10 @@ const recordSubscription = Effect.fnUntraced(function*(
 ) {
   const aggregate = plan.withCustomer(records)
   yield* (yield* Subscriptions).insert(aggregate)
-  yield* appendSubscriptionEvent("subscription.created", aggregate, plan.at)
-  if (aggregate.subscription.status === "TRIALING") yield* appendSubscriptionEvent("subscription.trial", aggregate, plan.at)
-  return { aggregate, accountNumber: yield* accountNumberOf(owner.id) }
+  const outbox = yield* Outbox
+  yield* outbox.append(subscriptionEvent("subscription.created", aggregate, owner.number, plan.at))
+  if (aggregate.subscription.status === "TRIALING") yield* outbox.append(subscriptionEvent("subscription.trial", aggregate, owner.number, plan.at))
+  return { aggregate, accountNumber: owner.number }
 })
 
 /** A subscription in a free period: no charge; the customer, the subscription, the coupon use and the events. */

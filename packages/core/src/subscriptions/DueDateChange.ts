@@ -9,6 +9,7 @@
 import { Clock, Effect } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { daysBetween } from "../brazil/CalendarDate.ts"
+import { checkedItemsTotal } from "../checkout/PriceCheckout.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type SubscriptionAggregate, SubscriptionNotEligible } from "../domain/Subscription.ts"
 import { nextCycleOf } from "../domain/SubscriptionViews.ts"
@@ -18,7 +19,7 @@ import { clampToMonth, cycleDueDate, issueDate } from "../rules/CycleSchedule.ts
 import { dueDayChangeProrata } from "../rules/Prorata.ts"
 import { requireChangeable } from "./PlanChangeQuote.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
-import { itemsAmount, nextCycleItems, repriceNextCycle } from "./SubscriptionItems.ts"
+import { nextCycleItems, repriceNextCycle } from "./SubscriptionItems.ts"
 
 /** The next due date on `day`: in the month the next cycle is due, or a period later when that is not after today. */
 const movedDueDate = (due: string, day: number, today: string, recurrence: Parameters<typeof cycleDueDate>[1]) => {
@@ -39,7 +40,7 @@ const planMove = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, b
   const newDueDate = movedDueDate(next.dueDate, billingDay, today, recurrence)
   const previous = cycleDueDate(next.dueDate, recurrence, 0, sub.billingDay)
   const prorataAmount = dueDayChangeProrata({
-    amount: itemsAmount(nextCycleItems(aggregate)),
+    amount: yield* checkedItemsTotal(nextCycleItems(aggregate)),
     cycleDays: daysBetween(previous, next.dueDate),
     currentNextDate: next.dueDate,
     newNextDate: newDueDate

@@ -6,15 +6,15 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { checkedItemsTotal } from "../checkout/PriceCheckout.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import type { Price, Product } from "../domain/Product.ts"
 import { type SubscriptionAggregate, type SubscriptionItem, SubscriptionNotEligible } from "../domain/Subscription.ts"
 import { nextCycleOf } from "../domain/SubscriptionViews.ts"
-import { cents } from "../money/Money.ts"
 import { Products } from "../ports/Products.ts"
 import { cycleDueDate } from "../rules/CycleSchedule.ts"
 import { prorata, type ProrataResult } from "../rules/Prorata.ts"
-import { billedItems, itemsAmount, waitingItems } from "./SubscriptionItems.ts"
+import { billedItems, waitingItems } from "./SubscriptionItems.ts"
 
 /** The change asked for: an item replaced (new price and/or quantity), added, or removed. */
 export type ItemChange =
@@ -116,8 +116,8 @@ export const quotePlanChange = Effect.fn("Subscriptions.quotePlanChange")(functi
   }
   const billed = billedItems(aggregate)
   const others = change._tag === "Replace" ? billed.filter((item) => item.id !== change.item.id) : billed
-  const currentAmount = itemsAmount(billed)
-  const newAmount = cents(itemsAmount(others) + target.price.amount * change.quantity)
+  const currentAmount = yield* checkedItemsTotal(billed)
+  const newAmount = yield* checkedItemsTotal([...others, { unitAmount: target.price.amount, quantity: change.quantity }])
   if (newAmount === currentAmount) return yield* invalid("priceId", "the new items cost what the current ones do; nothing to charge or schedule")
   const today = saoPauloDate(yield* Clock.currentTimeMillis)
   // The window is a whole period ending on the next due date: the amounts are a whole cycle's, even

@@ -11,6 +11,7 @@ import { Clock, Effect } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { checkedItemsTotal } from "../checkout/PriceCheckout.ts"
 import { reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { type CardRefused, type Charge, PriceNotFound } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
@@ -43,7 +44,7 @@ import {
 } from "./PlanChangeQuote.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
-import { billedItems, itemsAmount, nextCycleItems, repriceNextCycle, waitingItems } from "./SubscriptionItems.ts"
+import { billedItems, nextCycleItems, repriceNextCycle, waitingItems } from "./SubscriptionItems.ts"
 import { accountNumberOf, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
 
 /** The body of a preview: the item or price changed (`old`) and the price asked for (`new`); `new` alone quotes an add-on. */
@@ -357,8 +358,9 @@ export const removeItem = Effect.fn("Subscriptions.removeItem")(function*(
   }
   const item = yield* removable(aggregate)
   const at = new Date(yield* Clock.currentTimeMillis)
-  const currentAmount = itemsAmount(nextCycleItems(aggregate))
-  const newAmount = cents(currentAmount - item.unitAmount * item.quantity)
+  const staying = nextCycleItems(aggregate)
+  const currentAmount = yield* checkedItemsTotal(staying)
+  const newAmount = yield* checkedItemsTotal(staying.filter((i) => i.id !== item.id))
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const subscriptions = yield* Subscriptions
     yield* subscriptions.lock(subscriptionId)

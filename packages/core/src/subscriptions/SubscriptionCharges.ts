@@ -9,11 +9,12 @@ import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { prepareBoleto } from "../checkout/BoletoCheckout.ts"
 import { prepareCard } from "../checkout/CardCheckout.ts"
 import { CheckoutRequest } from "../checkout/CheckoutRequest.ts"
-import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
+import { chargeMethodOf, type CheckoutOrder } from "../checkout/ParseCheckout.ts"
 import { preparePix } from "../checkout/PixCheckout.ts"
 import { type CheckoutDraft, draftCheckout } from "../checkout/ReserveCheckout.ts"
 import type { SubscriptionAggregate } from "../domain/Subscription.ts"
-import type { Cents } from "../money/Money.ts"
+import { type Cents, cents, toDecimalString } from "../money/Money.ts"
+import { percentFromHundredths } from "../money/Rounding.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
 
@@ -38,7 +39,7 @@ const requestOf = Effect.fnUntraced(function*(
   const sub = aggregate.subscription
   const charges = yield* (yield* Charges).listBySubscription(sub.accountId, sub.id)
   const address = charges.find((c) => c.address !== null)?.address ?? null
-  const method = sub.paymentMethod === "pix_automatico" ? "pix" : sub.paymentMethod
+  const method = chargeMethodOf(sub.paymentMethod)
   const due = input.dueDate !== null && input.dueDate > today ? input.dueDate : undefined
   const raw = {
     paymentMethod: method,
@@ -60,7 +61,11 @@ const requestOf = Effect.fnUntraced(function*(
     // part is a cycle's: a plan change's prorata splits only by percentage.
     split: sub.splitRules
       ?.filter((rule) => input.cycleNumber !== null || rule.type === "percentage")
-      .map((rule) => ({ type: rule.type, amount: rule.value / 100, accountNumber: rule.accountNumber })) ?? null
+      .map((rule) => ({
+        type: rule.type,
+        amount: rule.type === "fixed" ? toDecimalString(cents(rule.value)) : percentFromHundredths(rule.value),
+        accountNumber: rule.accountNumber
+      })) ?? null
   }
   return yield* Effect.orDie(decodeRequest(raw))
 })
@@ -83,7 +88,7 @@ export const prepareSubscriptionCharge = Effect.fn("Subscriptions.prepareCharge"
   const master = sub.masterAccountId === sub.accountId ? owner : yield* account(sub.masterAccountId)
   const order: CheckoutOrder = {
     request,
-    paymentMethod: request.paymentMethod === "pix_automatico" ? "pix" : request.paymentMethod,
+    paymentMethod: chargeMethodOf(request.paymentMethod),
     pixAutomatico: false,
     notifications: null,
     buyer: { name: sub.name, document: sub.document, email: sub.email, phone: sub.phone }

@@ -7,9 +7,9 @@
  */
 import { Effect } from "effect"
 import type { BillingCycle, InvoiceLine, SubscriptionAggregate, SubscriptionItem } from "../domain/Subscription.ts"
-import { type Cents, cents } from "../money/Money.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { adjustmentLine, cycleInvoice } from "../rules/CycleInvoice.ts"
+import { lineTotal } from "../rules/Items.ts"
 
 const BILLED: ReadonlyArray<SubscriptionItem["status"]> = ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "DEFAULT"]
 
@@ -31,10 +31,6 @@ export const nextCycleItems = (aggregate: SubscriptionAggregate): ReadonlyArray<
   return [...billedItems(aggregate).filter((item) => !replaced.has(item.id)), ...scheduled]
 }
 
-/** Σ unit amount × quantity of `items`: one cycle before discounts. */
-export const itemsAmount = (items: ReadonlyArray<Pick<SubscriptionItem, "unitAmount" | "quantity">>): Cents =>
-  cents(items.reduce((sum, item) => sum + item.unitAmount * item.quantity, 0))
-
 /** The invoice line of a recurring item. */
 export const itemLine = (item: SubscriptionItem): InvoiceLine => ({
   name: item.name,
@@ -44,7 +40,7 @@ export const itemLine = (item: SubscriptionItem): InvoiceLine => ({
   origin: item.origin,
   unitAmount: item.unitAmount,
   quantity: item.quantity,
-  netAmount: item.unitAmount * item.quantity,
+  netAmount: lineTotal(item),
   priceId: item.priceId,
   productId: item.productId
 })

@@ -11,6 +11,7 @@ import type { Charge } from "../domain/Charge.ts"
 import { type ItemStatus, OPEN_CYCLE_STATUSES, OPEN_SUBSCRIPTION_STATUSES } from "../domain/Subscription.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import { paymentFailed, type SubscriptionEventName, subscriptionEvent, subscriptionPaymentSuccess } from "../events/SubscriptionEvents.ts"
+import { Caller } from "../auth/Authenticate.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
@@ -18,8 +19,14 @@ import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { repriceNextCycle } from "./SubscriptionItems.ts"
 
-/** The account number of `accountId` (the account key of subscription events). */
+/**
+ * The account number of `accountId` (the account key of subscription
+ * events): the caller's own when a request acts for that account, which
+ * every API route does, else read (the worker's confirmations).
+ */
 export const accountNumberOf = Effect.fn("Subscriptions.accountNumberOf")(function*(accountId: string) {
+  const caller = yield* Effect.serviceOption(Caller)
+  if (Option.isSome(caller) && caller.value.account.id === accountId) return caller.value.account.number
   const account = yield* (yield* Accounts).findById(accountId)
   return Option.match(account, { onNone: () => accountId, onSome: (a) => a.number })
 })

@@ -18,6 +18,7 @@ import { type Cents, cents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
 import { cycleInvoice } from "../rules/CycleInvoice.ts"
 import { cycleDueDate, issueDate } from "../rules/CycleSchedule.ts"
+import { lineTotal } from "../rules/Items.ts"
 import { prorata } from "../rules/Prorata.ts"
 import { type SubscriptionStart, subscriptionStart } from "../rules/SubscriptionStart.ts"
 import type { SubscriptionTerms } from "./SubscriptionTerms.ts"
@@ -58,7 +59,7 @@ export const priceLine = (line: PurchaseLine, origin: string): InvoiceLine => {
     origin,
     unitAmount: line.price.amount,
     quantity: line.quantity,
-    netAmount: line.price.amount * line.quantity,
+    netAmount: lineTotal({ unitAmount: line.price.amount, quantity: line.quantity }),
     priceId: line.price.id,
     productId: line.product.id
   }
@@ -66,15 +67,15 @@ export const priceLine = (line: PurchaseLine, origin: string): InvoiceLine => {
 
 /** The line of a first partial period: the full cycle's share for its days. */
 const prorataLine = (terms: SubscriptionTerms, start: SubscriptionStart): InvoiceLine | null => {
-  const share = start.first.prorata
-  if (share === null) return null
-  const amount = prorata({
+  if (start.first.prorata === null) return null
+  const share = prorata({
     cycleStart: cycleDueDate(start.anchorDate, recurrenceOf(terms), 0, start.billingDay),
     nextCycleDate: start.anchorDate,
     changeDate: start.first.periodStart,
     currentAmount: cents(0),
     newAmount: terms.cycleSubtotal
-  }).prorataAmount
+  })
+  const amount = share.prorataAmount
   return {
     name: `Proporcional ${share.remainingDays}/${share.cycleDays} dias`,
     productName: terms.recurring[0]!.product.name,
