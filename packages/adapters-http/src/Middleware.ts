@@ -59,7 +59,11 @@ export const AuthenticationLive = Layer.effect(
             subAccount: request.headers["x-sub-account"]
           }).pipe(Effect.provideContext(services))
           yield* recordAccount(caller.account.id)
-          return yield* Effect.provideService(httpEffect, Caller, caller)
+          // From here on "now" is the account's: a sandbox account's test clock when it has one.
+          return yield* Effect.provideService(httpEffect, Caller, caller).pipe(
+            Billing.withAccountClock(caller.account),
+            Effect.provideService(Accounts, Context.get(services, Accounts))
+          )
         }).pipe(
           // The spec's bare body for a token that lacks the route's scope.
           Effect.catchTag("MissingScope", () =>

@@ -4,7 +4,7 @@
  * read-through cache (see ReadThrough.ts).
  */
 import { Account, Accounts } from "@billing/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { readThrough } from "./ReadThrough.ts"
 import { decodeRows } from "./Rows.ts"
@@ -24,6 +24,11 @@ export const AccountsStorageLive = Layer.effect(Accounts, Effect.gen(function*()
     run(sql`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND number = ${number}`).pipe(
       Effect.flatMap(oneAccount)
     ), { cacheEmpty: false })
+  // Read on every request of a sandbox account; most have no clock, so an absent one is cached too.
+  const clockOffset = yield* readThrough(sql, (accountId: string) =>
+    run(sql<{ offset: string }>`SELECT offset_ms::text AS offset FROM account_clocks WHERE account_id = ${accountId}`).pipe(
+      Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => Number(row.offset)))
+    ), { cacheEmpty: true })
 
   return Accounts.of({
     insert: (a) =>
@@ -36,6 +41,12 @@ export const AccountsStorageLive = Layer.effect(Accounts, Effect.gen(function*()
       run(sql`SELECT ${accountColumns} FROM accounts WHERE number = ${number}`).pipe(Effect.flatMap(oneAccount)),
     numberExists: (number) =>
       run(sql<{ n: number }>`SELECT 1 AS n FROM accounts WHERE number = ${number}`).pipe(Effect.map((rows) => rows.length > 0)),
-    nextNumber: run(sql<{ n: string }>`SELECT nextval('account_number_seq')::text AS n`).pipe(Effect.map((rows) => rows[0]!.n))
+    nextNumber: run(sql<{ n: string }>`SELECT nextval('account_number_seq')::text AS n`).pipe(Effect.map((rows) => rows[0]!.n)),
+    clockOffset: clockOffset.get,
+    setClockOffset: (accountId, offsetMillis, at) =>
+      run(sql`INSERT INTO account_clocks (account_id, offset_ms, updated_at) VALUES (${accountId}, ${Math.round(offsetMillis)}, ${at})
+        ON CONFLICT (account_id) DO UPDATE SET offset_ms = excluded.offset_ms, updated_at = excluded.updated_at`).pipe(
+        Effect.andThen(clockOffset.invalidate(accountId))
+      )
   })
 }))

@@ -17,12 +17,12 @@ import {
   NotificationKind,
   PixPayer
 } from "@billing/core"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { inTransaction } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
-import { containsPattern, firstOf, run } from "./Statements.ts"
+import { containsPattern, firstOf, inScope, run } from "./Statements.ts"
 
 /**
  * Statements that may write charges at once in group commit. Two keep the
@@ -157,13 +157,19 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
           failure_reason = COALESCE(${changes.failureReason ?? null}, failure_reason)
         WHERE id = ${id} AND status IN ${sql.in([...transition.from])}
         RETURNING ${columns}`).pipe(Effect.flatMap(one)),
-    expireDue: (now, limit) =>
+    expireDue: (now, limit, scope) =>
       run(sql`UPDATE charges SET status = ${expire.to}, updated_at = ${now}
         WHERE id IN (
           SELECT id FROM charges WHERE status IN ${sql.in([...expire.from])} AND expires_at < ${now}
+            AND ${inScope(sql, scope, sql`account_id`)}
           ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
         ) AND status IN ${sql.in([...expire.from])}
-        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
+        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges)),
+    nextExpiry: (accountId, after) =>
+      run(sql<{ at: Date | null }>`SELECT min(expires_at) AS at FROM charges
+        WHERE account_id = ${accountId} AND status IN ${sql.in([...expire.from])} AND expires_at >= ${after}`).pipe(
+        Effect.map((rows) => Option.fromNullishOr(rows[0]?.at ?? null))
+      )
   })
 
   return charges

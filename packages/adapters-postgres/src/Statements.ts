@@ -3,7 +3,9 @@
  * case cannot handle a lost database; the edge answers 500 and logs the
  * cause), instants come from Effect's Clock, and single rows are options.
  */
+import type { RunScope } from "@billing/core"
 import { Clock, Effect, Option } from "effect"
+import type { SqlClient, Statement } from "effect/sql"
 
 /** Runs a statement; its failure becomes a defect. */
 export const run = <A>(effect: Effect.Effect<A, unknown>): Effect.Effect<A> => Effect.orDie(effect)
@@ -20,3 +22,12 @@ export const firstOf = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effe
 
 /** An `ILIKE` pattern matching `search` anywhere, its `%`, `_` and `\` taken literally. */
 export const containsPattern = (search: string): string => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/**
+ * The condition that keeps a job's rows within `scope`, on the account id in
+ * `column`: the one account, or every account without a test clock.
+ */
+export const inScope = (sql: SqlClient.SqlClient, scope: RunScope, column: Statement.Fragment) =>
+  scope.accountId === null
+    ? sql`NOT EXISTS (SELECT 1 FROM account_clocks k WHERE k.account_id = ${column})`
+    : sql`${column} = ${scope.accountId}`

@@ -5,14 +5,18 @@
  * balance of invoices are the database's (migration 0013).
  */
 import {
+  type BillingJobName,
   BillingCycle,
   Charge,
+  type ClaimClock,
+  type CycleRef,
   Invoice,
   InvoiceLine,
   nextCycleOf,
   OPEN_CYCLE_STATUSES,
   OPEN_SUBSCRIPTION_STATUSES,
   RulerEntry,
+  type RunScope,
   Subscription,
   SubscriptionCard,
   SubscriptionChange,
@@ -26,7 +30,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, Int8, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { containsPattern, run } from "./Statements.ts"
+import { containsPattern, inScope, run } from "./Statements.ts"
 
 const JsonText = <S extends Schema.Top>(schema: S) => Schema.fromJsonString(schema)
 
@@ -89,7 +93,9 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     to_char(due_date, 'YYYY-MM-DD') AS "dueDate", to_char(issue_date, 'YYYY-MM-DD') AS "issueDate",
     payment_method AS "paymentMethod", charge_id AS "chargeId", split_rules AS "splitRules", ruler_history AS "rulerHistory",
     manual_retry_count AS "manualRetryCount", last_manual_retry_at AS "lastManualRetryAt",
-    pix_auto_scheduled_end_to_end_id AS "pixAutoScheduledEndToEndId", created_at AS "createdAt", updated_at AS "updatedAt"`
+    pix_auto_scheduled_end_to_end_id AS "pixAutoScheduledEndToEndId", attempt_count AS "attemptCount",
+    to_char(next_attempt_on, 'YYYY-MM-DD') AS "nextAttemptOn", overdue_at AS "overdueAt", held_reason AS "heldReason",
+    created_at AS "createdAt", updated_at AS "updatedAt"`
   const invoiceColumns = sql`id, subscription_id AS "subscriptionId", cycle_number AS "cycleNumber", invoice_number AS "invoiceNumber",
     status, payment_type AS "paymentType", to_char(due_date, 'YYYY-MM-DD') AS "dueDate", paid_at AS "paidAt",
     canceled_at AS "canceledAt", discount_cents AS discount, total_cents AS total, charge_id AS "chargeId", created_at AS "createdAt",
@@ -132,11 +138,12 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
   const insertCycles = (cycles: ReadonlyArray<BillingCycle>) =>
     run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, adjustment_cents, period_start,
         due_date, issue_date, payment_method, charge_id, split_rules, ruler_history, manual_retry_count, last_manual_retry_at,
-        pix_auto_scheduled_end_to_end_id, created_at, updated_at)
+        pix_auto_scheduled_end_to_end_id, attempt_count, next_attempt_on, overdue_at, held_reason, created_at, updated_at)
       VALUES ${sql.csv(cycles.map((c) =>
         sql`(${c.subscriptionId}, ${c.cycleNumber}, ${c.status}, ${c.amount}, ${c.discount}, ${c.credit}, ${c.adjustment}, ${c.periodStart}::date,
           ${c.dueDate}::date, ${c.issueDate}::date, ${c.paymentMethod}, ${c.chargeId}, ${json(c.splitRules)}, ${json(c.rulerHistory)},
-          ${c.manualRetryCount}, ${c.lastManualRetryAt}, ${c.pixAutoScheduledEndToEndId}, ${c.createdAt}, ${c.updatedAt})`))}`)
+          ${c.manualRetryCount}, ${c.lastManualRetryAt}, ${c.pixAutoScheduledEndToEndId}, ${c.attemptCount}, ${c.nextAttemptOn}::date,
+          ${c.overdueAt}, ${c.heldReason}, ${c.createdAt}, ${c.updatedAt})`))}`)
   const insertInvoice = (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) =>
     Effect.gen(function*() {
       const [counter] = yield* run(sql<{ n: string }>`INSERT INTO invoice_counters (account_id, last_number) VALUES (${accountId}, 1)
@@ -158,6 +165,56 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
   const replacePrimary = (subscriptionId: string, oldItemId: string, newItemId: string, at: Date) =>
     run(sql`UPDATE subscriptions SET primary_item_id = ${newItemId}, updated_at = ${at}
       WHERE id = ${subscriptionId} AND primary_item_id = ${oldItemId}`).pipe(Effect.asVoid)
+
+  const open = sql.in([...OPEN_SUBSCRIPTION_STATUSES])
+  const unpaid = sql`('PENDING', 'AWAITING_PAYMENT', 'PROCESSING', 'RETRY_SCHEDULED', 'DUNNING')`
+  // What each job of the billing run claims (see `BillingJobName`), on `c` (the cycle) and `s` (its subscription).
+  const dueFor = (job: BillingJobName, today: string) => {
+    switch (job) {
+      case "issue":
+        return sql`c.status = 'SCHEDULED' AND c.held_reason IS NULL AND c.issue_date <= ${today}::date
+          AND (c.payment_method <> 'creditcard' OR c.due_date <= ${today}::date) AND NOT s.cancel_at_period_end
+          AND (s.status IN ('ACTIVE', 'DEFAULT') OR (s.status = 'TRIALING' AND c.cycle_number = 1))`
+      case "periodEnd":
+        return sql`c.status = 'SCHEDULED' AND s.cancel_at_period_end AND c.due_date <= ${today}::date AND s.status IN ${open}`
+      case "retry":
+        return sql`c.status = 'RETRY_SCHEDULED' AND c.next_attempt_on <= ${today}::date AND s.status IN ${open}`
+      case "dunningEnd":
+        return sql`c.status = 'DUNNING' AND c.next_attempt_on <= ${today}::date AND s.status IN ${open}`
+      case "overdue":
+        return sql`c.status IN ${unpaid} AND c.overdue_at IS NULL AND c.due_date < ${today}::date AND s.status IN ${open}`
+    }
+  }
+  const claimDue = (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) =>
+    run(sql<{ accountId: string; subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}
+      FROM (
+        SELECT c.subscription_id, c.cycle_number, s.account_id FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
+        WHERE ${dueFor(job, clock.today)} AND (c.claimed_until IS NULL OR c.claimed_until < ${clock.now})
+          AND ${inScope(sql, scope, sql`s.account_id`)}
+        LIMIT ${limit} FOR UPDATE OF c SKIP LOCKED
+      ) due
+      WHERE billing_cycles.subscription_id = due.subscription_id AND billing_cycles.cycle_number = due.cycle_number
+      RETURNING due.account_id AS "accountId", billing_cycles.subscription_id AS "subscriptionId",
+        billing_cycles.cycle_number AS "cycleNumber"`).pipe(
+      Effect.map((rows): ReadonlyArray<CycleRef> => rows.map((r) => ({ ...r, cycleNumber: Number(r.cycleNumber) })))
+    )
+  // The invoice of a cycle is the one whose charge is the cycle's (a plan change's prorata on the same cycle has its own).
+  const cycleInvoiceOf = (ref: CycleRef) =>
+    sql`subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber}
+      AND charge_id IS NOT DISTINCT FROM (SELECT charge_id FROM billing_cycles
+        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber})`
+  const startAttempt = (ref: CycleRef, attempt: { readonly chargeId: string; readonly manual: boolean; readonly from: ReadonlyArray<string> }, at: Date) =>
+    Effect.gen(function*() {
+      // The invoice follows the cycle to its new charge: moved first, while it still names the old one.
+      yield* run(sql`UPDATE invoices SET charge_id = ${attempt.chargeId} WHERE ${cycleInvoiceOf(ref)}`)
+      const moved = yield* run(sql`UPDATE billing_cycles SET charge_id = ${attempt.chargeId}, updated_at = ${at},
+          ${attempt.manual
+            ? sql`manual_retry_count = manual_retry_count + 1, last_manual_retry_at = ${at}`
+            : sql`status = 'PROCESSING', attempt_count = attempt_count + 1`}
+        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status IN ${sql.in([...attempt.from])}
+        RETURNING cycle_number`)
+      return moved.length > 0
+    })
 
   return Subscriptions.of({
     lock: (id) => run(sql`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`).pipe(Effect.asVoid),
@@ -259,6 +316,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     moveCycle: (subscriptionId, n, move, at) =>
       Effect.gen(function*() {
         const moved = yield* run(sql`UPDATE billing_cycles SET status = ${move.to}, updated_at = ${at}
+            ${move.nextAttemptOn === undefined ? sql`` : sql`, next_attempt_on = ${move.nextAttemptOn}::date`}
           WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status IN ${sql.in([...move.from])}
           RETURNING cycle_number`)
         if (moved.length === 0) return false
@@ -352,6 +410,57 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           ${fields.pixRecurrencyId === undefined ? sql`` : sql`, pix_recurrency_id = ${fields.pixRecurrencyId}`}
           ${fields.pixRecurrenceStatus === undefined ? sql`` : sql`, pix_recurrence_status = ${fields.pixRecurrenceStatus}`}
         WHERE id = ${id}`).pipe(Effect.asVoid),
+    claimDue,
+    issueCycle: (ref, issued, at) =>
+      run(sql`UPDATE billing_cycles SET status = ${issued.status}, charge_id = ${issued.chargeId}, amount_cents = ${issued.amount},
+          discount_cents = ${issued.discount}, issue_date = ${issued.issueDate}::date, attempt_count = ${issued.attemptCount}, updated_at = ${at}
+        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status = 'SCHEDULED'
+        RETURNING cycle_number`).pipe(Effect.map((rows) => rows.length > 0)),
+    holdCycle: (ref, reason, at) =>
+      run(sql`UPDATE billing_cycles SET held_reason = ${reason}, updated_at = ${at}
+        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),
+    addCycle: (cycle) =>
+      run(sql`SELECT 1 FROM billing_cycles WHERE subscription_id = ${cycle.subscriptionId} AND cycle_number = ${cycle.cycleNumber}`).pipe(
+        Effect.flatMap((rows) => (rows.length > 0 ? Effect.void : insertCycles([cycle])))
+      ),
+    startAttempt,
+    markOverdue: (ref, at) =>
+      Effect.gen(function*() {
+        const marked = yield* run(sql`UPDATE billing_cycles SET overdue_at = ${at}, updated_at = ${at}
+          WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND overdue_at IS NULL
+            AND status IN ${unpaid} RETURNING cycle_number`)
+        if (marked.length === 0) return false
+        yield* run(sql`UPDATE invoices SET status = 'OVERDUE' WHERE ${cycleInvoiceOf(ref)} AND status IN ('PENDING', 'AWAITING_PAYMENT')`)
+        return true
+      }),
+    appendRuler: (ref, entry, at) =>
+      run(sql`UPDATE billing_cycles SET ruler_history = (ruler_history::jsonb || ${JSON.stringify([entry])}::jsonb)::text, updated_at = ${at}
+        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber}`).pipe(Effect.asVoid),
+    advanceCurrentCycle: (subscriptionId, n, at) =>
+      run(sql`UPDATE subscriptions SET current_cycle_number = ${n}, updated_at = ${at}
+        WHERE id = ${subscriptionId} AND current_cycle_number < ${n}`).pipe(Effect.asVoid),
+    applyScheduledReplacements: (subscriptionId, at) =>
+      Effect.gen(function*() {
+        const scheduled = sql`subscription_id = ${subscriptionId} AND status = 'PENDING' AND type = 'RECURRING' AND upgraded_from_item_id IS NOT NULL`
+        yield* run(sql`UPDATE subscription_items SET status = 'CANCELED', updated_at = ${at}
+          WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE ${scheduled})`)
+        const started = yield* run(sql<{ id: string; from: string }>`UPDATE subscription_items SET status = 'ACTIVE', updated_at = ${at}
+          WHERE ${scheduled} RETURNING id, upgraded_from_item_id AS "from"`)
+        for (const item of started) yield* replacePrimary(subscriptionId, item.from, item.id, at)
+        return started.length
+      }),
+    nextWorkDay: (accountId, today) =>
+      run(sql<{ day: string | null }>`SELECT to_char(min(day), 'YYYY-MM-DD') AS day FROM (
+          SELECT CASE WHEN c.payment_method = 'creditcard' OR s.cancel_at_period_end THEN c.due_date ELSE c.issue_date END AS day
+            FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
+            WHERE s.account_id = ${accountId} AND s.status IN ${open} AND c.status = 'SCHEDULED' AND c.held_reason IS NULL
+          UNION ALL
+          SELECT c.next_attempt_on FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
+            WHERE s.account_id = ${accountId} AND s.status IN ${open} AND c.status IN ('RETRY_SCHEDULED', 'DUNNING')
+          UNION ALL
+          SELECT c.due_date + 1 FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
+            WHERE s.account_id = ${accountId} AND s.status IN ${open} AND c.status IN ${unpaid} AND c.overdue_at IS NULL
+        ) work WHERE day > ${today}::date`).pipe(Effect.map((rows) => Option.fromNullishOr(rows[0]?.day))),
     moveItems: (subscriptionId, which, to, at) =>
       run(sql`UPDATE subscription_items SET status = ${to}, updated_at = ${at}
         WHERE subscription_id = ${subscriptionId} AND type = ${which.type} AND status IN ${sql.in([...which.from])}

@@ -12,6 +12,7 @@ import { loggingConfigFromEnv, LoggingLive } from "./Logging.ts"
 import { accounts } from "./commands/Accounts.ts"
 import { listen } from "./commands/Listen.ts"
 import { migrate } from "./commands/Migrate.ts"
+import { runCommand } from "./commands/Run.ts"
 import { portInUse, serve } from "./commands/Serve.ts"
 import { trigger } from "./commands/Trigger.ts"
 import { worker } from "./commands/Worker.ts"
@@ -35,10 +36,10 @@ const environment = [
   "BILLING_LOG_LEVEL   debug, info (default), warn or error"
 ]
 
-/** The root command: `billing <serve|worker|migrate|accounts|listen|trigger>`. */
+/** The root command: `billing <serve|worker|migrate|accounts|listen|trigger|run>`. */
 export const billing = Command.make("billing").pipe(
   Command.withDescription(`The billing engine: Pix, boleto and card charges behind the /v1 API.\n\n  Environment:\n    ${environment.join("\n    ")}`),
-  Command.withSubcommands([serve, worker, migrate, accounts, listen, trigger])
+  Command.withSubcommands([serve, worker, migrate, accounts, listen, trigger, runCommand])
 )
 
 /** `usage: billing accounts create --name NAME --document CPF_OR_CNPJ [--sandbox] ...`, from the help document. */

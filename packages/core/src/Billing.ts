@@ -61,4 +61,15 @@ export { archiveSubscription, cancelSubscription } from "./subscriptions/CancelS
 export { addItem, changeItem, previewPlanChange, removeItem } from "./subscriptions/PlanChanges.ts"
 export { editSubscription, providerProrata, updateSubscription } from "./subscriptions/UpdateSubscription.ts"
 export { decideSandboxRecurrence } from "./subscriptions/PixAutomatico.ts"
+export { retrySubscriptionPayment } from "./subscriptions/ManualRetry.ts"
+export {
+  endDunning,
+  endPeriods,
+  issueDueCycles,
+  markOverdueCycles,
+  retryDueCycles,
+  runBillingJobs
+} from "./subscriptions/BillingRun.ts"
+export { advanceClock, getTestClock } from "./sandbox/TestClocks.ts"
+export { shiftedClock, withAccountClock } from "./sandbox/AccountClock.ts"
 export { asAccount } from "./auth/AsAccount.ts"

@@ -1,7 +1,8 @@
 /**
  * The scheduler worker: every periodic job of the core (outbox fan-out,
  * webhook delivery, charge expiry, sandbox payment confirmation, e-mail
- * notifications; later cycles, overdue marks, retries, fiscal timing) runs the
+ * notifications, the billing run's cycles, retries, overdue marks, period
+ * and dunning ends; later fiscal timing) runs the
  * claimable loop of `ClaimableJob.ts` on its own fiber. Any number of workers
  * may run against one PostgreSQL: every job claims its rows with `SKIP LOCKED`
  * or a lease, so no two workers take the same one.
@@ -11,7 +12,17 @@ import { type Duration, Effect, Layer } from "effect"
 import { type ClaimableJob, drain, forkJobs } from "./ClaimableJob.ts"
 
 /** The worker's jobs, by the name used in `WorkerOptions.jobs` and in logs. */
-export type JobName = "fanOut" | "delivery" | "expiry" | "sandboxPayments" | "notifications"
+export type JobName =
+  | "fanOut"
+  | "delivery"
+  | "expiry"
+  | "sandboxPayments"
+  | "notifications"
+  | "periodEnd"
+  | "issueCycles"
+  | "retryCycles"
+  | "overdueCycles"
+  | "dunningEnd"
 
 /** Tuning of one job; anything left out takes the worker-wide value or the default. */
 export interface JobOptions {
@@ -43,7 +54,12 @@ const defaultBatch: Record<JobName, number> = {
   delivery: 50,
   expiry: 100,
   sandboxPayments: 100,
-  notifications: 100
+  notifications: 100,
+  periodEnd: 100,
+  issueCycles: 100,
+  retryCycles: 50,
+  overdueCycles: 100,
+  dunningEnd: 100
 }
 
 const runBatchOf = {
@@ -51,7 +67,12 @@ const runBatchOf = {
   delivery: (limit: number) => Billing.deliverDue(limit),
   expiry: (limit: number) => Billing.expireDueCharges(limit),
   sandboxPayments: (limit: number) => Billing.confirmSandboxPayments(limit),
-  notifications: (limit: number) => Billing.sendPendingNotifications(limit)
+  notifications: (limit: number) => Billing.sendPendingNotifications(limit),
+  periodEnd: (limit: number) => Billing.endPeriods(limit),
+  issueCycles: (limit: number) => Billing.issueDueCycles(limit),
+  retryCycles: (limit: number) => Billing.retryDueCycles(limit),
+  overdueCycles: (limit: number) => Billing.markOverdueCycles(limit),
+  dunningEnd: (limit: number) => Billing.endDunning(limit)
 } as const
 
 type BillingBatch = ReturnType<(typeof runBatchOf)[JobName]>
@@ -74,7 +95,18 @@ export const workerJob = (name: JobName, options: WorkerOptions = {}): BillingJo
  * each has its own fiber and none waits for another.
  */
 export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJob> =>
-  (["fanOut", "delivery", "sandboxPayments", "expiry", "notifications"] as const).map((name) => workerJob(name, options))
+  ([
+    "fanOut",
+    "delivery",
+    "sandboxPayments",
+    "expiry",
+    "notifications",
+    "periodEnd",
+    "issueCycles",
+    "retryCycles",
+    "overdueCycles",
+    "dunningEnd"
+  ] as const).map((name) => workerJob(name, options))
 
 /**
  * One pass of webhook work, as one caller drives it (tests, scripts): fan out

@@ -20,6 +20,7 @@ import { documentAuthentication } from "./OpenApiSecurity.ts"
 import { documentWebhooks } from "./OpenApiWebhooks.ts"
 import { PaymentMethodsGroup } from "./PaymentMethods.ts"
 import { ProductsGroup } from "./Products.ts"
+import { SandboxGroup } from "./Sandbox.ts"
 import { SubscriptionsGroup } from "./Subscriptions.ts"
 import { WalletGroup } from "./Wallet.ts"
 import { WebhooksGroup } from "./Webhooks.ts"
@@ -39,6 +40,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(CheckoutSessionsGroup)
   .add(SubscriptionsGroup)
   .add(CheckoutPaymentGroup)
+  .add(SandboxGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

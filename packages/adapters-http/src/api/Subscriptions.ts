@@ -9,6 +9,7 @@ import {
   EditSubscriptionResponse,
   InvalidData,
   ItemNotFound,
+  ManualRetryResponse,
   MissingCardData,
   NotSandboxAccount,
   NewPriceNotFound,
@@ -168,6 +169,13 @@ export class SubscriptionsGroup extends HttpApiGroup.make("subscriptions")
     })
       .annotateMerge(requires("subscriptions/write"))
       .annotate(OpenApi.Summary, "Add an item, charged by prorata (from the second cycle)"),
+    HttpApiEndpoint.post("retryPayment", "/:subscriptionId/retry", {
+      params: SubscriptionIdParam,
+      success: ManualRetryResponse,
+      error: chargeErrors
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Charge the card again now for a refused cycle (counted as a manual retry)"),
     HttpApiEndpoint.patch("update", "/:subscriptionId", {
       params: SubscriptionIdParam,
       payload: UpdateSubscriptionRequest,

@@ -14,6 +14,7 @@ import { AlwaysVerdictLive, CouponValidationHandlers } from "./CouponValidation.
 import { CustomersHandlers } from "./Customers.ts"
 import { PaymentMethodsHandlers } from "./PaymentMethods.ts"
 import { ProductsHandlers } from "./Products.ts"
+import { SandboxHandlers } from "./Sandbox.ts"
 import { SubscriptionsHandlers } from "./Subscriptions.ts"
 import { WalletHandlers } from "./Wallet.ts"
 import { WebhooksHandlers } from "./Webhooks.ts"
@@ -34,7 +35,8 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     CheckoutLinksHandlers,
     CheckoutSessionsHandlers,
     SubscriptionsHandlers,
-    CheckoutPaymentHandlers
+    CheckoutPaymentHandlers,
+    SandboxHandlers
   ]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

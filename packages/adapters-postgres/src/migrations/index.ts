@@ -12,6 +12,7 @@ import accountEmail from "./0010_account_email.ts"
 import house from "./0011_house.ts"
 import authHardening from "./0012_auth_hardening.ts"
 import subscriptions from "./0013_subscriptions.ts"
+import billingRun from "./0014_billing_run.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -31,5 +32,6 @@ export const migrations = Migrator.fromRecord({
   "0010_account_email": accountEmail,
   "0011_house": house,
   "0012_auth_hardening": authHardening,
-  "0013_subscriptions": subscriptions
+  "0013_subscriptions": subscriptions,
+  "0014_billing_run": billingRun
 })

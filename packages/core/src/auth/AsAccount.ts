@@ -6,6 +6,7 @@ import { Effect, Option } from "effect"
 import { AccountNotFound } from "../domain/Errors.ts"
 import { AllScopes } from "../domain/Scope.ts"
 import { Accounts } from "../ports/Accounts.ts"
+import { withAccountClock } from "../sandbox/AccountClock.ts"
 import { Caller } from "./Authenticate.ts"
 
 /** The `clientId` a use case sees when it runs through `asAccount` (no API client is involved). */
@@ -36,5 +37,7 @@ export const asAccount = (accountId: string) =>
     const master = account.parentId === null
       ? account
       : yield* Effect.flatMap(accounts.findById(account.parentId), Option.match({ onNone: () => Effect.fail(notFound()), onSome: Effect.succeed }))
-    return yield* Effect.provideService(effect, Caller, Caller.of({ account, master, clientId: EMBEDDED_CLIENT_ID, scopes: allScopes }))
+    const caller = Caller.of({ account, master, clientId: EMBEDDED_CLIENT_ID, scopes: allScopes })
+    // A sandbox account's test clock is its "now", as for its HTTP requests.
+    return yield* Effect.provideService(effect, Caller, caller).pipe(withAccountClock(account))
   }).pipe(Effect.withSpan("Auth.asAccount"))

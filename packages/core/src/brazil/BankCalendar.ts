@@ -105,3 +105,16 @@ export const saoPauloDate = (epochMillis: number): string => formatter.format(ep
  * change.
  */
 export const endOfSaoPauloDay = (date: string): Date => new Date((toDayNumber(date)! + 1) * 86_400_000 + 3 * 3_600_000 - 1)
+
+/** The first instant of a calendar day in São Paulo. */
+export const startOfSaoPauloDay = (date: string): Date => new Date(toDayNumber(date)! * 86_400_000 + 3 * 3_600_000)
+
+/**
+ * The instant a person means by `text`: a date `YYYY-MM-DD` is its first
+ * instant in São Paulo, anything else is read as an ISO 8601 instant; null
+ * when it is neither.
+ */
+export const saoPauloInstant = (text: string): Date | null => {
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(text) ? (toDayNumber(text) === undefined ? NaN : startOfSaoPauloDay(text).getTime()) : Date.parse(text)
+  return Number.isFinite(at) ? new Date(at) : null
+}

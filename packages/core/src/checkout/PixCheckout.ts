@@ -11,6 +11,7 @@ import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, ProviderUnavailable } from "../ch
 import { paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { PixProvider, type PixProviderError } from "../ports/PixProvider.ts"
+import { lastPayableDate } from "../rules/CycleSchedule.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
@@ -37,7 +38,10 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(
   }
   const txid = yield* newTxid
   const lifetime = lifetimeSeconds === undefined ? DEFAULT_PIX_LIFETIME_MILLIS : lifetimeSeconds * 1000
-  const expiresAt = dueDate === null ? new Date(draft.now + lifetime) : endOfSaoPauloDay(dueDate)
+  // A Pix with due date stays payable `expirationAfterDueDate` days after it, as a `cobv`'s `validadeAposVencimento`.
+  const expiresAt = dueDate === null
+    ? new Date(draft.now + lifetime)
+    : endOfSaoPauloDay(lastPayableDate(dueDate, request.expirationAfterDueDate ?? 0))
   const provider = yield* PixProvider
   const registration = { receiver: draft.owner, txid, amount: money.amount, expiresAt, dueDate, description: request.description ?? null }
   // A Pix Automático enrollment registers the recurrence with its first charge: one composite code offers both.

@@ -195,6 +195,14 @@ export const BillingCycle = Schema.Struct({
   manualRetryCount: Schema.Int,
   lastManualRetryAt: Schema.NullOr(Schema.Date),
   pixAutoScheduledEndToEndId: NullableString,
+  /** Card attempts the billing run made (the first on the due date, then the retry schedule); 0 for a checkout's charge. */
+  attemptCount: Schema.Int,
+  /** The day of the next card attempt (`RETRY_SCHEDULED`), or the end of dunning (`DUNNING`). */
+  nextAttemptOn: NullableString,
+  /** When `payment.overdue` was emitted for it. */
+  overdueAt: Schema.NullOr(Schema.Date),
+  /** Why the billing run parked it for review instead of billing it (safety bounds), or null. */
+  heldReason: NullableString,
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "BillingCycleRecord" })

@@ -124,7 +124,12 @@ const BillingCycleView = Schema.Struct({
     rulerHistory: c.rulerHistory,
     manualRetryCount: c.manualRetryCount,
     lastManualRetryAt: NullableInstant,
-    pixAutoScheduledEndToEndId: c.pixAutoScheduledEndToEndId
+    pixAutoScheduledEndToEndId: c.pixAutoScheduledEndToEndId,
+    /** Ours: card attempts made by the billing run, the day of the next one (or of the end of dunning), when it went overdue, and why it is held for review. */
+    attemptCount: c.attemptCount,
+    nextAttemptDate: c.nextAttemptOn,
+    overdueAt: NullableInstant,
+    heldReason: c.heldReason
   }),
   credit: ReaisJson,
   /** Only for a cycle not issued yet. */
@@ -394,7 +399,11 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
         rulerHistory: cycle.rulerHistory,
         manualRetryCount: cycle.manualRetryCount,
         lastManualRetryAt: cycle.lastManualRetryAt,
-        pixAutoScheduledEndToEndId: cycle.pixAutoScheduledEndToEndId
+        pixAutoScheduledEndToEndId: cycle.pixAutoScheduledEndToEndId,
+        attemptCount: cycle.attemptCount,
+        nextAttemptDate: cycle.nextAttemptOn,
+        overdueAt: cycle.overdueAt,
+        heldReason: cycle.heldReason
       },
       credit: cycle.credit,
       expectedIssueDate: cycle.status === "SCHEDULED" ? cycle.issueDate : null,

@@ -12,6 +12,8 @@ import { Charge } from "../domain/Charge.ts"
 import { PaymentSuccessEvent, paymentFieldsOf } from "./ChargeEvents.ts"
 import { type EventName, SubscriptionEventNames } from "../domain/Events.ts"
 import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
+import { nextCycleOf } from "../domain/SubscriptionViews.ts"
+import { cents } from "../money/Money.ts"
 import { Instant, ReaisJson } from "../domain/Wire.ts"
 
 const s = Subscription.fields
@@ -62,14 +64,34 @@ const base = {
   currentCycle: Schema.NullOr(EventCycle)
 }
 
-/** `subscription.*`: the base, plus the cancellation fields when there are any. */
+/** The cycle a renewal moves to and the one after it (`subscription.renewed` from the billing engine). */
+const renewal = {
+  currentCycleNumber: Schema.optionalKey(s.currentCycleNumber),
+  currentCycleAmount: Schema.optionalKey(ReaisJson),
+  nextCycleNumber: Schema.optionalKey(Schema.NullOr(c.cycleNumber)),
+  nextCycleAmount: Schema.optionalKey(Schema.NullOr(ReaisJson)),
+  nextCycleChargeDate: Schema.optionalKey(Schema.NullOr(c.dueDate))
+}
+
+/** `subscription.*`: the base, the cancellation fields, and on `subscription.renewed` the next cycle's. */
 export const SubscriptionEvent = Schema.Struct({
   event: SubscriptionEventName,
   ...base,
   cancelAtPeriodEnd: s.cancelAtPeriodEnd,
   canceledAt: Schema.NullOr(Instant),
-  reason: s.cancelReason
+  reason: s.cancelReason,
+  ...renewal
 }).annotate({ identifier: "SubscriptionEvent" })
+
+/** `payment.overdue`: the base and the cycle whose due date passed unpaid (the spec shows no more). */
+export const PaymentOverdueEvent = Schema.Struct({
+  event: Schema.Literal("payment.overdue"),
+  ...base,
+  cycleNumber: c.cycleNumber,
+  chargeId: c.chargeId,
+  amount: ReaisJson,
+  dueDate: c.dueDate
+}).annotate({ identifier: "PaymentOverdueEvent" })
 
 const { accountId: _, metadata: __, ...payment } = PaymentSuccessEvent.fields
 
@@ -105,6 +127,7 @@ const encodeSubscription = Schema.encodeSync(SubscriptionEvent)
 const encodePaymentFailed = Schema.encodeSync(PaymentFailedEvent)
 const encodePayment = Schema.encodeSync(SubscriptionPaymentSuccessEvent)
 const encodeChargeCreated = Schema.encodeSync(ChargeCreatedEvent)
+const encodeOverdue = Schema.encodeSync(PaymentOverdueEvent)
 
 /** The base of `aggregate` at `at` for the account numbered `accountNumber`. */
 const baseOf = (aggregate: SubscriptionAggregate, accountNumber: string, at: Date) => {
@@ -159,9 +182,40 @@ export const subscriptionEvent = (
     ...baseOf(aggregate, accountNumber, at),
     cancelAtPeriodEnd: aggregate.subscription.cancelAtPeriodEnd,
     canceledAt: aggregate.subscription.canceledAt,
-    reason: aggregate.subscription.cancelReason
+    reason: aggregate.subscription.cancelReason,
+    ...(event === "subscription.renewed" ? renewalOf(aggregate) : {})
   }))
 })
+
+/** The current cycle and the next one (the first not issued yet), as a renewal reports them. */
+const renewalOf = (aggregate: SubscriptionAggregate) => {
+  const current = aggregate.cycles.find((x) => x.cycleNumber === aggregate.subscription.currentCycleNumber)
+  const next = nextCycleOf(aggregate)
+  return {
+    currentCycleNumber: aggregate.subscription.currentCycleNumber,
+    currentCycleAmount: current?.amount ?? cents(0),
+    nextCycleNumber: next?.cycleNumber ?? null,
+    nextCycleAmount: next?.amount ?? null,
+    nextCycleChargeDate: next?.dueDate ?? null
+  }
+}
+
+/** `payment.overdue` for cycle `cycleNumber` of `aggregate`. */
+export const paymentOverdue = (aggregate: SubscriptionAggregate, cycleNumber: number, accountNumber: string, at: Date): SubscriptionEventEntry => {
+  const cycle = aggregate.cycles.find((x) => x.cycleNumber === cycleNumber)!
+  return {
+    accountId: aggregate.subscription.accountId,
+    event: "payment.overdue",
+    body: JSON.stringify(encodeOverdue({
+      event: "payment.overdue",
+      ...baseOf(aggregate, accountNumber, at),
+      cycleNumber,
+      chargeId: cycle.chargeId,
+      amount: cycle.amount,
+      dueDate: cycle.dueDate
+    }))
+  }
+}
 
 export const subscriptionPaymentSuccess = (
   aggregate: SubscriptionAggregate,

@@ -13,4 +13,8 @@ export class Accounts extends Context.Service<Accounts, {
   readonly numberExists: (number: string) => Effect.Effect<boolean>
   /** A fresh account number, unique across the installation. */
   readonly nextNumber: Effect.Effect<string>
+  /** The offset of the account's test clock from the real time, in milliseconds, when it has one (sandbox only). */
+  readonly clockOffset: (accountId: string) => Effect.Effect<Option.Option<number>>
+  /** Sets the offset of the account's test clock (creating the clock). */
+  readonly setClockOffset: (accountId: string, offsetMillis: number, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/Accounts") {}

@@ -6,6 +6,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { Charge, ChargeStatus, PaymentType } from "../domain/Charge.ts"
+import type { RunScope } from "../domain/RunScope.ts"
 import type { Cents } from "../money/Money.ts"
 import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
 
@@ -65,5 +66,7 @@ export class Charges extends Context.Service<Charges, {
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
    * that also records their events.
    */
-  readonly expireDue: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<Charge>>
+  readonly expireDue: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
+  /** The earliest deadline after `after` of an open charge of `accountId` (its test clock's next stop). */
+  readonly nextExpiry: (accountId: string, after: Date) => Effect.Effect<Option.Option<Date>>
 }>()("@billing/core/ports/Charges") {}

@@ -1,10 +1,11 @@
 import { Context, type Effect } from "effect"
+import type { RunScope } from "../domain/RunScope.ts"
 
 /** Queue of sandbox payments requested by `POST /v1/wallet/pay/{chargeId}`. */
 export class SandboxPayments extends Context.Service<SandboxPayments, {
   /** Records the request; a second request for the same charge is a no-op. */
   readonly enqueue: (chargeId: string, accountId: string, at: Date) => Effect.Effect<void>
   /** Claims up to `limit` pending requests with `SKIP LOCKED`; call in a transaction and mark them. */
-  readonly claimPending: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly chargeId: string; readonly accountId: string }>>
+  readonly claimPending: (limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<{ readonly chargeId: string; readonly accountId: string }>>
   readonly markProcessed: (chargeId: string, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/SandboxPayments") {}

@@ -18,6 +18,7 @@ import type {
 } from "../domain/Subscription.ts"
 import type { ChargeStatus } from "../domain/Charge.ts"
 import type { Cents } from "../money/Money.ts"
+import type { RunScope } from "../domain/RunScope.ts"
 import type { SubscriptionTransition } from "../rules/SubscriptionTransitions.ts"
 
 /** The filters of a subscription list, each `null` when not applied; newest first. */
@@ -36,6 +37,33 @@ export interface SubscriptionListFilter {
   readonly priceId: string | null
   readonly productId: string | null
   readonly checkoutId: string | null
+}
+
+/** A cycle a job of the billing run claimed. */
+export interface CycleRef {
+  readonly accountId: string
+  readonly subscriptionId: string
+  readonly cycleNumber: number
+}
+
+/**
+ * The jobs of the billing run, by what they claim:
+ * - `issue`: a `SCHEDULED` cycle whose issue day came (a card's: its due
+ *   date) on a subscription that bills (`ACTIVE`, `DEFAULT`, or `TRIALING`
+ *   for the first charge after the free period) and is not ending;
+ * - `periodEnd`: a `SCHEDULED` cycle whose due date came on a subscription
+ *   canceled at period end;
+ * - `retry`: a `RETRY_SCHEDULED` cycle whose next card attempt is due;
+ * - `dunningEnd`: a `DUNNING` cycle whose dunning window ended;
+ * - `overdue`: an unpaid cycle past its due date not yet marked overdue.
+ */
+export type BillingJobName = "issue" | "periodEnd" | "retry" | "dunningEnd" | "overdue"
+
+/** The instant a claim is made at: today in São Paulo, now, and until when the claim holds. */
+export interface ClaimClock {
+  readonly today: string
+  readonly now: Date
+  readonly leaseUntil: Date
 }
 
 /** A list entry: the subscription, its main item, its current and next cycles and the last charge issued for it. */
@@ -82,7 +110,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   ) => Effect.Effect<Option.Option<Subscription>>
   /** Sets `cancelAtPeriodEnd` (and the reason) unless it is set already; whether it changed. */
   readonly scheduleCancel: (id: string, reason: string | null, at: Date) => Effect.Effect<boolean>
-  /** Moves cycle `n` from one of `from` to `to`, and its invoice to `invoice`; whether it moved. */
+  /** Moves cycle `n` from one of `from` to `to` (with the day of its next card attempt), and its invoice to `invoice`; whether it moved. */
   readonly moveCycle: (
     subscriptionId: string,
     n: number,
@@ -90,9 +118,57 @@ export class Subscriptions extends Context.Service<Subscriptions, {
       readonly from: ReadonlyArray<CycleStatus>
       readonly to: CycleStatus
       readonly invoice: { readonly status: InvoiceStatus; readonly paidAt?: Date | undefined; readonly canceledAt?: Date | undefined } | null
+      readonly nextAttemptOn?: string | null
     },
     at: Date
   ) => Effect.Effect<boolean>
+  /**
+   * Claims up to `limit` cycles due for `job` in `scope` until
+   * `clock.leaseUntil` (`SKIP LOCKED`, and not claimed by a live lease), so
+   * workers share the work and a killed one's claims return when they end.
+   */
+  readonly claimDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) => Effect.Effect<ReadonlyArray<CycleRef>>
+  /**
+   * Issues the `SCHEDULED` cycle: its status (`AWAITING_PAYMENT`, or
+   * `PROCESSING` for a card attempt), charge and amounts; false when it was
+   * issued (or canceled) meanwhile, which is what bills a cycle once.
+   */
+  readonly issueCycle: (
+    ref: CycleRef,
+    issued: Pick<BillingCycle, "status" | "chargeId" | "amount" | "discount" | "issueDate" | "attemptCount">,
+    at: Date
+  ) => Effect.Effect<boolean>
+  /** Parks the `SCHEDULED` cycle for review (safety bounds). */
+  readonly holdCycle: (ref: CycleRef, reason: string, at: Date) => Effect.Effect<void>
+  /** Adds the next cycle of a subscription (`SCHEDULED`); nothing when it exists already. */
+  readonly addCycle: (cycle: BillingCycle) => Effect.Effect<void>
+  /**
+   * A new card attempt on an unpaid cycle with charge `chargeId` (its invoice
+   * follows): an automatic one moves `RETRY_SCHEDULED` to `PROCESSING` and
+   * counts; a manual one (`POST /v1/subscriptions/{id}/retry`) leaves the
+   * status and schedule as they are and counts as manual. False when the
+   * cycle is in none of `from`.
+   */
+  readonly startAttempt: (
+    ref: CycleRef,
+    attempt: { readonly chargeId: string; readonly manual: boolean; readonly from: ReadonlyArray<CycleStatus> },
+    at: Date
+  ) => Effect.Effect<boolean>
+  /** Records `payment.overdue` on the unpaid cycle (its invoice `OVERDUE`) unless already recorded; whether it did. */
+  readonly markOverdue: (ref: CycleRef, at: Date) => Effect.Effect<boolean>
+  /** Appends a collection message to the cycle's `rulerHistory`. */
+  readonly appendRuler: (ref: CycleRef, entry: { readonly kind: string; readonly channel: string; readonly sentAt: string }, at: Date) => Effect.Effect<void>
+  /** Makes cycle `n` the current one, unless a later one already is. */
+  readonly advanceCurrentCycle: (subscriptionId: string, n: number, at: Date) => Effect.Effect<void>
+  /**
+   * Downgrades scheduled for this cycle take over: each replacement
+   * (`PENDING`, naming the item it replaces) becomes `ACTIVE` and the item it
+   * replaces `CANCELED` (first, so a price is never live twice), the main plan
+   * following; answers how many.
+   */
+  readonly applyScheduledReplacements: (subscriptionId: string, at: Date) => Effect.Effect<number>
+  /** The first day after `today` on which a job of the billing run has work for `accountId` (or none). */
+  readonly nextWorkDay: (accountId: string, today: string) => Effect.Effect<Option.Option<string>>
   /** Cancels every open cycle (and its invoice); the numbers canceled. */
   readonly cancelOpenCycles: (subscriptionId: string, at: Date) => Effect.Effect<ReadonlyArray<number>>
   /** Appends items to a subscription (after its others). */

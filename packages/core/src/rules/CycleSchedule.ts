@@ -62,6 +62,19 @@ export const cycleDueDate = (
   }
 }
 
+/** Where a subscription's calendar is anchored: cycle `anchorCycle` is due on `anchorDate`, and every later one follows. */
+export interface CycleAnchor {
+  readonly anchorDate: string
+  readonly anchorCycle: number
+  readonly interval: RecurrenceType
+  readonly intervalCount: number
+  readonly billingDay: number
+}
+
+/** Due date of cycle `n` (at or after the anchor's cycle) of a subscription anchored at `anchor`. */
+export const anchoredDueDate = (anchor: CycleAnchor, n: number): string =>
+  cycleDueDate(anchor.anchorDate, { recurrenceType: anchor.interval, recurrenceInterval: anchor.intervalCount }, n - anchor.anchorCycle + 1, anchor.billingDay)
+
 /** The day the charge of a cycle due on `due` is issued. */
 export const issueDate = (due: string, issueDaysBeforeDue: number): string => addDays(due, -Math.max(0, issueDaysBeforeDue))
 

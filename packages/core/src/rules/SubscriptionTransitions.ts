@@ -19,8 +19,10 @@ export type SubscriptionTrigger =
   | "overdueActive"
   /** A cycle's due date passed unpaid before the subscription was ever paid. */
   | "overdueEarly"
-  /** `DELETE /v1/subscriptions/{id}` now, or a cancel at period end reaching its date. */
+  /** `DELETE /v1/subscriptions/{id}` now, a cancel at period end reaching its date, or a cycle's dunning ending unpaid. */
   | "canceled"
+  /** The first charge expired unpaid: the subscription never started. */
+  | "expired"
   /** Hidden from listings, history kept. */
   | "archived"
 
@@ -37,6 +39,7 @@ export const SubscriptionTransitions = {
   overdueActive: { trigger: "overdueActive", from: ["ACTIVE"], to: "DEFAULT", event: "payment.overdue" },
   overdueEarly: { trigger: "overdueEarly", from: ["PENDING", "TRIALING"], to: "PAST_DUE", event: "payment.overdue" },
   canceled: { trigger: "canceled", from: ["PENDING", "TRIALING", "ACTIVE", "PAST_DUE", "DEFAULT"], to: "CANCELED", event: "subscription.canceled" },
+  expired: { trigger: "expired", from: ["PENDING", "PAST_DUE"], to: "EXPIRED", event: "subscription.expired" },
   archived: { trigger: "archived", from: ["ACTIVE", "PAST_DUE", "CANCELED", "COMPLETED", "EXPIRED"], to: "ARCHIVED", event: null }
 } as const satisfies { readonly [T in SubscriptionTrigger]: SubscriptionTransition & { readonly trigger: T } }
 

@@ -42,13 +42,13 @@ const alreadyCanceled = (id: string) =>
   new SubscriptionAlreadyCanceled({ message: `A assinatura ${id} já está cancelada`, details: { subscriptionId: id } })
 
 /**
- * Cancels now, in one transaction; the numbers of the cycles it canceled.
+ * Cancels now (call in a transaction); the numbers of the cycles it canceled.
  * The subscription's open charges are canceled first: a payment confirms its
  * charge before touching the subscription, so taking the charges in the
  * same order means a payment and a cancel wait for each other instead of
  * deadlocking, and a charge paid first stays paid.
  */
-const cancelNow = Effect.fnUntraced(function*(id: string, reason: string | null, at: Date) {
+export const cancelNow = Effect.fn("Subscriptions.cancelNow")(function*(id: string, reason: string | null, at: Date) {
   const subscriptions = yield* Subscriptions
   const canceledCharges = yield* (yield* Charges).cancelOpenOfSubscription(id, at)
   const canceled = yield* subscriptions.transition(id, SubscriptionTransitions.canceled, { canceledAt: at, cancelReason: reason }, at)

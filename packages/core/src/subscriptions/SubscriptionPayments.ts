@@ -17,6 +17,8 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
+import { afterRefusal } from "../rules/RetrySchedule.ts"
+import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { repriceNextCycle } from "./SubscriptionItems.ts"
 
 /**
@@ -65,6 +67,7 @@ const cyclePaid = Effect.fnUntraced(function*(charge: Charge, id: string, cycleN
   const subscriptions = yield* Subscriptions
   const outbox = yield* Outbox
   yield* subscriptions.moveCycle(id, cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } }, at)
+  yield* subscriptions.advanceCurrentCycle(id, cycleNumber, at)
   const before = yield* subscriptions.find(charge.accountId, id)
   // A Pix Automático subscription stays PENDING until the payer's bank authorizes the recurrence.
   const waitsForBank = Option.isSome(before) && before.value.subscription.pixRecurrenceStatus === "PENDING"
@@ -119,31 +122,54 @@ const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: 
 })
 
 /**
- * Records a refused card on a subscription's charge (`payment.failed`): a cycle's becomes
+ * Records a refused card on a subscription's charge (`payment.failed`, kept
+ * in the cycle's `rulerHistory`). A cycle's first charge at checkout becomes
  * `FAILED` with its invoice `UNCOLLECTIBLE` (a refused first card schedules
- * no retry, spec Versioning 3); a plan change's leaves the plan as it was,
- * the items that waited for it `FAILED`.
+ * no retry, spec Versioning 3); a billing run's attempt walks the retry
+ * schedule (`rules/RetrySchedule.ts`); a manual retry leaves the schedule as
+ * it was. A plan change's leaves the plan as it was, the items that waited
+ * for it `FAILED`.
  */
 export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused")(function*(charge: Charge, at: Date) {
   if (charge.subscriptionId === null) return
   const subscriptions = yield* Subscriptions
   yield* (yield* Outbox).append(paymentFailed(charge, charge.failureReason ?? "card_declined", at))
-  if (charge.cycleNumber !== null) {
-    yield* subscriptions.moveCycle(charge.subscriptionId, charge.cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } }, at)
-    return
+  if (charge.cycleNumber === null) {
+    yield* subscriptions.failItemsOfCharge(charge.id, at)
+    return yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", at)
   }
-  yield* subscriptions.failItemsOfCharge(charge.id, at)
-  yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", at)
+  const ref = { accountId: charge.accountId, subscriptionId: charge.subscriptionId, cycleNumber: charge.cycleNumber }
+  const found = yield* subscriptions.find(ref.accountId, ref.subscriptionId)
+  const cycle = Option.isSome(found) ? found.value.cycles.find((c) => c.cycleNumber === ref.cycleNumber) : undefined
+  if (cycle === undefined || cycle.chargeId !== charge.id) return
+  yield* subscriptions.appendRuler(ref, { kind: "payment.failed", channel: "webhook", sentAt: at.toISOString() }, at)
+  if (cycle.attemptCount === 0) {
+    yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } }, at)
+  } else if (cycle.status === "PROCESSING") {
+    const next = afterRefusal(cycle.attemptCount, saoPauloDate(at.getTime()))
+    yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, { from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn }, at)
+  }
 })
 
 /**
- * Records a subscription's charge that expired unpaid: a plan change's
+ * Records a subscription's charge that expired unpaid. A plan change's
  * prorata never starts (its items `FAILED`, its invoice `EXPIRED`). A cycle's
- * charge is the billing run's (overdue, dunning).
+ * is `EXPIRED` with its invoice; when it was the first charge, the
+ * subscription never started and expires with it (`subscription.expired`).
  */
 export const recordChargeExpired = Effect.fn("Subscriptions.recordChargeExpired")(function*(charge: Charge, at: Date) {
-  if (charge.subscriptionId === null || charge.cycleNumber !== null) return
+  if (charge.subscriptionId === null) return
   const subscriptions = yield* Subscriptions
-  yield* subscriptions.failItemsOfCharge(charge.id, at)
-  yield* subscriptions.settleInvoicesOfCharge(charge.id, "EXPIRED", at)
+  if (charge.cycleNumber === null) {
+    yield* subscriptions.failItemsOfCharge(charge.id, at)
+    return yield* subscriptions.settleInvoicesOfCharge(charge.id, "EXPIRED", at)
+  }
+  const id = charge.subscriptionId
+  const moved = yield* subscriptions.moveCycle(id, charge.cycleNumber, { from: ["PENDING", "AWAITING_PAYMENT"], to: "EXPIRED", invoice: { status: "EXPIRED" } }, at)
+  if (!moved || charge.cycleNumber !== 1) return
+  const expired = yield* subscriptions.transition(id, SubscriptionTransitions.expired, {}, at)
+  if (Option.isNone(expired)) return
+  yield* subscriptions.cancelOpenCycles(id, at)
+  const aggregate = yield* subscriptions.find(charge.accountId, id)
+  if (Option.isSome(aggregate)) yield* appendSubscriptionEvent(SubscriptionTransitions.expired.event, aggregate.value, at)
 })

@@ -164,6 +164,10 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     manualRetryCount: 0,
     lastManualRetryAt: null,
     pixAutoScheduledEndToEndId: null,
+    attemptCount: 0,
+    nextAttemptOn: null,
+    overdueAt: null,
+    heldReason: null,
     createdAt: at,
     updatedAt: at
   })

@@ -4,6 +4,7 @@
  * the bank would, asynchronously: `PAID`, an end-to-end id, a sandbox payer,
  * and `payment.success`.
  */
+import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { makeEndToEndId } from "../brazil/EndToEndId.ts"
@@ -63,13 +64,13 @@ export const requestSandboxPayment = Effect.fn("Wallet.sandboxPay")(function*(ch
  * same transaction; a charge that expired or was canceled meanwhile is left
  * as it is and emits nothing.
  */
-export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")(function*(limit: number) {
+export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const transactor = yield* Transactor
   const charges = yield* Charges
   const queue = yield* SandboxPayments
   const ids = yield* Ids
   return yield* transactor.withTransaction(Effect.gen(function*() {
-    const pending = yield* queue.claimPending(limit)
+    const pending = yield* queue.claimPending(limit, scope)
     let paid = 0
     for (const job of pending) {
       const now = yield* Clock.currentTimeMillis

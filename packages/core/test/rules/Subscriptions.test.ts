@@ -26,6 +26,8 @@ const allowed: ReadonlyArray<readonly [SubscriptionStatus, SubscriptionTrigger, 
   ["ACTIVE", "canceled", "CANCELED"],
   ["PAST_DUE", "canceled", "CANCELED"],
   ["DEFAULT", "canceled", "CANCELED"],
+  ["PENDING", "expired", "EXPIRED"],
+  ["PAST_DUE", "expired", "EXPIRED"],
   ["ACTIVE", "archived", "ARCHIVED"],
   ["PAST_DUE", "archived", "ARCHIVED"],
   ["CANCELED", "archived", "ARCHIVED"],
@@ -52,6 +54,7 @@ describe("subscription transitions", () => {
       overdueActive: "payment.overdue",
       overdueEarly: "payment.overdue",
       canceled: "subscription.canceled",
+      expired: "subscription.expired",
       archived: null
     })
   })

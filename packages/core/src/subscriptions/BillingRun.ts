@@ -1,0 +1,171 @@
+/**
+ * The billing run: the time-driven jobs of subscriptions, each a claimable
+ * batch (`(limit, scope) => Effect<number>`) the worker runs on its own fiber
+ * and a test clock runs for its account.
+ *
+ * - `issueDueCycles`: cycles whose issue day came are issued (`IssueCycle`);
+ * - `retryDueCycles`: refused card renewals are attempted again on their
+ *   retry day (`rules/RetrySchedule.ts`);
+ * - `markOverdueCycles`: cycles past their due date unpaid emit
+ *   `payment.overdue` (`ACTIVE` → `DEFAULT`, `PENDING`/`TRIALING` → `PAST_DUE`);
+ * - `endPeriods`: subscriptions canceled at period end are canceled on the
+ *   due date of the cycle they will not pay;
+ * - `endDunning`: a cycle whose dunning window ended unpaid fails and its
+ *   subscription is canceled for default (`subscription.canceled`).
+ *
+ * Each claims its rows with a lease (`Subscriptions.claimDue`) and handles
+ * each in its own transaction: a card's authorization must not hold the
+ * claim's locks, and one failing row must not undo its batch. The lease
+ * spreads rows over workers; the conditional moves make each row's effect
+ * happen once however many workers claimed it.
+ */
+import { Clock, Effect, Option } from "effect"
+import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { expireDueCharges } from "../charges/Expiry.ts"
+import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
+import { paymentOverdue } from "../events/SubscriptionEvents.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { type BillingJobName, type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
+import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
+import { cancelNow } from "./CancelSubscription.ts"
+import { attemptCycle, issueCycle } from "./IssueCycle.ts"
+import { accountNumberOf } from "./SubscriptionPayments.ts"
+
+/** How long a claim holds: long enough for a batch of card authorizations, short enough that a killed worker's rows return soon. */
+export const CLAIM_LEASE_MILLIS = 60_000
+
+/**
+ * Claims up to `limit` cycles due for `job` and handles each with `handle`;
+ * answers how many it claimed. A row that fails is logged and left to its
+ * lease: another tick (or worker) tries it again when the lease ends.
+ */
+const runClaimed = Effect.fnUntraced(function*<E, R>(
+  job: BillingJobName,
+  limit: number,
+  scope: RunScope,
+  handle: (ref: CycleRef) => Effect.Effect<unknown, E, R>
+) {
+  const now = yield* Clock.currentTimeMillis
+  const clock = { today: saoPauloDate(now), now: new Date(now), leaseUntil: new Date(now + CLAIM_LEASE_MILLIS) }
+  const claimed = yield* (yield* Subscriptions).claimDue(job, scope, clock, limit)
+  for (const ref of claimed) {
+    yield* handle(ref).pipe(
+      Effect.catchCause((cause) => Effect.logWarning(`billing run: ${job} of ${ref.subscriptionId} cycle ${ref.cycleNumber} failed`, cause))
+    )
+  }
+  return claimed.length
+})
+
+/** Issues the cycles whose issue day came (a card's: its due date). */
+export const issueDueCycles = Effect.fn("BillingRun.issueDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  return yield* runClaimed("issue", limit, scope, issueCycle)
+})
+
+/** Attempts again the refused card renewals whose retry day came. */
+export const retryDueCycles = Effect.fn("BillingRun.retryDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  return yield* runClaimed("retry", limit, scope, (ref) => attemptCycle(ref, { manual: false, from: ["RETRY_SCHEDULED"] }))
+})
+
+/**
+ * Marks a cycle overdue once: its invoice `OVERDUE`, the subscription
+ * `DEFAULT` (was `ACTIVE`) or `PAST_DUE` (was `PENDING` or `TRIALING`),
+ * `payment.overdue` sent and kept in the cycle's `rulerHistory`.
+ */
+const markOverdue = (ref: CycleRef) =>
+  Effect.gen(function*() {
+    const subscriptions = yield* Subscriptions
+    const at = new Date(yield* Clock.currentTimeMillis)
+    yield* subscriptions.lock(ref.subscriptionId)
+    if (!(yield* subscriptions.markOverdue(ref, at))) return
+    yield* subscriptions.transition(ref.subscriptionId, SubscriptionTransitions.overdueActive, {}, at)
+    yield* subscriptions.transition(ref.subscriptionId, SubscriptionTransitions.overdueEarly, {}, at)
+    yield* subscriptions.appendRuler(ref, { kind: "payment.overdue", channel: "webhook", sentAt: at.toISOString() }, at)
+    const aggregate = yield* subscriptions.find(ref.accountId, ref.subscriptionId)
+    if (Option.isNone(aggregate)) return
+    yield* (yield* Outbox).append(paymentOverdue(aggregate.value, ref.cycleNumber, yield* accountNumberOf(ref.accountId), at))
+  }).pipe((body) => Effect.flatMap(Transactor, (transactor) => transactor.withTransaction(body)))
+
+export const markOverdueCycles = Effect.fn("BillingRun.markOverdue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  return yield* runClaimed("overdue", limit, scope, markOverdue)
+})
+
+/** Cancels the subscription whose period ended with a cancel scheduled, keeping the reason it was given. */
+const endPeriod = (ref: CycleRef) =>
+  Effect.gen(function*() {
+    const at = new Date(yield* Clock.currentTimeMillis)
+    yield* cancelNow(ref.subscriptionId, null, at).pipe(Effect.catchTag("SUBSCRIPTION_ALREADY_CANCELED", () => Effect.void))
+  }).pipe((body) => Effect.flatMap(Transactor, (transactor) => transactor.withTransaction(body)))
+
+export const endPeriods = Effect.fn("BillingRun.endPeriods")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  return yield* runClaimed("periodEnd", limit, scope, endPeriod)
+})
+
+/** The dunning window ended unpaid: the cycle `FAILED` (its invoice `UNCOLLECTIBLE`) and the subscription canceled for default. */
+const endCycleDunning = (ref: CycleRef) =>
+  Effect.gen(function*() {
+    const subscriptions = yield* Subscriptions
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const failed = yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, {
+      from: ["DUNNING"],
+      to: "FAILED",
+      invoice: { status: "UNCOLLECTIBLE" },
+      nextAttemptOn: null
+    }, at)
+    if (!failed) return
+    yield* cancelNow(ref.subscriptionId, "DEFAULT", at).pipe(Effect.catchTag("SUBSCRIPTION_ALREADY_CANCELED", () => Effect.void))
+  }).pipe((body) => Effect.flatMap(Transactor, (transactor) => transactor.withTransaction(body)))
+
+export const endDunning = Effect.fn("BillingRun.endDunning")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  return yield* runClaimed("dunningEnd", limit, scope, endCycleDunning)
+})
+
+/** Rows each job claims per batch when a run drains them in turn. */
+const RUN_BATCH = 100
+
+const drainAll = Effect.fnUntraced(function*<E, R>(runBatch: (limit: number) => Effect.Effect<number, E, R>) {
+  let total = 0
+  for (;;) {
+    const handled = yield* runBatch(RUN_BATCH)
+    if (handled <= 0) return total
+    total += handled
+  }
+})
+
+/** What one run of every time-driven job handled, by job. */
+export interface BillingRunTotals {
+  readonly paymentsConfirmed: number
+  readonly periodsEnded: number
+  readonly issued: number
+  readonly retried: number
+  readonly overdue: number
+  readonly dunningEnded: number
+  readonly expired: number
+}
+
+/**
+ * Runs every time-driven job of `scope` at the clock's time until none has
+ * work left: sandbox payments, cancels at period end (before issuing, so an
+ * ending subscription's next cycle is never billed), issues, retries,
+ * overdue marks, dunning ends and charge expiries, in rounds, since one job's
+ * work can make another's due (a card refused on issue, a cycle issued past
+ * its due date). What `billing run --until` and a test clock's advance run;
+ * the worker runs the same jobs, each on its own fiber.
+ */
+export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: RunScope) {
+  const totals = { paymentsConfirmed: 0, periodsEnded: 0, issued: 0, retried: 0, overdue: 0, dunningEnded: 0, expired: 0 }
+  for (;;) {
+    const round: BillingRunTotals = {
+      paymentsConfirmed: yield* drainAll((n) => confirmSandboxPayments(n, scope)),
+      periodsEnded: yield* drainAll((n) => endPeriods(n, scope)),
+      issued: yield* drainAll((n) => issueDueCycles(n, scope)),
+      retried: yield* drainAll((n) => retryDueCycles(n, scope)),
+      overdue: yield* drainAll((n) => markOverdueCycles(n, scope)),
+      dunningEnded: yield* drainAll((n) => endDunning(n, scope)),
+      expired: yield* drainAll((n) => expireDueCharges(n, scope))
+    }
+    for (const key of Object.keys(totals) as Array<keyof BillingRunTotals>) totals[key] += round[key]
+    if (Object.values(round).every((n) => n === 0)) return totals as BillingRunTotals
+  }
+})
