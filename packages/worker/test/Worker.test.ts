@@ -149,13 +149,22 @@ describe("WorkerOptions", () => {
   const tuning = (options?: Parameters<typeof workerJobs>[0]) =>
     workerJobs(options).map(({ batchSize, name, pollInterval }) => ({ name, batchSize, pollInterval }))
 
-  it("runs the five jobs with the defaults of the single-fiber worker: 250 ms, 100 rows (50 deliveries)", () => {
+  const billingRun = (pollInterval: string) => [
+    { name: "periodEnd", batchSize: 100, pollInterval },
+    { name: "issueCycles", batchSize: 100, pollInterval },
+    { name: "retryCycles", batchSize: 50, pollInterval },
+    { name: "overdueCycles", batchSize: 100, pollInterval },
+    { name: "dunningEnd", batchSize: 100, pollInterval }
+  ]
+
+  it("runs the five jobs of the single-fiber worker with its defaults (250 ms, 100 rows, 50 deliveries), then the billing run's", () => {
     expect(tuning()).toEqual([
       { name: "fanOut", batchSize: 100, pollInterval: "250 millis" },
       { name: "delivery", batchSize: 50, pollInterval: "250 millis" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "250 millis" },
       { name: "expiry", batchSize: 100, pollInterval: "250 millis" },
-      { name: "notifications", batchSize: 100, pollInterval: "250 millis" }
+      { name: "notifications", batchSize: 100, pollInterval: "250 millis" },
+      ...billingRun("250 millis")
     ])
   })
 
@@ -170,7 +179,8 @@ describe("WorkerOptions", () => {
       { name: "delivery", batchSize: 20, pollInterval: "1 second" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "1 second" },
       { name: "expiry", batchSize: 500, pollInterval: "5 seconds" },
-      { name: "notifications", batchSize: 100, pollInterval: "1 second" }
+      { name: "notifications", batchSize: 100, pollInterval: "1 second" },
+      ...billingRun("1 second")
     ])
   })
 })
@@ -212,7 +222,8 @@ describe("WorkerLive on postgres", () => {
       const overdue = await api("POST", "/v1/charges/pix", { amount: 6 })
       await sql((s) => s`UPDATE charges SET expires_at = now() - interval '1 second' WHERE id = ${overdue.chargeId}`)
 
-      await runWorkerUntil({ pollInterval: "20 millis" }, async () => receiver.received.length >= 2)
+      const mailed = () => engine.run(Effect.map(SandboxMailbox, (m) => m.messages.some((x) => x.body.includes(paid.chargeId))))
+      await runWorkerUntil({ pollInterval: "20 millis" }, async () => receiver.received.length >= 2 && (await mailed()))
       const events = receiver.received.map((r) => JSON.parse(r.body) as { event: string; chargeId: string })
       expect(events.map(({ chargeId, event }) => ({ chargeId, event })).sort((a, b) => a.event.localeCompare(b.event))).toEqual([
         { event: "charge.expired", chargeId: overdue.chargeId },

@@ -140,7 +140,8 @@ export const advanceClock = Effect.fn("TestClocks.advance")(function*(input: Adv
   const from = base.currentTimeMillisUnsafe() + offset
   const target = yield* targetOf(input, from)
   const scope: RunScope = { accountId: account.id }
-  const moveTo = (instant: number) => accounts.setClockOffset(account.id, instant - base.currentTimeMillisUnsafe(), new Date(instant))
+  // Never behind the real time: an account that had no clock starts from the real now, a moment ago.
+  const moveTo = (instant: number) => accounts.setClockOffset(account.id, Math.max(0, instant - base.currentTimeMillisUnsafe()), new Date(instant))
   const runAt = (instant: number) => Effect.provideService(runBillingJobs(scope), Clock.Clock, shiftedClock(base, instant - base.currentTimeMillisUnsafe()))
   const [totals, events] = yield* countingEvents(Effect.gen(function*() {
     let now = from
