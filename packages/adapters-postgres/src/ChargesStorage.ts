@@ -48,6 +48,7 @@ const ChargeRow = Schema.Struct({
 })
 const decodeCharges = decodeRows(ChargeRow)
 const decodeTotals = decodeRows(Schema.Struct({ total: CentsColumn }))
+const decodeAddresses = decodeRows(Schema.Struct({ id: Schema.String, address: Schema.fromJsonString(ChargeAddress) }))
 
 export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -132,6 +133,23 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
           ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)
         return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
       }),
+    insertMany: (rows) =>
+      Effect.gen(function*() {
+        if (rows.length === 0) return
+        yield* run(insertRows(rows))
+        const parts = rows.flatMap((c) => (c.split ?? []).map((p, position) => ({ c, p, position })))
+        if (parts.length === 0) return
+        yield* run(sql`INSERT INTO charge_splits (charge_id, position, account_id, account_number, type, value, amount_cents)
+          VALUES ${sql.csv(parts.map(({ c, p, position }) =>
+            sql`(${c.id}, ${position}, ${p.accountId}, ${p.accountNumber}, ${p.type}, ${p.value}, ${p.amount})`))}`)
+      }),
+    billingAddresses: (ids) =>
+      ids.length === 0 ? Effect.succeed(new Map()) : run(sql<{ id: string; address: string }>`
+        SELECT DISTINCT ON (subscription_id) subscription_id AS id, address FROM charges
+        WHERE subscription_id IN ${sql.in([...ids])} AND address IS NOT NULL ORDER BY subscription_id, created_at, id`).pipe(
+        Effect.flatMap(decodeAddresses),
+        Effect.map((rows) => new Map(rows.map((row) => [row.id, row.address])))
+      ),
     listBySubscription: (accountId, subscriptionId) =>
       run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId} AND subscription_id = ${subscriptionId}
         ORDER BY created_at, id`).pipe(Effect.flatMap(decodeCharges)),

@@ -17,6 +17,10 @@ export const OutboxStorageLive = Layer.effect(Outbox, Effect.gen(function*() {
     append: (e) =>
       Effect.flatMap(now, (at) =>
         run(sql`INSERT INTO outbox (account_id, event, body, created_at) VALUES (${e.accountId}, ${e.event}, ${e.body}, ${at})`)),
+    appendMany: (events) =>
+      events.length === 0 ? Effect.void : Effect.flatMap(now, (at) =>
+        run(sql`INSERT INTO outbox (account_id, event, body, created_at)
+          VALUES ${sql.csv(events.map((e) => sql`(${e.accountId}, ${e.event}, ${e.body}, ${at})`))}`)),
     claimUnprocessed: (limit) =>
       run(sql`SELECT id::text AS id, account_id AS "accountId", event, body, created_at AS "createdAt" FROM outbox
         WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(Effect.flatMap(decodeOutbox)),

@@ -135,7 +135,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         AS v (id, subscription_id, offset_in_batch, price_id, product_id, name, product_name, product_type, statement_descriptor,
           unit_amount_cents, quantity, type, recurrence_type, recurrence_interval, trial_days, status, origin, upgraded_from_item_id,
           upgraded_to_item_id, charge_id, created_at, updated_at)`)
-  const insertCycles = (cycles: ReadonlyArray<BillingCycle>) =>
+  const insertCycles = (cycles: ReadonlyArray<BillingCycle>, options: { readonly skipExisting?: boolean } = {}) =>
     run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, adjustment_cents, period_start,
         due_date, issue_date, payment_method, charge_id, split_rules, ruler_history, manual_retry_count, last_manual_retry_at,
         pix_auto_scheduled_end_to_end_id, attempt_count, next_attempt_on, overdue_at, held_reason, created_at, updated_at)
@@ -143,24 +143,36 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         sql`(${c.subscriptionId}, ${c.cycleNumber}, ${c.status}, ${c.amount}, ${c.discount}, ${c.credit}, ${c.adjustment}, ${c.periodStart}::date,
           ${c.dueDate}::date, ${c.issueDate}::date, ${c.paymentMethod}, ${c.chargeId}, ${json(c.splitRules)}, ${json(c.rulerHistory)},
           ${c.manualRetryCount}, ${c.lastManualRetryAt}, ${c.pixAutoScheduledEndToEndId}, ${c.attemptCount}, ${c.nextAttemptOn}::date,
-          ${c.overdueAt}, ${c.heldReason}, ${c.createdAt}, ${c.updatedAt})`))}`)
-  const insertInvoice = (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) =>
+          ${c.overdueAt}, ${c.heldReason}, ${c.createdAt}, ${c.updatedAt})`))}
+      ${options.skipExisting ? sql`ON CONFLICT (subscription_id, cycle_number) DO NOTHING` : sql``}`)
+  // Numbers the invoices of each account in order, taking them from its counter in one statement per account.
+  const insertInvoices = (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) =>
     Effect.gen(function*() {
-      const [counter] = yield* run(sql<{ n: string }>`INSERT INTO invoice_counters (account_id, last_number) VALUES (${accountId}, 1)
-        ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + 1
-        RETURNING last_number::text AS n`)
+      if (invoices.length === 0) return
+      const numbered: Array<{ accountId: string; invoice: Omit<Invoice, "invoiceNumber">; n: bigint }> = []
+      for (const accountId of new Set(invoices.map((i) => i.accountId))) {
+        const own = invoices.filter((i) => i.accountId === accountId)
+        const [counter] = yield* run(sql<{ n: string }>`INSERT INTO invoice_counters (account_id, last_number) VALUES (${accountId}, ${own.length})
+          ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + ${own.length}
+          RETURNING last_number::text AS n`)
+        const first = BigInt(counter!.n) - BigInt(own.length) + 1n
+        own.forEach((i, k) => numbered.push({ ...i, n: first + BigInt(k) }))
+      }
       yield* run(sql`INSERT INTO invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type, due_date,
           paid_at, canceled_at, discount_cents, total_cents, charge_id, created_at)
-        VALUES (${invoice.id}, ${accountId}, ${invoice.subscriptionId}, ${invoice.cycleNumber}, ${BigInt(counter!.n)}, ${invoice.status},
-          ${invoice.paymentType}, ${invoice.dueDate}::date, ${invoice.paidAt}, ${invoice.canceledAt}, ${invoice.discount},
-          ${invoice.total}, ${invoice.chargeId}, ${invoice.createdAt})`)
-      if (invoice.lines.length === 0) return
+        VALUES ${sql.csv(numbered.map(({ accountId, invoice, n }) =>
+          sql`(${invoice.id}, ${accountId}, ${invoice.subscriptionId}, ${invoice.cycleNumber}, ${n}, ${invoice.status},
+            ${invoice.paymentType}, ${invoice.dueDate}::date, ${invoice.paidAt}, ${invoice.canceledAt}, ${invoice.discount},
+            ${invoice.total}, ${invoice.chargeId}, ${invoice.createdAt})`))}`)
+      const lines = invoices.flatMap(({ invoice }) => invoice.lines.map((line, position) => ({ id: invoice.id, line, position })))
+      if (lines.length === 0) return
       yield* run(sql`INSERT INTO invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
           quantity, net_amount_cents, price_id, product_id)
-        VALUES ${sql.csv(invoice.lines.map((l, position) =>
-          sql`(${invoice.id}, ${position}, ${l.name}, ${l.productName}, ${l.planName}, ${l.type}, ${l.origin}, ${l.unitAmount},
+        VALUES ${sql.csv(lines.map(({ id, line: l, position }) =>
+          sql`(${id}, ${position}, ${l.name}, ${l.productName}, ${l.planName}, ${l.type}, ${l.origin}, ${l.unitAmount},
             ${l.quantity}, ${l.netAmount}, ${l.priceId}, ${l.productId})`))}`)
     })
+  const insertInvoice = (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) => insertInvoices([{ accountId, invoice }])
   const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (s) => Option.fromNullishOr(withoutSeq(s)[0]))
   const replacePrimary = (subscriptionId: string, oldItemId: string, newItemId: string, at: Date) =>
     run(sql`UPDATE subscriptions SET primary_item_id = ${newItemId}, updated_at = ${at}
@@ -411,18 +423,56 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           ${fields.pixRecurrenceStatus === undefined ? sql`` : sql`, pix_recurrence_status = ${fields.pixRecurrenceStatus}`}
         WHERE id = ${id}`).pipe(Effect.asVoid),
     claimDue,
-    issueCycle: (ref, issued, at) =>
-      run(sql`UPDATE billing_cycles SET status = ${issued.status}, charge_id = ${issued.chargeId}, amount_cents = ${issued.amount},
-          discount_cents = ${issued.discount}, issue_date = ${issued.issueDate}::date, attempt_count = ${issued.attemptCount}, updated_at = ${at}
-        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status = 'SCHEDULED'
-        RETURNING cycle_number`).pipe(Effect.map((rows) => rows.length > 0)),
+    findBillable: (ids) =>
+      Effect.gen(function*() {
+        if (ids.length === 0) return []
+        const subscriptions = yield* run(sql`SELECT ${columns} FROM subscriptions WHERE id IN ${sql.in([...ids])}`).pipe(
+          Effect.flatMap(decodeSubscriptions),
+          Effect.map(withoutSeq)
+        )
+        const items = yield* run(sql`SELECT ${itemColumns} FROM subscription_items WHERE subscription_id IN ${sql.in([...ids])}
+          ORDER BY subscription_id, position`).pipe(Effect.flatMap(decodeItems))
+        const cycles = yield* run(sql`SELECT ${cycleColumns} FROM billing_cycles c WHERE subscription_id IN ${sql.in([...ids])}
+            AND cycle_number >= (SELECT s.current_cycle_number FROM subscriptions s WHERE s.id = c.subscription_id)
+          ORDER BY subscription_id, cycle_number`).pipe(Effect.flatMap(decodeCycles))
+        const byId = <A extends { readonly subscriptionId: string }>(rows: ReadonlyArray<A>) => {
+          const map = new Map<string, Array<A>>()
+          for (const row of rows) map.set(row.subscriptionId, [...(map.get(row.subscriptionId) ?? []), row])
+          return map
+        }
+        const itemsOf = byId(items)
+        const cyclesOf = byId(cycles)
+        return subscriptions.map((subscription) => ({
+          subscription,
+          items: itemsOf.get(subscription.id) ?? [],
+          cycles: cyclesOf.get(subscription.id) ?? []
+        }))
+      }),
+    lockMany: (ids) =>
+      ids.length === 0 ? Effect.void : run(sql`SELECT id FROM subscriptions WHERE id IN ${sql.in([...ids])} ORDER BY id FOR UPDATE`).pipe(
+        Effect.asVoid
+      ),
+    issueCycles: (rows, at) =>
+      rows.length === 0 ? Effect.succeed([]) : run(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c
+        SET status = v.status, charge_id = v.charge_id, amount_cents = v.amount, discount_cents = v.discount,
+          issue_date = v.issue_date, attempt_count = v.attempts, updated_at = ${at}
+        FROM (VALUES ${sql.csv(rows.map(({ issued, ref }) =>
+          sql`(${ref.subscriptionId}, ${ref.cycleNumber}::int, ${issued.status}, ${issued.chargeId}, ${issued.amount}::bigint,
+            ${issued.discount}::bigint, ${issued.issueDate}::date, ${issued.attemptCount}::int)`))})
+          AS v (subscription_id, cycle_number, status, charge_id, amount, discount, issue_date, attempts)
+        WHERE c.subscription_id = v.subscription_id AND c.cycle_number = v.cycle_number AND c.status = 'SCHEDULED'
+        RETURNING c.subscription_id AS "subscriptionId", c.cycle_number AS "cycleNumber"`).pipe(
+        Effect.map((moved) => {
+          const key = (subscriptionId: string, n: number) => `${subscriptionId}/${n}`
+          const done = new Set(moved.map((m) => key(m.subscriptionId, Number(m.cycleNumber))))
+          return rows.map((row) => row.ref).filter((ref) => done.has(key(ref.subscriptionId, ref.cycleNumber)))
+        })
+      ),
+    addInvoices: (invoices) => insertInvoices(invoices),
     holdCycle: (ref, reason, at) =>
       run(sql`UPDATE billing_cycles SET held_reason = ${reason}, updated_at = ${at}
         WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),
-    addCycle: (cycle) =>
-      run(sql`SELECT 1 FROM billing_cycles WHERE subscription_id = ${cycle.subscriptionId} AND cycle_number = ${cycle.cycleNumber}`).pipe(
-        Effect.flatMap((rows) => (rows.length > 0 ? Effect.void : insertCycles([cycle])))
-      ),
+    addCycles: (cycles) => (cycles.length === 0 ? Effect.void : insertCycles(cycles, { skipExisting: true })),
     startAttempt,
     markOverdue: (ref, at) =>
       Effect.gen(function*() {
@@ -439,14 +489,17 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     advanceCurrentCycle: (subscriptionId, n, at) =>
       run(sql`UPDATE subscriptions SET current_cycle_number = ${n}, updated_at = ${at}
         WHERE id = ${subscriptionId} AND current_cycle_number < ${n}`).pipe(Effect.asVoid),
-    applyScheduledReplacements: (subscriptionId, at) =>
+    applyScheduledReplacements: (subscriptionIds, at) =>
       Effect.gen(function*() {
-        const scheduled = sql`subscription_id = ${subscriptionId} AND status = 'PENDING' AND type = 'RECURRING' AND upgraded_from_item_id IS NOT NULL`
+        if (subscriptionIds.length === 0) return 0
+        const scheduled = sql`subscription_id IN ${sql.in([...subscriptionIds])} AND status = 'PENDING' AND type = 'RECURRING'
+          AND upgraded_from_item_id IS NOT NULL`
         yield* run(sql`UPDATE subscription_items SET status = 'CANCELED', updated_at = ${at}
           WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE ${scheduled})`)
-        const started = yield* run(sql<{ id: string; from: string }>`UPDATE subscription_items SET status = 'ACTIVE', updated_at = ${at}
-          WHERE ${scheduled} RETURNING id, upgraded_from_item_id AS "from"`)
-        for (const item of started) yield* replacePrimary(subscriptionId, item.from, item.id, at)
+        const started = yield* run(sql<{ id: string; from: string; subscriptionId: string }>`UPDATE subscription_items
+          SET status = 'ACTIVE', updated_at = ${at}
+          WHERE ${scheduled} RETURNING id, upgraded_from_item_id AS "from", subscription_id AS "subscriptionId"`)
+        for (const item of started) yield* replacePrimary(item.subscriptionId, item.from, item.id, at)
         return started.length
       }),
     nextWorkDay: (accountId, today) =>

@@ -321,6 +321,9 @@ export interface SubscriptionAggregate {
   readonly changes: ReadonlyArray<SubscriptionChange>
 }
 
+/** What billing a subscription reads of it: the record, its items and (some of) its cycles; an aggregate is one. */
+export type BillableSubscription = Pick<SubscriptionAggregate, "subscription" | "items" | "cycles">
+
 /** 404: unknown subscription, or another account's (they look the same). */
 export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SUBSCRIPTION_NOT_FOUND", ErrorFields, {
   httpApiStatus: 404

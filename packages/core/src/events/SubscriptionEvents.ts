@@ -6,7 +6,7 @@
  * Schema per body, derived from the entities, serialized once when the event
  * is recorded.
  */
-import type { SubscriptionAggregate } from "../domain/Subscription.ts"
+import type { BillableSubscription } from "../domain/Subscription.ts"
 import { Schema } from "effect"
 import { Charge } from "../domain/Charge.ts"
 import { PaymentSuccessEvent, paymentFieldsOf } from "./ChargeEvents.ts"
@@ -130,7 +130,7 @@ const encodeChargeCreated = Schema.encodeSync(ChargeCreatedEvent)
 const encodeOverdue = Schema.encodeSync(PaymentOverdueEvent)
 
 /** The base of `aggregate` at `at` for the account numbered `accountNumber`. */
-const baseOf = (aggregate: SubscriptionAggregate, accountNumber: string, at: Date) => {
+const baseOf = (aggregate: BillableSubscription, accountNumber: string, at: Date) => {
   const sub = aggregate.subscription
   const cycle = aggregate.cycles.find((x) => x.cycleNumber === sub.currentCycleNumber) ?? null
   return {
@@ -171,7 +171,7 @@ export interface SubscriptionEventEntry {
 
 export const subscriptionEvent = (
   event: SubscriptionEventName,
-  aggregate: SubscriptionAggregate,
+  aggregate: BillableSubscription,
   accountNumber: string,
   at: Date
 ): SubscriptionEventEntry => ({
@@ -188,7 +188,7 @@ export const subscriptionEvent = (
 })
 
 /** The current cycle and the next one (the first not issued yet), as a renewal reports them. */
-const renewalOf = (aggregate: SubscriptionAggregate) => {
+const renewalOf = (aggregate: BillableSubscription) => {
   const current = aggregate.cycles.find((x) => x.cycleNumber === aggregate.subscription.currentCycleNumber)
   const next = nextCycleOf(aggregate)
   return {
@@ -201,7 +201,7 @@ const renewalOf = (aggregate: SubscriptionAggregate) => {
 }
 
 /** `payment.overdue` for cycle `cycleNumber` of `aggregate`. */
-export const paymentOverdue = (aggregate: SubscriptionAggregate, cycleNumber: number, accountNumber: string, at: Date): SubscriptionEventEntry => {
+export const paymentOverdue = (aggregate: BillableSubscription, cycleNumber: number, accountNumber: string, at: Date): SubscriptionEventEntry => {
   const cycle = aggregate.cycles.find((x) => x.cycleNumber === cycleNumber)!
   return {
     accountId: aggregate.subscription.accountId,
@@ -218,7 +218,7 @@ export const paymentOverdue = (aggregate: SubscriptionAggregate, cycleNumber: nu
 }
 
 export const subscriptionPaymentSuccess = (
-  aggregate: SubscriptionAggregate,
+  aggregate: BillableSubscription,
   charge: Charge,
   accountNumber: string,
   at: Date
@@ -232,7 +232,7 @@ export const subscriptionPaymentSuccess = (
   }))
 })
 
-export const chargeCreated = (aggregate: SubscriptionAggregate, charge: Charge, accountNumber: string, at: Date): SubscriptionEventEntry => ({
+export const chargeCreated = (aggregate: BillableSubscription, charge: Charge, accountNumber: string, at: Date): SubscriptionEventEntry => ({
   accountId: charge.accountId,
   event: "charge.created",
   body: JSON.stringify(encodeChargeCreated({

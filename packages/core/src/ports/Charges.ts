@@ -48,6 +48,10 @@ export class Charges extends Context.Service<Charges, {
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
   readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>
+  /** Writes charges made together (a billing run's batch), with their split parts; call in a transaction. */
+  readonly insertMany: (charges: ReadonlyArray<Charge>) => Effect.Effect<void>
+  /** The address each subscription's charges were first billed to (a boleto needs one), by subscription id. */
+  readonly billingAddresses: (subscriptionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, NonNullable<Charge["address"]>>>
   /** The charges of a subscription (its cycles' and its plan changes'), oldest first. */
   readonly listBySubscription: (accountId: string, subscriptionId: string) => Effect.Effect<ReadonlyArray<Charge>>
   /** Cancels every open charge of a subscription (`ChargeTransitions.canceled`); the charges canceled. */

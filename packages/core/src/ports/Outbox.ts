@@ -5,6 +5,8 @@ import type { OutboxEvent } from "../domain/Events.ts"
 export class Outbox extends Context.Service<Outbox, {
   /** Records an event; call it inside the command's transaction. */
   readonly append: (event: Omit<OutboxEvent, "id" | "createdAt">) => Effect.Effect<void>
+  /** Records events in one statement, in order (a batch's); call it inside the command's transaction. */
+  readonly appendMany: (events: ReadonlyArray<Omit<OutboxEvent, "id" | "createdAt">>) => Effect.Effect<void>
   /**
    * Claims up to `limit` unprocessed events for this transaction only: rows
    * another transaction holds are skipped, so concurrent workers never take

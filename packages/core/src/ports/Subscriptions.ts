@@ -5,6 +5,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type {
+  BillableSubscription,
   BillingCycle,
   CycleStatus,
   Invoice,
@@ -128,20 +129,29 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    * workers share the work and a killed one's claims return when they end.
    */
   readonly claimDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) => Effect.Effect<ReadonlyArray<CycleRef>>
+  /** The subscriptions `ids` as the billing run reads them, with their cycles from the current one on (any order; unknown ids are left out). */
+  readonly findBillable: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<BillableSubscription>>
+  /** Locks the subscriptions' rows (in id order, so two batches never deadlock) until the transaction ends. */
+  readonly lockMany: (ids: ReadonlyArray<string>) => Effect.Effect<void>
   /**
-   * Issues the `SCHEDULED` cycle: its status (`AWAITING_PAYMENT`, or
-   * `PROCESSING` for a card attempt), charge and amounts; false when it was
-   * issued (or canceled) meanwhile, which is what bills a cycle once.
+   * Issues `SCHEDULED` cycles in one statement: each one's status
+   * (`AWAITING_PAYMENT`, or `PROCESSING` for a card attempt), charge and
+   * amounts. Answers the cycles it moved: one issued (or canceled)
+   * meanwhile is left out, which is what bills a cycle once.
    */
-  readonly issueCycle: (
-    ref: CycleRef,
-    issued: Pick<BillingCycle, "status" | "chargeId" | "amount" | "discount" | "issueDate" | "attemptCount">,
+  readonly issueCycles: (
+    rows: ReadonlyArray<{
+      readonly ref: CycleRef
+      readonly issued: Pick<BillingCycle, "status" | "chargeId" | "amount" | "discount" | "issueDate" | "attemptCount">
+    }>,
     at: Date
-  ) => Effect.Effect<boolean>
+  ) => Effect.Effect<ReadonlyArray<CycleRef>>
+  /** Adds invoices of issued cycles in one statement each for invoices and lines, numbered per account in order. */
+  readonly addInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) => Effect.Effect<void>
   /** Parks the `SCHEDULED` cycle for review (safety bounds). */
   readonly holdCycle: (ref: CycleRef, reason: string, at: Date) => Effect.Effect<void>
-  /** Adds the next cycle of a subscription (`SCHEDULED`); nothing when it exists already. */
-  readonly addCycle: (cycle: BillingCycle) => Effect.Effect<void>
+  /** Adds the next cycles of subscriptions (`SCHEDULED`); a cycle that exists already is left as it is. */
+  readonly addCycles: (cycles: ReadonlyArray<BillingCycle>) => Effect.Effect<void>
   /**
    * A new card attempt on an unpaid cycle with charge `chargeId` (its invoice
    * follows): an automatic one moves `RETRY_SCHEDULED` to `PROCESSING` and
@@ -166,7 +176,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    * replaces `CANCELED` (first, so a price is never live twice), the main plan
    * following; answers how many.
    */
-  readonly applyScheduledReplacements: (subscriptionId: string, at: Date) => Effect.Effect<number>
+  readonly applyScheduledReplacements: (subscriptionIds: ReadonlyArray<string>, at: Date) => Effect.Effect<number>
   /** The first day after `today` on which a job of the billing run has work for `accountId` (or none). */
   readonly nextWorkDay: (accountId: string, today: string) => Effect.Effect<Option.Option<string>>
   /** Cancels every open cycle (and its invoice); the numbers canceled. */

@@ -118,9 +118,12 @@ const countingEvents = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
     const counts: Record<string, number> = {}
+    const count = (entries: ReadonlyArray<{ readonly event: string }>) =>
+      Effect.sync(() => entries.forEach((entry) => void (counts[entry.event] = (counts[entry.event] ?? 0) + 1)))
     const counting = Outbox.of({
       ...outbox,
-      append: (entry) => Effect.tap(outbox.append(entry), () => Effect.sync(() => void (counts[entry.event] = (counts[entry.event] ?? 0) + 1)))
+      append: (entry) => Effect.tap(outbox.append(entry), () => count([entry])),
+      appendMany: (entries) => Effect.tap(outbox.appendMany(entries), () => count(entries))
     })
     const result = yield* Effect.provideService(effect, Outbox, counting)
     return [result, counts] as const

@@ -30,11 +30,18 @@ import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
 import { cancelNow } from "./CancelSubscription.ts"
-import { attemptCycle, issueCycle } from "./IssueCycle.ts"
+import { attemptCycle, issueCycles } from "./IssueCycle.ts"
 import { accountNumberOf } from "./SubscriptionPayments.ts"
 
 /** How long a claim holds: long enough for a batch of card authorizations, short enough that a killed worker's rows return soon. */
 export const CLAIM_LEASE_MILLIS = 60_000
+
+/** The clock of a claim: today in São Paulo, now, and the end of the lease. */
+const claimClock = Effect.map(Clock.currentTimeMillis, (now) => ({
+  today: saoPauloDate(now),
+  now: new Date(now),
+  leaseUntil: new Date(now + CLAIM_LEASE_MILLIS)
+}))
 
 /**
  * Claims up to `limit` cycles due for `job` and handles each with `handle`;
@@ -47,9 +54,7 @@ const runClaimed = Effect.fnUntraced(function*<E, R>(
   scope: RunScope,
   handle: (ref: CycleRef) => Effect.Effect<unknown, E, R>
 ) {
-  const now = yield* Clock.currentTimeMillis
-  const clock = { today: saoPauloDate(now), now: new Date(now), leaseUntil: new Date(now + CLAIM_LEASE_MILLIS) }
-  const claimed = yield* (yield* Subscriptions).claimDue(job, scope, clock, limit)
+  const claimed = yield* (yield* Subscriptions).claimDue(job, scope, yield* claimClock, limit)
   for (const ref of claimed) {
     yield* handle(ref).pipe(
       Effect.catchCause((cause) => Effect.logWarning(`billing run: ${job} of ${ref.subscriptionId} cycle ${ref.cycleNumber} failed`, cause))
@@ -58,9 +63,13 @@ const runClaimed = Effect.fnUntraced(function*<E, R>(
   return claimed.length
 })
 
-/** Issues the cycles whose issue day came (a card's: its due date). */
+/** Issues the cycles whose issue day came (a card's: its due date), the batch claimed at once and written set-based. */
 export const issueDueCycles = Effect.fn("BillingRun.issueDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
-  return yield* runClaimed("issue", limit, scope, issueCycle)
+  const claimed = yield* (yield* Subscriptions).claimDue("issue", scope, yield* claimClock, limit)
+  yield* issueCycles(claimed).pipe(
+    Effect.catchCause((cause) => Effect.logWarning(`billing run: a batch of ${claimed.length} cycles was not issued`, cause))
+  )
+  return claimed.length
 })
 
 /** Attempts again the refused card renewals whose retry day came. */

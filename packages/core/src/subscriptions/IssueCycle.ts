@@ -1,27 +1,37 @@
 /**
- * The billing run's charges: a scheduled cycle issued (its invoice, its
- * charge, `charge.created`, the cycle after it scheduled) and a new card
- * attempt on an unpaid one. Each charge is a checkout's, made by
- * `prepareSubscriptionCharge` and recorded by `reserveCheckout`; what the
- * cycle records goes in the same transaction, behind the subscription's row
- * lock and a conditional move of the cycle, so a cycle claimed by two
- * workers (a lease that ran out under a slow one) is billed by one of them
- * and the other's transaction rolls back whole.
+ * The billing run's charges: scheduled cycles issued in batches (their
+ * invoices, their charges, `charge.created`, the cycles after them
+ * scheduled) and a new card attempt on an unpaid cycle.
+ *
+ * A batch is set-based: its subscriptions are read in three statements,
+ * each cycle's invoice and charge are worked out in memory by the same rules
+ * and checkout strategies as a single charge (`prepareSubscriptionCharge`),
+ * and everything is written in one transaction of multi-row statements.
+ * That transaction locks the subscriptions, reads them again and keeps only
+ * the cycles whose inputs did not change meanwhile, then moves them from
+ * `SCHEDULED` with one conditional update: a cycle claimed by two workers (a
+ * lease that ran out under a slow one) is billed by one of them, and a
+ * cycle left out is claimed again when its lease ends. Card cycles are
+ * charged after the commit, each by its own authorization.
  */
 import { Clock, Data, Effect, Option } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
-import { type CheckoutDraft, type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
+import { type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { CardRefused, type Charge, paymentTypeOf } from "../domain/Charge.ts"
-import type { BillingCycle, CycleStatus, Invoice, SubscriptionAggregate } from "../domain/Subscription.ts"
+import type { BillableSubscription, BillingCycle, CycleStatus, Invoice } from "../domain/Subscription.ts"
 import { chargeCreated } from "../events/SubscriptionEvents.ts"
+import { type CycleInvoiceAmounts } from "../rules/CycleInvoice.ts"
+import { Charges } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
+import { Transactor } from "../ports/Transactor.ts"
 import { issuedAmounts, scheduledCycle } from "./NextCycle.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
+import { hasScheduledReplacements, withScheduledReplacements } from "./SubscriptionItems.ts"
 import { accountNumberOf } from "./SubscriptionPayments.ts"
 
-/** The cycle moved on between the claim and the write (issued by another worker, canceled, repriced): nothing is recorded. */
+/** The cycle moved on between the read and the write (canceled, paid, retried by another worker): nothing is recorded. */
 class CycleMovedOn extends Data.TaggedError("CycleMovedOn") {}
 
 /** What one issue or attempt did: its charge and, for a card, the acquirer's answer (`declinedCode` null when it did not answer). */
@@ -29,14 +39,7 @@ export type CycleOutcome =
   | { readonly _tag: "Issued" | "Paid"; readonly chargeId: string }
   | { readonly _tag: "Refused"; readonly chargeId: string; readonly declinedCode: string | null }
 
-const findCycle = Effect.fnUntraced(function*(ref: CycleRef) {
-  const found = yield* (yield* Subscriptions).find(ref.accountId, ref.subscriptionId)
-  if (Option.isNone(found)) return Option.none<{ aggregate: SubscriptionAggregate; cycle: BillingCycle }>()
-  const cycle = found.value.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
-  return cycle === undefined ? Option.none() : Option.some({ aggregate: found.value, cycle })
-})
-
-const descriptionOf = (aggregate: SubscriptionAggregate, n: number) => {
+const descriptionOf = (aggregate: BillableSubscription, n: number) => {
   const primary = aggregate.items.find((item) => item.id === aggregate.subscription.primaryItemId)
   return `${primary?.name ?? "Assinatura"} - ciclo ${n}`
 }
@@ -46,88 +49,166 @@ const descriptionOf = (aggregate: SubscriptionAggregate, n: number) => {
  * approved or refused, is recorded by its own transaction and by
  * `SubscriptionPayments`), nothing more for Pix and boleto.
  */
-const settle = <E, R>(draft: CheckoutDraft, prepared: PreparedCharge<E, R>, customerId: string) =>
+const settle = <E, R>(chargeId: string, prepared: PreparedCharge<E, R>, customerId: string) =>
   Effect.suspend(() => prepared.settle(customerId)).pipe(
-    Effect.map((result): CycleOutcome => ({ _tag: result.status === "paid" ? "Paid" : "Issued", chargeId: draft.common.id })),
+    Effect.map((result): CycleOutcome => ({ _tag: result.status === "paid" ? "Paid" : "Issued", chargeId })),
     // A refusal or an acquirer that did not answer is recorded on the charge and the cycle already.
     Effect.catch((error): Effect.Effect<CycleOutcome> =>
-      Effect.succeed({ _tag: "Refused", chargeId: draft.common.id, declinedCode: error instanceof CardRefused ? error.error : null })
+      Effect.succeed({ _tag: "Refused", chargeId, declinedCode: error instanceof CardRefused ? error.error : null })
     )
   )
 
-/**
- * Issues the `SCHEDULED` cycle `ref`: scheduled downgrades take over, the
- * invoice bills the items with what the cycle carries, the charge is made
- * (a card's is attempted at once: the run claims card cycles on their due
- * date) and the next cycle is scheduled. None when the cycle is not
- * `SCHEDULED` any more.
- */
-export const issueCycle = Effect.fn("BillingRun.issueCycle")(function*(ref: CycleRef) {
-  const found = yield* findCycle(ref)
-  if (Option.isNone(found) || found.value.cycle.status !== "SCHEDULED") return Option.none<CycleOutcome>()
-  const { aggregate, cycle } = found.value
-  const sub = aggregate.subscription
-  const at = new Date(yield* Clock.currentTimeMillis)
+/** Everything that decides what a cycle bills: when it changed between the read and the lock, the cycle waits for its next claim. */
+const fingerprint = (aggregate: BillableSubscription, cycle: BillingCycle) =>
+  JSON.stringify([
+    aggregate.subscription.status,
+    aggregate.subscription.paymentMethod,
+    aggregate.subscription.paymentMethodId,
+    aggregate.subscription.cancelAtPeriodEnd,
+    aggregate.items.map((item) => [item.id, item.status, item.quantity, item.unitAmount]),
+    [cycle.status, cycle.dueDate, cycle.adjustment, cycle.paymentMethod]
+  ])
+
+/** A cycle ready to be recorded: its invoice, its charge, what its strategy does after the commit, and the cycle after it. */
+interface IssueDraft {
+  readonly ref: CycleRef
+  readonly aggregate: BillableSubscription
+  readonly cycle: BillingCycle
+  readonly amounts: CycleInvoiceAmounts
+  readonly charge: Charge
+  readonly prepared: Effect.Success<ReturnType<typeof prepareSubscriptionCharge>>["prepared"]
+  readonly invoiceId: string
+  readonly fingerprint: string
+}
+
+const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: BillableSubscription, address: Charge["address"]) {
+  const cycle = aggregate.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
+  if (cycle === undefined || cycle.status !== "SCHEDULED") return Option.none<IssueDraft>()
   const amounts = issuedAmounts(aggregate, cycle)
-  const card = cycle.paymentMethod === "creditcard"
+  const sub = aggregate.subscription
   const { draft, prepared } = yield* prepareSubscriptionCharge(aggregate, {
     amount: amounts.total,
     cycleNumber: cycle.cycleNumber,
     dueDate: cycle.dueDate,
-    description: descriptionOf(aggregate, cycle.cycleNumber)
+    description: descriptionOf(aggregate, cycle.cycleNumber),
+    address
   })
+  // The subscription's customer exists: the charge is its, as the reserve would match it by document.
+  const charge: Charge = {
+    ...prepared.pending,
+    customerId: sub.customerId,
+    customer: { documentNumber: sub.document, name: sub.name, email: sub.email, phone: sub.phone, cep: null }
+  }
   const invoiceId = yield* (yield* Ids).make("inv", { sandbox: draft.owner.sandbox })
-  const record = (charge: Charge) =>
-    Effect.gen(function*() {
-      const subscriptions = yield* Subscriptions
-      yield* subscriptions.lock(sub.id)
-      // Read again under the lock: a change made since the first read would bill another amount.
-      const again = yield* findCycle(ref)
-      if (Option.isNone(again) || issuedAmounts(again.value.aggregate, again.value.cycle).total !== amounts.total) {
-        return yield* new CycleMovedOn()
-      }
-      const issued = yield* subscriptions.issueCycle(ref, {
-        status: card ? "PROCESSING" : "AWAITING_PAYMENT",
-        chargeId: charge.id,
-        amount: amounts.total,
-        discount: amounts.discount,
-        issueDate: saoPauloDate(at.getTime()),
-        attemptCount: card ? 1 : 0
-      }, at)
-      if (!issued) return yield* new CycleMovedOn()
-      yield* subscriptions.applyScheduledReplacements(sub.id, at)
-      const invoice: Omit<Invoice, "invoiceNumber"> = {
-        id: invoiceId,
-        subscriptionId: sub.id,
-        cycleNumber: cycle.cycleNumber,
-        status: "AWAITING_PAYMENT",
-        paymentType: paymentTypeOf[cycle.paymentMethod],
-        dueDate: charge.dueDate ?? cycle.dueDate,
-        paidAt: null,
-        canceledAt: null,
-        discount: amounts.discount,
-        total: amounts.total,
-        chargeId: charge.id,
-        lines: amounts.lines,
-        createdAt: at
-      }
-      yield* subscriptions.addInvoice(sub.accountId, invoice)
-      const swapped = yield* findCycle(ref)
-      if (Option.isNone(swapped)) return yield* new CycleMovedOn()
-      yield* subscriptions.addCycle(scheduledCycle(swapped.value.aggregate, cycle.cycleNumber + 1, at))
-      const after = yield* findCycle(ref)
-      if (Option.isSome(after)) {
-        yield* (yield* Outbox).append(chargeCreated(after.value.aggregate, charge, yield* accountNumberOf(sub.accountId), at))
-      }
-    })
-  const reserved = yield* reserveCheckout(draft, prepared.pending, [], record).pipe(
-    Effect.map(Option.some),
-    Effect.catchTag("CycleMovedOn", () => Effect.succeed(Option.none<string>())),
-    // The charge carries no `externalId`, so it can never be a duplicate.
-    Effect.catchTag("DUPLICATE_CHARGE", Effect.die)
-  )
-  if (Option.isNone(reserved)) return Option.none<CycleOutcome>()
-  return Option.some(yield* settle(draft, prepared, reserved.value))
+  return Option.some<IssueDraft>({
+    ref,
+    aggregate,
+    cycle,
+    amounts,
+    charge,
+    prepared,
+    invoiceId,
+    fingerprint: fingerprint(aggregate, cycle)
+  })
+})
+
+const isCard = (draft: IssueDraft) => draft.cycle.paymentMethod === "creditcard"
+
+const invoiceOf = (d: IssueDraft, at: Date): Omit<Invoice, "invoiceNumber"> => ({
+  id: d.invoiceId,
+  subscriptionId: d.ref.subscriptionId,
+  cycleNumber: d.cycle.cycleNumber,
+  status: "AWAITING_PAYMENT",
+  paymentType: paymentTypeOf[d.cycle.paymentMethod],
+  dueDate: d.charge.dueDate ?? d.cycle.dueDate,
+  paidAt: null,
+  canceledAt: null,
+  discount: d.amounts.discount,
+  total: d.amounts.total,
+  chargeId: d.charge.id,
+  lines: d.amounts.lines,
+  createdAt: at
+})
+
+/** The subscription as the batch leaves it: replacements in force, the cycle issued, the next one scheduled. */
+const afterIssue = (d: IssueDraft, issued: BillingCycle, next: BillingCycle): BillableSubscription => {
+  const swapped = withScheduledReplacements(d.aggregate)
+  return { ...swapped, cycles: [...swapped.cycles.map((c) => (c.cycleNumber === issued.cycleNumber ? issued : c)), next] }
+}
+
+/**
+ * Records the drafts in one transaction and answers those it recorded: the
+ * subscriptions locked and read again, the unchanged cycles moved from
+ * `SCHEDULED`, then their charges, replacements, invoices, next cycles and
+ * `charge.created` in multi-row statements.
+ */
+const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraft>, at: Date) {
+  const subscriptions = yield* Subscriptions
+  const ids = [...new Set(drafts.map((d) => d.ref.subscriptionId))]
+  yield* subscriptions.lockMany(ids)
+  const current = new Map((yield* subscriptions.findBillable(ids)).map((a) => [a.subscription.id, a]))
+  const unchanged = drafts.filter((d) => {
+    const now = current.get(d.ref.subscriptionId)
+    const cycle = now?.cycles.find((c) => c.cycleNumber === d.ref.cycleNumber)
+    return now !== undefined && cycle !== undefined && fingerprint(now, cycle) === d.fingerprint
+  })
+  const today = saoPauloDate(at.getTime())
+  const issuedOf = (d: IssueDraft): BillingCycle => ({
+    ...d.cycle,
+    status: isCard(d) ? "PROCESSING" : "AWAITING_PAYMENT",
+    chargeId: d.charge.id,
+    amount: d.amounts.total,
+    discount: d.amounts.discount,
+    issueDate: today,
+    attemptCount: isCard(d) ? 1 : 0,
+    updatedAt: at
+  })
+  const moved = yield* subscriptions.issueCycles(unchanged.map((d) => ({ ref: d.ref, issued: issuedOf(d) })), at)
+  const movedKeys = new Set(moved.map((ref) => `${ref.subscriptionId}/${ref.cycleNumber}`))
+  const done = unchanged.filter((d) => movedKeys.has(`${d.ref.subscriptionId}/${d.ref.cycleNumber}`))
+  if (done.length === 0) return done
+  yield* (yield* Charges).insertMany(done.map((d) => d.charge))
+  yield* subscriptions.applyScheduledReplacements(done.filter((d) => hasScheduledReplacements(d.aggregate)).map((d) => d.ref.subscriptionId), at)
+  yield* subscriptions.addInvoices(done.map((d) => ({ accountId: d.ref.accountId, invoice: invoiceOf(d, at) })))
+  const nexts = done.map((d) => scheduledCycle(withScheduledReplacements(d.aggregate), d.cycle.cycleNumber + 1, at))
+  yield* subscriptions.addCycles(nexts)
+  const events = yield* Effect.forEach(done, (d, i) =>
+    Effect.map(accountNumberOf(d.ref.accountId), (number) => chargeCreated(afterIssue(d, issuedOf(d), nexts[i]!), d.charge, number, at)))
+  yield* (yield* Outbox).appendMany(events)
+  return done
+})
+
+/**
+ * Issues the `SCHEDULED` cycles `refs` (claimed by the caller): scheduled
+ * downgrades take over, each invoice bills the items with what the cycle
+ * carries, the charges are made (a card's attempted at once: cards are
+ * claimed on their due date) and the next cycles are scheduled. Answers how
+ * many it issued; a cycle that cannot be drafted (its card gone, say) is
+ * logged and left to its next claim.
+ */
+export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: ReadonlyArray<CycleRef>) {
+  if (refs.length === 0) return 0
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const ids = [...new Set(refs.map((ref) => ref.subscriptionId))]
+  const aggregates = new Map((yield* (yield* Subscriptions).findBillable(ids)).map((a) => [a.subscription.id, a]))
+  const addresses = yield* (yield* Charges).billingAddresses(ids)
+  const drafts = yield* Effect.forEach(refs, (ref) => {
+    const aggregate = aggregates.get(ref.subscriptionId)
+    if (aggregate === undefined) return Effect.succeed(Option.none<IssueDraft>())
+    return draftIssue(ref, aggregate, addresses.get(ref.subscriptionId) ?? null).pipe(
+      Effect.catchCause((cause) =>
+        Effect.as(Effect.logWarning(`billing run: cycle ${ref.cycleNumber} of ${ref.subscriptionId} not issued`, cause), Option.none<IssueDraft>())
+      )
+    )
+  })
+  const ready = drafts.flatMap((d) => Option.toArray(d))
+  const recorded = yield* (yield* Transactor).withTransaction(recordIssues(ready, at))
+  // Each card is its own authorization, recorded by its own transaction; a few at a time keep the acquirer busy.
+  yield* Effect.forEach(recorded.filter(isCard), (d) => settle(d.charge.id, d.prepared, d.aggregate.subscription.customerId), {
+    concurrency: 8,
+    discard: true
+  })
+  return recorded.length
 })
 
 /**
@@ -140,9 +221,10 @@ export const attemptCycle = Effect.fn("BillingRun.attemptCycle")(function*(
   ref: CycleRef,
   attempt: { readonly manual: boolean; readonly from: ReadonlyArray<CycleStatus> }
 ) {
-  const found = yield* findCycle(ref)
-  if (Option.isNone(found) || !attempt.from.includes(found.value.cycle.status)) return Option.none<CycleOutcome>()
-  const { aggregate, cycle } = found.value
+  const found = yield* (yield* Subscriptions).find(ref.accountId, ref.subscriptionId)
+  const cycle = Option.isSome(found) ? found.value.cycles.find((c) => c.cycleNumber === ref.cycleNumber) : undefined
+  if (Option.isNone(found) || cycle === undefined || !attempt.from.includes(cycle.status)) return Option.none<CycleOutcome>()
+  const aggregate = found.value
   const { draft, prepared } = yield* prepareSubscriptionCharge(aggregate, {
     amount: cycle.amount,
     cycleNumber: cycle.cycleNumber,
@@ -161,8 +243,9 @@ export const attemptCycle = Effect.fn("BillingRun.attemptCycle")(function*(
   const reserved = yield* reserveCheckout(draft, prepared.pending, [], record).pipe(
     Effect.map(Option.some),
     Effect.catchTag("CycleMovedOn", () => Effect.succeed(Option.none<string>())),
+    // The charge carries no `externalId`, so it can never be a duplicate.
     Effect.catchTag("DUPLICATE_CHARGE", Effect.die)
   )
   if (Option.isNone(reserved)) return Option.none<CycleOutcome>()
-  return Option.some(yield* settle(draft, prepared, reserved.value))
+  return Option.some(yield* settle(draft.common.id, prepared, reserved.value))
 })

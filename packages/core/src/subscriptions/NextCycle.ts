@@ -3,14 +3,14 @@
  * follows it. A subscription always has its next cycle as a `SCHEDULED` row:
  * issuing cycle `n` adds cycle `n + 1`, priced with the items it will bill.
  */
-import type { BillingCycle, SubscriptionAggregate } from "../domain/Subscription.ts"
+import type { BillingCycle, BillableSubscription } from "../domain/Subscription.ts"
 import { cents } from "../money/Money.ts"
 import { type CycleInvoiceAmounts, cycleInvoice } from "../rules/CycleInvoice.ts"
 import { anchoredDueDate, issueDate } from "../rules/CycleSchedule.ts"
 import { itemLine, nextCycleItems, scheduledLines } from "./SubscriptionItems.ts"
 
 /** The invoice of `cycle` as issued now: the items it bills (scheduled downgrades in force), what it carries, discounts and coupon. */
-export const issuedAmounts = (aggregate: SubscriptionAggregate, cycle: BillingCycle): CycleInvoiceAmounts => {
+export const issuedAmounts = (aggregate: BillableSubscription, cycle: BillingCycle): CycleInvoiceAmounts => {
   const sub = aggregate.subscription
   return cycleInvoice({
     cycle: cycle.cycleNumber,
@@ -22,7 +22,7 @@ export const issuedAmounts = (aggregate: SubscriptionAggregate, cycle: BillingCy
 }
 
 /** Cycle `n` as scheduled at `at`: due on the subscription's calendar, priced with the items the next cycle bills. */
-export const scheduledCycle = (aggregate: SubscriptionAggregate, n: number, at: Date): BillingCycle => {
+export const scheduledCycle = (aggregate: BillableSubscription, n: number, at: Date): BillingCycle => {
   const sub = aggregate.subscription
   const dueDate = anchoredDueDate(sub, n)
   const amounts = cycleInvoice({

@@ -12,7 +12,8 @@ import { CheckoutRequest } from "../checkout/CheckoutRequest.ts"
 import { chargeMethodOf, type CheckoutOrder } from "../checkout/ParseCheckout.ts"
 import { preparePix } from "../checkout/PixCheckout.ts"
 import { type CheckoutDraft, draftCheckout } from "../checkout/ReserveCheckout.ts"
-import type { SubscriptionAggregate } from "../domain/Subscription.ts"
+import type { ChargeAddress } from "../domain/Charge.ts"
+import type { BillableSubscription } from "../domain/Subscription.ts"
 import { type Cents, cents, toDecimalString } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { Accounts } from "../ports/Accounts.ts"
@@ -25,6 +26,16 @@ const account = (id: string) =>
   Effect.flatMap(Effect.flatMap(Accounts, (accounts) => accounts.findById(id)), (found) =>
     Option.match(found, { onNone: () => Effect.die(new Error(`account ${id} of a subscription is missing`)), onSome: Effect.succeed }))
 
+/** What a subscription's charge is for; `address` when the caller read it already (a batch), else it is read here. */
+export interface SubscriptionChargeInput {
+  readonly amount: Cents
+  readonly cycleNumber: number | null
+  readonly dueDate: string | null
+  readonly description: string
+  /** The address the subscription's charges are billed to (`Charges.billingAddresses`), null for none. */
+  readonly address?: ChargeAddress | null
+}
+
 /**
  * The checkout request a subscription's charge is made from: its buyer (with
  * the address of its first charge, which a boleto needs), its method and
@@ -32,13 +43,14 @@ const account = (id: string) =>
  * any request, so it is checked as a client's would be.
  */
 const requestOf = Effect.fnUntraced(function*(
-  aggregate: SubscriptionAggregate,
-  input: { readonly description: string; readonly dueDate: string | null; readonly cycleNumber: number | null },
+  aggregate: BillableSubscription,
+  input: SubscriptionChargeInput,
   today: string
 ) {
   const sub = aggregate.subscription
-  const charges = yield* (yield* Charges).listBySubscription(sub.accountId, sub.id)
-  const address = charges.find((c) => c.address !== null)?.address ?? null
+  const address = input.address !== undefined
+    ? input.address
+    : (yield* (yield* Charges).billingAddresses([sub.id])).get(sub.id) ?? null
   const method = chargeMethodOf(sub.paymentMethod)
   const due = input.dueDate !== null && input.dueDate > today ? input.dueDate : undefined
   const raw = {
@@ -78,8 +90,8 @@ const requestOf = Effect.fnUntraced(function*(
  * alongside, then settles it.
  */
 export const prepareSubscriptionCharge = Effect.fn("Subscriptions.prepareCharge")(function*(
-  aggregate: SubscriptionAggregate,
-  input: { readonly amount: Cents; readonly cycleNumber: number | null; readonly dueDate: string | null; readonly description: string }
+  aggregate: BillableSubscription,
+  input: SubscriptionChargeInput
 ) {
   const sub = aggregate.subscription
   const today = saoPauloDate(yield* Clock.currentTimeMillis)

@@ -6,7 +6,7 @@
  * replaces) takes that item's place from then on.
  */
 import { Effect } from "effect"
-import type { BillingCycle, InvoiceLine, SubscriptionAggregate, SubscriptionItem } from "../domain/Subscription.ts"
+import type { BillingCycle, InvoiceLine, BillableSubscription, SubscriptionItem } from "../domain/Subscription.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { adjustmentLine, cycleInvoice } from "../rules/CycleInvoice.ts"
 import { lineTotal } from "../rules/Items.ts"
@@ -17,15 +17,15 @@ const BILLED: ReadonlyArray<SubscriptionItem["status"]> = ["PENDING", "TRIALING"
 const isScheduledReplacement = (item: SubscriptionItem) => item.status === "PENDING" && item.upgradedFromItemId !== null
 
 /** The recurring items billed in the current cycle. */
-export const billedItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> =>
+export const billedItems = (aggregate: BillableSubscription): ReadonlyArray<SubscriptionItem> =>
   aggregate.items.filter((item) => item.type === "RECURRING" && BILLED.includes(item.status) && !isScheduledReplacement(item))
 
 /** Items waiting to start: an upgrade or add-on waiting for its payment, a downgrade waiting for the next cycle. */
-export const waitingItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> =>
+export const waitingItems = (aggregate: BillableSubscription): ReadonlyArray<SubscriptionItem> =>
   aggregate.items.filter((item) => item.status === "PENDING_UPGRADE" || isScheduledReplacement(item))
 
 /** The recurring items the next cycle will bill: the billed ones, with scheduled replacements in their place. */
-export const nextCycleItems = (aggregate: SubscriptionAggregate): ReadonlyArray<SubscriptionItem> => {
+export const nextCycleItems = (aggregate: BillableSubscription): ReadonlyArray<SubscriptionItem> => {
   const scheduled = aggregate.items.filter(isScheduledReplacement)
   const replaced = new Set(scheduled.map((item) => item.upgradedFromItemId))
   return [...billedItems(aggregate).filter((item) => !replaced.has(item.id)), ...scheduled]
@@ -46,14 +46,14 @@ export const itemLine = (item: SubscriptionItem): InvoiceLine => ({
 })
 
 /** The lines a not yet issued cycle will bill: the next cycle's items and what it carries. */
-export const scheduledLines = (aggregate: SubscriptionAggregate, cycle: BillingCycle): ReadonlyArray<InvoiceLine> => {
+export const scheduledLines = (aggregate: BillableSubscription, cycle: BillingCycle): ReadonlyArray<InvoiceLine> => {
   const lines = nextCycleItems(aggregate).map(itemLine)
   const carried = adjustmentLine(cycle.adjustment, lines.reduce((sum, line) => sum + line.netAmount, 0))
   return carried === null ? lines : [...lines, carried]
 }
 
 /** Sets what every not yet issued cycle will bill with the items the next cycle bills. */
-export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(function*(aggregate: SubscriptionAggregate, at: Date) {
+export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(function*(aggregate: BillableSubscription, at: Date) {
   const sub = aggregate.subscription
   const subscriptions = yield* Subscriptions
   for (const cycle of aggregate.cycles) {
@@ -63,3 +63,24 @@ export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(func
     yield* subscriptions.repriceScheduledCycle(sub.id, cycle.cycleNumber, { amount: invoice.total, discount: invoice.discount }, at)
   }
 })
+
+/**
+ * The subscription once the downgrades scheduled for its next cycle took
+ * over (what `Subscriptions.applyScheduledReplacements` writes): each
+ * replacement `ACTIVE`, the item it replaces `CANCELED`, the main plan
+ * following its replacement.
+ */
+export const withScheduledReplacements = <A extends BillableSubscription>(aggregate: A): A => {
+  const scheduled = aggregate.items.filter(isScheduledReplacement)
+  if (scheduled.length === 0) return aggregate
+  const replacedBy = new Map(scheduled.map((item) => [item.upgradedFromItemId!, item.id]))
+  const started = new Set(scheduled.map((item) => item.id))
+  const items = aggregate.items.map((item) =>
+    started.has(item.id) ? { ...item, status: "ACTIVE" as const } : replacedBy.has(item.id) ? { ...item, status: "CANCELED" as const } : item
+  )
+  const primary = replacedBy.get(aggregate.subscription.primaryItemId) ?? aggregate.subscription.primaryItemId
+  return { ...aggregate, items, subscription: { ...aggregate.subscription, primaryItemId: primary } }
+}
+
+/** Whether downgrades wait for the next cycle. */
+export const hasScheduledReplacements = (aggregate: BillableSubscription): boolean => aggregate.items.some(isScheduledReplacement)
