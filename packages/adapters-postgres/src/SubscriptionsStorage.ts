@@ -27,7 +27,7 @@ import {
   SubscriptionSplitRule
 } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, Int8, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
 import { containsPattern, inScope, run } from "./Statements.ts"
@@ -197,13 +197,22 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         return sql`c.status IN ${unpaid} AND c.overdue_at IS NULL AND c.due_date < ${today}::date AND s.status IN ${open}`
     }
   }
+  // Each job walks its partial index in order: without it the planner, told by statistics taken before a
+  // run that most cycles are due, merges the whole tables by key and reads past every cycle already issued.
+  const orderFor: Record<BillingJobName, Statement.Fragment> = {
+    issue: sql`c.issue_date`,
+    periodEnd: sql`c.issue_date`,
+    retry: sql`c.next_attempt_on`,
+    dunningEnd: sql`c.next_attempt_on`,
+    overdue: sql`c.due_date`
+  }
   const claimDue = (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) =>
     run(sql<{ accountId: string; subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}
       FROM (
         SELECT c.subscription_id, c.cycle_number, s.account_id FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
         WHERE ${dueFor(job, clock.today)} AND (c.claimed_until IS NULL OR c.claimed_until < ${clock.now})
           AND ${inScope(sql, scope, sql`s.account_id`)}
-        LIMIT ${limit} FOR UPDATE OF c SKIP LOCKED
+        ORDER BY ${orderFor[job]} LIMIT ${limit} FOR UPDATE OF c SKIP LOCKED
       ) due
       WHERE billing_cycles.subscription_id = due.subscription_id AND billing_cycles.cycle_number = due.cycle_number
       RETURNING due.account_id AS "accountId", billing_cycles.subscription_id AS "subscriptionId",

@@ -2,7 +2,7 @@
  * `billing run --until DATE [--account ACCOUNT_ID]`: runs every time-driven
  * job (sandbox payments, cancels at period end, cycle issues, card retries,
  * overdue marks, dunning ends, charge expiries) once, as of DATE, and exits
- * with what it did as JSON on stdout. Operators catch up with it; tests drive
+ * with what it did as JSON on stdout (with its duration and peak memory). Operators catch up with it; tests drive
  * the engine's time with it. Without `--account` it runs every account
  * without a test clock, as the worker does; with it, that account alone.
  */
@@ -28,7 +28,10 @@ export const runCommand = Command.make("run", {
   if (Number.isNaN(until)) return yield* usageError(`--until must be a date YYYY-MM-DD or an ISO 8601 instant`)
   const scope = Option.match(input.account, { onNone: () => EVERY_ACCOUNT, onSome: (accountId) => ({ accountId }) })
   const totals = yield* Billing.runBillingJobs(scope).pipe(Effect.provideService(Clock.Clock, Billing.shiftedClock(base, until - now)))
-  yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals }))
+  const elapsedMs = base.currentTimeMillisUnsafe() - now
+  // `maxRSS` is in kilobytes: the peak memory of this process over the run, for capacity planning.
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
+  yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals, elapsedMs, peakRssMb }))
 }, Effect.provide(EngineLive(configFromEnv(process.env, { holder: "billing run", share: true }))), Effect.provide(ProgressToStderr))).pipe(
   Command.withDescription("Run every time-driven job once as of a date, and exit")
 )

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench -- billing-run`: one billing run over N active monthly
+ * subscriptions due today on PostgreSQL, against the baseline of the same
+ * database writing the same rows without any logic.
+ *
+ * Seeding (not timed): nine template subscriptions are bought through the
+ * real API (card, Pix and boleto; one, two or three items; some with a
+ * coupon, some with a discount), then cloned in SQL into N subscriptions,
+ * each with its first cycle paid (its charge, its invoice) and its second
+ * cycle scheduled for today. The run is `billing run` in its own process,
+ * as an operator runs it: it issues every cycle (invoice, lines, charge,
+ * `charge.created`) and charges the cards to the sandbox acquirer. The
+ * baseline is one `INSERT ... SELECT` per table writing N charges, N
+ * invoices, the same number of lines and N events into tables shaped like
+ * the real ones, in one transaction.
+ *
+ * Settings: BENCH_SUBSCRIPTIONS (100000), RUN_PROFILE=dir (a CPU profile of the run).
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Exit, Redacted, Scope } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import { spawn } from "node:child_process"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { startEngine, TEST_SECRET_KEY } from "../test/support/Engine.ts"
+import { fmt } from "./_support/load.ts"
+
+const n = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000)
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+
+const engine = await startEngine("postgres")
+const url = (engine.config as { databaseUrl: string }).databaseUrl
+const scope = Effect.runSync(Scope.make())
+const sql = await Effect.runPromise(PgClient.make({ url: Redacted.make(url), maxConnections: 1 }).pipe(Scope.provide(scope), Effect.provide(Reactivity.layer)))
+const q = <A extends object = Record<string, unknown>>(text: string) => Effect.runPromise(sql.unsafe<A>(text))
+
+try {
+  // Templates through the API.
+  const account = await engine.createAccount()
+  const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${engine.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) })
+    const json = await response.json()
+    if (response.status !== 200 && response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`)
+    return json
+  }
+  const price = async (title: string, amount: number) =>
+    (await post("/v1/products", { name: title, type: "RECURRING", prices: [{ title, amount, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })).prices[0].priceId
+  const prices = [await price("Plano", 99.9), await price("Usuário extra", 19.9), await price("Armazenamento", 9.9)]
+  await post("/v1/coupons", { code: "BENCH10", name: "Dez por cento", discountType: "PERCENTAGE", discountValue: 10, appliesTo: "RECURRING" })
+  const customer = {
+    name: "Ana Souza",
+    email: "ana@example.com",
+    documentNumber: "52998224725",
+    phone: "+5511987654321",
+    address: { street: "Rua das Flores", number: "123", neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000" }
+  }
+  const methods = [
+    { paymentMethod: "creditcard", card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" } },
+    { paymentMethod: "pix" },
+    { paymentMethod: "boleto" }
+  ]
+  const templates: Array<string> = []
+  for (const [m, method] of methods.entries()) {
+    for (const count of [1, 2, 3]) {
+      const extras = (m + count) % 3 === 0 ? { couponCode: "BENCH10" } : (m + count) % 3 === 1 ? { discounts: [{ type: "percentage", value: 5 }] } : {}
+      const bought = await post("/v1/charges", { ...method, customer, items: prices.slice(0, count).map((priceId) => ({ priceId })), ...extras })
+      templates.push(bought.subscriptionId)
+    }
+  }
+
+  // Clones in SQL: N subscriptions, their items, their first charge and cycle (paid), their second cycle due today.
+  const seedStarted = performance.now()
+  const [today] = await q<{ d: string }>(`SELECT to_char(now() AT TIME ZONE 'America/Sao_Paulo', 'YYYY-MM-DD') AS d`)
+  const columns = async (table: string, except: ReadonlyArray<string>) =>
+    (await q<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = '${table}' ORDER BY ordinal_position`))
+      .map((r) => r.c).filter((c) => !except.includes(c))
+  const clone = async (table: string, replaced: Record<string, string>, from: string, extraExcept: ReadonlyArray<string> = []) => {
+    const cols = await columns(table, ["seq", ...extraExcept])
+    await q(`INSERT INTO ${table} (${cols.join(", ")}) SELECT ${cols.map((c) => (c in replaced ? `${replaced[c]}` : `t.${c}`)).join(", ")} ${from}`)
+  }
+  const list = templates.map((id) => `'${id}'`).join(", ")
+  await q(`CREATE TEMP TABLE tpl AS SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM subscriptions WHERE id IN (${list})`)
+  const clones = `FROM generate_series(1, ${n}) g JOIN tpl ON tpl.k = g % 9`
+  // One connection, one transaction: the cycles and charges name each other (deferred foreign keys).
+  await q(`BEGIN`)
+  await clone("subscriptions", {
+    id: `'SANDBOX_sub_b' || g`,
+    status: `'ACTIVE'`,
+    primary_item_id: `'SANDBOX_item_b' || g || '_' || (SELECT i.position FROM subscription_items i WHERE i.id = t.primary_item_id)`,
+    anchor_date: `'${today!.d}'::date`,
+    anchor_cycle: "2",
+    billing_day: `extract(day FROM '${today!.d}'::date)::int`,
+    current_cycle_number: "1"
+  }, `${clones} JOIN subscriptions t ON t.id = tpl.id`)
+  await clone("subscription_items", {
+    id: `'SANDBOX_item_b' || g || '_' || t.position`,
+    subscription_id: `'SANDBOX_sub_b' || g`,
+    status: `'ACTIVE'`
+  }, `${clones} JOIN subscription_items t ON t.subscription_id = tpl.id`)
+  await clone("charges", {
+    id: `'SANDBOX_cha_b' || g`,
+    subscription_id: `'SANDBOX_sub_b' || g`,
+    status: `'PAID'`,
+    txid: `'b' || g`,
+    end_to_end_id: "NULL"
+  }, `${clones} JOIN charges t ON t.subscription_id = tpl.id AND t.cycle_number = 1`)
+  await clone("billing_cycles", {
+    subscription_id: `'SANDBOX_sub_b' || g`,
+    status: `CASE t.cycle_number WHEN 1 THEN 'PAID' ELSE 'SCHEDULED' END`,
+    charge_id: `CASE t.cycle_number WHEN 1 THEN 'SANDBOX_cha_b' || g END`,
+    due_date: `CASE t.cycle_number WHEN 1 THEN t.due_date ELSE '${today!.d}'::date END`,
+    issue_date: `CASE t.cycle_number WHEN 1 THEN t.issue_date ELSE '${today!.d}'::date END`,
+    period_start: `CASE t.cycle_number WHEN 1 THEN t.period_start ELSE '${today!.d}'::date END`
+  }, `${clones} JOIN billing_cycles t ON t.subscription_id = tpl.id`)
+  // The first invoice of each, as a real subscription has: the tables the run writes start at their real size.
+  await clone("invoices", {
+    id: `'SANDBOX_inv_b' || g`,
+    subscription_id: `'SANDBOX_sub_b' || g`,
+    charge_id: `'SANDBOX_cha_b' || g`,
+    invoice_number: `1000 + g`,
+    status: `'PAID'`
+  }, `${clones} JOIN invoices t ON t.subscription_id = tpl.id AND t.cycle_number = 1`)
+  await clone("invoice_lines", { invoice_id: `'SANDBOX_inv_b' || g` },
+    `${clones} JOIN invoices i ON i.subscription_id = tpl.id AND i.cycle_number = 1 JOIN invoice_lines t ON t.invoice_id = i.id`)
+  await q(`UPDATE invoice_counters SET last_number = 1000 + ${n}`)
+  await q(`COMMIT`)
+  await q(`ANALYZE`)
+  console.log(`seeded ${n} subscriptions (${templates.length} templates) in ${fmt((performance.now() - seedStarted) / 1000)} s`)
+
+  // The run, as an operator runs it.
+  const env = { ...process.env, DATABASE_URL: url, BILLING_SECRET_KEY: TEST_SECRET_KEY }
+  const started = performance.now()
+  const profile = process.env.RUN_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RUN_PROFILE}`] : []
+  const child = spawn(process.execPath, [...profile, join(root, "packages/cli/src/main.ts"), "run"], { env, stdio: ["ignore", "pipe", "inherit"] })
+  let out = ""
+  child.stdout.on("data", (chunk) => (out += chunk))
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
+  const seconds = (performance.now() - started) / 1000
+  if (code !== 0) throw new Error(`billing run exited with ${code}: ${out}`)
+  const report = JSON.parse(out.trim().split("\n").at(-1)!) as { issued: number; peakRssMb: number; elapsedMs: number }
+  const [issued] = await q<{ n: string }>(`SELECT count(*)::text AS n FROM billing_cycles WHERE cycle_number = 2 AND status <> 'SCHEDULED'`)
+  const [paid] = await q<{ n: string }>(`SELECT count(*)::text AS n FROM charges WHERE cycle_number = 2 AND status = 'PAID'`)
+  if (Number(issued!.n) < n) throw new Error(`only ${issued!.n} of ${n} cycles issued: ${out}`)
+
+  if (process.env.BENCH_SCANS) console.log(await q(`SELECT relname, seq_scan, seq_tup_read, idx_scan FROM pg_stat_user_tables ORDER BY seq_tup_read DESC LIMIT 8`))
+  // Baseline: the same rows, written by INSERT ... SELECT with no logic, in one transaction.
+  for (const table of ["charges", "invoices", "invoice_lines", "outbox"]) await q(`CREATE TABLE bench_${table} (LIKE ${table} INCLUDING DEFAULTS)`)
+  const [lines] = await q<{ n: string }>(`SELECT count(*)::text AS n FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id WHERE i.cycle_number = 2`)
+  const [event] = await q<{ body: string }>(`SELECT body FROM outbox WHERE event = 'charge.created' ORDER BY id DESC LIMIT 1`)
+  const body = event!.body.replaceAll("'", "''")
+  const baselineStarted = performance.now()
+  await Effect.runPromise(sql.withTransaction(Effect.gen(function*() {
+    yield* sql.unsafe(`INSERT INTO bench_charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
+        fee_percent_hundredths, net_cents, txid, emv, customer, due_date, expires_at, attempts, customer_id, subscription_id, cycle_number, created_at, updated_at)
+      SELECT 'c' || g, 'acc', 'acc', 'PIX', 'PENDING', 9990, 99, 0, 99, 9891, 'tx' || g, repeat('0', 160), '{"name":"Ana Souza"}', current_date,
+        now(), 0, 'cus', 's' || g, 2, now(), now() FROM generate_series(1, ${n}) g`)
+    yield* sql.unsafe(`INSERT INTO bench_invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type, due_date,
+        discount_cents, total_cents, charge_id, created_at)
+      SELECT 'i' || g, 'acc', 's' || g, 2, g, 'AWAITING_PAYMENT', 'PIX', current_date, 0, 9990, 'c' || g, now() FROM generate_series(1, ${n}) g`)
+    yield* sql.unsafe(`INSERT INTO bench_invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
+        quantity, net_amount_cents, price_id, product_id)
+      SELECT 'i' || (g % ${n} + 1), g, 'Plano', 'Plano', 'Plano', 'RECURRING', 'CHECKOUT', 9990, 1, 9990, 'p', 'p'
+      FROM generate_series(1, ${Number(lines!.n)}) g`)
+    yield* sql.unsafe(`INSERT INTO bench_outbox (account_id, event, body, created_at)
+      SELECT 'acc', 'charge.created', '${body}', now() FROM generate_series(1, ${n}) g`)
+  })))
+  const baselineSeconds = (performance.now() - baselineStarted) / 1000
+
+  console.log(`billing run: ${n} cycles issued (${paid!.n} cards paid) in ${fmt(seconds)} s wall (${fmt(report.elapsedMs / 1000)} s in the run), ${fmt(n / seconds, 0)} subscriptions/s, peak RSS ${fmt(report.peakRssMb, 0)} MB`)
+  console.log(`baseline INSERT ... SELECT of ${n} charges, ${n} invoices, ${lines!.n} lines, ${n} events: ${fmt(baselineSeconds)} s`)
+  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)}`)
+} finally {
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+  await engine.dispose()
+}
