@@ -175,6 +175,13 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
           failure_reason = COALESCE(${changes.failureReason ?? null}, failure_reason)
         WHERE id = ${id} AND status IN ${sql.in([...transition.from])}
         RETURNING ${columns}`).pipe(Effect.flatMap(one)),
+    transitionMany: (transition, rows, at) =>
+      rows.length === 0 ? Effect.succeed([]) : run(sql`UPDATE charges SET status = ${transition.to}, updated_at = ${at},
+          paid_at = COALESCE(v.v_paid_at, charges.paid_at), failure_reason = COALESCE(v.v_failure_reason, charges.failure_reason)
+        FROM (VALUES ${sql.csv(rows.map((r) => sql`(${r.id}, ${r.paidAt ?? null}::timestamptz, ${r.failureReason ?? null}::text)`))})
+          AS v (v_id, v_paid_at, v_failure_reason)
+        WHERE charges.id = v.v_id AND charges.status IN ${sql.in([...transition.from])}
+        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges)),
     expireDue: (now, limit, scope) =>
       run(sql`UPDATE charges SET status = ${expire.to}, updated_at = ${now}
         WHERE id IN (

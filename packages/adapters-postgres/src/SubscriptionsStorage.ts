@@ -9,6 +9,7 @@ import {
   BillingCycle,
   Charge,
   type ClaimClock,
+  type CycleMove,
   type CycleRef,
   Invoice,
   InvoiceLine,
@@ -197,6 +198,38 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         return sql`c.status IN ${unpaid} AND c.overdue_at IS NULL AND c.due_date < ${today}::date AND s.status IN ${open}`
     }
   }
+  // Cycles move with their own invoice: the one whose charge is the cycle's (a plan change's prorata on
+  // the same cycle settles with its own charge). The statuses a cycle may move from travel as a list.
+  const moveCycles = (moves: ReadonlyArray<CycleMove>, at: Date) =>
+    Effect.gen(function*() {
+      if (moves.length === 0) return []
+      const moved = yield* run(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c SET status = v.to_status,
+          updated_at = ${at}, next_attempt_on = CASE WHEN v.sets_next THEN v.next_on ELSE c.next_attempt_on END
+        FROM (VALUES ${sql.csv(moves.map((m) =>
+          sql`(${m.subscriptionId}, ${m.cycleNumber}::int, ${m.from.join(",")}, ${m.to}, ${m.nextAttemptOn !== undefined}::boolean,
+            ${m.nextAttemptOn ?? null}::date)`))})
+          AS v (subscription_id, cycle_number, from_statuses, to_status, sets_next, next_on)
+        WHERE c.subscription_id = v.subscription_id AND c.cycle_number = v.cycle_number
+          AND c.status = ANY (string_to_array(v.from_statuses, ','))
+        RETURNING c.subscription_id AS "subscriptionId", c.cycle_number AS "cycleNumber"`)
+      const done = new Set(moved.map((m) => `${m.subscriptionId}/${Number(m.cycleNumber)}`))
+      const settled = moves.filter((m) => m.invoice !== null && done.has(`${m.subscriptionId}/${m.cycleNumber}`))
+      if (settled.length > 0) {
+        yield* run(sql`UPDATE invoices i SET status = v.status, paid_at = COALESCE(v.paid_at, i.paid_at),
+            canceled_at = COALESCE(v.canceled_at, i.canceled_at)
+          FROM (VALUES ${sql.csv(settled.map((m) =>
+            sql`(${m.subscriptionId}, ${m.cycleNumber}::int, ${m.invoice!.status}, ${m.invoice!.paidAt ?? null}::timestamptz,
+              ${m.invoice!.canceledAt ?? null}::timestamptz)`))})
+            AS v (subscription_id, cycle_number, status, paid_at, canceled_at)
+          JOIN billing_cycles c ON c.subscription_id = v.subscription_id AND c.cycle_number = v.cycle_number
+          WHERE i.subscription_id = v.subscription_id AND i.cycle_number = v.cycle_number AND i.charge_id IS NOT DISTINCT FROM c.charge_id`)
+      }
+      return moves.filter((m) => done.has(`${m.subscriptionId}/${m.cycleNumber}`)).map((m) => ({
+        accountId: "",
+        subscriptionId: m.subscriptionId,
+        cycleNumber: m.cycleNumber
+      }))
+    })
   // Each job walks its partial index in order: without it the planner, told by statistics taken before a
   // run that most cycles are due, merges the whole tables by key and reads past every cycle already issued.
   const orderFor: Record<BillingJobName, Statement.Fragment> = {
@@ -335,21 +368,13 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         WHERE id = ${id} AND NOT cancel_at_period_end AND status IN ${sql.in([...OPEN_SUBSCRIPTION_STATUSES])}
         RETURNING id`).pipe(Effect.map((rows) => rows.length > 0)),
     moveCycle: (subscriptionId, n, move, at) =>
-      Effect.gen(function*() {
-        const moved = yield* run(sql`UPDATE billing_cycles SET status = ${move.to}, updated_at = ${at}
-            ${move.nextAttemptOn === undefined ? sql`` : sql`, next_attempt_on = ${move.nextAttemptOn}::date`}
-          WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND status IN ${sql.in([...move.from])}
-          RETURNING cycle_number`)
-        if (moved.length === 0) return false
-        // Only the cycle's own invoice: a plan change's prorata invoice on the same cycle settles with its own charge.
-        if (move.invoice !== null) {
-          yield* run(sql`UPDATE invoices SET status = ${move.invoice.status},
-              paid_at = COALESCE(${move.invoice.paidAt ?? null}, paid_at), canceled_at = COALESCE(${move.invoice.canceledAt ?? null}, canceled_at)
-            WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n}
-              AND charge_id IS NOT DISTINCT FROM (SELECT charge_id FROM billing_cycles WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n})`)
-        }
-        return true
-      }),
+      Effect.map(moveCycles([{ ...move, subscriptionId, cycleNumber: n }], at), (moved) => moved.length > 0),
+    moveCycles,
+    transitionMany: (ids, transition, at, options = {}) =>
+      ids.length === 0 ? Effect.succeed([]) : run(sql<{ id: string }>`UPDATE subscriptions SET status = ${transition.to}, updated_at = ${at}
+        WHERE id IN ${sql.in([...ids])} AND status IN ${sql.in([...transition.from])}
+          ${options.unlessRecurrencePending ? sql`AND pix_recurrence_status IS DISTINCT FROM 'PENDING'` : sql``}
+        RETURNING id`).pipe(Effect.map((rows) => rows.map((row) => row.id))),
     cancelOpenCycles: (subscriptionId, at) =>
       Effect.gen(function*() {
         const rows = yield* run(sql<{ n: number }>`UPDATE billing_cycles SET status = 'CANCELED', updated_at = ${at}
@@ -492,12 +517,28 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         yield* run(sql`UPDATE invoices SET status = 'OVERDUE' WHERE ${cycleInvoiceOf(ref)} AND status IN ('PENDING', 'AWAITING_PAYMENT')`)
         return true
       }),
-    appendRuler: (ref, entry, at) =>
-      run(sql`UPDATE billing_cycles SET ruler_history = (ruler_history::jsonb || ${JSON.stringify([entry])}::jsonb)::text, updated_at = ${at}
-        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber}`).pipe(Effect.asVoid),
-    advanceCurrentCycle: (subscriptionId, n, at) =>
-      run(sql`UPDATE subscriptions SET current_cycle_number = ${n}, updated_at = ${at}
-        WHERE id = ${subscriptionId} AND current_cycle_number < ${n}`).pipe(Effect.asVoid),
+    appendRulers: (rows, at) => {
+      // One row per cycle: an UPDATE takes one source row per target row.
+      const entries = new Map<string, { subscriptionId: string; cycleNumber: number; entries: Array<unknown> }>()
+      for (const { entry, ref } of rows) {
+        const key = `${ref.subscriptionId}/${ref.cycleNumber}`
+        const found = entries.get(key) ?? { ...ref, entries: [] }
+        found.entries.push(entry)
+        entries.set(key, found)
+      }
+      return entries.size === 0 ? Effect.void : run(sql`UPDATE billing_cycles c
+        SET ruler_history = (c.ruler_history::jsonb || v.entries::jsonb)::text, updated_at = ${at}
+        FROM (VALUES ${sql.csv([...entries.values()].map((e) => sql`(${e.subscriptionId}, ${e.cycleNumber}::int, ${JSON.stringify(e.entries)})`))})
+          AS v (subscription_id, cycle_number, entries)
+        WHERE c.subscription_id = v.subscription_id AND c.cycle_number = v.cycle_number`).pipe(Effect.asVoid)
+    },
+    advanceCurrentCycles: (cycles, at) => {
+      const latest = new Map<string, number>()
+      for (const c of cycles) latest.set(c.subscriptionId, Math.max(latest.get(c.subscriptionId) ?? 0, c.cycleNumber))
+      return latest.size === 0 ? Effect.void : run(sql`UPDATE subscriptions s SET current_cycle_number = v.n, updated_at = ${at}
+        FROM (VALUES ${sql.csv([...latest].map(([id, n]) => sql`(${id}, ${n}::int)`))}) AS v (subscription_id, n)
+        WHERE s.id = v.subscription_id AND s.current_cycle_number < v.n`).pipe(Effect.asVoid)
+    },
     applyScheduledReplacements: (subscriptionIds, at) =>
       Effect.gen(function*() {
         if (subscriptionIds.length === 0) return 0
@@ -523,9 +564,9 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           SELECT c.due_date + 1 FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
             WHERE s.account_id = ${accountId} AND s.status IN ${open} AND c.status IN ${unpaid} AND c.overdue_at IS NULL
         ) work WHERE day > ${today}::date`).pipe(Effect.map((rows) => Option.fromNullishOr(rows[0]?.day))),
-    moveItems: (subscriptionId, which, to, at) =>
-      run(sql`UPDATE subscription_items SET status = ${to}, updated_at = ${at}
-        WHERE subscription_id = ${subscriptionId} AND type = ${which.type} AND status IN ${sql.in([...which.from])}
+    moveItems: (subscriptionIds, which, to, at) =>
+      subscriptionIds.length === 0 ? Effect.void : run(sql`UPDATE subscription_items SET status = ${to}, updated_at = ${at}
+        WHERE subscription_id IN ${sql.in([...subscriptionIds])} AND type = ${which.type} AND status IN ${sql.in([...which.from])}
           ${which.excludeReplacements ? sql`AND upgraded_from_item_id IS NULL` : sql``}`).pipe(Effect.asVoid)
   })
 }))

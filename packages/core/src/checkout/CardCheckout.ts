@@ -100,9 +100,33 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
   return {
     pending,
     notify: [],
-    settle: (customerId: string) => authorizeCard(draft, source.payment, plan, customerId)
+    settle: (customerId: string) => authorizeCard(draft, source.payment, plan, customerId),
+    acquirerAnswer: askAcquirer(source.payment, plan, draft.common.id)
   } satisfies PreparedCharge<Effect.Error<ReturnType<typeof authorizeCard>>, Effect.Services<ReturnType<typeof authorizeCard>>>
 })
+
+/** The acquirer's answer to a recorded card charge: approved, declined (why), or none (it did not answer). */
+export type AcquirerAnswer =
+  | { readonly _tag: "Approved" }
+  | { readonly _tag: "Declined"; readonly code: string }
+  | { readonly _tag: "Unavailable" }
+
+/** Asks the acquirer to authorize and capture the charge `reference`; never fails: no answer is an answer. */
+const askAcquirer = (payment: CardPayment, plan: InstallmentPlan, reference: string): Effect.Effect<AcquirerAnswer, never, Acquirer> =>
+  Effect.flatMap(Acquirer, (acquirer) => acquirer.authorize({ payment, amount: plan.total, installments: plan.installments, reference })).pipe(
+    Effect.result,
+    Effect.map((result): AcquirerAnswer =>
+      result._tag === "Failure"
+        ? { _tag: "Unavailable" }
+        : result.success._tag === "Approved"
+        ? { _tag: "Approved" }
+        : { _tag: "Declined", code: result.success.code }
+    )
+  )
+
+/** Why a refused charge failed, as its `failureReason` and its 402 body say. */
+export const failureReasonOf = (answer: Exclude<AcquirerAnswer, { readonly _tag: "Approved" }>): string =>
+  answer._tag === "Declined" ? answer.code : "acquirer_unavailable"
 
 /**
  * Asks the acquirer for the recorded charge and records its answer in one
@@ -114,24 +138,22 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
  */
 const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: CheckoutDraft, payment: CardPayment, plan: InstallmentPlan, customerId: string) {
   const id = draft.common.id
-  const authorization = yield* (yield* Acquirer).authorize({ payment, amount: plan.total, installments: plan.installments, reference: id }).pipe(
-    Effect.result
-  )
+  const answer = yield* askAcquirer(payment, plan, id)
   const charges = yield* Charges
   const coupons = yield* Coupons
   const transactor = yield* Transactor
   const done = new Date(yield* Clock.currentTimeMillis)
   const couponId = draft.couponId
-  if (authorization._tag === "Failure") {
+  if (answer._tag === "Unavailable") {
     // No answer from the acquirer: nothing was authorized; the attempt is kept as failed and the client may retry.
     yield* transactor.withTransaction(Effect.gen(function*() {
-      const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: "acquirer_unavailable" }, done)
+      const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: failureReasonOf(answer) }, done)
       if (Option.isSome(failed)) yield* recordChargeRefused(failed.value, done)
       if (couponId !== undefined) yield* coupons.release(couponId, id)
     }))
     return yield* new ProviderUnavailable({ message: "Adquirente indisponível", details: { chargeId: id } })
   }
-  if (authorization.success._tag === "Approved") {
+  if (answer._tag === "Approved") {
     yield* transactor.withTransaction(Effect.gen(function*() {
       const paid = yield* charges.transition(id, ChargeTransitions.cardApproved, { paidAt: done }, done)
       if (Option.isSome(paid)) {
@@ -142,14 +164,13 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
     const paid: CheckoutResult = { success: true, customerId, chargeId: id, status: "paid" }
     return paid
   }
-  const declined = authorization.success
   yield* transactor.withTransaction(Effect.gen(function*() {
-    const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: declined.code }, done)
+    const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: failureReasonOf(answer) }, done)
     if (Option.isSome(failed)) {
       yield* recordChargeRefused(failed.value, done)
       yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
     }
     if (couponId !== undefined) yield* coupons.release(couponId, id)
   }))
-  return yield* new CardRefused({ chargeId: id, error: declined.code })
+  return yield* new CardRefused({ chargeId: id, error: answer.code })
 })

@@ -9,6 +9,7 @@ import type { Account } from "../domain/Account.ts"
 import { type Charge, DuplicateCharge, unsettledCharge } from "../domain/Charge.ts"
 import type { Customer } from "../domain/Customer.ts"
 import type { Cents } from "../money/Money.ts"
+import type { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { Customers } from "../ports/Customers.ts"
@@ -17,6 +18,7 @@ import type { NotificationKind } from "../domain/Notification.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
+import type { AcquirerAnswer } from "./CardCheckout.ts"
 import { type CheckoutPrice, couponRefused } from "./PriceCheckout.ts"
 
 /** A charge as its payment method makes it, before the buyer is matched to a customer. */
@@ -78,6 +80,11 @@ export interface PreparedCharge<E, R> {
   readonly notify: ReadonlyArray<NotificationKind>
   /** Called with the customer's id after the reserve: the card's authorization, the response of the others. */
   readonly settle: (customerId: string) => Effect.Effect<CheckoutResult, E, R>
+  /**
+   * A card's authorization alone, its answer not recorded: for callers that
+   * record many answers at once (the billing run); `settle` asks and records.
+   */
+  readonly acquirerAnswer?: Effect.Effect<AcquirerAnswer, never, Acquirer>
 }
 
 /**

@@ -66,6 +66,16 @@ export class Charges extends Context.Service<Charges, {
     at: Date
   ) => Effect.Effect<Option.Option<Charge>>
   /**
+   * Applies `transition` to many charges at once, each with its own payment
+   * instant or failure reason (a billing run's card answers); the charges
+   * that were still in one of its `from` statuses, updated.
+   */
+  readonly transitionMany: (
+    transition: ChargeTransition,
+    rows: ReadonlyArray<{ readonly id: string; readonly paidAt?: Date | null; readonly failureReason?: string | null }>,
+    at: Date
+  ) => Effect.Effect<ReadonlyArray<Charge>>
+  /**
    * Expires (`ChargeTransitions.expired`) up to `limit` open charges whose deadline passed, claiming them
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
    * that also records their events.

@@ -60,6 +60,17 @@ export interface CycleRef {
  */
 export type BillingJobName = "issue" | "periodEnd" | "retry" | "dunningEnd" | "overdue"
 
+/** A move of one cycle (and of its own invoice, unless `invoice` is null), from one of `from`. */
+export interface CycleMove {
+  readonly subscriptionId: string
+  readonly cycleNumber: number
+  readonly from: ReadonlyArray<CycleStatus>
+  readonly to: CycleStatus
+  readonly invoice: { readonly status: InvoiceStatus; readonly paidAt?: Date | undefined; readonly canceledAt?: Date | undefined } | null
+  /** The day of the next card attempt (set when given; null clears it). */
+  readonly nextAttemptOn?: string | null
+}
+
 /** The instant a claim is made at: today in São Paulo, now, and until when the claim holds. */
 export interface ClaimClock {
   readonly today: string
@@ -109,20 +120,23 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     changes: Partial<Pick<Subscription, "canceledAt" | "cancelReason" | "archivedAt">>,
     at: Date
   ) => Effect.Effect<Option.Option<Subscription>>
+  /**
+   * Applies `transition` to every subscription of `ids` still in one of its
+   * `from` statuses (leaving those whose Pix Automático recurrence waits for
+   * the payer's bank when `unlessRecurrencePending`); the ids it moved.
+   */
+  readonly transitionMany: (
+    ids: ReadonlyArray<string>,
+    transition: SubscriptionTransition,
+    at: Date,
+    options?: { readonly unlessRecurrencePending?: boolean }
+  ) => Effect.Effect<ReadonlyArray<string>>
   /** Sets `cancelAtPeriodEnd` (and the reason) unless it is set already; whether it changed. */
   readonly scheduleCancel: (id: string, reason: string | null, at: Date) => Effect.Effect<boolean>
   /** Moves cycle `n` from one of `from` to `to` (with the day of its next card attempt), and its invoice to `invoice`; whether it moved. */
-  readonly moveCycle: (
-    subscriptionId: string,
-    n: number,
-    move: {
-      readonly from: ReadonlyArray<CycleStatus>
-      readonly to: CycleStatus
-      readonly invoice: { readonly status: InvoiceStatus; readonly paidAt?: Date | undefined; readonly canceledAt?: Date | undefined } | null
-      readonly nextAttemptOn?: string | null
-    },
-    at: Date
-  ) => Effect.Effect<boolean>
+  readonly moveCycle: (subscriptionId: string, n: number, move: Omit<CycleMove, "subscriptionId" | "cycleNumber">, at: Date) => Effect.Effect<boolean>
+  /** Moves many cycles at once, each as `moveCycle` would; the cycles it moved. */
+  readonly moveCycles: (moves: ReadonlyArray<CycleMove>, at: Date) => Effect.Effect<ReadonlyArray<CycleRef>>
   /**
    * Claims up to `limit` cycles due for `job` in `scope` until
    * `clock.leaseUntil` (`SKIP LOCKED`, and not claimed by a live lease), so
@@ -166,10 +180,13 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   ) => Effect.Effect<boolean>
   /** Records `payment.overdue` on the unpaid cycle (its invoice `OVERDUE`) unless already recorded; whether it did. */
   readonly markOverdue: (ref: CycleRef, at: Date) => Effect.Effect<boolean>
-  /** Appends a collection message to the cycle's `rulerHistory`. */
-  readonly appendRuler: (ref: CycleRef, entry: { readonly kind: string; readonly channel: string; readonly sentAt: string }, at: Date) => Effect.Effect<void>
-  /** Makes cycle `n` the current one, unless a later one already is. */
-  readonly advanceCurrentCycle: (subscriptionId: string, n: number, at: Date) => Effect.Effect<void>
+  /** Appends a collection message to each cycle's `rulerHistory`. */
+  readonly appendRulers: (
+    rows: ReadonlyArray<{ readonly ref: Omit<CycleRef, "accountId">; readonly entry: { readonly kind: string; readonly channel: string; readonly sentAt: string } }>,
+    at: Date
+  ) => Effect.Effect<void>
+  /** Makes each cycle the current one of its subscription, unless a later one already is. */
+  readonly advanceCurrentCycles: (cycles: ReadonlyArray<{ readonly subscriptionId: string; readonly cycleNumber: number }>, at: Date) => Effect.Effect<void>
   /**
    * Downgrades scheduled for this cycle take over: each replacement
    * (`PENDING`, naming the item it replaces) becomes `ACTIVE` and the item it
@@ -231,9 +248,9 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     >,
     at: Date
   ) => Effect.Effect<void>
-  /** Moves the items of `type` in one of `from` to `to`. */
+  /** Moves the items of `type` in one of `from` to `to`, on every subscription of `subscriptionIds`. */
   readonly moveItems: (
-    subscriptionId: string,
+    subscriptionIds: ReadonlyArray<string>,
     which: {
       readonly type: SubscriptionItem["type"]
       readonly from: ReadonlyArray<ItemStatus>

@@ -90,7 +90,7 @@ const markOverdue = (ref: CycleRef) =>
     if (!(yield* subscriptions.markOverdue(ref, at))) return
     yield* subscriptions.transition(ref.subscriptionId, SubscriptionTransitions.overdueActive, {}, at)
     yield* subscriptions.transition(ref.subscriptionId, SubscriptionTransitions.overdueEarly, {}, at)
-    yield* subscriptions.appendRuler(ref, { kind: "payment.overdue", channel: "webhook", sentAt: at.toISOString() }, at)
+    yield* subscriptions.appendRulers([{ ref, entry: { kind: "payment.overdue", channel: "webhook", sentAt: at.toISOString() } }], at)
     const aggregate = yield* subscriptions.find(ref.accountId, ref.subscriptionId)
     if (Option.isNone(aggregate)) return
     yield* (yield* Outbox).append(paymentOverdue(aggregate.value, ref.cycleNumber, yield* accountNumberOf(ref.accountId), at))

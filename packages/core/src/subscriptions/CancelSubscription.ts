@@ -59,8 +59,8 @@ export const cancelNow = Effect.fn("Subscriptions.cancelNow")(function*(id: stri
   for (const charge of canceledCharges.filter((c) => c.cycleNumber === null)) {
     yield* subscriptions.settleInvoicesOfCharge(charge.id, "CANCELED", at)
   }
-  yield* subscriptions.moveItems(id, { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "PENDING_UPGRADE", "DEFAULT"] }, "CANCELED", at)
-  yield* subscriptions.moveItems(id, { type: "ONE_TIME", from: ["PENDING", "AWAITING_PAYMENT"] }, "CANCELED", at)
+  yield* subscriptions.moveItems([id], { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "PENDING_UPGRADE", "DEFAULT"] }, "CANCELED", at)
+  yield* subscriptions.moveItems([id], { type: "ONE_TIME", from: ["PENDING", "AWAITING_PAYMENT"] }, "CANCELED", at)
   const after = yield* subscriptions.find(canceled.value.accountId, id)
   if (Option.isSome(after)) yield* appendSubscriptionEvent(SubscriptionTransitions.canceled.event, after.value, at)
   return numbers

@@ -12,24 +12,28 @@
  * `SCHEDULED` with one conditional update: a cycle claimed by two workers (a
  * lease that ran out under a slow one) is billed by one of them, and a
  * cycle left out is claimed again when its lease ends. Card cycles are
- * charged after the commit, each by its own authorization.
+ * charged after the commit, each by its own authorization, and the answers
+ * recorded together in a second transaction.
  */
 import { Clock, Data, Effect, Option } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { type AcquirerAnswer, failureReasonOf } from "../checkout/CardCheckout.ts"
 import { type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { CardRefused, type Charge, paymentTypeOf } from "../domain/Charge.ts"
 import type { BillableSubscription, BillingCycle, CycleStatus, Invoice } from "../domain/Subscription.ts"
 import { chargeCreated } from "../events/SubscriptionEvents.ts"
 import { type CycleInvoiceAmounts } from "../rules/CycleInvoice.ts"
+import type { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { issuedAmounts, scheduledCycle } from "./NextCycle.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
 import { hasScheduledReplacements, withScheduledReplacements } from "./SubscriptionItems.ts"
-import { accountNumberOf } from "./SubscriptionPayments.ts"
+import { accountNumberOf, recordCyclesPaid, recordCyclesRefused } from "./SubscriptionPayments.ts"
 
 /** The cycle moved on between the read and the write (canceled, paid, retried by another worker): nothing is recorded. */
 class CycleMovedOn extends Data.TaggedError("CycleMovedOn") {}
@@ -76,7 +80,8 @@ interface IssueDraft {
   readonly cycle: BillingCycle
   readonly amounts: CycleInvoiceAmounts
   readonly charge: Charge
-  readonly prepared: Effect.Success<ReturnType<typeof prepareSubscriptionCharge>>["prepared"]
+  /** A card's authorization, asked once the cycle is recorded; none for Pix and boleto. */
+  readonly acquirerAnswer: Effect.Effect<AcquirerAnswer, never, Acquirer> | undefined
   readonly invoiceId: string
   readonly fingerprint: string
 }
@@ -106,7 +111,7 @@ const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: Billabl
     cycle,
     amounts,
     charge,
-    prepared,
+    acquirerAnswer: (prepared as PreparedCharge<unknown, unknown>).acquirerAnswer,
     invoiceId,
     fingerprint: fingerprint(aggregate, cycle)
   })
@@ -202,13 +207,35 @@ export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: R
     )
   })
   const ready = drafts.flatMap((d) => Option.toArray(d))
-  const recorded = yield* (yield* Transactor).withTransaction(recordIssues(ready, at))
-  // Each card is its own authorization, recorded by its own transaction; a few at a time keep the acquirer busy.
-  yield* Effect.forEach(recorded.filter(isCard), (d) => settle(d.charge.id, d.prepared, d.aggregate.subscription.customerId), {
-    concurrency: 8,
-    discard: true
+  const transactor = yield* Transactor
+  const recorded = yield* transactor.withTransaction(recordIssues(ready, at))
+  // Each card is its own authorization, a few at a time to keep the acquirer busy; their answers are recorded together.
+  const cards = recorded.filter(isCard)
+  const answers = yield* Effect.forEach(cards, (d) => d.acquirerAnswer ?? Effect.succeed<AcquirerAnswer>({ _tag: "Unavailable" }), {
+    concurrency: ACQUIRER_CONCURRENCY
   })
+  yield* transactor.withTransaction(recordCardAnswers(cards.map((d, i) => ({ charge: d.charge, answer: answers[i]! })), new Date(yield* Clock.currentTimeMillis)))
   return recorded.length
+})
+
+/** Card authorizations a batch keeps in flight. */
+const ACQUIRER_CONCURRENCY = 16
+
+/**
+ * Records the acquirer's answers for a batch's card charges, set-based, as
+ * each would be recorded alone (`CardCheckout`): approved charges `PAID` and
+ * their cycles paid, refused ones `FAILED` with their reason and their cycles
+ * on the retry schedule.
+ */
+const recordCardAnswers = Effect.fnUntraced(function*(
+  answered: ReadonlyArray<{ readonly charge: Charge; readonly answer: AcquirerAnswer }>,
+  at: Date
+) {
+  const charges = yield* Charges
+  const approved = answered.filter(({ answer }) => answer._tag === "Approved").map(({ charge }) => ({ id: charge.id, paidAt: at }))
+  const refused = answered.flatMap(({ answer, charge }) => (answer._tag === "Approved" ? [] : [{ id: charge.id, failureReason: failureReasonOf(answer) }]))
+  yield* recordCyclesPaid(yield* charges.transitionMany(ChargeTransitions.cardApproved, approved, at), at)
+  yield* recordCyclesRefused(yield* charges.transitionMany(ChargeTransitions.cardFailed, refused, at), at)
 })
 
 /**

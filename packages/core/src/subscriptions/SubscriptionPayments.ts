@@ -10,11 +10,17 @@ import { Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import { type ItemStatus, OPEN_CYCLE_STATUSES, OPEN_SUBSCRIPTION_STATUSES } from "../domain/Subscription.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
-import { paymentFailed, type SubscriptionEventName, subscriptionEvent, subscriptionPaymentSuccess } from "../events/SubscriptionEvents.ts"
+import {
+  paymentFailed,
+  type SubscriptionEventEntry,
+  type SubscriptionEventName,
+  subscriptionEvent,
+  subscriptionPaymentSuccess
+} from "../events/SubscriptionEvents.ts"
 import { Caller } from "../auth/Authenticate.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Outbox } from "../ports/Outbox.ts"
-import { Subscriptions } from "../ports/Subscriptions.ts"
+import { type CycleMove, Subscriptions } from "../ports/Subscriptions.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { afterRefusal } from "../rules/RetrySchedule.ts"
@@ -53,36 +59,55 @@ export const recordChargePaid = Effect.fn("Subscriptions.recordChargePaid")(func
   if (charge.subscriptionId === null) {
     return yield* (yield* Outbox).append({ accountId: charge.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(charge, at) })
   }
-  if (charge.cycleNumber !== null) return yield* cyclePaid(charge, charge.subscriptionId, charge.cycleNumber, at)
+  if (charge.cycleNumber !== null) return yield* recordCyclesPaid([charge], at)
   return yield* prorataPaid(charge, charge.subscriptionId, at)
 })
 
+/** The cycle a charge pays, when it is a cycle's (not a plan change's prorata, not standalone). */
+const cycleOf = (charge: Charge) =>
+  charge.subscriptionId === null || charge.cycleNumber === null
+    ? []
+    : [{ accountId: charge.accountId, subscriptionId: charge.subscriptionId, cycleNumber: charge.cycleNumber }]
+
+const RECURRING_TO_ACTIVATE: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING", "AWAITING_PAYMENT"]
+
 /**
- * A cycle's charge paid: the cycle and its invoice `PAID` (and the order
- * bumps it carried `CHARGED`), then the subscription activated by its first
- * payment (`subscription.activated`, its items `ACTIVE`) or renewed by a
- * later one (`subscription.renewed`).
+ * Cycles' charges paid, set-based (one payment confirmed, or a billing run's
+ * batch of cards): the cycles and their invoices `PAID` and current, the
+ * order bumps they carried `CHARGED`, then each subscription activated by
+ * its first payment (`subscription.activated`, its recurring items
+ * `ACTIVE`; a Pix Automático one waits for the payer's bank) or renewed by a
+ * later one (`subscription.renewed`), and `payment.success` with the
+ * subscription base for every charge.
  */
-const cyclePaid = Effect.fnUntraced(function*(charge: Charge, id: string, cycleNumber: number, at: Date) {
+export const recordCyclesPaid = Effect.fn("Subscriptions.recordCyclesPaid")(function*(charges: ReadonlyArray<Charge>, at: Date) {
+  const paid = charges.flatMap((charge) => cycleOf(charge).map((ref) => ({ charge, ref })))
+  if (paid.length === 0) return
   const subscriptions = yield* Subscriptions
-  const outbox = yield* Outbox
-  yield* subscriptions.moveCycle(id, cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } }, at)
-  yield* subscriptions.advanceCurrentCycle(id, cycleNumber, at)
-  const before = yield* subscriptions.find(charge.accountId, id)
-  // A Pix Automático subscription stays PENDING until the payer's bank authorizes the recurrence.
-  const waitsForBank = Option.isSome(before) && before.value.subscription.pixRecurrenceStatus === "PENDING"
-  const activated = waitsForBank ? Option.none() : yield* activate(id, at)
+  yield* subscriptions.moveCycles(paid.map(({ ref }) => ({ ...ref, from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } })), at)
+  yield* subscriptions.advanceCurrentCycles(paid.map(({ ref }) => ref), at)
+  const ids = [...new Set(paid.map(({ ref }) => ref.subscriptionId))]
+  // A downgrade scheduled meanwhile waits for its cycle; it is not activated with the plan.
+  const activated = new Set(yield* subscriptions.transitionMany(ids, SubscriptionTransitions.activated, at, { unlessRecurrencePending: true }))
+  yield* subscriptions.moveItems([...activated], { type: "RECURRING", from: RECURRING_TO_ACTIVATE, excludeReplacements: true }, "ACTIVE", at)
   // One-time items (order bumps) ride on the invoice just paid.
-  yield* subscriptions.moveItems(id, { type: "ONE_TIME", from: ["PENDING"] }, "CHARGED", at)
-  const renewed = Option.isNone(activated) && cycleNumber > 1
-    ? yield* subscriptions.transition(id, SubscriptionTransitions.renewed, {}, at)
-    : Option.none()
-  const aggregate = yield* subscriptions.find(charge.accountId, id)
-  if (Option.isNone(aggregate)) return
-  const accountNumber = yield* accountNumberOf(charge.accountId)
-  yield* outbox.append(subscriptionPaymentSuccess(aggregate.value, charge, accountNumber, at))
-  if (Option.isSome(activated)) yield* outbox.append(subscriptionEvent(SubscriptionTransitions.activated.event, aggregate.value, accountNumber, at))
-  if (Option.isSome(renewed)) yield* outbox.append(subscriptionEvent(SubscriptionTransitions.renewed.event, aggregate.value, accountNumber, at))
+  yield* subscriptions.moveItems(ids, { type: "ONE_TIME", from: ["PENDING"] }, "CHARGED", at)
+  const renewable = [...new Set(paid.filter(({ ref }) => ref.cycleNumber > 1 && !activated.has(ref.subscriptionId)).map(({ ref }) => ref.subscriptionId))]
+  const renewed = new Set(yield* subscriptions.transitionMany(renewable, SubscriptionTransitions.renewed, at))
+  const after = new Map((yield* subscriptions.findBillable(ids)).map((aggregate) => [aggregate.subscription.id, aggregate]))
+  const events: Array<SubscriptionEventEntry> = []
+  const announced = new Set<string>()
+  for (const { charge, ref } of paid) {
+    const aggregate = after.get(ref.subscriptionId)
+    if (aggregate === undefined) continue
+    const accountNumber = yield* accountNumberOf(ref.accountId)
+    events.push(subscriptionPaymentSuccess(aggregate, charge, accountNumber, at))
+    if (announced.has(ref.subscriptionId)) continue
+    announced.add(ref.subscriptionId)
+    if (activated.has(ref.subscriptionId)) events.push(subscriptionEvent(SubscriptionTransitions.activated.event, aggregate, accountNumber, at))
+    if (renewed.has(ref.subscriptionId)) events.push(subscriptionEvent(SubscriptionTransitions.renewed.event, aggregate, accountNumber, at))
+  }
+  yield* (yield* Outbox).appendMany(events)
 })
 
 /** The first payment's move: `ACTIVE`, its recurring items with it. */
@@ -91,8 +116,7 @@ export const activate = Effect.fn("Subscriptions.activate")(function*(id: string
   const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
   if (Option.isSome(activated)) {
     // A downgrade scheduled meanwhile waits for its cycle; it is not activated with the plan.
-    const from: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING", "AWAITING_PAYMENT"]
-    yield* subscriptions.moveItems(id, { type: "RECURRING", from, excludeReplacements: true }, "ACTIVE", at)
+    yield* subscriptions.moveItems([id], { type: "RECURRING", from: RECURRING_TO_ACTIVATE, excludeReplacements: true }, "ACTIVE", at)
   }
   return activated
 })
@@ -132,23 +156,41 @@ const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: 
  */
 export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused")(function*(charge: Charge, at: Date) {
   if (charge.subscriptionId === null) return
+  if (charge.cycleNumber !== null) return yield* recordCyclesRefused([charge], at)
   const subscriptions = yield* Subscriptions
   yield* (yield* Outbox).append(paymentFailed(charge, charge.failureReason ?? "card_declined", at))
-  if (charge.cycleNumber === null) {
-    yield* subscriptions.failItemsOfCharge(charge.id, at)
-    return yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", at)
+  yield* subscriptions.failItemsOfCharge(charge.id, at)
+  yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", at)
+})
+
+/**
+ * Cycles' card charges refused, set-based (one authorization, or a billing
+ * run's batch): `payment.failed` for each, kept in its cycle's
+ * `rulerHistory`, and the cycle moved as `recordChargeRefused` says.
+ */
+export const recordCyclesRefused = Effect.fn("Subscriptions.recordCyclesRefused")(function*(charges: ReadonlyArray<Charge>, at: Date) {
+  const refused = charges.flatMap((charge) => cycleOf(charge).map((ref) => ({ charge, ref })))
+  if (refused.length === 0) return
+  const subscriptions = yield* Subscriptions
+  yield* (yield* Outbox).appendMany(refused.map(({ charge }) => paymentFailed(charge, charge.failureReason ?? "card_declined", at)))
+  const found = new Map((yield* subscriptions.findBillable([...new Set(refused.map(({ ref }) => ref.subscriptionId))])).map((a) => [a.subscription.id, a]))
+  const today = saoPauloDate(at.getTime())
+  const rulers: Array<Parameters<typeof subscriptions.appendRulers>[0][number]> = []
+  const moves: Array<CycleMove> = []
+  for (const { charge, ref } of refused) {
+    const cycle = found.get(ref.subscriptionId)?.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
+    // A refusal of a charge the cycle moved on from (a manual retry meanwhile) changes nothing.
+    if (cycle === undefined || cycle.chargeId !== charge.id) continue
+    rulers.push({ ref, entry: { kind: "payment.failed", channel: "webhook", sentAt: at.toISOString() } })
+    if (cycle.attemptCount === 0) {
+      moves.push({ ...ref, from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } })
+    } else if (cycle.status === "PROCESSING") {
+      const next = afterRefusal(cycle.attemptCount, today)
+      moves.push({ ...ref, from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn })
+    }
   }
-  const ref = { accountId: charge.accountId, subscriptionId: charge.subscriptionId, cycleNumber: charge.cycleNumber }
-  const found = yield* subscriptions.find(ref.accountId, ref.subscriptionId)
-  const cycle = Option.isSome(found) ? found.value.cycles.find((c) => c.cycleNumber === ref.cycleNumber) : undefined
-  if (cycle === undefined || cycle.chargeId !== charge.id) return
-  yield* subscriptions.appendRuler(ref, { kind: "payment.failed", channel: "webhook", sentAt: at.toISOString() }, at)
-  if (cycle.attemptCount === 0) {
-    yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, { from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } }, at)
-  } else if (cycle.status === "PROCESSING") {
-    const next = afterRefusal(cycle.attemptCount, saoPauloDate(at.getTime()))
-    yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, { from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn }, at)
-  }
+  yield* subscriptions.appendRulers(rulers, at)
+  yield* subscriptions.moveCycles(moves, at)
 })
 
 /**
