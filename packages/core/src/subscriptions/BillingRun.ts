@@ -130,16 +130,31 @@ export const endDunning = Effect.fn("BillingRun.endDunning")(function*(limit: nu
   return yield* runClaimed("dunningEnd", limit, scope, endCycleDunning)
 })
 
-/** Rows each job claims per batch when a run drains them in turn. */
-const RUN_BATCH = 100
+/** How a run drains each job: rows claimed per batch, and batches in flight at once. */
+export interface BillingRunOptions {
+  readonly batch?: number
+  /**
+   * Batches of one job in flight at once. Each claims its own rows, so they
+   * never share one; while one waits for the database another computes, which
+   * keeps both the process and the database busy.
+   */
+  readonly concurrency?: number
+}
 
-const drainAll = Effect.fnUntraced(function*<E, R>(runBatch: (limit: number) => Effect.Effect<number, E, R>) {
-  let total = 0
-  for (;;) {
-    const handled = yield* runBatch(RUN_BATCH)
-    if (handled <= 0) return total
-    total += handled
-  }
+const drainAll = Effect.fnUntraced(function*<E, R>(
+  runBatch: (limit: number) => Effect.Effect<number, E, R>,
+  options: BillingRunOptions
+) {
+  const drainer = Effect.gen(function*() {
+    let total = 0
+    for (;;) {
+      const handled = yield* runBatch(options.batch ?? 250)
+      if (handled <= 0) return total
+      total += handled
+    }
+  })
+  const totals = yield* Effect.all(Array.from({ length: Math.max(1, options.concurrency ?? 3) }, () => drainer), { concurrency: "unbounded" })
+  return totals.reduce((sum, n) => sum + n, 0)
 })
 
 /** What one run of every time-driven job handled, by job. */
@@ -162,17 +177,17 @@ export interface BillingRunTotals {
  * its due date). What `billing run --until` and a test clock's advance run;
  * the worker runs the same jobs, each on its own fiber.
  */
-export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: RunScope) {
+export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: RunScope, options: BillingRunOptions = {}) {
   const totals = { paymentsConfirmed: 0, periodsEnded: 0, issued: 0, retried: 0, overdue: 0, dunningEnded: 0, expired: 0 }
   for (;;) {
     const round: BillingRunTotals = {
-      paymentsConfirmed: yield* drainAll((n) => confirmSandboxPayments(n, scope)),
-      periodsEnded: yield* drainAll((n) => endPeriods(n, scope)),
-      issued: yield* drainAll((n) => issueDueCycles(n, scope)),
-      retried: yield* drainAll((n) => retryDueCycles(n, scope)),
-      overdue: yield* drainAll((n) => markOverdueCycles(n, scope)),
-      dunningEnded: yield* drainAll((n) => endDunning(n, scope)),
-      expired: yield* drainAll((n) => expireDueCharges(n, scope))
+      paymentsConfirmed: yield* drainAll((n) => confirmSandboxPayments(n, scope), options),
+      periodsEnded: yield* drainAll((n) => endPeriods(n, scope), options),
+      issued: yield* drainAll((n) => issueDueCycles(n, scope), options),
+      retried: yield* drainAll((n) => retryDueCycles(n, scope), options),
+      overdue: yield* drainAll((n) => markOverdueCycles(n, scope), options),
+      dunningEnded: yield* drainAll((n) => endDunning(n, scope), options),
+      expired: yield* drainAll((n) => expireDueCharges(n, scope), options)
     }
     for (const key of Object.keys(totals) as Array<keyof BillingRunTotals>) totals[key] += round[key]
     if (Object.values(round).every((n) => n === 0)) return totals as BillingRunTotals
