@@ -196,6 +196,9 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         return sql`c.status = 'DUNNING' AND c.next_attempt_on <= ${today}::date AND s.status IN ${open}`
       case "overdue":
         return sql`c.status IN ${unpaid} AND c.overdue_at IS NULL AND c.due_date < ${today}::date AND s.status IN ${open}`
+      case "stalledCard":
+        // The lease condition every claim adds is what makes it stalled: its worker's claim ran out.
+        return sql`c.status = 'PROCESSING' AND c.payment_method = 'creditcard' AND c.attempt_count > 0 AND c.claimed_until IS NOT NULL`
     }
   }
   // Cycles move with their own invoice: the one whose charge is the cycle's (a plan change's prorata on
@@ -237,7 +240,8 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     periodEnd: sql`c.issue_date`,
     retry: sql`c.next_attempt_on`,
     dunningEnd: sql`c.next_attempt_on`,
-    overdue: sql`c.due_date`
+    overdue: sql`c.due_date`,
+    stalledCard: sql`c.claimed_until`
   }
   const claimDue = (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) =>
     run(sql<{ accountId: string; subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}

@@ -63,10 +63,12 @@ export { editSubscription, providerProrata, updateSubscription } from "./subscri
 export { decideSandboxRecurrence } from "./subscriptions/PixAutomatico.ts"
 export { retrySubscriptionPayment } from "./subscriptions/ManualRetry.ts"
 export {
+  ClaimLease,
   endDunning,
   endPeriods,
   issueDueCycles,
   markOverdueCycles,
+  resumeStalledCards,
   retryDueCycles,
   runBillingJobs
 } from "./subscriptions/BillingRun.ts"

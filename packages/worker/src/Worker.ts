@@ -21,6 +21,7 @@ export type JobName =
   | "periodEnd"
   | "issueCycles"
   | "retryCycles"
+  | "stalledCards"
   | "overdueCycles"
   | "dunningEnd"
 
@@ -58,6 +59,7 @@ const defaultBatch: Record<JobName, number> = {
   periodEnd: 100,
   issueCycles: 100,
   retryCycles: 50,
+  stalledCards: 50,
   overdueCycles: 100,
   dunningEnd: 100
 }
@@ -71,6 +73,7 @@ const runBatchOf = {
   periodEnd: (limit: number) => Billing.endPeriods(limit),
   issueCycles: (limit: number) => Billing.issueDueCycles(limit),
   retryCycles: (limit: number) => Billing.retryDueCycles(limit),
+  stalledCards: (limit: number) => Billing.resumeStalledCards(limit),
   overdueCycles: (limit: number) => Billing.markOverdueCycles(limit),
   dunningEnd: (limit: number) => Billing.endDunning(limit)
 } as const
@@ -104,6 +107,7 @@ export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJo
     "periodEnd",
     "issueCycles",
     "retryCycles",
+    "stalledCards",
     "overdueCycles",
     "dunningEnd"
   ] as const).map((name) => workerJob(name, options))

@@ -153,6 +153,7 @@ describe("WorkerOptions", () => {
     { name: "periodEnd", batchSize: 100, pollInterval },
     { name: "issueCycles", batchSize: 100, pollInterval },
     { name: "retryCycles", batchSize: 50, pollInterval },
+    { name: "stalledCards", batchSize: 50, pollInterval },
     { name: "overdueCycles", batchSize: 100, pollInterval },
     { name: "dunningEnd", batchSize: 100, pollInterval }
   ]

@@ -24,6 +24,7 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX billing_cycles_scheduled_idx ON billing_cycles (issue_date) WHERE status = 'SCHEDULED' AND held_reason IS NULL`
   yield* sql`CREATE INDEX billing_cycles_unpaid_idx ON billing_cycles (due_date)
     WHERE status IN ('PENDING', 'AWAITING_PAYMENT', 'PROCESSING', 'RETRY_SCHEDULED', 'DUNNING') AND overdue_at IS NULL`
+  yield* sql`CREATE INDEX billing_cycles_processing_idx ON billing_cycles (claimed_until) WHERE status = 'PROCESSING'`
   yield* sql`CREATE INDEX billing_cycles_retry_idx ON billing_cycles (next_attempt_on) WHERE status IN ('RETRY_SCHEDULED', 'DUNNING')`
   // The balance check of invoices looks up one invoice by key, always: its
   // plan is cached per session and, made while the tables were small, was a

@@ -13,7 +13,7 @@ import { createServer } from "node:net"
 import { CliFailure, usageError } from "../CliFailure.ts"
 import { configFromEnv, describeDatabase, type EngineConfig, EngineLive } from "../Engine.ts"
 import { forkHttpProcesses, isHttpProcess } from "../HttpProcesses.ts"
-import { intFromEnv, ProgressToStderr } from "./Shared.ts"
+import { ClaimLeaseFromEnv, intFromEnv, ProgressToStderr } from "./Shared.ts"
 
 const isPort = (port: number) => port >= 0 && port <= 65535
 const isProcessCount = (count: number) => count >= 1 && count <= 64
@@ -135,7 +135,7 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
       const forked = yield* forkHttpProcesses(processes)
       yield* banner({ config, port: forked.port, processes, worker, sandbox })
     }))
-  const app = Layer.mergeAll(http, worker ? WorkerLive() : Layer.empty)
+  const app = Layer.mergeAll(http, worker ? WorkerLive().pipe(Layer.provide(ClaimLeaseFromEnv)) : Layer.empty)
   return yield* Layer.launch(app.pipe(Layer.provide(EngineLive(config)), Layer.provide(ProgressToStderr)))
 })).pipe(
   Command.withDescription("Start the HTTP server (/auth/token and /v1), with the worker in the same process unless --no-worker")

@@ -1,5 +1,6 @@
 /** What the commands share: progress lines, integers from the environment. */
 import { Database } from "@billing/adapters-postgres"
+import { Billing } from "@billing/core"
 import { Console, Effect, Layer } from "effect"
 import { usageError } from "../CliFailure.ts"
 
@@ -14,3 +15,12 @@ export const intFromEnv = (name: string, fallback: number, valid: (n: number) =>
     const value = Number(raw)
     return Number.isInteger(value) && valid(value) ? Effect.succeed(value) : Effect.fail(usageError(`invalid ${what} ${raw} in ${name}`))
   })
+
+/**
+ * The worker's claim lease (`BILLING_CLAIM_LEASE_SECONDS`, 1 to 3600, one
+ * minute by default): how soon the rows of a stopped worker return to the others.
+ */
+export const ClaimLeaseFromEnv = Layer.effect(
+  Billing.ClaimLease,
+  Effect.map(intFromEnv("BILLING_CLAIM_LEASE_SECONDS", 60, (n) => n >= 1 && n <= 3600, "claim lease"), (seconds) => seconds * 1000)
+)

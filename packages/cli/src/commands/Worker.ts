@@ -3,14 +3,14 @@ import { WorkerLive } from "@billing/worker"
 import { Console, Effect, Layer } from "effect"
 import { Command } from "effect/cli"
 import { configFromEnv, describeDatabase, EngineLive } from "../Engine.ts"
-import { ProgressToStderr } from "./Shared.ts"
+import { ClaimLeaseFromEnv, ProgressToStderr } from "./Shared.ts"
 
 /** `billing worker`. */
 export const worker = Command.make("worker", {}, Effect.fn("Cli.worker")(function*() {
   // On an embedded folder a worker joins a running `serve`; alone, it shares the folder in turn.
   const config = configFromEnv(process.env, { holder: "billing worker", share: true })
   yield* Console.log(`billing worker running on ${describeDatabase(config)}`)
-  return yield* Layer.launch(WorkerLive().pipe(Layer.provide(EngineLive(config)), Layer.provide(ProgressToStderr)))
+  return yield* Layer.launch(WorkerLive().pipe(Layer.provide(EngineLive(config)), Layer.provide([ProgressToStderr, ClaimLeaseFromEnv])))
 })).pipe(
-  Command.withDescription("Run the scheduler loops only: outbox, webhook delivery, sandbox payments, expiry, notifications")
+  Command.withDescription("Run the scheduler loops only: outbox, webhook delivery, sandbox payments, expiry, notifications, the billing run")
 )

@@ -9,7 +9,7 @@ import { Clock, Effect, Option, Result } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { cardBrand, parseCardExpiration } from "../brazil/Cards.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
-import { CardRefused, type ChargeCard, MissingCardData, paymentTypeOf } from "../domain/Charge.ts"
+import { CardRefused, type Charge, type ChargeCard, MissingCardData, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid, type InvalidData } from "../domain/Errors.ts"
 import { Acquirer, type CardData } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -70,6 +70,14 @@ const cardSource = Effect.fnUntraced(function*(request: CheckoutRequest, account
 type CardPayment = Effect.Success<ReturnType<typeof cardSource>>["payment"]
 
 /**
+ * How long a card charge waits `PROCESSING` for its recorded answer before
+ * the expiry job gives up on it. Before, a card charge expired at its own
+ * creation, so the expiry job could expire it between its record and its
+ * answer: a charge captured by the acquirer ended `EXPIRED`.
+ */
+export const CARD_ANSWER_WINDOW_MILLIS = 15 * 60_000
+
+/**
  * Checks the card, plans the installments (the buyer's surcharge beyond the
  * free ones, when passed on) and prices the total; the charge is recorded
  * `PROCESSING` and the acquirer called by `settle`.
@@ -94,7 +102,8 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
     txid: draft.common.id,
     emv: null,
     dueDate: null,
-    expiresAt: draft.common.createdAt,
+    // Expired only if no answer was ever recorded: never while the acquirer is asked (once, or again after a stop).
+    expiresAt: new Date(draft.now + CARD_ANSWER_WINDOW_MILLIS),
     card
   }
   return {
@@ -111,8 +120,17 @@ export type AcquirerAnswer =
   | { readonly _tag: "Declined"; readonly code: string }
   | { readonly _tag: "Unavailable" }
 
-/** Asks the acquirer to authorize and capture the charge `reference`; never fails: no answer is an answer. */
-const askAcquirer = (payment: CardPayment, plan: InstallmentPlan, reference: string): Effect.Effect<AcquirerAnswer, never, Acquirer> =>
+/**
+ * Asks the acquirer to authorize and capture the charge `reference`; never
+ * fails: no answer is an answer. The reference is the acquirer's idempotency
+ * key (the port's contract), so asking again for one charge never charges
+ * twice: it gets the first answer.
+ */
+const askAcquirer = (
+  payment: CardPayment,
+  plan: Pick<InstallmentPlan, "total" | "installments">,
+  reference: string
+): Effect.Effect<AcquirerAnswer, never, Acquirer> =>
   Effect.flatMap(Acquirer, (acquirer) => acquirer.authorize({ payment, amount: plan.total, installments: plan.installments, reference })).pipe(
     Effect.result,
     Effect.map((result): AcquirerAnswer =>
@@ -123,6 +141,18 @@ const askAcquirer = (payment: CardPayment, plan: InstallmentPlan, reference: str
         : { _tag: "Declined", code: result.success.code }
     )
   )
+
+/**
+ * Asks the acquirer again for a card charge left `PROCESSING` (its worker
+ * stopped between recording it and recording the answer), with the card on
+ * file `paymentMethodId`; a card no longer on file is no answer.
+ */
+export const askAcquirerAgain = Effect.fn("Checkout.askAcquirerAgain")(function*(charge: Charge, paymentMethodId: string | null) {
+  const method = paymentMethodId === null ? Option.none() : yield* (yield* PaymentMethods).find(charge.accountId, paymentMethodId)
+  if (Option.isNone(method)) return { _tag: "Unavailable" } as AcquirerAnswer
+  const plan = { total: charge.amount, installments: charge.card?.installments ?? 1 }
+  return yield* askAcquirer({ _tag: "Token", token: method.value.acquirerToken }, plan, charge.id)
+})
 
 /** Why a refused charge failed, as its `failureReason` and its 402 body say. */
 export const failureReasonOf = (answer: Exclude<AcquirerAnswer, { readonly _tag: "Approved" }>): string =>

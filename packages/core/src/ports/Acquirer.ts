@@ -29,6 +29,12 @@ export class AcquirerUnavailable extends Schema.TaggedError<AcquirerUnavailable>
  */
 export class Acquirer extends Context.Service<Acquirer, {
   readonly tokenize: (card: CardData) => Effect.Effect<{ readonly token: string; readonly brand: string }, AcquirerUnavailable>
+  /**
+   * Authorizes and captures `amount`. `reference` (the charge's id) is the
+   * idempotency key: asked again for the same reference, an acquirer answers
+   * its first answer and charges nothing more (the billing run asks again
+   * for a charge whose worker stopped before recording the answer).
+   */
   readonly authorize: (request: {
     readonly payment: { readonly _tag: "Card"; readonly card: CardData } | { readonly _tag: "Token"; readonly token: string }
     readonly amount: Cents

@@ -56,9 +56,11 @@ export interface CycleRef {
  *   canceled at period end;
  * - `retry`: a `RETRY_SCHEDULED` cycle whose next card attempt is due;
  * - `dunningEnd`: a `DUNNING` cycle whose dunning window ended;
- * - `overdue`: an unpaid cycle past its due date not yet marked overdue.
+ * - `overdue`: an unpaid cycle past its due date not yet marked overdue;
+ * - `stalledCard`: a billing run's card attempt left `PROCESSING` after its
+ *   claim ran out (its worker stopped before recording the answer).
  */
-export type BillingJobName = "issue" | "periodEnd" | "retry" | "dunningEnd" | "overdue"
+export type BillingJobName = "issue" | "periodEnd" | "retry" | "dunningEnd" | "overdue" | "stalledCard"
 
 /** A move of one cycle (and of its own invoice, unless `invoice` is null), from one of `from`. */
 export interface CycleMove {

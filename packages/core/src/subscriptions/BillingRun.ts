@@ -6,6 +6,8 @@
  * - `issueDueCycles`: cycles whose issue day came are issued (`IssueCycle`);
  * - `retryDueCycles`: refused card renewals are attempted again on their
  *   retry day (`rules/RetrySchedule.ts`);
+ * - `resumeStalledCards`: a card attempt whose worker stopped before
+ *   recording the acquirer's answer is asked again and recorded;
  * - `markOverdueCycles`: cycles past their due date unpaid emit
  *   `payment.overdue` (`ACTIVE` → `DEFAULT`, `PENDING`/`TRIALING` → `PAST_DUE`);
  * - `endPeriods`: subscriptions canceled at period end are canceled on the
@@ -19,7 +21,7 @@
  * spreads rows over workers; the conditional moves make each row's effect
  * happen once however many workers claimed it.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { expireDueCharges } from "../charges/Expiry.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
@@ -30,18 +32,21 @@ import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
 import { cancelNow } from "./CancelSubscription.ts"
-import { attemptCycle, issueCycles } from "./IssueCycle.ts"
+import { attemptCycle, issueCycles, resumeCardAttempt } from "./IssueCycle.ts"
 import { accountNumberOf } from "./SubscriptionPayments.ts"
 
-/** How long a claim holds: long enough for a batch of card authorizations, short enough that a killed worker's rows return soon. */
-export const CLAIM_LEASE_MILLIS = 60_000
+/**
+ * How long a claim holds, in milliseconds: long enough for a batch of card
+ * authorizations, short enough that a stopped worker's rows return soon.
+ * One minute unless provided (`billing worker` reads `BILLING_CLAIM_LEASE_SECONDS`).
+ */
+export const ClaimLease = Context.Reference<number>("@billing/core/BillingRun/ClaimLease", { defaultValue: () => 60_000 })
 
 /** The clock of a claim: today in São Paulo, now, and the end of the lease. */
-const claimClock = Effect.map(Clock.currentTimeMillis, (now) => ({
-  today: saoPauloDate(now),
-  now: new Date(now),
-  leaseUntil: new Date(now + CLAIM_LEASE_MILLIS)
-}))
+const claimClock = Effect.gen(function*() {
+  const now = yield* Clock.currentTimeMillis
+  return { today: saoPauloDate(now), now: new Date(now), leaseUntil: new Date(now + (yield* ClaimLease)) }
+})
 
 /**
  * Claims up to `limit` cycles due for `job` and handles each with `handle`;
@@ -75,6 +80,11 @@ export const issueDueCycles = Effect.fn("BillingRun.issueDue")(function*(limit: 
 /** Attempts again the refused card renewals whose retry day came. */
 export const retryDueCycles = Effect.fn("BillingRun.retryDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   return yield* runClaimed("retry", limit, scope, (ref) => attemptCycle(ref, { manual: false, from: ["RETRY_SCHEDULED"] }))
+})
+
+/** Finishes the card attempts whose worker stopped before recording the acquirer's answer. */
+export const resumeStalledCards = Effect.fn("BillingRun.resumeStalledCards")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  return yield* runClaimed("stalledCard", limit, scope, resumeCardAttempt)
 })
 
 /**
@@ -163,6 +173,7 @@ export interface BillingRunTotals {
   readonly periodsEnded: number
   readonly issued: number
   readonly retried: number
+  readonly resumed: number
   readonly overdue: number
   readonly dunningEnded: number
   readonly expired: number
@@ -178,13 +189,14 @@ export interface BillingRunTotals {
  * the worker runs the same jobs, each on its own fiber.
  */
 export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: RunScope, options: BillingRunOptions = {}) {
-  const totals = { paymentsConfirmed: 0, periodsEnded: 0, issued: 0, retried: 0, overdue: 0, dunningEnded: 0, expired: 0 }
+  const totals = { paymentsConfirmed: 0, periodsEnded: 0, issued: 0, retried: 0, resumed: 0, overdue: 0, dunningEnded: 0, expired: 0 }
   for (;;) {
     const round: BillingRunTotals = {
       paymentsConfirmed: yield* drainAll((n) => confirmSandboxPayments(n, scope), options),
       periodsEnded: yield* drainAll((n) => endPeriods(n, scope), options),
       issued: yield* drainAll((n) => issueDueCycles(n, scope), options),
       retried: yield* drainAll((n) => retryDueCycles(n, scope), options),
+      resumed: yield* drainAll((n) => resumeStalledCards(n, scope), options),
       overdue: yield* drainAll((n) => markOverdueCycles(n, scope), options),
       dunningEnded: yield* drainAll((n) => endDunning(n, scope), options),
       expired: yield* drainAll((n) => expireDueCharges(n, scope), options)

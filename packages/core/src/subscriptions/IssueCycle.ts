@@ -17,7 +17,7 @@
  */
 import { Clock, Data, Effect, Option } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
-import { type AcquirerAnswer, failureReasonOf } from "../checkout/CardCheckout.ts"
+import { type AcquirerAnswer, askAcquirerAgain, failureReasonOf } from "../checkout/CardCheckout.ts"
 import { type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { CardRefused, type Charge, paymentTypeOf } from "../domain/Charge.ts"
 import type { BillableSubscription, BillingCycle, CycleStatus, Invoice } from "../domain/Subscription.ts"
@@ -220,6 +220,23 @@ export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: R
 
 /** Card authorizations a batch keeps in flight. */
 const ACQUIRER_CONCURRENCY = 16
+
+/**
+ * Finishes a card attempt left `PROCESSING` (`stalledCard`): asks the
+ * acquirer again for its charge (the same reference: a charge captured
+ * before its worker stopped is answered as approved, not charged twice) and
+ * records the answer as the batch would have.
+ */
+export const resumeCardAttempt = Effect.fn("BillingRun.resumeCardAttempt")(function*(ref: CycleRef) {
+  const found = yield* (yield* Subscriptions).find(ref.accountId, ref.subscriptionId)
+  const cycle = Option.isSome(found) ? found.value.cycles.find((c) => c.cycleNumber === ref.cycleNumber) : undefined
+  if (Option.isNone(found) || cycle === undefined || cycle.status !== "PROCESSING" || cycle.chargeId === null) return false
+  const charge = yield* (yield* Charges).find({ _tag: "Account", accountId: ref.accountId }, cycle.chargeId)
+  if (Option.isNone(charge) || charge.value.status !== "PROCESSING") return false
+  const answer = yield* askAcquirerAgain(charge.value, found.value.subscription.paymentMethodId)
+  yield* (yield* Transactor).withTransaction(recordCardAnswers([{ charge: charge.value, answer }], new Date(yield* Clock.currentTimeMillis)))
+  return true
+})
 
 /**
  * Records the acquirer's answers for a batch's card charges, set-based, as
