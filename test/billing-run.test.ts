@@ -275,6 +275,35 @@ describe("billing run on postgres", () => {
     expect((await m.events(id)).filter((e) => e.event === "subscription.item_added")).toHaveLength(1)
   })
 
+  it("holds a cycle that grew past ten times the last one, tells only the registrations that name the event, and bills it once approved", async () => {
+    const m = await merchant()
+    const small = await m.price("Básico", 9.9)
+    const large = await m.price("Empresarial", 199)
+    const { subscriptionId: id } = await m.subscribe({ items: [{ priceId: small }] })
+    const itemId = (await m.detail(id)).items[0].itemId
+    await m.call("POST", "/v1/users/webhooks", { url: "https://example.com/all", events: [] })
+    const named = await m.call("POST", "/v1/users/webhooks", { url: "https://example.com/held", events: ["subscription.cycle_held"] })
+    // An upgrade on 15 February: the prorata is paid now, and cycle 2 would bill 199.00, more than 10 × 9.90.
+    await m.advance("2027-02-15T15:00:00.000Z")
+    expect((await m.call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: large })).body).toMatchObject({ success: true, status: "paid" })
+    expect(await m.advance("2027-02-28T15:00:00.000Z")).toMatchObject({ cyclesIssued: 1, chargesCreated: 0, events: { "subscription.cycle_held": 1 } })
+    const held = (await m.detail(id)).billingCycles[1]
+    expect(held).toMatchObject({ cycle: { status: "SCHEDULED", amount: 199, chargeId: null, heldReason: "amount 19900 is more than 10 times the last cycle's 990" }, invoices: [] })
+    const event = (await m.events(id)).find((e) => e.event === "subscription.cycle_held")!
+    expect(event.body).toMatchObject({ cycleNumber: 2, amount: 199, previousAmount: 9.9, dueDate: "2027-02-28", accountNumber: m.account.accountNumber })
+    // Only the registration that names the event gets it; an empty list is the spec's catalog.
+    await engine.run(Billing.fanOut(100))
+    const deliveries = await sql((s) => s<{ webhook: string }>`SELECT webhook_id AS webhook FROM webhook_deliveries
+      WHERE account_id = ${m.account.accountId} AND event = 'subscription.cycle_held'`)
+    expect(deliveries.map((d) => d.webhook)).toEqual([named.body.webhookId])
+    // Nothing is billed until the merchant approves; then the next pass bills it as it is.
+    expect(await m.advance("2027-03-01")).toMatchObject({ chargesCreated: 0 })
+    expect((await m.call("POST", `/v1/subscriptions/${id}/cycles/2/approve`)).body).toMatchObject({ success: true, cycleNumber: 2 })
+    expect((await m.call("POST", `/v1/subscriptions/${id}/cycles/2/approve`)).body.error.code).toBe("SUBSCRIPTION_NOT_ELIGIBLE")
+    expect(await m.advance(null)).toMatchObject({ cyclesIssued: 1, chargesCreated: 1, paymentsConfirmed: 1 })
+    expect((await m.detail(id)).billingCycles[1].cycle).toMatchObject({ status: "PAID", amount: 199, heldReason: null, approvedAt: expect.any(String) })
+  })
+
   it("leaves accounts with a test clock out of the worker's run", async () => {
     const m = await merchant()
     const plan = await m.price("Mensal", 99.9)

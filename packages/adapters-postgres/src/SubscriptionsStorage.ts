@@ -96,6 +96,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     manual_retry_count AS "manualRetryCount", last_manual_retry_at AS "lastManualRetryAt",
     pix_auto_scheduled_end_to_end_id AS "pixAutoScheduledEndToEndId", attempt_count AS "attemptCount",
     to_char(next_attempt_on, 'YYYY-MM-DD') AS "nextAttemptOn", overdue_at AS "overdueAt", held_reason AS "heldReason",
+    approved_at AS "approvedAt",
     created_at AS "createdAt", updated_at AS "updatedAt"`
   const invoiceColumns = sql`id, subscription_id AS "subscriptionId", cycle_number AS "cycleNumber", invoice_number AS "invoiceNumber",
     status, payment_type AS "paymentType", to_char(due_date, 'YYYY-MM-DD') AS "dueDate", paid_at AS "paidAt",
@@ -139,12 +140,12 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
   const insertCycles = (cycles: ReadonlyArray<BillingCycle>, options: { readonly skipExisting?: boolean } = {}) =>
     run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, adjustment_cents, period_start,
         due_date, issue_date, payment_method, charge_id, split_rules, ruler_history, manual_retry_count, last_manual_retry_at,
-        pix_auto_scheduled_end_to_end_id, attempt_count, next_attempt_on, overdue_at, held_reason, created_at, updated_at)
+        pix_auto_scheduled_end_to_end_id, attempt_count, next_attempt_on, overdue_at, held_reason, approved_at, created_at, updated_at)
       VALUES ${sql.csv(cycles.map((c) =>
         sql`(${c.subscriptionId}, ${c.cycleNumber}, ${c.status}, ${c.amount}, ${c.discount}, ${c.credit}, ${c.adjustment}, ${c.periodStart}::date,
           ${c.dueDate}::date, ${c.issueDate}::date, ${c.paymentMethod}, ${c.chargeId}, ${json(c.splitRules)}, ${json(c.rulerHistory)},
           ${c.manualRetryCount}, ${c.lastManualRetryAt}, ${c.pixAutoScheduledEndToEndId}, ${c.attemptCount}, ${c.nextAttemptOn}::date,
-          ${c.overdueAt}, ${c.heldReason}, ${c.createdAt}, ${c.updatedAt})`))}
+          ${c.overdueAt}, ${c.heldReason}, ${c.approvedAt}, ${c.createdAt}, ${c.updatedAt})`))}
       ${options.skipExisting ? sql`ON CONFLICT (subscription_id, cycle_number) DO NOTHING` : sql``}`)
   // Numbers the invoices of each account in order, taking them from its counter in one statement per account.
   const insertInvoices = (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) =>
@@ -493,11 +494,11 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     issueCycles: (rows, at) =>
       rows.length === 0 ? Effect.succeed([]) : run(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c
         SET status = v.status, charge_id = v.charge_id, amount_cents = v.amount, discount_cents = v.discount,
-          issue_date = v.issue_date, attempt_count = v.attempts, updated_at = ${at}
+          attempt_count = v.attempts, updated_at = ${at}
         FROM (VALUES ${sql.csv(rows.map(({ issued, ref }) =>
           sql`(${ref.subscriptionId}, ${ref.cycleNumber}::int, ${issued.status}, ${issued.chargeId}, ${issued.amount}::bigint,
-            ${issued.discount}::bigint, ${issued.issueDate}::date, ${issued.attemptCount}::int)`))})
-          AS v (subscription_id, cycle_number, status, charge_id, amount, discount, issue_date, attempts)
+            ${issued.discount}::bigint, ${issued.attemptCount}::int)`))})
+          AS v (subscription_id, cycle_number, status, charge_id, amount, discount, attempts)
         WHERE c.subscription_id = v.subscription_id AND c.cycle_number = v.cycle_number AND c.status = 'SCHEDULED'
         RETURNING c.subscription_id AS "subscriptionId", c.cycle_number AS "cycleNumber"`).pipe(
         Effect.map((moved) => {
@@ -507,6 +508,10 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         })
       ),
     addInvoices: (invoices) => insertInvoices(invoices),
+    approveHeldCycle: (ref, at) =>
+      run(sql`UPDATE billing_cycles SET held_reason = NULL, approved_at = ${at}, updated_at = ${at}
+        WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status = 'SCHEDULED'
+          AND held_reason IS NOT NULL RETURNING cycle_number`).pipe(Effect.map((rows) => rows.length > 0)),
     holdCycle: (ref, reason, at) =>
       run(sql`UPDATE billing_cycles SET held_reason = ${reason}, updated_at = ${at}
         WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status = 'SCHEDULED'`).pipe(Effect.asVoid),

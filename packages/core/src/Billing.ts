@@ -62,6 +62,7 @@ export { addItem, changeItem, previewPlanChange, removeItem } from "./subscripti
 export { editSubscription, providerProrata, updateSubscription } from "./subscriptions/UpdateSubscription.ts"
 export { decideSandboxRecurrence } from "./subscriptions/PixAutomatico.ts"
 export { retrySubscriptionPayment } from "./subscriptions/ManualRetry.ts"
+export { approveHeldCycle } from "./subscriptions/HeldCycles.ts"
 export {
   ClaimLease,
   endDunning,
@@ -72,6 +73,7 @@ export {
   retryDueCycles,
   runBillingJobs
 } from "./subscriptions/BillingRun.ts"
+export { CycleGrowthLimit } from "./subscriptions/IssueCycle.ts"
 export { advanceClock, getTestClock } from "./sandbox/TestClocks.ts"
 export { shiftedClock, withAccountClock } from "./sandbox/AccountClock.ts"
 export { asAccount } from "./auth/AsAccount.ts"

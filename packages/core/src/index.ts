@@ -47,6 +47,7 @@ export type { SubscriptionCheckoutResult } from "./subscriptions/CreateSubscript
 export { CancelSubscriptionInput, CancelSubscriptionResponse } from "./subscriptions/CancelSubscription.ts"
 export { SubscriptionListResponse } from "./subscriptions/ReadSubscriptions.ts"
 export { ManualRetryResponse } from "./subscriptions/ManualRetry.ts"
+export { ApproveCycleResponse } from "./subscriptions/HeldCycles.ts"
 export type { BillingRunTotals } from "./subscriptions/BillingRun.ts"
 export { AdvanceClockInput, AdvanceClockResult, TestClockView } from "./sandbox/TestClocks.ts"
 export * from "./subscriptions/SubscriptionRequests.ts"

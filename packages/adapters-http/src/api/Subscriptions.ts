@@ -1,6 +1,7 @@
 /** `/v1/subscriptions`: reading, cancelling and archiving subscriptions (they are created by the checkout). */
 import {
   AddItemRequest,
+  ApproveCycleResponse,
   BillingDayChangeResponse,
   CancelSubscriptionInput,
   CancelSubscriptionResponse,
@@ -176,6 +177,13 @@ export class SubscriptionsGroup extends HttpApiGroup.make("subscriptions")
     })
       .annotateMerge(requires("subscriptions/write"))
       .annotate(OpenApi.Summary, "Charge the card again now for a refused cycle (counted as a manual retry)"),
+    HttpApiEndpoint.post("approveCycle", "/:subscriptionId/cycles/:cycleNumber/approve", {
+      params: { ...SubscriptionIdParam, cycleNumber: Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100_000 })) },
+      success: ApproveCycleResponse,
+      error: [enveloped(InvalidData), enveloped(SubscriptionNotFound), enveloped(SubscriptionNotEligible)]
+    })
+      .annotateMerge(requires("subscriptions/write"))
+      .annotate(OpenApi.Summary, "Approve a cycle the billing run held for review (safety bounds): it is billed as it is"),
     HttpApiEndpoint.patch("update", "/:subscriptionId", {
       params: SubscriptionIdParam,
       payload: UpdateSubscriptionRequest,

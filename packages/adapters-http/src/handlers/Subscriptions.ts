@@ -23,6 +23,7 @@ export const SubscriptionsHandlers = HttpApiBuilder.group(BillingApi, "subscript
     .handle("changeItem", ({ params, payload }) => provide(Billing.changeItem(params.subscriptionId, { itemId: params.itemId }, payload)))
     .handle("addItem", ({ params, payload }) => provide(Billing.addItem(params.subscriptionId, payload)))
     .handle("retryPayment", ({ params }) => provide(Billing.retrySubscriptionPayment(params.subscriptionId)))
+    .handle("approveCycle", ({ params }) => provide(Billing.approveHeldCycle(params.subscriptionId, params.cycleNumber)))
     .handle("update", ({ params, payload }) => provide(Billing.updateSubscription(params.subscriptionId, payload)))
     .handle("providerUpdate", ({ payload }) => provide(Billing.updateSubscription(payload.subscriptionId, payload)))
 }))

@@ -19,6 +19,8 @@ export default Effect.gen(function*() {
   yield* sql`ALTER TABLE billing_cycles ADD COLUMN overdue_at timestamptz`
   // A cycle whose amount fell outside the safety bounds waits here for review instead of being billed.
   yield* sql`ALTER TABLE billing_cycles ADD COLUMN held_reason text`
+  // When the merchant approved a held cycle: it is billed as it is, bounds or not.
+  yield* sql`ALTER TABLE billing_cycles ADD COLUMN approved_at timestamptz`
   yield* sql`ALTER TABLE billing_cycles ADD CONSTRAINT billing_cycles_retry_day
     CHECK (status NOT IN ('RETRY_SCHEDULED', 'DUNNING') OR next_attempt_on IS NOT NULL)`
   yield* sql`CREATE INDEX billing_cycles_scheduled_idx ON billing_cycles (issue_date) WHERE status = 'SCHEDULED' AND held_reason IS NULL`

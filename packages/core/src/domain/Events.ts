@@ -15,7 +15,20 @@ export const SubscriptionEventNames = [
   "subscription.expired"
 ] as const
 
-/** Every event name of the spec's catalog. */
+/**
+ * Events of the engine beyond the spec's catalog. A registration gets them
+ * only by naming them in its `events` (an empty list means every event of
+ * the catalog), so the provider's clients never meet a name they do not know.
+ */
+export const EngineEventNames = [
+  /** The billing run held a cycle for review instead of billing it (safety bounds, `rules/CycleBounds.ts`). */
+  "subscription.cycle_held"
+] as const
+
+/** Whether a registration with an empty `events` list gets `event`: every event of the catalog, none of the engine's own. */
+export const sentToEveryRegistration = (event: string): boolean => !(EngineEventNames as ReadonlyArray<string>).includes(event)
+
+/** Every event name: the spec's catalog, then the engine's own. */
 export const EventNames = [
   "payment.success",
   "payment.overdue",
@@ -34,7 +47,8 @@ export const EventNames = [
   "med.balance.blocked",
   "med.balance.unblocked",
   "med.refund.opened",
-  "med.refund.closed"
+  "med.refund.closed",
+  ...EngineEventNames
 ] as const
 
 export const EventName = Schema.Literals(EventNames)

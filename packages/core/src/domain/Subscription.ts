@@ -203,6 +203,8 @@ export const BillingCycle = Schema.Struct({
   overdueAt: Schema.NullOr(Schema.Date),
   /** Why the billing run parked it for review instead of billing it (safety bounds), or null. */
   heldReason: NullableString,
+  /** When the merchant approved it after a hold (`POST /v1/subscriptions/{id}/cycles/{n}/approve`): billed as it is. */
+  approvedAt: Schema.NullOr(Schema.Date),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "BillingCycleRecord" })

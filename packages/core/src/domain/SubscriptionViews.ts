@@ -125,11 +125,12 @@ const BillingCycleView = Schema.Struct({
     manualRetryCount: c.manualRetryCount,
     lastManualRetryAt: NullableInstant,
     pixAutoScheduledEndToEndId: c.pixAutoScheduledEndToEndId,
-    /** Ours: card attempts made by the billing run, the day of the next one (or of the end of dunning), when it went overdue, and why it is held for review. */
+    /** Ours: card attempts made by the billing run, the day of the next one (or of the end of dunning), when it went overdue, why it is held for review, when the merchant approved it. */
     attemptCount: c.attemptCount,
     nextAttemptDate: c.nextAttemptOn,
     overdueAt: NullableInstant,
-    heldReason: c.heldReason
+    heldReason: c.heldReason,
+    approvedAt: NullableInstant
   }),
   credit: ReaisJson,
   /** Only for a cycle not issued yet. */
@@ -403,7 +404,8 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
         attemptCount: cycle.attemptCount,
         nextAttemptDate: cycle.nextAttemptOn,
         overdueAt: cycle.overdueAt,
-        heldReason: cycle.heldReason
+        heldReason: cycle.heldReason,
+        approvedAt: cycle.approvedAt
       },
       credit: cycle.credit,
       expectedIssueDate: cycle.status === "SCHEDULED" ? cycle.issueDate : null,

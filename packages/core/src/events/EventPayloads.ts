@@ -7,7 +7,7 @@
 import { Schema } from "effect"
 import type { EventName } from "../domain/Events.ts"
 import { ChargeExpiredEvent, PaymentSuccessEvent } from "./ChargeEvents.ts"
-import { ChargeCreatedEvent, PaymentFailedEvent, PaymentOverdueEvent, SubscriptionEvent, SubscriptionPaymentSuccessEvent } from "./SubscriptionEvents.ts"
+import { ChargeCreatedEvent, CycleHeldEvent, PaymentFailedEvent, PaymentOverdueEvent, SubscriptionEvent, SubscriptionPaymentSuccessEvent } from "./SubscriptionEvents.ts"
 
 export const EventPayloads = {
   "payment.success": Schema.Union([PaymentSuccessEvent, SubscriptionPaymentSuccessEvent]),
@@ -25,5 +25,6 @@ export const EventPayloads = {
   "subscription.downgrade_scheduled": SubscriptionEvent,
   "subscription.canceled": SubscriptionEvent,
   "subscription.cancel_scheduled": SubscriptionEvent,
-  "subscription.expired": SubscriptionEvent
+  "subscription.expired": SubscriptionEvent,
+  "subscription.cycle_held": CycleHeldEvent
 } as const satisfies Partial<Record<EventName, Schema.Top>>

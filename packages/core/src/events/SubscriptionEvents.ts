@@ -13,7 +13,7 @@ import { PaymentSuccessEvent, paymentFieldsOf } from "./ChargeEvents.ts"
 import { type EventName, SubscriptionEventNames } from "../domain/Events.ts"
 import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
 import { nextCycleOf } from "../domain/SubscriptionViews.ts"
-import { cents } from "../money/Money.ts"
+import { type Cents, cents } from "../money/Money.ts"
 import { Instant, ReaisJson } from "../domain/Wire.ts"
 
 const s = Subscription.fields
@@ -83,6 +83,17 @@ export const SubscriptionEvent = Schema.Struct({
   ...renewal
 }).annotate({ identifier: "SubscriptionEvent" })
 
+/** `subscription.cycle_held` (the engine's own): the base, and the cycle the billing run held for review instead of billing. */
+export const CycleHeldEvent = Schema.Struct({
+  event: Schema.Literal("subscription.cycle_held"),
+  ...base,
+  cycleNumber: c.cycleNumber,
+  amount: ReaisJson,
+  previousAmount: Schema.NullOr(ReaisJson),
+  dueDate: c.dueDate,
+  reason: Schema.String
+}).annotate({ identifier: "CycleHeldEvent" })
+
 /** `payment.overdue`: the base and the cycle whose due date passed unpaid (the spec shows no more). */
 export const PaymentOverdueEvent = Schema.Struct({
   event: Schema.Literal("payment.overdue"),
@@ -128,6 +139,7 @@ const encodePaymentFailed = Schema.encodeSync(PaymentFailedEvent)
 const encodePayment = Schema.encodeSync(SubscriptionPaymentSuccessEvent)
 const encodeChargeCreated = Schema.encodeSync(ChargeCreatedEvent)
 const encodeOverdue = Schema.encodeSync(PaymentOverdueEvent)
+const encodeHeld = Schema.encodeSync(CycleHeldEvent)
 
 /** The base of `aggregate` at `at` for the account numbered `accountNumber`. */
 const baseOf = (aggregate: BillableSubscription, accountNumber: string, at: Date) => {
@@ -260,5 +272,22 @@ export const paymentFailed = (charge: Charge, reason: string, at: Date): Subscri
     cycleNumber: charge.cycleNumber,
     amount: charge.amount,
     paymentMethod: charge.paymentType
+  }))
+})
+
+/** `subscription.cycle_held` for cycle `cycleNumber` of `aggregate`, which would have billed `amount`. */
+export const cycleHeld = (
+  aggregate: BillableSubscription,
+  held: { readonly cycleNumber: number; readonly amount: Cents; readonly previousAmount: Cents | null; readonly reason: string },
+  accountNumber: string,
+  at: Date
+): SubscriptionEventEntry => ({
+  accountId: aggregate.subscription.accountId,
+  event: "subscription.cycle_held",
+  body: JSON.stringify(encodeHeld({
+    event: "subscription.cycle_held",
+    ...baseOf(aggregate, accountNumber, at),
+    ...held,
+    dueDate: aggregate.cycles.find((x) => x.cycleNumber === held.cycleNumber)?.dueDate ?? ""
   }))
 })

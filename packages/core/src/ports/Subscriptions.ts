@@ -152,13 +152,14 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   /**
    * Issues `SCHEDULED` cycles in one statement: each one's status
    * (`AWAITING_PAYMENT`, or `PROCESSING` for a card attempt), charge and
-   * amounts. Answers the cycles it moved: one issued (or canceled)
+   * amounts (`issueDate` stays the planned day; a late issue's day is its
+   * invoice's and charge's creation). Answers the cycles it moved: one issued (or canceled)
    * meanwhile is left out, which is what bills a cycle once.
    */
   readonly issueCycles: (
     rows: ReadonlyArray<{
       readonly ref: CycleRef
-      readonly issued: Pick<BillingCycle, "status" | "chargeId" | "amount" | "discount" | "issueDate" | "attemptCount">
+      readonly issued: Pick<BillingCycle, "status" | "chargeId" | "amount" | "discount" | "attemptCount">
     }>,
     at: Date
   ) => Effect.Effect<ReadonlyArray<CycleRef>>
@@ -166,6 +167,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly addInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) => Effect.Effect<void>
   /** Parks the `SCHEDULED` cycle for review (safety bounds). */
   readonly holdCycle: (ref: CycleRef, reason: string, at: Date) => Effect.Effect<void>
+  /** Releases a held cycle as approved (billed as it is at its next claim); whether it was held. */
+  readonly approveHeldCycle: (ref: Omit<CycleRef, "accountId">, at: Date) => Effect.Effect<boolean>
   /** Adds the next cycles of subscriptions (`SCHEDULED`); a cycle that exists already is left as it is. */
   readonly addCycles: (cycles: ReadonlyArray<BillingCycle>) => Effect.Effect<void>
   /**

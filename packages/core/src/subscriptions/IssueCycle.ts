@@ -15,13 +15,14 @@
  * charged after the commit, each by its own authorization, and the answers
  * recorded together in a second transaction.
  */
-import { Clock, Data, Effect, Option } from "effect"
-import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { Clock, Context, Data, Effect, Option } from "effect"
 import { type AcquirerAnswer, askAcquirerAgain, failureReasonOf } from "../checkout/CardCheckout.ts"
 import { type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { CardRefused, type Charge, paymentTypeOf } from "../domain/Charge.ts"
 import type { BillableSubscription, BillingCycle, CycleStatus, Invoice } from "../domain/Subscription.ts"
-import { chargeCreated } from "../events/SubscriptionEvents.ts"
+import { chargeCreated, cycleHeld, type SubscriptionEventEntry } from "../events/SubscriptionEvents.ts"
+import type { Cents } from "../money/Money.ts"
+import { cycleOutOfBounds, DEFAULT_CYCLE_GROWTH_LIMIT } from "../rules/CycleBounds.ts"
 import { type CycleInvoiceAmounts } from "../rules/CycleInvoice.ts"
 import type { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -117,6 +118,48 @@ const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: Billabl
   })
 })
 
+/** A cycle out of the safety bounds: held for review instead of billed. */
+interface HeldCycle {
+  readonly ref: CycleRef
+  readonly aggregate: BillableSubscription
+  readonly amount: Cents
+  readonly previousAmount: Cents | null
+  readonly reason: string
+  readonly fingerprint: string
+}
+
+/**
+ * How many times the last billed cycle a cycle may bill before the run holds
+ * it for review (`rules/CycleBounds.ts`); 10 unless provided.
+ */
+export const CycleGrowthLimit = Context.Reference<number>("@billing/core/BillingRun/CycleGrowthLimit", {
+  defaultValue: () => DEFAULT_CYCLE_GROWTH_LIMIT
+})
+
+/** The cycle `ref` held, when what it would bill is out of the safety bounds. */
+const heldOf = (ref: CycleRef, aggregate: BillableSubscription, growthLimit: number): Option.Option<HeldCycle> => {
+  const cycle = aggregate.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
+  if (cycle === undefined || cycle.status !== "SCHEDULED" || cycle.approvedAt !== null) return Option.none()
+  const amount = issuedAmounts(aggregate, cycle).total
+  const billed = aggregate.cycles.filter((c) => c.cycleNumber < cycle.cycleNumber && c.status !== "SCHEDULED" && c.status !== "CANCELED")
+  const previousAmount = billed.at(-1)?.amount ?? null
+  const reason = cycleOutOfBounds(amount, previousAmount, growthLimit)
+  return reason === null ? Option.none() : Option.some({ ref, aggregate, amount, previousAmount, reason, fingerprint: fingerprint(aggregate, cycle) })
+}
+
+/** Parks held cycles (still unchanged under the lock) and tells the merchant (`subscription.cycle_held`). */
+const recordHolds = Effect.fnUntraced(function*(held: ReadonlyArray<HeldCycle>, at: Date) {
+  const subscriptions = yield* Subscriptions
+  const events: Array<SubscriptionEventEntry> = []
+  for (const h of held) {
+    yield* subscriptions.holdCycle(h.ref, h.reason, at)
+    const payload = { cycleNumber: h.ref.cycleNumber, amount: h.amount, previousAmount: h.previousAmount, reason: h.reason }
+    events.push(cycleHeld(h.aggregate, payload, yield* accountNumberOf(h.ref.accountId), at))
+    yield* Effect.logWarning(`billing run: cycle ${h.ref.cycleNumber} of ${h.ref.subscriptionId} held for review: ${h.reason}`)
+  }
+  yield* (yield* Outbox).appendMany(events)
+})
+
 const isCard = (draft: IssueDraft) => draft.cycle.paymentMethod === "creditcard"
 
 const invoiceOf = (d: IssueDraft, at: Date): Omit<Invoice, "invoiceNumber"> => ({
@@ -147,24 +190,24 @@ const afterIssue = (d: IssueDraft, issued: BillingCycle, next: BillingCycle): Bi
  * `SCHEDULED`, then their charges, replacements, invoices, next cycles and
  * `charge.created` in multi-row statements.
  */
-const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraft>, at: Date) {
+const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraft>, held: ReadonlyArray<HeldCycle>, at: Date) {
   const subscriptions = yield* Subscriptions
-  const ids = [...new Set(drafts.map((d) => d.ref.subscriptionId))]
+  const ids = [...new Set([...drafts, ...held].map((d) => d.ref.subscriptionId))]
   yield* subscriptions.lockMany(ids)
   const current = new Map((yield* subscriptions.findBillable(ids)).map((a) => [a.subscription.id, a]))
-  const unchanged = drafts.filter((d) => {
+  const isUnchanged = (d: { readonly ref: CycleRef; readonly fingerprint: string }) => {
     const now = current.get(d.ref.subscriptionId)
     const cycle = now?.cycles.find((c) => c.cycleNumber === d.ref.cycleNumber)
     return now !== undefined && cycle !== undefined && fingerprint(now, cycle) === d.fingerprint
-  })
-  const today = saoPauloDate(at.getTime())
+  }
+  yield* recordHolds(held.filter(isUnchanged), at)
+  const unchanged = drafts.filter(isUnchanged)
   const issuedOf = (d: IssueDraft): BillingCycle => ({
     ...d.cycle,
     status: isCard(d) ? "PROCESSING" : "AWAITING_PAYMENT",
     chargeId: d.charge.id,
     amount: d.amounts.total,
     discount: d.amounts.discount,
-    issueDate: today,
     attemptCount: isCard(d) ? 1 : 0,
     updatedAt: at
   })
@@ -197,9 +240,15 @@ export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: R
   const ids = [...new Set(refs.map((ref) => ref.subscriptionId))]
   const aggregates = new Map((yield* (yield* Subscriptions).findBillable(ids)).map((a) => [a.subscription.id, a]))
   const addresses = yield* (yield* Charges).billingAddresses(ids)
+  const growthLimit = yield* CycleGrowthLimit
+  const held = refs.flatMap((ref) => {
+    const aggregate = aggregates.get(ref.subscriptionId)
+    return aggregate === undefined ? [] : Option.toArray(heldOf(ref, aggregate, growthLimit))
+  })
+  const heldKeys = new Set(held.map((h) => `${h.ref.subscriptionId}/${h.ref.cycleNumber}`))
   const drafts = yield* Effect.forEach(refs, (ref) => {
     const aggregate = aggregates.get(ref.subscriptionId)
-    if (aggregate === undefined) return Effect.succeed(Option.none<IssueDraft>())
+    if (aggregate === undefined || heldKeys.has(`${ref.subscriptionId}/${ref.cycleNumber}`)) return Effect.succeed(Option.none<IssueDraft>())
     return draftIssue(ref, aggregate, addresses.get(ref.subscriptionId) ?? null).pipe(
       Effect.catchCause((cause) =>
         Effect.as(Effect.logWarning(`billing run: cycle ${ref.cycleNumber} of ${ref.subscriptionId} not issued`, cause), Option.none<IssueDraft>())
@@ -208,7 +257,7 @@ export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: R
   })
   const ready = drafts.flatMap((d) => Option.toArray(d))
   const transactor = yield* Transactor
-  const recorded = yield* transactor.withTransaction(recordIssues(ready, at))
+  const recorded = yield* transactor.withTransaction(recordIssues(ready, held, at))
   // Each card is its own authorization, a few at a time to keep the acquirer busy; their answers are recorded together.
   const cards = recorded.filter(isCard)
   const answers = yield* Effect.forEach(cards, (d) => d.acquirerAnswer ?? Effect.succeed<AcquirerAnswer>({ _tag: "Unavailable" }), {

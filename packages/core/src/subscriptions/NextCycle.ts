@@ -54,6 +54,7 @@ export const scheduledCycle = (aggregate: BillableSubscription, n: number, at: D
     nextAttemptOn: null,
     overdueAt: null,
     heldReason: null,
+    approvedAt: null,
     createdAt: at,
     updatedAt: at
   }

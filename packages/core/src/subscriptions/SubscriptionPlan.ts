@@ -168,6 +168,7 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     nextAttemptOn: null,
     overdueAt: null,
     heldReason: null,
+    approvedAt: null,
     createdAt: at,
     updatedAt: at
   })
