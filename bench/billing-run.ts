@@ -52,7 +52,11 @@ try {
   const profile = process.env.RUN_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RUN_PROFILE}`] : []
   const child = spawn(process.execPath, [...profile, ...runFlags, join(root, "packages/cli/src/main.ts"), "run"], { env, stdio: ["ignore", "pipe", "inherit"] })
   let out = ""
-  child.stdout.on("data", (chunk) => (out += chunk))
+  // The run's progress lines come before its JSON report, the last line.
+  child.stdout.on("data", (chunk) => {
+    out += chunk
+    for (const line of String(chunk).split("\n")) if (line.includes("rows handled")) console.log(`  ${line.trim()}`)
+  })
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
   const seconds = (performance.now() - started) / 1000
   if (code !== 0) throw new Error(`billing run exited with ${code}: ${out}`)

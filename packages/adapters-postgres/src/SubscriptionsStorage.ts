@@ -202,6 +202,10 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         return sql`c.status = 'PROCESSING' AND c.payment_method = 'creditcard' AND c.attempt_count > 0 AND c.claimed_until IS NOT NULL`
     }
   }
+  const countDue = (job: BillingJobName, scope: RunScope, clock: ClaimClock) =>
+    run(sql<{ n: string }>`SELECT count(*)::text AS n FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
+      WHERE ${dueFor(job, clock.today)} AND (c.claimed_until IS NULL OR c.claimed_until < ${clock.now})
+        AND ${inScope(sql, scope, sql`s.account_id`)}`).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)))
   // Cycles move with their own invoice: the one whose charge is the cycle's (a plan change's prorata on
   // the same cycle settles with its own charge). The statuses a cycle may move from travel as a list.
   const moveCycles = (moves: ReadonlyArray<CycleMove>, at: Date) =>
@@ -462,6 +466,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           ${fields.pixRecurrenceStatus === undefined ? sql`` : sql`, pix_recurrence_status = ${fields.pixRecurrenceStatus}`}
         WHERE id = ${id}`).pipe(Effect.asVoid),
     claimDue,
+    countDue,
     findBillable: (ids) =>
       Effect.gen(function*() {
         if (ids.length === 0) return []

@@ -145,6 +145,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    * workers share the work and a killed one's claims return when they end.
    */
   readonly claimDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) => Effect.Effect<ReadonlyArray<CycleRef>>
+  /** How many cycles `claimDue` could claim for `job` now (a long run's progress). */
+  readonly countDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock) => Effect.Effect<number>
   /** The subscriptions `ids` as the billing run reads them, with their cycles from the current one on (any order; unknown ids are left out). */
   readonly findBillable: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<BillableSubscription>>
   /** Locks the subscriptions' rows (in id order, so two batches never deadlock) until the transaction ends. */

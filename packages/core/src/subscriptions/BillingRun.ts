@@ -21,7 +21,7 @@
  * spreads rows over workers; the conditional moves make each row's effect
  * happen once however many workers claimed it.
  */
-import { Clock, Context, Effect, Option } from "effect"
+import { Clock, Context, Effect, Fiber, Option } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { expireDueCharges } from "../charges/Expiry.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
@@ -151,9 +151,15 @@ export interface BillingRunOptions {
   readonly concurrency?: number
 }
 
+/** Rows a run handled so far, for its progress lines. */
+interface RunProgress {
+  handled: number
+}
+
 const drainAll = Effect.fnUntraced(function*<E, R>(
   runBatch: (limit: number) => Effect.Effect<number, E, R>,
-  options: BillingRunOptions
+  options: BillingRunOptions,
+  progress: RunProgress
 ) {
   const drainer = Effect.gen(function*() {
     let total = 0
@@ -161,6 +167,7 @@ const drainAll = Effect.fnUntraced(function*<E, R>(
       const handled = yield* runBatch(options.batch ?? 250)
       if (handled <= 0) return total
       total += handled
+      progress.handled += handled
     }
   })
   const totals = yield* Effect.all(Array.from({ length: Math.max(1, options.concurrency ?? 3) }, () => drainer), { concurrency: "unbounded" })
@@ -190,16 +197,43 @@ export interface BillingRunTotals {
  */
 export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: RunScope, options: BillingRunOptions = {}) {
   const totals = { paymentsConfirmed: 0, periodsEnded: 0, issued: 0, retried: 0, resumed: 0, overdue: 0, dunningEnded: 0, expired: 0 }
+  const progress: RunProgress = { handled: 0 }
+  const reporter = yield* Effect.forkChild(reportProgress(progress, scope))
+  return yield* runRounds(scope, options, totals, progress).pipe(Effect.ensuring(Fiber.interrupt(reporter)))
+})
+
+/** Every `PROGRESS_INTERVAL` of a long run: rows handled, their rate, and the cycles still due to be issued. */
+const PROGRESS_INTERVAL = "5 seconds"
+
+const reportProgress = Effect.fnUntraced(function*(progress: RunProgress, scope: RunScope) {
+  const started = yield* Clock.currentTimeMillis
+  for (;;) {
+    yield* Effect.sleep(PROGRESS_INTERVAL)
+    const now = yield* Clock.currentTimeMillis
+    const remaining = yield* (yield* Subscriptions).countDue("issue", scope, yield* claimClock)
+    const perSecond = Math.round(progress.handled / Math.max(1, (now - started) / 1000))
+    yield* Effect.logInfo(`billing run: ${progress.handled} rows handled, ${perSecond} rows/s, ${remaining} cycles left to issue`).pipe(
+      Effect.annotateLogs({ handled: progress.handled, perSecond, remaining })
+    )
+  }
+})
+
+const runRounds = Effect.fnUntraced(function*(
+  scope: RunScope,
+  options: BillingRunOptions,
+  totals: { -readonly [K in keyof BillingRunTotals]: number },
+  progress: RunProgress
+) {
   for (;;) {
     const round: BillingRunTotals = {
-      paymentsConfirmed: yield* drainAll((n) => confirmSandboxPayments(n, scope), options),
-      periodsEnded: yield* drainAll((n) => endPeriods(n, scope), options),
-      issued: yield* drainAll((n) => issueDueCycles(n, scope), options),
-      retried: yield* drainAll((n) => retryDueCycles(n, scope), options),
-      resumed: yield* drainAll((n) => resumeStalledCards(n, scope), options),
-      overdue: yield* drainAll((n) => markOverdueCycles(n, scope), options),
-      dunningEnded: yield* drainAll((n) => endDunning(n, scope), options),
-      expired: yield* drainAll((n) => expireDueCharges(n, scope), options)
+      paymentsConfirmed: yield* drainAll((n) => confirmSandboxPayments(n, scope), options, progress),
+      periodsEnded: yield* drainAll((n) => endPeriods(n, scope), options, progress),
+      issued: yield* drainAll((n) => issueDueCycles(n, scope), options, progress),
+      retried: yield* drainAll((n) => retryDueCycles(n, scope), options, progress),
+      resumed: yield* drainAll((n) => resumeStalledCards(n, scope), options, progress),
+      overdue: yield* drainAll((n) => markOverdueCycles(n, scope), options, progress),
+      dunningEnded: yield* drainAll((n) => endDunning(n, scope), options, progress),
+      expired: yield* drainAll((n) => expireDueCharges(n, scope), options, progress)
     }
     for (const key of Object.keys(totals) as Array<keyof BillingRunTotals>) totals[key] += round[key]
     if (Object.values(round).every((n) => n === 0)) return totals as BillingRunTotals
