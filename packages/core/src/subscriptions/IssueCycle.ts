@@ -217,12 +217,13 @@ const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraf
   if (done.length === 0) return done
   yield* (yield* Charges).insertMany(done.map((d) => d.charge))
   yield* subscriptions.applyScheduledReplacements(done.filter((d) => hasScheduledReplacements(d.aggregate)).map((d) => d.ref.subscriptionId), at)
-  yield* subscriptions.addInvoices(done.map((d) => ({ accountId: d.ref.accountId, invoice: invoiceOf(d, at) })))
   const nexts = done.map((d) => scheduledCycle(withScheduledReplacements(d.aggregate), d.cycle.cycleNumber + 1, at))
   yield* subscriptions.addCycles(nexts)
   const events = yield* Effect.forEach(done, (d, i) =>
     Effect.map(accountNumberOf(d.ref.accountId), (number) => chargeCreated(afterIssue(d, issuedOf(d), nexts[i]!), d.charge, number, at)))
   yield* (yield* Outbox).appendMany(events)
+  // Last: numbering takes the account's invoice counter, which every batch of the account waits for until this one commits.
+  yield* subscriptions.addInvoices(done.map((d) => ({ accountId: d.ref.accountId, invoice: invoiceOf(d, at) })))
   return done
 })
 
