@@ -11,7 +11,8 @@ import { Billing, EVERY_ACCOUNT } from "@billing/core"
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startEngine, type TestEngine } from "./support/Engine.ts"
+import { runBilling } from "./support/Cli.ts"
+import { startEngine, TEST_SECRET_KEY, type TestEngine } from "./support/Engine.ts"
 
 const START = "2027-01-31T15:00:00.000Z" // noon in São Paulo
 
@@ -302,6 +303,27 @@ describe("billing run on postgres", () => {
     expect((await m.call("POST", `/v1/subscriptions/${id}/cycles/2/approve`)).body.error.code).toBe("SUBSCRIPTION_NOT_ELIGIBLE")
     expect(await m.advance(null)).toMatchObject({ cyclesIssued: 1, chargesCreated: 1, paymentsConfirmed: 1 })
     expect((await m.detail(id)).billingCycles[1].cycle).toMatchObject({ status: "PAID", amount: 199, heldReason: null, approvedAt: expect.any(String) })
+  })
+
+  it("runs as of a date from the command line: `billing run --until DATE --account ACCOUNT_ID`", async () => {
+    // An account without a test clock: its subscription starts today (real time) on the card that pays.
+    const account = await engine.createAccount()
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const post = async (path: string, body: unknown) => (await fetch(`${engine.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) })).json()
+    const product = await post("/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 50, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    const bought = await post("/v1/charges", { paymentMethod: "creditcard", customer, card: card("4111111111111111"), items: [{ priceId: product.prices[0].priceId }] })
+    const [cycle2] = await sql((s) => s<{ due: string }>`SELECT to_char(due_date, 'YYYY-MM-DD') AS due FROM billing_cycles
+      WHERE subscription_id = ${bought.subscriptionId} AND cycle_number = 2`)
+    const env = { DATABASE_URL: (engine.config as { databaseUrl: string }).databaseUrl, BILLING_SECRET_KEY: TEST_SECRET_KEY }
+    const wrong = await runBilling(["run", "--until", "someday"], env)
+    expect(wrong.status).toBe(2)
+    expect(wrong.stderr).toContain("--until must be a date")
+    const ran = await runBilling(["run", "--until", cycle2!.due, "--account", account.accountId], env)
+    expect(ran.status, ran.stderr).toBe(0)
+    const report = JSON.parse(ran.stdout.trim().split("\n").at(-1)!)
+    expect(report).toMatchObject({ until: new Date(`${cycle2!.due}T03:00:00.000Z`).toISOString(), issued: 1, elapsedMs: expect.any(Number), peakRssMb: expect.any(Number) })
+    const [after] = await sql((s) => s<{ status: string }>`SELECT status FROM billing_cycles WHERE subscription_id = ${bought.subscriptionId} AND cycle_number = 2`)
+    expect(after!.status).toBe("PAID")
   })
 
   it("leaves accounts with a test clock out of the worker's run", async () => {

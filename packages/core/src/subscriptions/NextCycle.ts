@@ -21,6 +21,30 @@ export const issuedAmounts = (aggregate: BillableSubscription, cycle: BillingCyc
   })
 }
 
+/** What decides a new cycle; everything else starts empty (no credit, no attempts, no history). */
+export type CycleTerms = Pick<
+  BillingCycle,
+  "subscriptionId" | "cycleNumber" | "status" | "amount" | "discount" | "periodStart" | "dueDate" | "issueDate" | "paymentMethod" | "chargeId" | "splitRules"
+>
+
+/** A new cycle record of `terms`, made at `at`. */
+export const newCycle = (terms: CycleTerms, at: Date): BillingCycle => ({
+  ...terms,
+  credit: cents(0),
+  adjustment: 0,
+  rulerHistory: [],
+  manualRetryCount: 0,
+  lastManualRetryAt: null,
+  pixAutoScheduledEndToEndId: null,
+  attemptCount: 0,
+  nextAttemptOn: null,
+  overdueAt: null,
+  heldReason: null,
+  approvedAt: null,
+  createdAt: at,
+  updatedAt: at
+})
+
 /** Cycle `n` as scheduled at `at`: due on the subscription's calendar, priced with the items the next cycle bills. */
 export const scheduledCycle = (aggregate: BillableSubscription, n: number, at: Date): BillingCycle => {
   const sub = aggregate.subscription
@@ -32,30 +56,17 @@ export const scheduledCycle = (aggregate: BillableSubscription, n: number, at: D
     discounts: sub.discounts,
     coupon: sub.coupon
   })
-  return {
+  return newCycle({
     subscriptionId: sub.id,
     cycleNumber: n,
     status: "SCHEDULED",
     amount: amounts.total,
     discount: amounts.discount,
-    credit: cents(0),
-    adjustment: 0,
     periodStart: dueDate,
     dueDate,
     issueDate: issueDate(dueDate, sub.issueDaysBeforeDue),
     paymentMethod: sub.paymentMethod,
     chargeId: null,
-    splitRules: sub.splitRules,
-    rulerHistory: [],
-    manualRetryCount: 0,
-    lastManualRetryAt: null,
-    pixAutoScheduledEndToEndId: null,
-    attemptCount: 0,
-    nextAttemptOn: null,
-    overdueAt: null,
-    heldReason: null,
-    approvedAt: null,
-    createdAt: at,
-    updatedAt: at
-  }
+    splitRules: sub.splitRules
+  }, at)
 }

@@ -21,6 +21,7 @@ import { cycleDueDate, issueDate } from "../rules/CycleSchedule.ts"
 import { lineTotal } from "../rules/Items.ts"
 import { prorata } from "../rules/Prorata.ts"
 import { type SubscriptionStart, subscriptionStart } from "../rules/SubscriptionStart.ts"
+import { newCycle } from "./NextCycle.ts"
 import type { SubscriptionTerms } from "./SubscriptionTerms.ts"
 
 /** A new subscription, ready to be written once its customer is known. */
@@ -150,28 +151,16 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
   const first = free ? priceOf(1, [...fullLines, ...terms.oneTime.map((line) => priceLine(line, "ORDER_BUMP"))]) : priceOf(1, firstCycleLines(terms, start))
   const dueOf = (n: number) => (n === 1 ? start.first.dueDate : cycleDueDate(start.anchorDate, recurrenceOf(terms), n - start.anchorCycle + 1, start.billingDay))
   const splitRules = splitRulesOf(order)
-  const cycleOf = (n: number, fields: Pick<BillingCycle, "status" | "amount" | "discount" | "issueDate" | "chargeId">): BillingCycle => ({
-    subscriptionId,
-    cycleNumber: n,
-    ...fields,
-    credit: cents(0),
-    adjustment: 0,
-    periodStart: n === 1 ? start.first.periodStart : dueOf(n),
-    dueDate: dueOf(n),
-    paymentMethod: method,
-    splitRules,
-    rulerHistory: [],
-    manualRetryCount: 0,
-    lastManualRetryAt: null,
-    pixAutoScheduledEndToEndId: null,
-    attemptCount: 0,
-    nextAttemptOn: null,
-    overdueAt: null,
-    heldReason: null,
-    approvedAt: null,
-    createdAt: at,
-    updatedAt: at
-  })
+  const cycleOf = (n: number, fields: Pick<BillingCycle, "status" | "amount" | "discount" | "issueDate" | "chargeId">): BillingCycle =>
+    newCycle({
+      subscriptionId,
+      cycleNumber: n,
+      ...fields,
+      periodStart: n === 1 ? start.first.periodStart : dueOf(n),
+      dueDate: dueOf(n),
+      paymentMethod: method,
+      splitRules
+    }, at)
   const scheduled = (n: number): BillingCycle => {
     const amounts = priceOf(n, fullLines)
     return cycleOf(n, { status: "SCHEDULED", amount: amounts.total, discount: amounts.discount, issueDate: issueDate(dueOf(n), terms.issueDaysBeforeDue), chargeId: null })
