@@ -64,7 +64,7 @@ describe("billing run on postgres", () => {
   afterAll(() => engine?.dispose())
 
   it("reads and advances a sandbox account's clock; a production account refuses it; the clock only moves forward", async () => {
-    const { call, advance } = await merchant()
+    const { account, call, advance } = await merchant()
     expect((await call("GET", "/v1/sandbox/clock")).body).toMatchObject({ frozen: true, today: "2027-01-31" })
     const moved = await advance("2027-02-10")
     // It ran the jobs due where it was, then where it went.
@@ -75,6 +75,11 @@ describe("billing run on postgres", () => {
     // The account's requests read its clock: a charge made now is made on 10 February.
     const pix = await call("POST", "/v1/charges/pix", { amount: 10 })
     expect((await call("GET", `/v1/charges/${pix.body.chargeId}`)).body.createdAt.slice(0, 10)).toBe("2027-02-10")
+
+    // The same from the library: the account's clock moves, its jobs run.
+    const fromLibrary = await engine.run(Billing.advanceClock({ days: 1 }).pipe(Billing.asAccount(account.accountId)))
+    expect(fromLibrary).toMatchObject({ today: "2027-02-11", frozen: true })
+    expect((await call("GET", "/v1/sandbox/clock")).body).toMatchObject({ today: "2027-02-11" })
 
     const production = await engine.createAccount({ sandbox: false })
     const headers = { authorization: `Bearer ${await engine.token(production)}`, "content-type": "application/json" }
