@@ -139,8 +139,13 @@ describe("billing run on postgres", () => {
 
     // The customer gives a new card; the merchant retries at once.
     await m.call("PATCH", `/v1/subscriptions/${subscriptionId}`, { paymentMethod: "creditcard", card: card("4111111111111111") })
-    const retried = await m.call("POST", `/v1/subscriptions/${subscriptionId}/retry`)
-    expect(retried.status).toBe(200)
+    // Two clicks at once make one charge: the second waits for the first and finds nothing left to retry.
+    const both = await Promise.all([m.call("POST", `/v1/subscriptions/${subscriptionId}/retry`), m.call("POST", `/v1/subscriptions/${subscriptionId}/retry`)])
+    expect(both.map((r) => r.status).sort()).toEqual([200, 400])
+    const retried = both.find((r) => r.status === 200)!
+    expect(both.find((r) => r.status === 400)!.body.error.code).toBe("SUBSCRIPTION_NOT_ELIGIBLE")
+    const [attempts] = await sql((s) => s<{ n: number }>`SELECT count(*)::int AS n FROM charges WHERE subscription_id = ${subscriptionId} AND cycle_number = 2`)
+    expect(attempts!.n).toBe(5)
     expect(retried.body).toMatchObject({ success: true, cycleNumber: 2, status: "paid", manualRetryCount: 1 })
     const back = await m.detail(subscriptionId)
     expect(back).toMatchObject({ status: "ACTIVE", currentCycleNumber: 2 })

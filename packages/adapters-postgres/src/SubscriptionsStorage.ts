@@ -152,7 +152,8 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     Effect.gen(function*() {
       if (invoices.length === 0) return
       const numbered: Array<{ accountId: string; invoice: Omit<Invoice, "invoiceNumber">; n: bigint }> = []
-      for (const accountId of new Set(invoices.map((i) => i.accountId))) {
+      // Accounts in one order, so two batches that number invoices of the same accounts never wait for each other in a cycle.
+      for (const accountId of [...new Set(invoices.map((i) => i.accountId))].sort()) {
         const own = invoices.filter((i) => i.accountId === accountId)
         const [counter] = yield* run(sql<{ n: string }>`INSERT INTO invoice_counters (account_id, last_number) VALUES (${accountId}, ${own.length})
           ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + ${own.length}
@@ -266,7 +267,16 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     sql`subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber}
       AND charge_id IS NOT DISTINCT FROM (SELECT charge_id FROM billing_cycles
         WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber})`
-  const startAttempt = (ref: CycleRef, attempt: { readonly chargeId: string; readonly manual: boolean; readonly from: ReadonlyArray<string> }, at: Date) =>
+  const startAttempt = (
+    ref: CycleRef,
+    attempt: {
+      readonly chargeId: string
+      readonly manual: boolean
+      readonly from: ReadonlyArray<string>
+      readonly automatic?: { readonly today: string; readonly leaseUntil: Date }
+    },
+    at: Date
+  ) =>
     Effect.gen(function*() {
       // The invoice follows the cycle to its new charge: moved first, while it still names the old one.
       yield* run(sql`UPDATE invoices SET charge_id = ${attempt.chargeId} WHERE ${cycleInvoiceOf(ref)}`)
@@ -274,7 +284,9 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           ${attempt.manual
             ? sql`manual_retry_count = manual_retry_count + 1, last_manual_retry_at = ${at}`
             : sql`status = 'PROCESSING', attempt_count = attempt_count + 1`}
+          ${attempt.automatic === undefined ? sql`` : sql`, claimed_until = ${attempt.automatic.leaseUntil}`}
         WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status IN ${sql.in([...attempt.from])}
+          ${attempt.automatic === undefined ? sql`` : sql`AND next_attempt_on <= ${attempt.automatic.today}::date`}
         RETURNING cycle_number`)
       return moved.length > 0
     })
@@ -496,10 +508,10 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
       ids.length === 0 ? Effect.void : run(sql`SELECT id FROM subscriptions WHERE id IN ${sql.in([...ids])} ORDER BY id FOR UPDATE`).pipe(
         Effect.asVoid
       ),
-    issueCycles: (rows, at) =>
+    issueCycles: (rows, at, leaseUntil) =>
       rows.length === 0 ? Effect.succeed([]) : run(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c
         SET status = v.status, charge_id = v.charge_id, amount_cents = v.amount, discount_cents = v.discount,
-          attempt_count = v.attempts, updated_at = ${at}
+          attempt_count = v.attempts, claimed_until = ${leaseUntil}, updated_at = ${at}
         FROM (VALUES ${sql.csv(rows.map(({ issued, ref }) =>
           sql`(${ref.subscriptionId}, ${ref.cycleNumber}::int, ${issued.status}, ${issued.chargeId}, ${issued.amount}::bigint,
             ${issued.discount}::bigint, ${issued.attemptCount}::int)`))})
@@ -513,6 +525,11 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         })
       ),
     addInvoices: (invoices) => insertInvoices(invoices),
+    findCycles: (refs) =>
+      refs.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${cycleColumns} FROM billing_cycles
+        WHERE (subscription_id, cycle_number) IN (${sql.csv(refs.map((r) => sql`(${r.subscriptionId}, ${r.cycleNumber}::int)`))})`).pipe(
+        Effect.flatMap(decodeCycles)
+      ),
     approveHeldCycle: (ref, at) =>
       run(sql`UPDATE billing_cycles SET held_reason = NULL, approved_at = ${at}, updated_at = ${at}
         WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND status = 'SCHEDULED'

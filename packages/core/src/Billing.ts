@@ -63,8 +63,8 @@ export { editSubscription, providerProrata, updateSubscription } from "./subscri
 export { decideSandboxRecurrence } from "./subscriptions/PixAutomatico.ts"
 export { retrySubscriptionPayment } from "./subscriptions/ManualRetry.ts"
 export { approveHeldCycle } from "./subscriptions/HeldCycles.ts"
+export { ClaimLease, CycleGrowthLimit } from "./subscriptions/BillingRunSettings.ts"
 export {
-  ClaimLease,
   endDunning,
   endPeriods,
   issueDueCycles,
@@ -73,7 +73,6 @@ export {
   retryDueCycles,
   runBillingJobs
 } from "./subscriptions/BillingRun.ts"
-export { CycleGrowthLimit } from "./subscriptions/IssueCycle.ts"
 export { advanceClock, getTestClock } from "./sandbox/TestClocks.ts"
 export { shiftedClock, withAccountClock } from "./sandbox/AccountClock.ts"
 export { asAccount } from "./auth/AsAccount.ts"

@@ -163,8 +163,12 @@ export class Subscriptions extends Context.Service<Subscriptions, {
       readonly ref: CycleRef
       readonly issued: Pick<BillingCycle, "status" | "chargeId" | "amount" | "discount" | "attemptCount">
     }>,
-    at: Date
+    at: Date,
+    /** The claim is renewed from here: a card cycle is `PROCESSING` until its answer is recorded, and stalled only after. */
+    leaseUntil: Date
   ) => Effect.Effect<ReadonlyArray<CycleRef>>
+  /** The cycles `refs` (any order; unknown ones left out). */
+  readonly findCycles: (refs: ReadonlyArray<Omit<CycleRef, "accountId">>) => Effect.Effect<ReadonlyArray<BillingCycle>>
   /** Adds invoices of issued cycles in one statement each for invoices and lines, numbered per account in order. */
   readonly addInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) => Effect.Effect<void>
   /** Parks the `SCHEDULED` cycle for review (safety bounds). */
@@ -182,7 +186,13 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    */
   readonly startAttempt: (
     ref: CycleRef,
-    attempt: { readonly chargeId: string; readonly manual: boolean; readonly from: ReadonlyArray<CycleStatus> },
+    attempt: {
+      readonly chargeId: string
+      readonly manual: boolean
+      readonly from: ReadonlyArray<CycleStatus>
+      /** An automatic attempt: only when its day came (by `today`), its claim renewed until `leaseUntil`. */
+      readonly automatic?: { readonly today: string; readonly leaseUntil: Date }
+    },
     at: Date
   ) => Effect.Effect<boolean>
   /** Records `payment.overdue` on the unpaid cycle (its invoice `OVERDUE`) unless already recorded; whether it did. */

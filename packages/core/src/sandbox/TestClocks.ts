@@ -143,21 +143,26 @@ export const advanceClock = Effect.fn("TestClocks.advance")(function*(input: Adv
   const from = base.currentTimeMillisUnsafe() + offset
   const target = yield* targetOf(input, from)
   const scope: RunScope = { accountId: account.id }
+  // The account's clock runs at the real pace between stops: each stop is taken from where a run left it, never behind.
+  let shift = offset
+  const accountNow = () => base.currentTimeMillisUnsafe() + shift
   // Never behind the real time: an account that had no clock starts from the real now, a moment ago.
-  const moveTo = (instant: number) => accounts.setClockOffset(account.id, Math.max(0, instant - base.currentTimeMillisUnsafe()), new Date(instant))
-  const runAt = (instant: number) => Effect.provideService(runBillingJobs(scope), Clock.Clock, shiftedClock(base, instant - base.currentTimeMillisUnsafe()))
+  const moveTo = (instant: number) => {
+    shift = Math.max(0, instant - base.currentTimeMillisUnsafe())
+    return accounts.setClockOffset(account.id, shift, new Date(instant))
+  }
+  const runHere = Effect.suspend(() => Effect.provideService(runBillingJobs(scope), Clock.Clock, shiftedClock(base, shift)))
   const [totals, events] = yield* countingEvents(Effect.gen(function*() {
-    let now = from
     let steps = 0
-    const done = { cyclesIssued: 0 }
-    yield* moveTo(now)
+    let cyclesIssued = 0
+    yield* moveTo(from)
     for (;;) {
-      done.cyclesIssued += (yield* runAt(now)).issued
+      cyclesIssued += (yield* runHere).issued
       steps++
-      if (now >= target) return { ...done, steps }
-      const stop = yield* nextStop(account.id, now)
-      now = Option.match(stop, { onNone: () => target, onSome: (at) => Math.min(at, target) })
-      yield* moveTo(now)
+      const current = accountNow()
+      if (current >= target) return { cyclesIssued, steps }
+      const stop = yield* nextStop(account.id, current)
+      yield* moveTo(Option.match(stop, { onNone: () => target, onSome: (at) => Math.min(at, target) }))
     }
   }))
   const count = (name: string) => events[name] ?? 0

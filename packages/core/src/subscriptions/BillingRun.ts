@@ -21,32 +21,20 @@
  * spreads rows over workers; the conditional moves make each row's effect
  * happen once however many workers claimed it.
  */
-import { Clock, Context, Effect, Fiber, Option } from "effect"
-import { saoPauloDate } from "../brazil/BankCalendar.ts"
+import { Clock, Effect, Fiber, Option } from "effect"
 import { expireDueCharges } from "../charges/Expiry.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { paymentOverdue } from "../events/SubscriptionEvents.ts"
+import { Charges } from "../ports/Charges.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { type BillingJobName, type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
 import { cancelNow } from "./CancelSubscription.ts"
+import { claimClock } from "./BillingRunSettings.ts"
 import { attemptCycle, issueCycles, resumeCardAttempt } from "./IssueCycle.ts"
 import { accountNumberOf } from "./SubscriptionPayments.ts"
-
-/**
- * How long a claim holds, in milliseconds: long enough for a batch of card
- * authorizations, short enough that a stopped worker's rows return soon.
- * One minute unless provided (`billing worker` reads `BILLING_CLAIM_LEASE_SECONDS`).
- */
-export const ClaimLease = Context.Reference<number>("@billing/core/BillingRun/ClaimLease", { defaultValue: () => 60_000 })
-
-/** The clock of a claim: today in São Paulo, now, and the end of the lease. */
-const claimClock = Effect.gen(function*() {
-  const now = yield* Clock.currentTimeMillis
-  return { today: saoPauloDate(now), now: new Date(now), leaseUntil: new Date(now + (yield* ClaimLease)) }
-})
 
 /**
  * Claims up to `limit` cycles due for `job` and handles each with `handle`;
@@ -126,6 +114,8 @@ const endCycleDunning = (ref: CycleRef) =>
   Effect.gen(function*() {
     const subscriptions = yield* Subscriptions
     const at = new Date(yield* Clock.currentTimeMillis)
+    // Charges before cycles, as a payment takes them: an attempt in flight is canceled (or paid first) before the cycle fails.
+    yield* (yield* Charges).cancelOpenOfSubscription(ref.subscriptionId, at)
     const failed = yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, {
       from: ["DUNNING"],
       to: "FAILED",

@@ -15,14 +15,14 @@
  * charged after the commit, each by its own authorization, and the answers
  * recorded together in a second transaction.
  */
-import { Clock, Context, Data, Effect, Option } from "effect"
+import { Clock, Data, Effect, Option } from "effect"
 import { type AcquirerAnswer, askAcquirerAgain, failureReasonOf } from "../checkout/CardCheckout.ts"
 import { type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { CardRefused, type Charge, paymentTypeOf } from "../domain/Charge.ts"
 import type { BillableSubscription, BillingCycle, CycleStatus, Invoice } from "../domain/Subscription.ts"
 import { chargeCreated, cycleHeld, type SubscriptionEventEntry } from "../events/SubscriptionEvents.ts"
 import type { Cents } from "../money/Money.ts"
-import { cycleOutOfBounds, DEFAULT_CYCLE_GROWTH_LIMIT } from "../rules/CycleBounds.ts"
+import { cycleOutOfBounds } from "../rules/CycleBounds.ts"
 import { type CycleInvoiceAmounts } from "../rules/CycleInvoice.ts"
 import type { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -31,6 +31,7 @@ import { Outbox } from "../ports/Outbox.ts"
 import { type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { claimClock, CycleGrowthLimit } from "./BillingRunSettings.ts"
 import { issuedAmounts, scheduledCycle } from "./NextCycle.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
 import { hasScheduledReplacements, withScheduledReplacements } from "./SubscriptionItems.ts"
@@ -128,14 +129,6 @@ interface HeldCycle {
   readonly fingerprint: string
 }
 
-/**
- * How many times the last billed cycle a cycle may bill before the run holds
- * it for review (`rules/CycleBounds.ts`); 10 unless provided.
- */
-export const CycleGrowthLimit = Context.Reference<number>("@billing/core/BillingRun/CycleGrowthLimit", {
-  defaultValue: () => DEFAULT_CYCLE_GROWTH_LIMIT
-})
-
 /** The cycle `ref` held, when what it would bill is out of the safety bounds. */
 const heldOf = (ref: CycleRef, aggregate: BillableSubscription, growthLimit: number): Option.Option<HeldCycle> => {
   const cycle = aggregate.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
@@ -211,7 +204,7 @@ const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraf
     attemptCount: isCard(d) ? 1 : 0,
     updatedAt: at
   })
-  const moved = yield* subscriptions.issueCycles(unchanged.map((d) => ({ ref: d.ref, issued: issuedOf(d) })), at)
+  const moved = yield* subscriptions.issueCycles(unchanged.map((d) => ({ ref: d.ref, issued: issuedOf(d) })), at, (yield* claimClock).leaseUntil)
   const movedKeys = new Set(moved.map((ref) => `${ref.subscriptionId}/${ref.cycleNumber}`))
   const done = unchanged.filter((d) => movedKeys.has(`${d.ref.subscriptionId}/${d.ref.cycleNumber}`))
   if (done.length === 0) return done
@@ -275,7 +268,9 @@ const ACQUIRER_CONCURRENCY = 16
  * Finishes a card attempt left `PROCESSING` (`stalledCard`): asks the
  * acquirer again for its charge (the same reference: a charge captured
  * before its worker stopped is answered as approved, not charged twice) and
- * records the answer as the batch would have.
+ * records an approval or a refusal as the batch would have. No answer
+ * records nothing: the charge stays `PROCESSING` until an answer comes or its
+ * answer window ends (`charge.expired`).
  */
 export const resumeCardAttempt = Effect.fn("BillingRun.resumeCardAttempt")(function*(ref: CycleRef) {
   const found = yield* (yield* Subscriptions).find(ref.accountId, ref.subscriptionId)
@@ -284,6 +279,8 @@ export const resumeCardAttempt = Effect.fn("BillingRun.resumeCardAttempt")(funct
   const charge = yield* (yield* Charges).find({ _tag: "Account", accountId: ref.accountId }, cycle.chargeId)
   if (Option.isNone(charge) || charge.value.status !== "PROCESSING") return false
   const answer = yield* askAcquirerAgain(charge.value, found.value.subscription.paymentMethodId)
+  // Still no answer: the charge may have been captured, so it is not failed; its claim ends and it is asked again.
+  if (answer._tag === "Unavailable") return false
   yield* (yield* Transactor).withTransaction(recordCardAnswers([{ charge: charge.value, answer }], new Date(yield* Clock.currentTimeMillis)))
   return true
 })
@@ -305,11 +302,24 @@ const recordCardAnswers = Effect.fnUntraced(function*(
   yield* recordCyclesRefused(yield* charges.transitionMany(ChargeTransitions.cardFailed, refused, at), at)
 })
 
+/** Whether the cycle's current charge is still open (an attempt under way): a new one must wait for its answer. */
+const attemptUnderWay = Effect.fnUntraced(function*(ref: CycleRef) {
+  const [cycle] = yield* (yield* Subscriptions).findCycles([ref])
+  if (cycle?.chargeId == null) return false
+  const charge = yield* (yield* Charges).find({ _tag: "Account", accountId: ref.accountId }, cycle.chargeId)
+  return Option.isSome(charge) && OPEN_CHARGE_STATUSES.includes(charge.value.status)
+})
+
+const OPEN_CHARGE_STATUSES: ReadonlyArray<string> = ["PENDING", "PROCESSING", "AWAITING_PAYMENT"]
+
 /**
  * A new card attempt on the unpaid cycle `ref` (in one of `from`): a new
  * charge of the cycle's amount to the card on file, which the invoice now
  * names. Automatic attempts (the retry schedule) move the cycle to
- * `PROCESSING` and count; a manual one leaves its status and schedule.
+ * `PROCESSING`, count, and start only on their day; a manual one leaves its
+ * status and schedule. The subscription's lock is taken before the charge is
+ * written and an attempt under way refuses another: two clicks on retry make
+ * one charge.
  */
 export const attemptCycle = Effect.fn("BillingRun.attemptCycle")(function*(
   ref: CycleRef,
@@ -325,16 +335,21 @@ export const attemptCycle = Effect.fn("BillingRun.attemptCycle")(function*(
     dueDate: null,
     description: descriptionOf(aggregate, cycle.cycleNumber)
   })
+  const automatic = attempt.manual ? undefined : yield* claimClock
   const record = (charge: Charge) =>
     Effect.gen(function*() {
-      const subscriptions = yield* Subscriptions
-      yield* subscriptions.lock(ref.subscriptionId)
       const at = new Date(draft.now)
-      const started = yield* subscriptions.startAttempt(ref, { chargeId: charge.id, ...attempt }, at)
+      const fence = automatic === undefined ? {} : { automatic: { today: automatic.today, leaseUntil: automatic.leaseUntil } }
+      const started = yield* (yield* Subscriptions).startAttempt(ref, { chargeId: charge.id, ...attempt, ...fence }, at)
       if (!started) return yield* new CycleMovedOn()
       yield* (yield* Outbox).append(chargeCreated(aggregate, charge, yield* accountNumberOf(ref.accountId), at))
     })
-  const reserved = yield* reserveCheckout(draft, prepared.pending, [], record).pipe(
+  const reserve = Effect.gen(function*() {
+    yield* (yield* Subscriptions).lock(ref.subscriptionId)
+    if (yield* attemptUnderWay(ref)) return yield* new CycleMovedOn()
+    return yield* reserveCheckout(draft, prepared.pending, [], record)
+  })
+  const reserved = yield* (yield* Transactor).withTransaction(reserve).pipe(
     Effect.map(Option.some),
     Effect.catchTag("CycleMovedOn", () => Effect.succeed(Option.none<string>())),
     // The charge carries no `externalId`, so it can never be a duplicate.

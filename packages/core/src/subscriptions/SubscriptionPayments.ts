@@ -84,17 +84,18 @@ export const recordCyclesPaid = Effect.fn("Subscriptions.recordCyclesPaid")(func
   const paid = charges.flatMap((charge) => cycleOf(charge).map((ref) => ({ charge, ref })))
   if (paid.length === 0) return
   const subscriptions = yield* Subscriptions
-  yield* subscriptions.moveCycles(paid.map(({ ref }) => ({ ...ref, from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } })), at)
-  yield* subscriptions.advanceCurrentCycles(paid.map(({ ref }) => ref), at)
-  const ids = [...new Set(paid.map(({ ref }) => ref.subscriptionId))]
+  const moved = yield* subscriptions.moveCycles(paid.map(({ ref }) => ({ ...ref, from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } })), at)
+  // Only a cycle this payment settled moves its subscription on; a charge paid for a cycle settled already is still announced.
+  yield* subscriptions.advanceCurrentCycles(moved, at)
+  const ids = [...new Set(moved.map((ref) => ref.subscriptionId))]
   // A downgrade scheduled meanwhile waits for its cycle; it is not activated with the plan.
   const activated = new Set(yield* subscriptions.transitionMany(ids, SubscriptionTransitions.activated, at, { unlessRecurrencePending: true }))
   yield* subscriptions.moveItems([...activated], { type: "RECURRING", from: RECURRING_TO_ACTIVATE, excludeReplacements: true }, "ACTIVE", at)
   // One-time items (order bumps) ride on the invoice just paid.
   yield* subscriptions.moveItems(ids, { type: "ONE_TIME", from: ["PENDING"] }, "CHARGED", at)
-  const renewable = [...new Set(paid.filter(({ ref }) => ref.cycleNumber > 1 && !activated.has(ref.subscriptionId)).map(({ ref }) => ref.subscriptionId))]
+  const renewable = [...new Set(moved.filter((ref) => ref.cycleNumber > 1 && !activated.has(ref.subscriptionId)).map((ref) => ref.subscriptionId))]
   const renewed = new Set(yield* subscriptions.transitionMany(renewable, SubscriptionTransitions.renewed, at))
-  const after = new Map((yield* subscriptions.findBillable(ids)).map((aggregate) => [aggregate.subscription.id, aggregate]))
+  const after = new Map((yield* subscriptions.findBillable([...new Set(paid.map(({ ref }) => ref.subscriptionId))])).map((a) => [a.subscription.id, a]))
   const events: Array<SubscriptionEventEntry> = []
   const announced = new Set<string>()
   for (const { charge, ref } of paid) {
@@ -173,12 +174,12 @@ export const recordCyclesRefused = Effect.fn("Subscriptions.recordCyclesRefused"
   if (refused.length === 0) return
   const subscriptions = yield* Subscriptions
   yield* (yield* Outbox).appendMany(refused.map(({ charge }) => paymentFailed(charge, charge.failureReason ?? "card_declined", at)))
-  const found = new Map((yield* subscriptions.findBillable([...new Set(refused.map(({ ref }) => ref.subscriptionId))])).map((a) => [a.subscription.id, a]))
+  const cycles = yield* subscriptions.findCycles(refused.map(({ ref }) => ref))
   const today = saoPauloDate(at.getTime())
   const rulers: Array<Parameters<typeof subscriptions.appendRulers>[0][number]> = []
   const moves: Array<CycleMove> = []
   for (const { charge, ref } of refused) {
-    const cycle = found.get(ref.subscriptionId)?.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
+    const cycle = cycles.find((c) => c.subscriptionId === ref.subscriptionId && c.cycleNumber === ref.cycleNumber)
     // A refusal of a charge the cycle moved on from (a manual retry meanwhile) changes nothing.
     if (cycle === undefined || cycle.chargeId !== charge.id) continue
     rulers.push({ ref, entry: { kind: "payment.failed", channel: "webhook", sentAt: at.toISOString() } })
@@ -207,6 +208,15 @@ export const recordChargeExpired = Effect.fn("Subscriptions.recordChargeExpired"
     return yield* subscriptions.settleInvoicesOfCharge(charge.id, "EXPIRED", at)
   }
   const id = charge.subscriptionId
+  const [cycle] = yield* subscriptions.findCycles([{ subscriptionId: id, cycleNumber: charge.cycleNumber }])
+  if (cycle?.chargeId !== charge.id) return
+  if (cycle.status === "PROCESSING" && cycle.attemptCount > 0) {
+    // A card attempt never answered within its window: it counts as refused and the schedule goes on (the
+    // acquirer's reports settle a capture that was never answered).
+    const next = afterRefusal(cycle.attemptCount, saoPauloDate(at.getTime()))
+    yield* subscriptions.moveCycle(id, cycle.cycleNumber, { from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn }, at)
+    return
+  }
   const moved = yield* subscriptions.moveCycle(id, charge.cycleNumber, { from: ["PENDING", "AWAITING_PAYMENT"], to: "EXPIRED", invoice: { status: "EXPIRED" } }, at)
   if (!moved || charge.cycleNumber !== 1) return
   const expired = yield* subscriptions.transition(id, SubscriptionTransitions.expired, {}, at)
