@@ -15,8 +15,9 @@
  * - `endDunning`: a cycle whose dunning window ended unpaid fails and its
  *   subscription is canceled for default (`subscription.canceled`).
  *
- * Each claims its rows with a lease (`Subscriptions.claimDue`) and handles
- * each in its own transaction: a card's authorization must not hold the
+ * Each claims its rows with a lease (`Subscriptions.claimDue`). The issue
+ * job writes its batch set-based (`IssueCycle.ts`); the others handle each
+ * row in its own transaction: a card's authorization must not hold the
  * claim's locks, and one failing row must not undo its batch. The lease
  * spreads rows over workers; the conditional moves make each row's effect
  * happen once however many workers claimed it.
