@@ -11,8 +11,8 @@ import { Effect, Exit, Redacted, Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import type { TestEngine } from "./Engine.ts"
 
-/** The ids of the clones start with this (the templates' do not). */
-export const CLONE_PREFIX = "SANDBOX_sub_b"
+/** The ids of the clones start with this; the templates' (lowercase base 36 after the prefix) never do. */
+export const CLONE_PREFIX = "SANDBOX_sub_CLONE"
 
 export const seedDueSubscriptions = async (engine: TestEngine, n: number): Promise<{ readonly accountId: string; readonly templates: number }> => {
   const scope = Effect.runSync(Scope.make())
@@ -70,43 +70,43 @@ export const seedDueSubscriptions = async (engine: TestEngine, n: number): Promi
     // One connection, one transaction: the cycles and charges name each other (deferred foreign keys).
     await q(`BEGIN`)
     await clone("subscriptions", {
-      id: `'SANDBOX_sub_b' || g`,
+      id: `'SANDBOX_sub_CLONE' || g`,
       status: `'ACTIVE'`,
-      primary_item_id: `'SANDBOX_item_b' || g || '_' || (SELECT i.position FROM subscription_items i WHERE i.id = t.primary_item_id)`,
+      primary_item_id: `'SANDBOX_item_CLONE' || g || '_' || (SELECT i.position FROM subscription_items i WHERE i.id = t.primary_item_id)`,
       anchor_date: `'${today!.d}'::date`,
       anchor_cycle: "2",
       billing_day: `extract(day FROM '${today!.d}'::date)::int`,
       current_cycle_number: "1"
     }, `${clones} JOIN subscriptions t ON t.id = tpl.id`)
     await clone("subscription_items", {
-      id: `'SANDBOX_item_b' || g || '_' || t.position`,
-      subscription_id: `'SANDBOX_sub_b' || g`,
+      id: `'SANDBOX_item_CLONE' || g || '_' || t.position`,
+      subscription_id: `'SANDBOX_sub_CLONE' || g`,
       status: `'ACTIVE'`
     }, `${clones} JOIN subscription_items t ON t.subscription_id = tpl.id`)
     await clone("charges", {
-      id: `'SANDBOX_cha_b' || g`,
-      subscription_id: `'SANDBOX_sub_b' || g`,
+      id: `'SANDBOX_cha_CLONE' || g`,
+      subscription_id: `'SANDBOX_sub_CLONE' || g`,
       status: `'PAID'`,
       txid: `'b' || g`,
       end_to_end_id: "NULL"
     }, `${clones} JOIN charges t ON t.subscription_id = tpl.id AND t.cycle_number = 1`)
     await clone("billing_cycles", {
-      subscription_id: `'SANDBOX_sub_b' || g`,
+      subscription_id: `'SANDBOX_sub_CLONE' || g`,
       status: `CASE t.cycle_number WHEN 1 THEN 'PAID' ELSE 'SCHEDULED' END`,
-      charge_id: `CASE t.cycle_number WHEN 1 THEN 'SANDBOX_cha_b' || g END`,
+      charge_id: `CASE t.cycle_number WHEN 1 THEN 'SANDBOX_cha_CLONE' || g END`,
       due_date: `CASE t.cycle_number WHEN 1 THEN t.due_date ELSE '${today!.d}'::date END`,
       issue_date: `CASE t.cycle_number WHEN 1 THEN t.issue_date ELSE '${today!.d}'::date END`,
       period_start: `CASE t.cycle_number WHEN 1 THEN t.period_start ELSE '${today!.d}'::date END`
     }, `${clones} JOIN billing_cycles t ON t.subscription_id = tpl.id`)
     // The first invoice of each, as a real subscription has: the tables the run writes start at their real size.
     await clone("invoices", {
-      id: `'SANDBOX_inv_b' || g`,
-      subscription_id: `'SANDBOX_sub_b' || g`,
-      charge_id: `'SANDBOX_cha_b' || g`,
+      id: `'SANDBOX_inv_CLONE' || g`,
+      subscription_id: `'SANDBOX_sub_CLONE' || g`,
+      charge_id: `'SANDBOX_cha_CLONE' || g`,
       invoice_number: `1000 + g`,
       status: `'PAID'`
     }, `${clones} JOIN invoices t ON t.subscription_id = tpl.id AND t.cycle_number = 1`)
-    await clone("invoice_lines", { invoice_id: `'SANDBOX_inv_b' || g` },
+    await clone("invoice_lines", { invoice_id: `'SANDBOX_inv_CLONE' || g` },
       `${clones} JOIN invoices i ON i.subscription_id = tpl.id AND i.cycle_number = 1 JOIN invoice_lines t ON t.invoice_id = i.id`)
     await q(`UPDATE invoice_counters SET last_number = 1000 + ${n}`)
     await q(`COMMIT`)
