@@ -179,9 +179,9 @@ const afterIssue = (d: IssueDraft, issued: BillingCycle, next: BillingCycle): Bi
 
 /**
  * Records the drafts in one transaction and answers those it recorded: the
- * subscriptions locked and read again, the unchanged cycles moved from
- * `SCHEDULED`, then their charges, replacements, invoices, next cycles and
- * `charge.created` in multi-row statements.
+ * subscriptions locked and read again, held cycles parked, the unchanged
+ * cycles moved from `SCHEDULED`, then their charges, replacements, next
+ * cycles, `charge.created` and invoices in multi-row statements.
  */
 const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraft>, held: ReadonlyArray<HeldCycle>, at: Date) {
   const subscriptions = yield* Subscriptions
