@@ -11,6 +11,8 @@ import { cents } from "../../src/money/Money.ts"
 import { adjustmentLine, couponCovers, cycleInvoice } from "../../src/rules/CycleInvoice.ts"
 import { subscriptionStart } from "../../src/rules/SubscriptionStart.ts"
 import { nextSubscriptionStatus, SubscriptionTransitions, type SubscriptionTrigger } from "../../src/rules/SubscriptionTransitions.ts"
+import { afterRefusal } from "../../src/rules/RetrySchedule.ts"
+import { cycleOutOfBounds } from "../../src/rules/CycleBounds.ts"
 
 const allowed: ReadonlyArray<readonly [SubscriptionStatus, SubscriptionTrigger, SubscriptionStatus]> = [
   ["PENDING", "activated", "ACTIVE"],
@@ -187,5 +189,37 @@ describe("cycle invoice", () => {
         if (carried > 0) expect(adjustment!.netAmount).toBe(carried)
       }
     ))
+  })
+})
+
+describe("retry schedule of a refused renewal", () => {
+  it("retries 3, 5 and 7 days after each refusal (days 3, 8 and 15 after a due date), then waits 7 days of dunning", () => {
+    // Due 28 February 2027 (refused there), then each retry on the day the previous answer named.
+    const first = afterRefusal(1, "2027-02-28")
+    expect(first).toEqual({ status: "RETRY_SCHEDULED", nextAttemptOn: "2027-03-03" })
+    const second = afterRefusal(2, first.nextAttemptOn)
+    expect(second).toEqual({ status: "RETRY_SCHEDULED", nextAttemptOn: "2027-03-08" })
+    const third = afterRefusal(3, second.nextAttemptOn)
+    expect(third).toEqual({ status: "RETRY_SCHEDULED", nextAttemptOn: "2027-03-15" })
+    expect(afterRefusal(4, third.nextAttemptOn)).toEqual({ status: "DUNNING", nextAttemptOn: "2027-03-22" })
+  })
+
+  it("never retries the next day", () => {
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect(afterRefusal(attempt, "2027-12-31").nextAttemptOn > "2028-01-01").toBe(true)
+    }
+  })
+})
+
+describe("safety bounds of a cycle", () => {
+  const c = (n: number) => cents(n)
+  it("holds a cycle that is not positive, or more than the limit times the last one billed", () => {
+    expect(cycleOutOfBounds(c(0), c(990), 10)).toBe("amount 0 is not positive")
+    expect(cycleOutOfBounds(c(9900), c(990), 10)).toBeNull()
+    expect(cycleOutOfBounds(c(9901), c(990), 10)).toBe("amount 9901 is more than 10 times the last cycle's 990")
+  })
+
+  it("has no growth bound for a first bill", () => {
+    expect(cycleOutOfBounds(c(1_000_000), null, 10)).toBeNull()
   })
 })
