@@ -142,15 +142,17 @@ export interface BillingRunOptions {
   readonly concurrency?: number
 }
 
-/** Rows a run handled so far, for its progress lines. */
+/** What a run did so far, for its progress lines: rows handled by every job, cycles issued. */
 interface RunProgress {
   handled: number
+  issued: number
 }
 
 const drainAll = Effect.fnUntraced(function*<E, R>(
   runBatch: (limit: number) => Effect.Effect<number, E, R>,
   options: BillingRunOptions,
-  progress: RunProgress
+  progress: RunProgress,
+  counts: "handled" | "issued" = "handled"
 ) {
   const drainer = Effect.gen(function*() {
     let total = 0
@@ -159,6 +161,7 @@ const drainAll = Effect.fnUntraced(function*<E, R>(
       if (handled <= 0) return total
       total += handled
       progress.handled += handled
+      if (counts === "issued") progress.issued += handled
     }
   })
   const totals = yield* Effect.all(Array.from({ length: Math.max(1, options.concurrency ?? 3) }, () => drainer), { concurrency: "unbounded" })
@@ -188,7 +191,7 @@ export interface BillingRunTotals {
  */
 export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: RunScope, options: BillingRunOptions = {}) {
   const totals = { paymentsConfirmed: 0, periodsEnded: 0, issued: 0, retried: 0, resumed: 0, overdue: 0, dunningEnded: 0, expired: 0 }
-  const progress: RunProgress = { handled: 0 }
+  const progress: RunProgress = { handled: 0, issued: 0 }
   const reporter = yield* Effect.forkChild(reportProgress(progress, scope))
   return yield* runRounds(scope, options, totals, progress).pipe(Effect.ensuring(Fiber.interrupt(reporter)))
 })
@@ -196,16 +199,23 @@ export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: Ru
 /** Every `PROGRESS_INTERVAL` of a long run: rows handled, their rate, and the cycles still due to be issued. */
 const PROGRESS_INTERVAL = "5 seconds"
 
+/**
+ * Logs a long run's progress. The cycles left are counted once, at the first
+ * line (counting a million due rows takes the database a second), and then
+ * follow the cycles issued.
+ */
 const reportProgress = Effect.fnUntraced(function*(progress: RunProgress, scope: RunScope) {
   const started = yield* Clock.currentTimeMillis
+  yield* Effect.sleep(PROGRESS_INTERVAL)
+  const due = progress.issued + (yield* (yield* Subscriptions).countDue("issue", scope, yield* claimClock))
   for (;;) {
-    yield* Effect.sleep(PROGRESS_INTERVAL)
     const now = yield* Clock.currentTimeMillis
-    const remaining = yield* (yield* Subscriptions).countDue("issue", scope, yield* claimClock)
+    const remaining = Math.max(0, due - progress.issued)
     const perSecond = Math.round(progress.handled / Math.max(1, (now - started) / 1000))
     yield* Effect.logInfo(`billing run: ${progress.handled} rows handled, ${perSecond} rows/s, ${remaining} cycles left to issue`).pipe(
       Effect.annotateLogs({ handled: progress.handled, perSecond, remaining })
     )
+    yield* Effect.sleep(PROGRESS_INTERVAL)
   }
 })
 
@@ -219,7 +229,7 @@ const runRounds = Effect.fnUntraced(function*(
     const round: BillingRunTotals = {
       paymentsConfirmed: yield* drainAll((n) => confirmSandboxPayments(n, scope), options, progress),
       periodsEnded: yield* drainAll((n) => endPeriods(n, scope), options, progress),
-      issued: yield* drainAll((n) => issueDueCycles(n, scope), options, progress),
+      issued: yield* drainAll((n) => issueDueCycles(n, scope), options, progress, "issued"),
       retried: yield* drainAll((n) => retryDueCycles(n, scope), options, progress),
       resumed: yield* drainAll((n) => resumeStalledCards(n, scope), options, progress),
       overdue: yield* drainAll((n) => markOverdueCycles(n, scope), options, progress),
