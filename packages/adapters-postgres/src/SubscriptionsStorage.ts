@@ -182,7 +182,8 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
       WHERE id = ${subscriptionId} AND primary_item_id = ${oldItemId}`).pipe(Effect.asVoid)
 
   const open = sql.in([...OPEN_SUBSCRIPTION_STATUSES])
-  const unpaid = sql`('PENDING', 'AWAITING_PAYMENT', 'PROCESSING', 'RETRY_SCHEDULED', 'DUNNING')`
+  // Issued and not settled: the open cycles but the ones not issued yet.
+  const unpaid = sql.in(OPEN_CYCLE_STATUSES.filter((status) => status !== "SCHEDULED"))
   // What each job of the billing run claims (see `BillingJobName`), on `c` (the cycle) and `s` (its subscription).
   const dueFor = (job: BillingJobName, today: string) => {
     switch (job) {
@@ -493,7 +494,11 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
           ORDER BY subscription_id, cycle_number`).pipe(Effect.flatMap(decodeCycles))
         const byId = <A extends { readonly subscriptionId: string }>(rows: ReadonlyArray<A>) => {
           const map = new Map<string, Array<A>>()
-          for (const row of rows) map.set(row.subscriptionId, [...(map.get(row.subscriptionId) ?? []), row])
+          for (const row of rows) {
+            const own = map.get(row.subscriptionId)
+            if (own === undefined) map.set(row.subscriptionId, [row])
+            else own.push(row)
+          }
           return map
         }
         const itemsOf = byId(items)

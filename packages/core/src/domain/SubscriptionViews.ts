@@ -7,7 +7,7 @@
 import { Schema } from "effect"
 import { type Cents, cents, toReais } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
-import { type Charge, Charge as ChargeSchema } from "./Charge.ts"
+import { type Charge, Charge as ChargeSchema, OPEN_STATUSES } from "./Charge.ts"
 import { DiscountValueJson, discountValueOut } from "./Coupon.ts"
 import { AddressView, type CustomerAddress } from "./Customer.ts"
 import {
@@ -298,7 +298,7 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
   const current = aggregate.cycles.find((x) => x.cycleNumber === sub.currentCycleNumber)
   const next = nextCycleOf(aggregate)
   const firstCharge = charge(aggregate.cycles[0]?.chargeId ?? null)
-  const unpaidFirst = sub.status === "PENDING" && firstCharge !== undefined && ["PENDING", "PROCESSING", "AWAITING_PAYMENT"].includes(firstCharge.status)
+  const unpaidFirst = sub.status === "PENDING" && firstCharge !== undefined && OPEN_STATUSES.includes(firstCharge.status)
   const finished = ["CANCELED", "COMPLETED", "EXPIRED", "ARCHIVED"].includes(sub.status)
   return {
     subscriptionId: sub.id,

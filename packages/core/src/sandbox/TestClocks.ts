@@ -19,9 +19,8 @@
  * step stamped with its own time.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { Caller } from "../auth/Authenticate.ts"
+import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { saoPauloDate, saoPauloInstant, startOfSaoPauloDay } from "../brazil/BankCalendar.ts"
-import { NotSandboxAccount } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import type { RunScope } from "../domain/RunScope.ts"
 import { Instant } from "../domain/Wire.ts"
@@ -69,13 +68,7 @@ export const AdvanceClockResult = Schema.Struct({
   events: Schema.Record(Schema.String, Schema.Int)
 }).annotate({ identifier: "AdvanceClockResult" })
 
-const sandboxCaller = Effect.gen(function*() {
-  const caller = yield* Caller
-  if (!caller.account.sandbox) {
-    return yield* new NotSandboxAccount({ message: "Relógio de teste disponível apenas em contas sandbox", details: null })
-  }
-  return caller.account
-})
+const sandboxAccount = Effect.map(sandboxCaller("Relógio de teste disponível apenas em contas sandbox"), (caller) => caller.account)
 
 const viewAt = (accountNumber: string, frozen: boolean, now: number): typeof TestClockView.Type => ({
   accountNumber,
@@ -86,7 +79,7 @@ const viewAt = (accountNumber: string, frozen: boolean, now: number): typeof Tes
 
 // Use cases run on the caller's clock already (the HTTP edge and `asAccount` provide it): "now" is the account's.
 export const getTestClock = Effect.fn("TestClocks.get")(function*() {
-  const account = yield* sandboxCaller
+  const account = yield* sandboxAccount
   const offset = yield* (yield* Accounts).clockOffset(account.id)
   return viewAt(account.number, Option.isSome(offset), yield* Clock.currentTimeMillis)
 })
@@ -135,7 +128,7 @@ const countingEvents = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
  * answers what happened. 400 `NOT_SANDBOX_ACCOUNT` on a production account.
  */
 export const advanceClock = Effect.fn("TestClocks.advance")(function*(input: AdvanceClockInput) {
-  const account = yield* sandboxCaller
+  const account = yield* sandboxAccount
   const accounts = yield* Accounts
   const offset = Option.getOrElse(yield* accounts.clockOffset(account.id), () => 0)
   // The ambient clock is the account's: the real one is `offset` behind it.

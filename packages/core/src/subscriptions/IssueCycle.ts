@@ -18,7 +18,7 @@
 import { Clock, Data, Effect, Option } from "effect"
 import { type AcquirerAnswer, askAcquirerAgain, failureReasonOf } from "../checkout/CardCheckout.ts"
 import { type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
-import { CardRefused, type Charge, paymentTypeOf } from "../domain/Charge.ts"
+import { CardRefused, type Charge, OPEN_STATUSES, paymentTypeOf } from "../domain/Charge.ts"
 import type { BillableSubscription, BillingCycle, CycleStatus, Invoice } from "../domain/Subscription.ts"
 import { chargeCreated, cycleHeld, type SubscriptionEventEntry } from "../events/SubscriptionEvents.ts"
 import type { Cents } from "../money/Money.ts"
@@ -35,7 +35,7 @@ import { claimClock, CycleGrowthLimit } from "./BillingRunSettings.ts"
 import { issuedAmounts, scheduledCycle } from "./NextCycle.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
 import { hasScheduledReplacements, withScheduledReplacements } from "./SubscriptionItems.ts"
-import { accountNumberOf, recordCyclesPaid, recordCyclesRefused } from "./SubscriptionPayments.ts"
+import { accountNumberOf, accountNumbersOf, recordCyclesPaid, recordCyclesRefused } from "./SubscriptionPayments.ts"
 
 /** The cycle moved on between the read and the write (canceled, paid, retried by another worker): nothing is recorded. */
 class CycleMovedOn extends Data.TaggedError("CycleMovedOn") {}
@@ -144,10 +144,11 @@ const heldOf = (ref: CycleRef, aggregate: BillableSubscription, growthLimit: num
 const recordHolds = Effect.fnUntraced(function*(held: ReadonlyArray<HeldCycle>, at: Date) {
   const subscriptions = yield* Subscriptions
   const events: Array<SubscriptionEventEntry> = []
+  const numbers = yield* accountNumbersOf(held.map((h) => h.ref.accountId))
   for (const h of held) {
     yield* subscriptions.holdCycle(h.ref, h.reason, at)
     const payload = { cycleNumber: h.ref.cycleNumber, amount: h.amount, previousAmount: h.previousAmount, reason: h.reason }
-    events.push(cycleHeld(h.aggregate, payload, yield* accountNumberOf(h.ref.accountId), at))
+    events.push(cycleHeld(h.aggregate, payload, numbers.get(h.ref.accountId)!, at))
     yield* Effect.logWarning(`billing run: cycle ${h.ref.cycleNumber} of ${h.ref.subscriptionId} held for review: ${h.reason}`)
   }
   yield* (yield* Outbox).appendMany(events)
@@ -212,9 +213,8 @@ const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraf
   yield* subscriptions.applyScheduledReplacements(done.filter((d) => hasScheduledReplacements(d.aggregate)).map((d) => d.ref.subscriptionId), at)
   const nexts = done.map((d) => scheduledCycle(withScheduledReplacements(d.aggregate), d.cycle.cycleNumber + 1, at))
   yield* subscriptions.addCycles(nexts)
-  const events = yield* Effect.forEach(done, (d, i) =>
-    Effect.map(accountNumberOf(d.ref.accountId), (number) => chargeCreated(afterIssue(d, issuedOf(d), nexts[i]!), d.charge, number, at)))
-  yield* (yield* Outbox).appendMany(events)
+  const numbers = yield* accountNumbersOf(done.map((d) => d.ref.accountId))
+  yield* (yield* Outbox).appendMany(done.map((d, i) => chargeCreated(afterIssue(d, issuedOf(d), nexts[i]!), d.charge, numbers.get(d.ref.accountId)!, at)))
   // Last: numbering takes the account's invoice counter, which every batch of the account waits for until this one commits.
   yield* subscriptions.addInvoices(done.map((d) => ({ accountId: d.ref.accountId, invoice: invoiceOf(d, at) })))
   return done
@@ -307,10 +307,8 @@ const attemptUnderWay = Effect.fnUntraced(function*(ref: CycleRef) {
   const [cycle] = yield* (yield* Subscriptions).findCycles([ref])
   if (cycle?.chargeId == null) return false
   const charge = yield* (yield* Charges).find({ _tag: "Account", accountId: ref.accountId }, cycle.chargeId)
-  return Option.isSome(charge) && OPEN_CHARGE_STATUSES.includes(charge.value.status)
+  return Option.isSome(charge) && OPEN_STATUSES.includes(charge.value.status)
 })
-
-const OPEN_CHARGE_STATUSES: ReadonlyArray<string> = ["PENDING", "PROCESSING", "AWAITING_PAYMENT"]
 
 /**
  * A new card attempt on the unpaid cycle `ref` (in one of `from`): a new

@@ -10,9 +10,10 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
+import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
-import { NotSandboxAccount, PixAutomaticoPjOnly } from "../domain/Charge.ts"
+import { PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type Subscription, type SubscriptionAggregate, SubscriptionNotFound } from "../domain/Subscription.ts"
 import { nextCycleOf } from "../domain/SubscriptionViews.ts"
@@ -69,10 +70,7 @@ export const decideSandboxRecurrence = Effect.fn("Subscriptions.decideSandboxRec
   recurrencyId: string,
   decision: "AUTHORIZED" | "REJECTED"
 ) {
-  const caller = yield* Caller
-  if (!caller.account.sandbox) {
-    return yield* new NotSandboxAccount({ message: "Simulação do banco pagador disponível apenas em contas sandbox", details: null })
-  }
+  const caller = yield* sandboxCaller("Simulação do banco pagador disponível apenas em contas sandbox")
   const subscriptions = yield* Subscriptions
   const id = yield* subscriptions.findByRecurrence(caller.account.id, recurrencyId)
   if (Option.isNone(id)) return yield* new SubscriptionNotFound({ message: `Recorrência ${recurrencyId} não encontrada`, details: { recurrencyId } })

@@ -5,7 +5,7 @@
  * transaction, so the charge, its cycle, its invoice, the subscription and
  * the events move together or not at all.
  */
-import type { SubscriptionAggregate } from "../domain/Subscription.ts"
+import type { BillingCycle, SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import { type ItemStatus, OPEN_CYCLE_STATUSES, OPEN_SUBSCRIPTION_STATUSES } from "../domain/Subscription.ts"
@@ -37,6 +37,13 @@ export const accountNumberOf = Effect.fn("Subscriptions.accountNumberOf")(functi
   if (Option.isSome(caller) && caller.value.account.id === accountId) return caller.value.account.number
   const account = yield* (yield* Accounts).findById(accountId)
   return Option.match(account, { onNone: () => accountId, onSome: (a) => a.number })
+})
+
+/** The account numbers of `accountIds` (a batch's few accounts), each read once. */
+export const accountNumbersOf = Effect.fn("Subscriptions.accountNumbersOf")(function*(accountIds: ReadonlyArray<string>) {
+  const ids = [...new Set(accountIds)]
+  const numbers = yield* Effect.forEach(ids, accountNumberOf)
+  return new Map(ids.map((id, i) => [id, numbers[i]!]))
 })
 
 /** Appends `event` with the subscription base of `aggregate` as it is now. */
@@ -96,12 +103,13 @@ export const recordCyclesPaid = Effect.fn("Subscriptions.recordCyclesPaid")(func
   const renewable = [...new Set(moved.filter((ref) => ref.cycleNumber > 1 && !activated.has(ref.subscriptionId)).map((ref) => ref.subscriptionId))]
   const renewed = new Set(yield* subscriptions.transitionMany(renewable, SubscriptionTransitions.renewed, at))
   const after = new Map((yield* subscriptions.findBillable([...new Set(paid.map(({ ref }) => ref.subscriptionId))])).map((a) => [a.subscription.id, a]))
+  const numbers = yield* accountNumbersOf(paid.map(({ ref }) => ref.accountId))
   const events: Array<SubscriptionEventEntry> = []
   const announced = new Set<string>()
   for (const { charge, ref } of paid) {
     const aggregate = after.get(ref.subscriptionId)
     if (aggregate === undefined) continue
-    const accountNumber = yield* accountNumberOf(ref.accountId)
+    const accountNumber = numbers.get(ref.accountId)!
     events.push(subscriptionPaymentSuccess(aggregate, charge, accountNumber, at))
     if (announced.has(ref.subscriptionId)) continue
     announced.add(ref.subscriptionId)
@@ -164,6 +172,12 @@ export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused"
   yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", at)
 })
 
+/** The move of a billing run's card attempt that got no approval (`PROCESSING`): on to its retry schedule. */
+const toNextAttempt = (cycle: BillingCycle, at: Date): CycleMove => {
+  const next = afterRefusal(cycle.attemptCount, saoPauloDate(at.getTime()))
+  return { subscriptionId: cycle.subscriptionId, cycleNumber: cycle.cycleNumber, from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn }
+}
+
 /**
  * Cycles' card charges refused, set-based (one authorization, or a billing
  * run's batch): `payment.failed` for each, kept in its cycle's
@@ -175,7 +189,6 @@ export const recordCyclesRefused = Effect.fn("Subscriptions.recordCyclesRefused"
   const subscriptions = yield* Subscriptions
   yield* (yield* Outbox).appendMany(refused.map(({ charge }) => paymentFailed(charge, charge.failureReason ?? "card_declined", at)))
   const cycles = yield* subscriptions.findCycles(refused.map(({ ref }) => ref))
-  const today = saoPauloDate(at.getTime())
   const rulers: Array<Parameters<typeof subscriptions.appendRulers>[0][number]> = []
   const moves: Array<CycleMove> = []
   for (const { charge, ref } of refused) {
@@ -186,8 +199,7 @@ export const recordCyclesRefused = Effect.fn("Subscriptions.recordCyclesRefused"
     if (cycle.attemptCount === 0) {
       moves.push({ ...ref, from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } })
     } else if (cycle.status === "PROCESSING") {
-      const next = afterRefusal(cycle.attemptCount, today)
-      moves.push({ ...ref, from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn })
+      moves.push(toNextAttempt(cycle, at))
     }
   }
   yield* subscriptions.appendRulers(rulers, at)
@@ -213,8 +225,7 @@ export const recordChargeExpired = Effect.fn("Subscriptions.recordChargeExpired"
   if (cycle.status === "PROCESSING" && cycle.attemptCount > 0) {
     // A card attempt never answered within its window: it counts as refused and the schedule goes on (the
     // acquirer's reports settle a capture that was never answered).
-    const next = afterRefusal(cycle.attemptCount, saoPauloDate(at.getTime()))
-    yield* subscriptions.moveCycle(id, cycle.cycleNumber, { from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn }, at)
+    yield* subscriptions.moveCycles([toNextAttempt(cycle, at)], at)
     return
   }
   const moved = yield* subscriptions.moveCycle(id, charge.cycleNumber, { from: ["PENDING", "AWAITING_PAYMENT"], to: "EXPIRED", invoice: { status: "EXPIRED" } }, at)

@@ -6,9 +6,9 @@
  */
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { Clock, Effect, Option } from "effect"
-import { Caller } from "../auth/Authenticate.ts"
+import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { makeEndToEndId } from "../brazil/EndToEndId.ts"
-import { ChargeNotPayable, NotSandboxAccount, type PixPayer } from "../domain/Charge.ts"
+import { ChargeNotPayable, type PixPayer } from "../domain/Charge.ts"
 import { SANDBOX_ISPB } from "../sandbox/PixProviderSandbox.ts"
 import { findCharge } from "../charges/ManageCharges.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
@@ -31,10 +31,7 @@ export const SANDBOX_PAYER: PixPayer = {
 }
 
 export const requestSandboxPayment = Effect.fn("Wallet.sandboxPay")(function*(chargeId: string) {
-  const caller = yield* Caller
-  if (!caller.account.sandbox) {
-    return yield* new NotSandboxAccount({ message: "Simulação de pagamento disponível apenas em contas sandbox", details: null })
-  }
+  yield* sandboxCaller("Simulação de pagamento disponível apenas em contas sandbox")
   const charge = yield* findCharge(chargeId)
   if (nextChargeStatus(charge.status, "paymentRequested") === undefined) {
     return yield* new ChargeNotPayable({
