@@ -82,9 +82,19 @@ export const enveloped = <E extends EnvelopedError>(error: E) => {
   return schema
 }
 
+/**
+ * The OpenAPI component of an error class: its code, or the class's own
+ * `envelopeIdentifier` when two classes share a code with different statuses.
+ */
+const identifierOf = (error: Schema.Top, tag: string): string => {
+  const named = (error.ast.annotations as { envelopeIdentifier?: unknown } | undefined)?.envelopeIdentifier
+  return typeof named === "string" ? named : tag
+}
+
 const envelopeOf = <E extends EnvelopedError>(error: E) => {
   const tag = error.fields._tag.schema.literal as string
-  const body = Schema.Struct(envelopeFields(Schema.Literal(tag))).annotate({ identifier: tag })
+  const identifier = identifierOf(error, tag)
+  const body = Schema.Struct(envelopeFields(Schema.Literal(tag))).annotate({ identifier })
   return body.pipe(
     Schema.decodeTo(error, {
       decode: SchemaGetter.transform((encoded: typeof body.Type) =>
@@ -93,5 +103,5 @@ const envelopeOf = <E extends EnvelopedError>(error: E) => {
       encode: SchemaGetter.transformEffect((e: E["Encoded"]) => stampedEnvelope(tag, e.message, e.details))
     }),
     HttpApiSchema.status(statusOf(error))
-  ).annotate({ identifier: tag })
+  ).annotate({ identifier })
 }

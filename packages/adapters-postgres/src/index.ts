@@ -8,6 +8,7 @@ import { CheckoutLinksStorageLive } from "./CheckoutLinksStorage.ts"
 import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
+import { LedgerStorageLive } from "./LedgerStorage.ts"
 import { NotificationsStorageLive } from "./NotificationsStorage.ts"
 import { OutboxStorageLive } from "./OutboxStorage.ts"
 import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
@@ -18,6 +19,7 @@ import { SubscriptionsStorageLive } from "./SubscriptionsStorage.ts"
 import { TransactorStorageLive } from "./TransactorStorage.ts"
 import { WebhookDeliveriesStorageLive } from "./WebhookDeliveriesStorage.ts"
 import { WebhooksStorageLive } from "./WebhooksStorage.ts"
+import { WithdrawalsStorageLive } from "./WithdrawalsStorage.ts"
 
 export * as Database from "./Database.ts"
 export { migrations } from "./migrations/index.ts"
@@ -45,5 +47,7 @@ export const StorageLive = Layer.mergeAll(
   PaymentMethodsStorageLive,
   CheckoutLinksStorageLive,
   NotificationsStorageLive,
-  SubscriptionsStorageLive
+  SubscriptionsStorageLive,
+  LedgerStorageLive,
+  WithdrawalsStorageLive
 )

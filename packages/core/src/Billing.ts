@@ -22,6 +22,10 @@ export { createPixCharge } from "./charges/CreatePixCharge.ts"
 export { expireDueCharges } from "./charges/Expiry.ts"
 export { archiveCharge, cancelCharge, getCharge, getChargeStatus, listCharges } from "./charges/ManageCharges.ts"
 export { confirmSandboxPayments, requestSandboxPayment } from "./wallet/SandboxPayment.ts"
+export { walletBalance } from "./wallet/Balance.ts"
+export { noteTransaction, walletStatement } from "./wallet/Statement.ts"
+export { listWithdrawals, payOutWithdrawals, withdraw } from "./wallet/Withdraw.ts"
+export { settleDueReceivables } from "./ledger/SettleReceivables.ts"
 export { archiveProduct, createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products/Products.ts"
 export {
   createCustomer,

@@ -24,6 +24,8 @@ export type JobName =
   | "stalledCards"
   | "overdueCycles"
   | "dunningEnd"
+  | "receivables"
+  | "payouts"
 
 /** Tuning of one job; anything left out takes the worker-wide value or the default. */
 export interface JobOptions {
@@ -61,7 +63,10 @@ const defaultBatch: Record<JobName, number> = {
   retryCycles: 50,
   stalledCards: 50,
   overdueCycles: 100,
-  dunningEnd: 100
+  dunningEnd: 100,
+  receivables: 250,
+  // Each payout is a call to the Pix provider.
+  payouts: 50
 }
 
 const runBatchOf = {
@@ -75,7 +80,9 @@ const runBatchOf = {
   retryCycles: (limit: number) => Billing.retryDueCycles(limit),
   stalledCards: (limit: number) => Billing.resumeStalledCards(limit),
   overdueCycles: (limit: number) => Billing.markOverdueCycles(limit),
-  dunningEnd: (limit: number) => Billing.endDunning(limit)
+  dunningEnd: (limit: number) => Billing.endDunning(limit),
+  receivables: (limit: number) => Billing.settleDueReceivables(limit),
+  payouts: (limit: number) => Billing.payOutWithdrawals(limit)
 } as const
 
 type BillingBatch = ReturnType<(typeof runBatchOf)[JobName]>
@@ -109,7 +116,9 @@ export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJo
     "retryCycles",
     "stalledCards",
     "overdueCycles",
-    "dunningEnd"
+    "dunningEnd",
+    "receivables",
+    "payouts"
   ] as const).map((name) => workerJob(name, options))
 
 /**

@@ -6,6 +6,19 @@ import { BillingApi } from "../api/Api.ts"
 import { capture, type Services } from "./Common.ts"
 
 export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.fn("Handlers.wallet")(function*(handlers) {
-  const provide = yield* capture<Services<ReturnType<typeof Billing.requestSandboxPayment>>>()
-  return handlers.handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
+  const provide = yield* capture<
+    | Services<ReturnType<typeof Billing.requestSandboxPayment>>
+    | Services<ReturnType<typeof Billing.walletBalance>>
+    | Services<ReturnType<typeof Billing.walletStatement>>
+    | Services<ReturnType<typeof Billing.noteTransaction>>
+    | Services<ReturnType<typeof Billing.withdraw>>
+    | Services<ReturnType<typeof Billing.listWithdrawals>>
+  >()
+  return handlers
+    .handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
+    .handle("balance", ({ headers, query }) => provide(Billing.walletBalance({ accountId: query.accountId, accounts: headers.accountid })))
+    .handle("transactions", ({ query }) => provide(Billing.walletStatement(query)))
+    .handle("noteTransaction", ({ params, payload, query }) => provide(Billing.noteTransaction(params.transactionId, payload.note, query.accountId)))
+    .handle("withdraw", ({ payload }) => provide(Billing.withdraw(payload)))
+    .handle("withdrawals", ({ query }) => provide(Billing.listWithdrawals(query)))
 }))

@@ -13,6 +13,7 @@ import house from "./0011_house.ts"
 import authHardening from "./0012_auth_hardening.ts"
 import subscriptions from "./0013_subscriptions.ts"
 import billingRun from "./0014_billing_run.ts"
+import ledger from "./0015_ledger.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -33,5 +34,6 @@ export const migrations = Migrator.fromRecord({
   "0011_house": house,
   "0012_auth_hardening": authHardening,
   "0013_subscriptions": subscriptions,
-  "0014_billing_run": billingRun
+  "0014_billing_run": billingRun,
+  "0015_ledger": ledger
 })

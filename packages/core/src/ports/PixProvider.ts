@@ -1,5 +1,6 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { Account } from "../domain/Account.ts"
+import type { PixKey } from "../domain/Withdrawal.ts"
 import type { Cents } from "../money/Money.ts"
 
 /** The Pix provider could not register the charge. */
@@ -23,6 +24,19 @@ export interface PixRegistration {
   readonly description: string | null
 }
 
+/** Who holds a Pix key, as the DICT answers. */
+export interface PixKeyHolder {
+  readonly name: string
+  readonly document: string
+  /** ISPB of the holder's bank. */
+  readonly bank: string
+}
+
+/** The provider's answer to a payout: paid (with the SPI's end-to-end id), or refused with its reason. */
+export type PayoutAnswer =
+  | { readonly _tag: "Paid"; readonly endToEndId: string }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
 export class PixProvider extends Context.Service<PixProvider, {
   readonly createCharge: (input: PixRegistration) => Effect.Effect<{ readonly emv: string }, PixProviderError>
   /**
@@ -42,4 +56,18 @@ export class PixProvider extends Context.Service<PixProvider, {
     readonly amount: Cents
     readonly at: Date
   }) => Effect.Effect<{ readonly emv: string; readonly recurrencyId: string }, PixProviderError>
+  /** Looks a key up in the DICT: its holder, or none when no one holds it. */
+  readonly lookupKey: (key: PixKey) => Effect.Effect<Option.Option<PixKeyHolder>, PixProviderError>
+  /**
+   * Pays `amount` out of the account to `key`. `reference` is the engine's id
+   * of the payout (the withdrawal's): asked twice, the provider answers the
+   * first payout instead of paying again.
+   */
+  readonly payOut: (input: {
+    readonly account: Account
+    readonly reference: string
+    readonly amount: Cents
+    readonly key: PixKey
+    readonly at: Date
+  }) => Effect.Effect<PayoutAnswer, PixProviderError>
 }>()("@billing/core/ports/PixProvider") {}

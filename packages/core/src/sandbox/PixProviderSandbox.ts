@@ -1,5 +1,8 @@
-import { Effect, Layer, Result } from "effect"
+import { Effect, Layer, Option, Result } from "effect"
+import { documentKind } from "../brazil/Documents.ts"
+import { makeEndToEndId } from "../brazil/EndToEndId.ts"
 import { buildBrCode } from "../brazil/PixBrCode.ts"
+import type { PixKey } from "../domain/Withdrawal.ts"
 import { PixProvider, PixProviderError } from "../ports/PixProvider.ts"
 
 /** ISPB of the fictional bank of the sandbox (its payers and its Pix Automático recurrences). */
@@ -13,6 +16,23 @@ const codeOf = (recurrencyId: string, built: ReturnType<typeof buildBrCode>) =>
   Result.isSuccess(built)
     ? Effect.succeed({ emv: built.success, recurrencyId })
     : Effect.fail(new PixProviderError({ message: `${built.failure.field}: ${built.failure.message}` }))
+
+/** E-mail keys on this domain are refused by the sandbox's payouts: the money comes back (`FAILED`). */
+export const SANDBOX_FAILING_KEY_DOMAIN = "falha.sandbox"
+
+/**
+ * The sandbox DICT: a CPF or CNPJ key is held by that document; an e-mail
+ * key whose local part is a CPF or CNPJ (`11444777000161@loja.com`) by that
+ * document; every other key by no one the sandbox knows.
+ */
+const sandboxKeyHolder = (key: PixKey) => {
+  const document = key.type === "CPF" || key.type === "CNPJ"
+    ? key.value
+    : key.type === "EMAIL" ? key.value.slice(0, key.value.indexOf("@")).toUpperCase() : ""
+  return documentKind(document) === undefined
+    ? Option.none()
+    : Option.some({ name: `Titular ${document}`, document, bank: SANDBOX_ISPB })
+}
 
 /**
  * Sandbox Pix: a static BR Code with the account's Pix key, name and city,
@@ -40,6 +60,13 @@ export const PixProviderSandbox = Layer.succeed(PixProvider, {
       merchantCity: input.receiver.city
     }))
   },
+  lookupKey: (key) => Effect.succeed(sandboxKeyHolder(key)),
+  payOut: (input) =>
+    Effect.succeed(
+      input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
+        ? { _tag: "Refused", reason: "Chave PIX recusada pela instituição de destino" }
+        : { _tag: "Paid", endToEndId: makeEndToEndId(SANDBOX_ISPB, input.at.getTime(), input.reference.replace(/[^0-9a-z]/gi, "").slice(-11).padStart(11, "0"))! }
+    ),
   createCharge: (input) => {
     const built = buildBrCode({
       kind: "static",

@@ -31,7 +31,9 @@ import { Outbox } from "../ports/Outbox.ts"
 import { type BillingJobName, type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
+import { settleDueReceivables } from "../ledger/SettleReceivables.ts"
 import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
+import { payOutWithdrawals } from "../wallet/Withdraw.ts"
 import { cancelNow } from "./CancelSubscription.ts"
 import { claimClock } from "./BillingRunSettings.ts"
 import { attemptCycle, issueCycles, resumeCardAttempt } from "./IssueCycle.ts"
@@ -178,19 +180,33 @@ export interface BillingRunTotals {
   readonly overdue: number
   readonly dunningEnded: number
   readonly expired: number
+  readonly receivablesSettled: number
+  readonly withdrawalsPaidOut: number
 }
 
 /**
  * Runs every time-driven job of `scope` at the clock's time until none has
  * work left: sandbox payments, cancels at period end (before issuing, so an
  * ending subscription's next cycle is never billed), issues, retries,
- * overdue marks, dunning ends and charge expiries, in rounds, since one job's
+ * overdue marks, dunning ends, charge expiries, receivables whose day came
+ * and withdrawals to pay out, in rounds, since one job's
  * work can make another's due (a card refused on issue, a cycle issued past
  * its due date). What `billing run --until` and a test clock's advance run;
  * the worker runs the same jobs, each on its own fiber.
  */
 export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: RunScope, options: BillingRunOptions = {}) {
-  const totals = { paymentsConfirmed: 0, periodsEnded: 0, issued: 0, retried: 0, resumed: 0, overdue: 0, dunningEnded: 0, expired: 0 }
+  const totals = {
+    paymentsConfirmed: 0,
+    periodsEnded: 0,
+    issued: 0,
+    retried: 0,
+    resumed: 0,
+    overdue: 0,
+    dunningEnded: 0,
+    expired: 0,
+    receivablesSettled: 0,
+    withdrawalsPaidOut: 0
+  }
   const progress: RunProgress = { handled: 0, issued: 0 }
   const reporter = yield* Effect.forkChild(reportProgress(progress, scope))
   return yield* runRounds(scope, options, totals, progress).pipe(Effect.ensuring(Fiber.interrupt(reporter)))
@@ -234,7 +250,9 @@ const runRounds = Effect.fnUntraced(function*(
       resumed: yield* drainAll((n) => resumeStalledCards(n, scope), options, progress),
       overdue: yield* drainAll((n) => markOverdueCycles(n, scope), options, progress),
       dunningEnded: yield* drainAll((n) => endDunning(n, scope), options, progress),
-      expired: yield* drainAll((n) => expireDueCharges(n, scope), options, progress)
+      expired: yield* drainAll((n) => expireDueCharges(n, scope), options, progress),
+      receivablesSettled: yield* drainAll((n) => settleDueReceivables(n, scope), options, progress),
+      withdrawalsPaidOut: yield* drainAll((n) => payOutWithdrawals(n, scope), options, progress)
     }
     for (const key of Object.keys(totals) as Array<keyof BillingRunTotals>) totals[key] += round[key]
     if (Object.values(round).every((n) => n === 0)) return totals as BillingRunTotals

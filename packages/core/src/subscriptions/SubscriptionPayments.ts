@@ -5,6 +5,7 @@
  * transaction, so the charge, its cycle, its invoice, the subscription and
  * the events move together or not at all.
  */
+import { creditPayments } from "../ledger/CreditPayments.ts"
 import type { BillingCycle, SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
@@ -57,16 +58,18 @@ export const appendSubscriptionEvent = Effect.fn("Subscriptions.appendEvent")(fu
 })
 
 /**
- * Records a confirmed payment of `charge` at `at`: `payment.success`
+ * Records a confirmed payment of `charge` at `at`: its credit in the
+ * ledger, `payment.success`
  * (standalone, or with the subscription base for a subscription's charge),
  * and what the payment means for its subscription: a cycle paid, or a plan
  * change's prorata paid.
  */
 export const recordChargePaid = Effect.fn("Subscriptions.recordChargePaid")(function*(charge: Charge, at: Date) {
+  if (charge.subscriptionId !== null && charge.cycleNumber !== null) return yield* recordCyclesPaid([charge], at)
+  yield* creditPayments([charge], at)
   if (charge.subscriptionId === null) {
     return yield* (yield* Outbox).append({ accountId: charge.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(charge, at) })
   }
-  if (charge.cycleNumber !== null) return yield* recordCyclesPaid([charge], at)
   return yield* prorataPaid(charge, charge.subscriptionId, at)
 })
 
@@ -80,7 +83,7 @@ const RECURRING_TO_ACTIVATE: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING",
 
 /**
  * Cycles' charges paid, set-based (one payment confirmed, or a billing run's
- * batch of cards): the cycles and their invoices `PAID` and current, the
+ * batch of cards): their credits in the ledger, the cycles and their invoices `PAID` and current, the
  * order bumps they carried `CHARGED`, then each subscription activated by
  * its first payment (`subscription.activated`, its recurring items
  * `ACTIVE`; a Pix Automático one waits for the payer's bank) or renewed by a
@@ -88,6 +91,7 @@ const RECURRING_TO_ACTIVATE: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING",
  * subscription base for every charge.
  */
 export const recordCyclesPaid = Effect.fn("Subscriptions.recordCyclesPaid")(function*(charges: ReadonlyArray<Charge>, at: Date) {
+  yield* creditPayments(charges, at)
   const paid = charges.flatMap((charge) => cycleOf(charge).map((ref) => ({ charge, ref })))
   if (paid.length === 0) return
   const subscriptions = yield* Subscriptions

@@ -1,0 +1,123 @@
+/**
+ * The ledger on `effect/sql`. Entries and lines are appended with multi-row
+ * statements; the database moves the balances (migration 0015), so this
+ * adapter never computes one.
+ */
+import { cents, Counterparty, type EntryToPost, Ledger, LedgerLine, type LineDraft, Receivable, type WalletBalance } from "@billing/core"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
+import { CentsColumn, decodeRows, jsonColumn, withSeq } from "./Rows.ts"
+import { first, inScope, run } from "./Statements.ts"
+
+const lineColumns = (sql: SqlClient.SqlClient) =>
+  sql`l.seq::text AS seq, l.id, l.entry_id AS "entryId", l.holder, l.book, l.amount_cents AS amount,
+    l.balance_after_cents AS "balanceAfter", l.category, l.title, l.description, l.payment_method AS "paymentMethod",
+    l.charge_id AS "chargeId", l.subscription_id AS "subscriptionId", l.end_to_end_id AS "endToEndId",
+    l.counterparty::text AS counterparty, l.reference_id AS "referenceId", n.note, l.created_at AS "createdAt"`
+
+const LineRow = withSeq({
+  ...LedgerLine.fields,
+  amount: CentsColumn,
+  balanceAfter: Schema.NullOr(CentsColumn),
+  counterparty: jsonColumn(Counterparty)
+})
+const decodeLines = decodeRows(LineRow)
+
+const ReceivableRow = Schema.Struct({
+  ...Receivable.fields,
+  amount: CentsColumn,
+  settlesOn: Schema.String,
+  subscriptionId: Schema.NullOr(Schema.String)
+})
+const decodeReceivables = decodeRows(ReceivableRow)
+const receivableColumns = (sql: SqlClient.SqlClient) =>
+  sql`r.id, r.holder, r.charge_id AS "chargeId", r.installment, r.amount_cents AS amount, r.payment_method AS "paymentMethod",
+    to_char(r.settles_on, 'YYYY-MM-DD') AS "settlesOn"`
+
+const decodeBalances = decodeRows(Schema.Struct({ holder: Schema.String, book: Schema.String, balance: CentsColumn }))
+
+/**
+ * The lines of `entries` in the order they are inserted: by holder, each
+ * holder's lines in the order its entries gave them. Two transactions then
+ * lock the balances they share in one order and never deadlock, and a
+ * book's credit is applied before the debits of the same entry.
+ */
+const insertionOrder = (entries: ReadonlyArray<EntryToPost>) =>
+  entries
+    .flatMap((entry) => entry.lines.map((line, i) => ({ entryId: entry.id, id: entry.lineIds[i]!, line })))
+    .map((row, position) => ({ ...row, position }))
+    .sort((a, b) => (a.line.holder < b.line.holder ? -1 : a.line.holder > b.line.holder ? 1 : a.position - b.position))
+
+export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const lineValues = (row: { readonly entryId: string; readonly id: string; readonly line: LineDraft }, at: Date) => {
+    const l = row.line
+    return sql`(${row.id}, ${row.entryId}, ${l.holder}, ${l.book}, ${l.amount}, ${l.category}, ${l.title}, ${l.description},
+      ${l.paymentMethod}, ${l.chargeId}, ${l.subscriptionId}, ${l.endToEndId},
+      ${l.counterparty === null ? null : JSON.stringify(l.counterparty)}::jsonb, ${l.referenceId}, ${at})`
+  }
+  return Ledger.of({
+    post: (entries, at) =>
+      Effect.gen(function*() {
+        if (entries.length === 0) return []
+        const inserted = yield* run(sql<{ id: string }>`INSERT INTO ledger_entries (id, kind, reference_id, created_at)
+          VALUES ${sql.csv(entries.map((e) => sql`(${e.id}, ${e.kind}, ${e.referenceId}, ${at})`))}
+          ON CONFLICT (kind, reference_id) DO NOTHING RETURNING id`)
+        const posted = new Set(inserted.map((row) => row.id))
+        const rows = insertionOrder(entries.filter((e) => posted.has(e.id)))
+        if (rows.length > 0) {
+          yield* run(sql`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, category, title, description,
+            payment_method, charge_id, subscription_id, end_to_end_id, counterparty, reference_id, created_at)
+            VALUES ${sql.csv(rows.map((row) => lineValues(row, at)))}`)
+        }
+        return entries.map((e) => posted.has(e.id))
+      }),
+    balances: (accountIds) =>
+      Effect.gen(function*() {
+        const rows = accountIds.length === 0 ? [] : yield* run(sql`SELECT holder, book, balance_cents AS balance FROM ledger_balances
+          WHERE holder IN ${sql.in([...accountIds])}`).pipe(Effect.flatMap(decodeBalances))
+        const of = (holder: string, book: string) => rows.find((row) => row.holder === holder && row.book === book)?.balance ?? cents(0)
+        return new Map<string, WalletBalance>(accountIds.map((id) => [id, { available: of(id, "AVAILABLE"), receivable: of(id, "RECEIVABLE"), retained: of(id, "RETAINED") }]))
+      }),
+    lockAvailable: (accountId) =>
+      run(sql<{ balance: string }>`SELECT balance_cents::text AS balance FROM ledger_balances
+        WHERE holder = ${accountId} AND book = 'AVAILABLE' FOR UPDATE`).pipe(
+        Effect.map((rows) => cents(Number(rows[0]?.balance ?? 0)))
+      ),
+    statement: (accountId, filter) =>
+      run(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
+        WHERE l.holder = ${accountId} AND l.book = 'AVAILABLE' ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
+        ${filter.direction === null ? sql`` : filter.direction === "CREDIT" ? sql`AND l.amount_cents > 0` : sql`AND l.amount_cents < 0`}
+        ${filter.category === null ? sql`` : sql`AND l.category = ${filter.category}`}
+        ${filter.from === null ? sql`` : sql`AND l.created_at >= ${filter.from}`}
+        ${filter.to === null ? sql`` : sql`AND l.created_at <= ${filter.to}`}
+        ORDER BY l.seq DESC LIMIT ${filter.limit + 1}`).pipe(
+        Effect.flatMap(decodeLines),
+        Effect.map((lines) => ({ lines: lines.slice(0, filter.limit), hasMore: lines.length > filter.limit }))
+      ),
+    setNote: (accountId, lineId, note, at) =>
+      Effect.gen(function*() {
+        const owned = yield* run(sql`SELECT 1 FROM ledger_lines WHERE id = ${lineId} AND holder = ${accountId}`)
+        if (owned.length === 0) return first([])
+        yield* run(sql`INSERT INTO ledger_line_notes (line_id, note, updated_at) VALUES (${lineId}, ${note}, ${at})
+          ON CONFLICT (line_id) DO UPDATE SET note = EXCLUDED.note, updated_at = EXCLUDED.updated_at`)
+        const lines = yield* run(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
+          WHERE l.id = ${lineId}`).pipe(Effect.flatMap(decodeLines))
+        return first(lines)
+      }),
+    insertReceivables: (receivables) =>
+      receivables.length === 0 ? Effect.void : run(sql`INSERT INTO receivables (id, holder, charge_id, installment, amount_cents, payment_method, settles_on)
+        VALUES ${sql.csv(receivables.map((r) => sql`(${r.id}, ${r.holder}, ${r.chargeId}, ${r.installment}, ${r.amount}, ${r.paymentMethod}, ${r.settlesOn}::date)`))}`),
+    settleDue: (day, limit, scope, at) =>
+      run(sql`WITH due AS (
+          SELECT id FROM receivables WHERE settled_at IS NULL AND settles_on <= ${day}::date AND ${inScope(sql, scope, sql`holder`)}
+          ORDER BY settles_on, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        UPDATE receivables r SET settled_at = ${at} FROM due, charges c WHERE r.id = due.id AND c.id = r.charge_id
+        RETURNING ${receivableColumns(sql)}, c.subscription_id AS "subscriptionId"`).pipe(Effect.flatMap(decodeReceivables)),
+    upcoming: (accountId, from, to) =>
+      run(sql`SELECT ${receivableColumns(sql)}, NULL AS "subscriptionId" FROM receivables r
+        WHERE r.holder = ${accountId} AND r.settled_at IS NULL AND r.settles_on BETWEEN ${from}::date AND ${to}::date
+        ORDER BY r.settles_on, r.id`).pipe(Effect.flatMap(decodeReceivables))
+  })
+}))

@@ -1,0 +1,69 @@
+/** Pix withdrawals on `effect/sql`; the worker claims `PROCESSING` ones with a lease and `SKIP LOCKED`. */
+import { cents, Withdrawal, Withdrawals } from "@billing/core"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
+import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
+import { first, inScope, run } from "./Statements.ts"
+
+const columns = (sql: SqlClient.SqlClient) =>
+  sql`w.seq::text AS seq, w.id, w.account_id AS "accountId", a.number AS "accountNumber", w.amount_cents AS amount, w.fee_cents AS fee,
+    w.pix_key AS "pixKey", w.pix_key_type AS "pixKeyType", w.status, w.end_to_end_id AS "endToEndId",
+    w.failure_reason AS "failureReason", to_char(w.sao_paulo_day, 'YYYY-MM-DD') AS day, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`
+
+const decodeWithdrawals = decodeRows(withSeq({ ...Withdrawal.fields, amount: CentsColumn, fee: CentsColumn }))
+
+const decodeLimits = decodeRows(Schema.Struct({ dailyLimit: CentsColumn, fee: CentsColumn }))
+
+export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const select = (where: Statement.Fragment) =>
+    run(sql`SELECT ${columns(sql)} FROM withdrawals w JOIN accounts a ON a.id = w.account_id WHERE ${where}`).pipe(
+      Effect.flatMap(decodeWithdrawals),
+      Effect.map(withoutSeq)
+    )
+  return Withdrawals.of({
+    limits: (accountId) =>
+      run(sql`SELECT daily_transfer_limit_cents AS "dailyLimit", transfer_fee_cents AS fee FROM wallet_limits WHERE account_id = ${accountId}`).pipe(
+        Effect.flatMap(decodeLimits),
+        Effect.map(first)
+      ),
+    insert: (w) =>
+      run(sql`INSERT INTO withdrawals (id, account_id, amount_cents, fee_cents, pix_key, pix_key_type, status, end_to_end_id,
+        failure_reason, sao_paulo_day, created_at, updated_at)
+        VALUES (${w.id}, ${w.accountId}, ${w.amount}, ${w.fee}, ${w.pixKey}, ${w.pixKeyType}, ${w.status}, ${w.endToEndId},
+        ${w.failureReason}, ${w.day}::date, ${w.createdAt}, ${w.updatedAt})`),
+    dayTotal: (accountId, day) =>
+      run(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM withdrawals
+        WHERE account_id = ${accountId} AND sao_paulo_day = ${day}::date AND status <> 'FAILED'`).pipe(
+        Effect.map((rows) => cents(Number(rows[0]!.total)))
+      ),
+    list: (accountId, query) =>
+      Effect.gen(function*() {
+        const rows = yield* run(sql`SELECT ${columns(sql)} FROM withdrawals w JOIN accounts a ON a.id = w.account_id
+          WHERE w.account_id = ${accountId} ${beforeCursor(sql, query.lastKey, sql`w.seq`)}
+          ORDER BY w.seq DESC LIMIT ${query.limit + 1}`).pipe(Effect.flatMap(decodeWithdrawals))
+        const total = yield* run(sql<{ total: string }>`SELECT count(*)::text AS total FROM withdrawals WHERE account_id = ${accountId}`)
+        const page = rows.slice(0, query.limit)
+        return {
+          items: withoutSeq(page),
+          total: Number(total[0]!.total),
+          lastKey: rows.length > query.limit ? page[page.length - 1]!.seq : null
+        }
+      }),
+    claimProcessing: (limit, scope, at, leaseMillis) =>
+      run(sql`WITH claimable AS (
+          SELECT id FROM withdrawals WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})
+            AND ${inScope(sql, scope, sql`account_id`)}
+          ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        UPDATE withdrawals w SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable, accounts a
+        WHERE w.id = claimable.id AND a.id = w.account_id
+        RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeWithdrawals), Effect.map(withoutSeq)),
+    settle: (id, outcome, at) =>
+      run(sql`UPDATE withdrawals w SET status = ${outcome.status}, end_to_end_id = ${outcome.endToEndId},
+        failure_reason = ${outcome.failureReason}, claimed_until = NULL, updated_at = ${at}
+        FROM accounts a WHERE w.id = ${id} AND w.status = 'PROCESSING' AND a.id = w.account_id
+        RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeWithdrawals), Effect.map((rows) => first(withoutSeq(rows)))),
+    find: (accountId, id) => select(sql`w.account_id = ${accountId} AND w.id = ${id}`).pipe(Effect.map(first))
+  })
+}))

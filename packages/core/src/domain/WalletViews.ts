@@ -1,0 +1,144 @@
+/**
+ * The wallet as the HTTP API shows it: the spec's wallet transaction (a
+ * statement line of the ledger), the provider's balance and withdrawal
+ * shapes where the spec leaves them "not shown". Amounts are `ReaisJson`.
+ */
+import { Schema } from "effect"
+import { type LedgerLine, LedgerCategory, LedgerLine as Line } from "./Ledger.ts"
+import { Identifier, optional, QueryInt, Text } from "./Values.ts"
+import { Withdrawal, type Withdrawal as WithdrawalType, PixKeyType } from "./Withdrawal.ts"
+import { Instant, ReaisJson } from "./Wire.ts"
+import { Reais } from "../money/Money.ts"
+
+const line = Line.fields
+const w = Withdrawal.fields
+
+/** One account's balances: the provider's three, the retained (blocked) amount, and who it is. */
+export const BalanceView = Schema.Struct({
+  accountNumber: Schema.String,
+  name: Schema.String,
+  availableBalance: ReaisJson,
+  pendingBalance: ReaisJson,
+  retainedBalance: ReaisJson,
+  totalBalance: ReaisJson
+}).annotate({ identifier: "WalletBalance" })
+
+/** Several accounts at once (the header named `accountId`): the provider's `balances[]`, each with `balance` (available). */
+export const BalancesView = Schema.Struct({
+  masterAccountId: Schema.String,
+  balances: Schema.Array(Schema.Struct({ ...BalanceView.fields, balance: ReaisJson }))
+}).annotate({ identifier: "WalletBalances" })
+
+/** The spec's wallet transaction. */
+export const WalletTransactionView = Schema.Struct({
+  transactionId: line.id,
+  type: Schema.Literals(["CREDIT", "DEBIT"]),
+  category: line.category,
+  amount: ReaisJson,
+  balanceAfter: ReaisJson,
+  title: line.title,
+  paymentMethod: line.paymentMethod,
+  chargeId: line.chargeId,
+  subscriptionId: line.subscriptionId,
+  endToEndId: line.endToEndId,
+  counterparty: line.counterparty,
+  referenceId: line.referenceId,
+  description: line.description,
+  note: line.note,
+  createdAt: Instant
+}).annotate({ identifier: "WalletTransaction" })
+
+/** A statement line as the spec shows it: the direction as `type`, the amount unsigned. */
+export const toTransactionView = (l: LedgerLine): typeof WalletTransactionView.Type => ({
+  transactionId: l.id,
+  type: l.amount > 0 ? "CREDIT" : "DEBIT",
+  category: l.category,
+  amount: Math.abs(l.amount) as typeof l.amount,
+  balanceAfter: l.balanceAfter!,
+  title: l.title,
+  paymentMethod: l.paymentMethod,
+  chargeId: l.chargeId,
+  subscriptionId: l.subscriptionId,
+  endToEndId: l.endToEndId,
+  counterparty: l.counterparty,
+  referenceId: l.referenceId,
+  description: l.description,
+  note: l.note,
+  createdAt: l.createdAt
+})
+
+/** `GET /v1/wallet/transactions` query (spec: Wallet; `accountId` optional as the provider's master variant). */
+export const StatementQuery = Schema.Struct({
+  accountId: optional(Identifier),
+  type: optional(Schema.Literals(["CREDIT", "DEBIT"])),
+  category: optional(LedgerCategory),
+  dateFrom: optional(Identifier),
+  dateTo: optional(Identifier),
+  limit: optional(QueryInt),
+  nextPageToken: optional(Identifier)
+})
+export type StatementQuery = typeof StatementQuery.Type
+
+export const StatementView = Schema.Struct({
+  accountId: Schema.String,
+  transactions: Schema.Array(WalletTransactionView),
+  nextPageToken: Schema.NullOr(Schema.String),
+  hasMore: Schema.Boolean
+}).annotate({ identifier: "WalletStatement" })
+
+/** `PATCH /v1/wallet/transactions/{id}`: the merchant's note on a statement line. */
+export const TransactionNoteRequest = Schema.Struct({ note: Text })
+
+/** `POST /v1/wallet/withdraw` body. */
+export const WithdrawRequest = Schema.Struct({
+  amount: Reais,
+  pixKey: Identifier,
+  pixKeyType: PixKeyType,
+  accountId: optional(Identifier),
+  /** The provider's optional holder document; checked against the account's when sent. */
+  documentNumber: optional(Identifier),
+  description: optional(Text)
+})
+export type WithdrawRequest = typeof WithdrawRequest.Type
+
+/** A withdrawal: the provider's answer (`withdrawalId`, `status`, `amount`, `accountNumber`) and the rest of it. */
+export const WithdrawalView = Schema.Struct({
+  withdrawalId: w.id,
+  status: w.status,
+  amount: ReaisJson,
+  fee: ReaisJson,
+  accountNumber: w.accountNumber,
+  pixKey: w.pixKey,
+  pixKeyType: w.pixKeyType,
+  endToEndId: w.endToEndId,
+  failureReason: w.failureReason,
+  createdAt: Instant,
+  updatedAt: Instant
+}).annotate({ identifier: "Withdrawal" })
+
+export const toWithdrawalView = (x: WithdrawalType): typeof WithdrawalView.Type => ({
+  withdrawalId: x.id,
+  status: x.status,
+  amount: x.amount,
+  fee: x.fee,
+  accountNumber: x.accountNumber,
+  pixKey: x.pixKey,
+  pixKeyType: x.pixKeyType,
+  endToEndId: x.endToEndId,
+  failureReason: x.failureReason,
+  createdAt: x.createdAt,
+  updatedAt: x.updatedAt
+})
+
+/** `GET /v1/wallet/withdrawals` query. */
+export const WithdrawalListQuery = Schema.Struct({
+  accountId: optional(Identifier),
+  limit: optional(QueryInt),
+  lastKey: optional(Identifier)
+})
+export type WithdrawalListQuery = typeof WithdrawalListQuery.Type
+
+export const WithdrawalListView = Schema.Struct({
+  items: Schema.Array(WithdrawalView),
+  pagination: Schema.Struct({ total: Schema.Int, limit: Schema.Int, hasMore: Schema.Boolean, lastKey: Schema.NullOr(Schema.String) })
+}).annotate({ identifier: "WithdrawalList" })

@@ -1,0 +1,60 @@
+/**
+ * Storage of the ledger. Posting appends entries and their lines; the
+ * database keeps each account's book balances as the lines arrive, refuses
+ * an entry that does not balance or a balance below zero, and never lets a
+ * line change.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { RunScope } from "../domain/RunScope.ts"
+import type { EntryDraft, LedgerCategory, LedgerLine, Receivable, WalletBalance } from "../domain/Ledger.ts"
+import type { Cents } from "../money/Money.ts"
+
+/** A journal entry with its id and each line's id, ready to append. */
+export interface EntryToPost extends EntryDraft {
+  readonly id: string
+  readonly lineIds: ReadonlyArray<string>
+}
+
+/** The filters of a statement page, each `null` when not applied; newest first, before `beforeSeq`. */
+export interface StatementFilter {
+  readonly direction: "CREDIT" | "DEBIT" | null
+  readonly category: LedgerCategory | null
+  readonly from: Date | null
+  readonly to: Date | null
+  readonly limit: number
+  /** The cursor of the previous page: the position of its last line. */
+  readonly beforeSeq: string | null
+}
+
+export interface StatementPage {
+  readonly lines: ReadonlyArray<LedgerLine & { readonly seq: string }>
+  readonly hasMore: boolean
+}
+
+export class Ledger extends Context.Service<Ledger, {
+  /**
+   * Appends `entries` at `at`. An entry whose (kind, reference) was posted
+   * already is skipped (and answered false), so posting is idempotent.
+   * Call in a transaction: a balance that would go below zero aborts it.
+   */
+  readonly post: (entries: ReadonlyArray<EntryToPost>, at: Date) => Effect.Effect<ReadonlyArray<boolean>>
+  /** Each account's balances; zero for an account that never moved money. */
+  readonly balances: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, WalletBalance>>
+  /**
+   * The available balance of `accountId`, locked until the transaction ends:
+   * two withdrawals of one account wait for each other. Call in a transaction.
+   */
+  readonly lockAvailable: (accountId: string) => Effect.Effect<Cents>
+  readonly statement: (accountId: string, filter: StatementFilter) => Effect.Effect<StatementPage>
+  /** Sets the merchant's note on one of its statement lines; the line, or none when it is not one of the account's. */
+  readonly setNote: (accountId: string, lineId: string, note: string, at: Date) => Effect.Effect<Option.Option<LedgerLine>>
+  readonly insertReceivables: (receivables: ReadonlyArray<Receivable>) => Effect.Effect<void>
+  /**
+   * Claims up to `limit` receivables due on or before `day` (São Paulo) and
+   * marks them settled at `at`, skipping rows another worker holds. Call in
+   * the transaction that posts their settlement.
+   */
+  readonly settleDue: (day: string, limit: number, scope: RunScope, at: Date) => Effect.Effect<ReadonlyArray<Receivable & { readonly subscriptionId: string | null }>>
+  /** Receivables of `accountId` not settled yet, by day, from `from` (inclusive) to `to` (inclusive). */
+  readonly upcoming: (accountId: string, from: string, to: string) => Effect.Effect<ReadonlyArray<Receivable>>
+}>()("@billing/core/ports/Ledger") {}

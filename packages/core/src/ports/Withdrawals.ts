@@ -1,0 +1,34 @@
+/** Storage of Pix withdrawals. */
+import { Context, type Effect, type Option } from "effect"
+import type { RunScope } from "../domain/RunScope.ts"
+import type { Withdrawal } from "../domain/Withdrawal.ts"
+import type { Cents } from "../money/Money.ts"
+
+export interface WithdrawalPage {
+  readonly items: ReadonlyArray<Withdrawal>
+  readonly total: number
+  /** The cursor of the next page; null on the last one. */
+  readonly lastKey: string | null
+}
+
+export class Withdrawals extends Context.Service<Withdrawals, {
+  /** The daily transfer limit and transfer fee an operator set for the account, if any (else the spec's defaults). */
+  readonly limits: (accountId: string) => Effect.Effect<Option.Option<{ readonly dailyLimit: Cents; readonly fee: Cents }>>
+  readonly insert: (withdrawal: Withdrawal) => Effect.Effect<void>
+  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Withdrawal>>
+  /** What `accountId` withdrew on the São Paulo `day`, returned ones left out. */
+  readonly dayTotal: (accountId: string, day: string) => Effect.Effect<Cents>
+  /** The account's withdrawals, newest first, after the cursor `lastKey`. */
+  readonly list: (accountId: string, query: { readonly limit: number; readonly lastKey: string | null }) => Effect.Effect<WithdrawalPage>
+  /**
+   * Claims up to `limit` `PROCESSING` withdrawals no other worker holds, for
+   * `leaseMillis` from `at`: a worker killed mid-payout hands them on.
+   */
+  readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Withdrawal>>
+  /** Moves a `PROCESSING` withdrawal to its outcome; the withdrawal moved, or none when it had moved already. */
+  readonly settle: (id: string, outcome: {
+    readonly status: "COMPLETED" | "FAILED"
+    readonly endToEndId: string | null
+    readonly failureReason: string | null
+  }, at: Date) => Effect.Effect<Option.Option<Withdrawal>>
+}>()("@billing/core/ports/Withdrawals") {}

@@ -1,0 +1,169 @@
+/**
+ * The journal entries of each movement of money (issue 14), as pure
+ * functions: which books move, by how much, and when money to be received
+ * becomes available. Every entry sums to zero; the database refuses one
+ * that does not, and the property tests prove these never are.
+ */
+import { creditRecognitionDate, saoPauloDate } from "../brazil/BankCalendar.ts"
+import { addDays } from "../brazil/CalendarDate.ts"
+import type { Charge } from "../domain/Charge.ts"
+import { type Counterparty, type EntryDraft, HOUSE, type LineDraft, type Receivable } from "../domain/Ledger.ts"
+import { allocateRemainderToFirst } from "../money/Allocation.ts"
+import { type Cents, cents } from "../money/Money.ts"
+
+/** Days between a card payment and each of its installments' settlement: month by month. */
+export const CARD_INSTALLMENT_DAYS = 30
+
+const line = (draft: Partial<LineDraft> & Pick<LineDraft, "holder" | "book" | "amount" | "category" | "title">): LineDraft => ({
+  description: null,
+  paymentMethod: null,
+  chargeId: null,
+  subscriptionId: null,
+  endToEndId: null,
+  counterparty: null,
+  referenceId: null,
+  ...draft
+})
+
+/** Each holder's net share of a paid charge: the owner keeps what fees and split parts leave. */
+export const paymentShares = (charge: Charge): ReadonlyArray<{ readonly holder: string; readonly amount: Cents }> => {
+  const parts = charge.split ?? []
+  const owner = charge.net - parts.reduce((sum, part) => sum + part.amount, 0)
+  return [{ holder: charge.accountId, amount: cents(owner) }, ...parts.map((part) => ({ holder: part.accountId, amount: part.amount }))]
+}
+
+/**
+ * The days a paid charge's money becomes available, one per installment.
+ * Pix: at once (no day). Boleto: the next business day after payment. Card:
+ * every 30 days after payment, one installment each. A day that falls on a
+ * weekend or bank holiday keeps its date and is recognized on the next
+ * business day (spec: Versioning 3).
+ */
+export const settlementDays = (charge: Charge, paidAt: Date): ReadonlyArray<string> => {
+  const paidDay = saoPauloDate(paidAt.getTime())
+  switch (charge.paymentType) {
+    case "PIX":
+      return []
+    case "BOLETO":
+      return [creditRecognitionDate(addDays(paidDay, 1))]
+    case "CREDIT_CARD": {
+      const installments = charge.card?.installments ?? 1
+      return Array.from({ length: installments }, (_, i) => creditRecognitionDate(addDays(paidDay, CARD_INSTALLMENT_DAYS * (i + 1))))
+    }
+  }
+}
+
+/**
+ * A confirmed payment: the gross into the owner's book from the rails, the
+ * fee to us, each split part from the owner to its receiver. A Pix lands in
+ * `AVAILABLE`; a boleto or card in `RECEIVABLE`, with the receivables that
+ * will move it, each holder's share spread over the installments.
+ */
+export const paymentPosting = (charge: Charge, paidAt: Date, payer: Counterparty | null): {
+  readonly entry: EntryDraft
+  readonly receivables: ReadonlyArray<Omit<Receivable, "id">>
+} => {
+  const days = settlementDays(charge, paidAt)
+  const book = days.length === 0 ? "AVAILABLE" : "RECEIVABLE"
+  const about = {
+    paymentMethod: charge.paymentType,
+    chargeId: charge.id,
+    subscriptionId: charge.subscriptionId,
+    endToEndId: charge.endToEndId,
+    referenceId: charge.id,
+    description: charge.description
+  }
+  const owner = charge.accountId
+  const lines: Array<LineDraft> = [
+    line({ ...about, holder: HOUSE, book: "CLEARING", amount: cents(-charge.amount), category: "PAYMENT", title: "Pagamento recebido" }),
+    line({ ...about, holder: owner, book, amount: charge.amount, category: "PAYMENT", title: "Pagamento recebido", counterparty: payer })
+  ]
+  if (charge.fee > 0) {
+    lines.push(
+      line({ ...about, holder: owner, book, amount: cents(-charge.fee), category: "FEE", title: "Tarifa de recebimento" }),
+      line({ ...about, holder: HOUSE, book: "FEES", amount: charge.fee, category: "FEE", title: "Tarifa de recebimento" })
+    )
+  }
+  for (const part of charge.split ?? []) {
+    if (part.amount === 0) continue
+    lines.push(
+      line({ ...about, holder: owner, book, amount: cents(-part.amount), category: "TRANSFER", title: `Split enviado para ${part.accountNumber}` }),
+      line({ ...about, holder: part.accountId, book, amount: part.amount, category: "TRANSFER", title: "Split recebido" })
+    )
+  }
+  const paymentMethod = charge.paymentType === "PIX" ? null : charge.paymentType
+  const receivables = paymentMethod === null ? [] : paymentShares(charge).flatMap(({ holder, amount }) =>
+    allocateRemainderToFirst(amount, days.length).flatMap((installmentAmount, i) =>
+      installmentAmount === 0 ? [] : [{ holder, chargeId: charge.id, installment: i + 1, amount: installmentAmount, paymentMethod, settlesOn: days[i]! }]
+    )
+  )
+  return { entry: { kind: "PAYMENT", referenceId: charge.id, lines }, receivables }
+}
+
+/** A receivable whose day came: from the holder's `RECEIVABLE` book to its `AVAILABLE` one. */
+export const receivableSettlement = (receivable: Receivable, subscriptionId: string | null): EntryDraft => {
+  const about = {
+    holder: receivable.holder,
+    paymentMethod: receivable.paymentMethod,
+    chargeId: receivable.chargeId,
+    subscriptionId,
+    referenceId: receivable.id
+  }
+  const category = receivable.paymentMethod === "BOLETO" ? "BOLETO_IN" : "CARD_IN"
+  const title = receivable.paymentMethod === "BOLETO" ? "Boleto compensado" : `Recebível de cartão, parcela ${receivable.installment}`
+  return {
+    kind: "RECEIVABLE_SETTLED",
+    referenceId: receivable.id,
+    lines: [
+      line({ ...about, book: "RECEIVABLE", amount: cents(-receivable.amount), category, title }),
+      line({ ...about, book: "AVAILABLE", amount: receivable.amount, category, title })
+    ]
+  }
+}
+
+/** A Pix withdrawal sent: amount and fee out of the available book; the amount waits in the house's payouts. */
+export interface WithdrawalMovement {
+  readonly id: string
+  readonly accountId: string
+  readonly amount: Cents
+  readonly fee: Cents
+  readonly endToEndId: string | null
+}
+
+const withdrawalLines = (w: WithdrawalMovement, sign: 1 | -1, title: string, feeTitle: string): Array<LineDraft> => {
+  const about = { referenceId: w.id, paymentMethod: "PIX" as const, endToEndId: w.endToEndId }
+  const lines = [
+    line({ ...about, holder: w.accountId, book: "AVAILABLE", amount: cents(-sign * w.amount), category: "WITHDRAWAL", title }),
+    line({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(sign * w.amount), category: "WITHDRAWAL", title })
+  ]
+  if (w.fee > 0) {
+    lines.push(
+      line({ ...about, holder: w.accountId, book: "AVAILABLE", amount: cents(-sign * w.fee), category: "FEE", title: feeTitle }),
+      line({ ...about, holder: HOUSE, book: "FEES", amount: cents(sign * w.fee), category: "FEE", title: feeTitle })
+    )
+  }
+  return lines
+}
+
+export const withdrawalPosting = (w: WithdrawalMovement): EntryDraft => ({
+  kind: "WITHDRAWAL",
+  referenceId: w.id,
+  lines: withdrawalLines(w, 1, "Saque PIX", "Tarifa de saque PIX")
+})
+
+/** The provider paid the withdrawal out: it leaves the house's payouts for the rails. */
+export const withdrawalSettledPosting = (w: WithdrawalMovement): EntryDraft => ({
+  kind: "WITHDRAWAL_SETTLED",
+  referenceId: w.id,
+  lines: [
+    line({ holder: HOUSE, book: "PAYOUTS", amount: cents(-w.amount), category: "WITHDRAWAL", title: "Saque PIX liquidado", referenceId: w.id }),
+    line({ holder: HOUSE, book: "CLEARING", amount: w.amount, category: "WITHDRAWAL", title: "Saque PIX liquidado", referenceId: w.id })
+  ]
+})
+
+/** The provider could not pay the withdrawal out: amount and fee come back to the account. */
+export const withdrawalReturnedPosting = (w: WithdrawalMovement): EntryDraft => ({
+  kind: "WITHDRAWAL_RETURNED",
+  referenceId: w.id,
+  lines: withdrawalLines(w, -1, "Saque PIX devolvido", "Tarifa de saque PIX devolvida")
+})
