@@ -103,10 +103,12 @@ describe("OpenAPI document", () => {
     ])
   })
 
-  it("declares the optional X-Sub-Account header on every authenticated operation", () => {
+  it("declares the optional X-Sub-Account header on every authenticated operation, and the balance's accountId header", () => {
     for (const { key, operation } of operations.filter((o) => o.operation.security.length > 0)) {
       const headers = (operation.parameters as Array<Json>).map(resolve).filter((p) => p.in === "header")
-      expect(headers, key).toEqual([expect.objectContaining({ name: "X-Sub-Account", required: false })])
+      const own = key === "GET /v1/wallet/balance" ? [expect.objectContaining({ name: "accountid", required: false })] : []
+      expect(headers, key).toEqual(expect.arrayContaining([expect.objectContaining({ name: "X-Sub-Account", required: false }), ...own]))
+      expect(headers, key).toHaveLength(1 + own.length)
     }
   })
 

@@ -157,15 +157,20 @@ describe("WorkerOptions", () => {
     { name: "overdueCycles", batchSize: 100, pollInterval },
     { name: "dunningEnd", batchSize: 100, pollInterval }
   ]
+  const wallet = (pollInterval: string) => [
+    { name: "receivables", batchSize: 250, pollInterval },
+    { name: "payouts", batchSize: 50, pollInterval }
+  ]
 
-  it("runs the five jobs of the single-fiber worker with its defaults (250 ms, 100 rows, 50 deliveries), then the billing run's", () => {
+  it("runs the five jobs of the single-fiber worker with its defaults (250 ms, 100 rows, 50 deliveries), then the billing run's and the wallet's", () => {
     expect(tuning()).toEqual([
       { name: "fanOut", batchSize: 100, pollInterval: "250 millis" },
       { name: "delivery", batchSize: 50, pollInterval: "250 millis" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "250 millis" },
       { name: "expiry", batchSize: 100, pollInterval: "250 millis" },
       { name: "notifications", batchSize: 100, pollInterval: "250 millis" },
-      ...billingRun("250 millis")
+      ...billingRun("250 millis"),
+      ...wallet("250 millis")
     ])
   })
 
@@ -181,7 +186,8 @@ describe("WorkerOptions", () => {
       { name: "sandboxPayments", batchSize: 100, pollInterval: "1 second" },
       { name: "expiry", batchSize: 500, pollInterval: "5 seconds" },
       { name: "notifications", batchSize: 100, pollInterval: "1 second" },
-      ...billingRun("1 second")
+      ...billingRun("1 second"),
+      ...wallet("1 second")
     ])
   })
 })

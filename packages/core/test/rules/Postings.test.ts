@@ -1,0 +1,195 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { isBusinessDay } from "../../src/brazil/BankCalendar.ts"
+import type { Charge, PaymentType } from "../../src/domain/Charge.ts"
+import { type EntryDraft, HOUSE } from "../../src/domain/Ledger.ts"
+import { type Cents, cents } from "../../src/money/Money.ts"
+import { computeFees } from "../../src/rules/Fees.ts"
+import {
+  paymentPosting,
+  receivableSettlement,
+  settlementDays,
+  withdrawalPosting,
+  withdrawalReturnedPosting,
+  withdrawalSettledPosting
+} from "../../src/rules/Postings.ts"
+
+const PAID_AT = new Date("2026-11-20T15:00:00.000Z") // a Friday, noon in São Paulo
+
+/** A paid charge of `gross` under a fee of `fixed` + `percentHundredths`, its net split as `parts` (receivers R0, R1, ...). */
+const paidCharge = (gross: number, fee: { fixed: number; percentHundredths: number }, parts: ReadonlyArray<number>, type: PaymentType = "PIX", installments = 1): Charge => {
+  const fees = computeFees(cents(gross), { fixed: cents(fee.fixed), percentHundredths: fee.percentHundredths })
+  return {
+    id: "cha_1",
+    accountId: "OWNER",
+    masterAccountId: "OWNER",
+    paymentType: type,
+    status: "PAID",
+    amount: cents(gross),
+    fee: fees.fees.total,
+    feeFixed: fees.fees.fixed,
+    feePercentHundredths: fee.percentHundredths,
+    net: fees.net,
+    txid: "tx",
+    emv: null,
+    externalTxid: null,
+    description: null,
+    metadata: null,
+    customer: null,
+    split: parts.map((amount, i) => ({ accountId: `R${i}`, accountNumber: `${i}`, type: "fixed" as const, value: amount, amount: cents(amount) })),
+    dueDate: null,
+    expiresAt: PAID_AT,
+    paidAt: PAID_AT,
+    endToEndId: null,
+    payer: null,
+    canceledAt: null,
+    archivedAt: null,
+    attempts: 0,
+    externalId: null,
+    customerId: null,
+    card: type === "CREDIT_CARD" ? { brand: "visa", firstSix: "411111", lastFour: "1111", installments } : null,
+    boleto: null,
+    address: null,
+    notifications: null,
+    failureReason: null,
+    subscriptionId: null,
+    cycleNumber: null,
+    createdAt: PAID_AT,
+    updatedAt: PAID_AT
+  }
+}
+
+const sum = (entry: EntryDraft, where: (line: EntryDraft["lines"][number]) => boolean = () => true) =>
+  entry.lines.filter(where).reduce((total, line) => total + line.amount, 0)
+
+describe("posting examples", () => {
+  it("credits a Pix of 100.00 with a 1.49 fee and a 9.85 split: the owner keeps 88.66, all available at once", () => {
+    const { entry, receivables } = paymentPosting(paidCharge(10_000, { fixed: 50, percentHundredths: 99 }, [985]), PAID_AT, null)
+    expect(entry.lines.map((l) => [l.holder, l.book, l.category, l.amount])).toEqual([
+      [HOUSE, "CLEARING", "PAYMENT", -10_000],
+      ["OWNER", "AVAILABLE", "PAYMENT", 10_000],
+      ["OWNER", "AVAILABLE", "FEE", -149],
+      [HOUSE, "FEES", "FEE", 149],
+      ["OWNER", "AVAILABLE", "TRANSFER", -985],
+      ["R0", "AVAILABLE", "TRANSFER", 985]
+    ])
+    expect(receivables).toEqual([])
+  })
+
+  it("settles a boleto paid on a Friday on Monday, and a card's installments every 30 days on business days", () => {
+    // Paid Friday 2026-11-20: the next day is Saturday 21 → recognized Monday 23.
+    expect(settlementDays(paidCharge(1000, { fixed: 0, percentHundredths: 0 }, [], "BOLETO"), PAID_AT)).toEqual(["2026-11-23"])
+    // +30 = Sunday 2026-12-20 → Monday 21; +60 = Tuesday 2027-01-19; +90 = Thursday 2027-02-18.
+    expect(settlementDays(paidCharge(1000, { fixed: 0, percentHundredths: 0 }, [], "CREDIT_CARD", 3), PAID_AT))
+      .toEqual(["2026-12-21", "2027-01-19", "2027-02-18"])
+  })
+
+  it("spreads each holder's share of a card over its installments, the first taking the extra centavos", () => {
+    // 100.00, no fee, 10.00 to R0, 3 installments: owner 90.00 → 30.00 × 3; R0 10.00 → 3.34, 3.33, 3.33.
+    const { entry, receivables } = paymentPosting(paidCharge(10_000, { fixed: 0, percentHundredths: 0 }, [1000], "CREDIT_CARD", 3), PAID_AT, null)
+    expect(new Set(entry.lines.filter((l) => l.holder !== HOUSE).map((l) => l.book))).toEqual(new Set(["RECEIVABLE"]))
+    expect(receivables.map((r) => [r.holder, r.installment, r.amount])).toEqual([
+      ["OWNER", 1, 3000], ["OWNER", 2, 3000], ["OWNER", 3, 3000],
+      ["R0", 1, 334], ["R0", 2, 333], ["R0", 3, 333]
+    ])
+  })
+})
+
+const chargeArbitrary = fc.record({
+  gross: fc.integer({ min: 1, max: 10_000_000 }),
+  fixed: fc.integer({ min: 0, max: 500 }),
+  percentHundredths: fc.integer({ min: 0, max: 1_000 }),
+  weights: fc.array(fc.integer({ min: 0, max: 100 }), { maxLength: 5 }),
+  type: fc.constantFrom<PaymentType>("PIX", "BOLETO", "CREDIT_CARD"),
+  installments: fc.integer({ min: 1, max: 12 })
+}).map(({ gross, fixed, percentHundredths, weights, type, installments }) => {
+  const net = computeFees(cents(gross), { fixed: cents(fixed), percentHundredths }).net
+  // Parts that fit in the net: each a share of it in proportion to its weight, out of at least 100.
+  const total = Math.max(100, weights.reduce((a, b) => a + b, 0))
+  const parts = weights.map((w) => Math.floor((net * w) / total))
+  return paidCharge(gross, { fixed, percentHundredths }, parts, type, installments)
+})
+
+describe("posting laws", () => {
+  it("a payment's entry balances; the owner gets net − parts, each receiver its part, we the fee; receivables add up to each share", () => {
+    fc.assert(fc.property(chargeArbitrary, (charge) => {
+      const { entry, receivables } = paymentPosting(charge, PAID_AT, null)
+      const parts = (charge.split ?? []).map((p) => p.amount)
+      const partsTotal = parts.reduce((a, b) => a + b, 0)
+      expect(sum(entry)).toBe(0)
+      expect(sum(entry, (l) => l.holder === "OWNER")).toBe(charge.net - partsTotal)
+      parts.forEach((amount, i) => expect(sum(entry, (l) => l.holder === `R${i}`)).toBe(amount))
+      expect(sum(entry, (l) => l.book === "FEES")).toBe(charge.fee)
+      expect(sum(entry, (l) => l.book === "CLEARING")).toBe(-charge.amount)
+      const days = settlementDays(charge, PAID_AT)
+      for (const holder of ["OWNER", ...parts.map((_, i) => `R${i}`)]) {
+        const share = sum(entry, (l) => l.holder === holder)
+        const mine = receivables.filter((r) => r.holder === holder)
+        expect(mine.reduce((a, r) => a + r.amount, 0)).toBe(charge.paymentType === "PIX" ? 0 : share)
+        expect(mine.every((r) => r.amount > 0 && r.settlesOn === days[r.installment - 1])).toBe(true)
+      }
+      expect(days.every(isBusinessDay)).toBe(true)
+      expect([...days].sort()).toEqual(days)
+    }))
+  })
+
+  it("over any sequence of payments, settlements, withdrawals and returns, balances never go negative and add up to payments − fees − withdrawals", () => {
+    type Step =
+      | { readonly _tag: "pay"; readonly charge: Charge }
+      | { readonly _tag: "withdraw"; readonly holder: number; readonly amount: number; readonly fee: number }
+      | { readonly _tag: "outcome"; readonly paid: boolean }
+      | { readonly _tag: "settle" }
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      chargeArbitrary.map((charge) => ({ _tag: "pay" as const, charge })),
+      fc.record({ _tag: fc.constant("withdraw" as const), holder: fc.integer({ min: -1, max: 4 }), amount: fc.integer({ min: 1, max: 5_000_000 }), fee: fc.constantFrom(0, 47) }),
+      fc.record({ _tag: fc.constant("outcome" as const), paid: fc.boolean() }),
+      fc.constant({ _tag: "settle" as const })
+    )
+    fc.assert(fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      const balances = new Map<string, number>()
+      const ledger: Array<EntryDraft> = []
+      const post = (entry: EntryDraft) => {
+        expect(sum(entry)).toBe(0)
+        for (const line of entry.lines) {
+          const key = `${line.holder}/${line.book}`
+          const after = (balances.get(key) ?? 0) + line.amount
+          if (line.holder !== HOUSE) expect(after, key).toBeGreaterThanOrEqual(0)
+          balances.set(key, after)
+        }
+        ledger.push(entry)
+      }
+      const pending: Array<ReturnType<typeof paymentPosting>["receivables"][number]> = []
+      const inFlight: Array<{ id: string; accountId: string; amount: Cents; fee: Cents; endToEndId: null }> = []
+      let expected = 0
+      for (const [i, s] of steps.entries()) {
+        if (s._tag === "pay") {
+          const charge = { ...s.charge, id: `cha_${i}` }
+          const { entry, receivables } = paymentPosting(charge, PAID_AT, null)
+          post(entry)
+          pending.push(...receivables.map((r) => ({ ...r })))
+          expected += charge.amount - charge.fee
+        } else if (s._tag === "settle") {
+          for (const [n, r] of pending.splice(0).entries()) post(receivableSettlement({ ...r, id: `rcv_${i}_${n}` }, null))
+        } else if (s._tag === "withdraw") {
+          const holder = s.holder < 0 ? "OWNER" : `R${s.holder}`
+          // The use case's rule: only what the available balance covers, fee included.
+          if ((balances.get(`${holder}/AVAILABLE`) ?? 0) < s.amount + s.fee) continue
+          const w = { id: `wdr_${i}`, accountId: holder, amount: cents(s.amount), fee: cents(s.fee), endToEndId: null }
+          post(withdrawalPosting(w))
+          inFlight.push(w)
+          expected -= s.amount + s.fee
+        } else {
+          const w = inFlight.shift()
+          if (w === undefined) continue
+          post(s.paid ? withdrawalSettledPosting(w) : withdrawalReturnedPosting(w))
+          if (!s.paid) expected += w.amount + w.fee
+        }
+      }
+      const accounts = [...balances].filter(([key]) => !key.startsWith(`${HOUSE}/`)).reduce((a, [, v]) => a + v, 0)
+      expect(accounts).toBe(expected)
+      // Nothing in flight is left in the house's payouts once every withdrawal has an outcome.
+      const payouts = balances.get(`${HOUSE}/PAYOUTS`) ?? 0
+      expect(payouts).toBe(inFlight.reduce((a, w) => a + w.amount, 0))
+    }), { numRuns: 200 })
+  })
+})
