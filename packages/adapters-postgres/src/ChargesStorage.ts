@@ -115,6 +115,9 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
       }),
     findForDocument: (id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(one)),
     find: (scope, id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(scope)}`).pipe(Effect.flatMap(one)),
+    lockOwn: (accountId, key) =>
+      run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId}
+        AND ${"chargeId" in key ? sql`id = ${key.chargeId}` : sql`end_to_end_id = ${key.endToEndId}`} FOR UPDATE`).pipe(Effect.flatMap(one)),
     list: (scope, q) =>
       Effect.gen(function*() {
         const pattern = q.search === null ? null : containsPattern(q.search)

@@ -78,16 +78,16 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
         const rows = accountIds.length === 0 ? [] : yield* run(sql`SELECT holder, book, balance_cents AS balance FROM ledger_balances
           WHERE holder IN ${sql.in([...accountIds])}`).pipe(Effect.flatMap(decodeBalances))
         const of = (holder: string, book: string) => rows.find((row) => row.holder === holder && row.book === book)?.balance ?? cents(0)
-        return new Map<string, WalletBalance>(accountIds.map((id) => [id, { available: of(id, "AVAILABLE"), receivable: of(id, "RECEIVABLE"), retained: of(id, "RETAINED") }]))
+        return new Map<string, WalletBalance>(accountIds.map((id) => [id, { available: of(id, "AVAILABLE"), receivable: of(id, "RECEIVABLE"), retained: of(id, "RETAINED"), debt: of(id, "DEBT") }]))
       }),
-    lockAvailable: (accountId) =>
+    lockBalance: (accountId, book) =>
       run(sql<{ balance: string }>`SELECT balance_cents::text AS balance FROM ledger_balances
-        WHERE holder = ${accountId} AND book = 'AVAILABLE' FOR UPDATE`).pipe(
+        WHERE holder = ${accountId} AND book = ${book} FOR UPDATE`).pipe(
         Effect.map((rows) => cents(Number(rows[0]?.balance ?? 0)))
       ),
     statement: (accountId, filter) =>
       run(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
-        WHERE l.holder = ${accountId} AND l.book = 'AVAILABLE' ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
+        WHERE l.holder = ${accountId} AND l.book IN ('AVAILABLE', 'DEBT') ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
         ${filter.direction === null ? sql`` : filter.direction === "CREDIT" ? sql`AND l.amount_cents > 0` : sql`AND l.amount_cents < 0`}
         ${filter.category === null ? sql`` : sql`AND l.category = ${filter.category}`}
         ${filter.from === null ? sql`` : sql`AND l.created_at >= ${filter.from}`}

@@ -9,6 +9,7 @@ import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { LedgerStorageLive } from "./LedgerStorage.ts"
+import { RefundsStorageLive } from "./RefundsStorage.ts"
 import { NotificationsStorageLive } from "./NotificationsStorage.ts"
 import { OutboxStorageLive } from "./OutboxStorage.ts"
 import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
@@ -49,5 +50,6 @@ export const StorageLive = Layer.mergeAll(
   NotificationsStorageLive,
   SubscriptionsStorageLive,
   LedgerStorageLive,
-  WithdrawalsStorageLive
+  WithdrawalsStorageLive,
+  RefundsStorageLive
 )

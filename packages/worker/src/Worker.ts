@@ -26,6 +26,7 @@ export type JobName =
   | "dunningEnd"
   | "receivables"
   | "payouts"
+  | "refunds"
 
 /** Tuning of one job; anything left out takes the worker-wide value or the default. */
 export interface JobOptions {
@@ -65,8 +66,9 @@ const defaultBatch: Record<JobName, number> = {
   overdueCycles: 100,
   dunningEnd: 100,
   receivables: 250,
-  // Each payout is a call to the Pix provider.
-  payouts: 50
+  // Each payout and each refund is a call to a provider.
+  payouts: 50,
+  refunds: 50
 }
 
 const runBatchOf = {
@@ -82,7 +84,8 @@ const runBatchOf = {
   overdueCycles: (limit: number) => Billing.markOverdueCycles(limit),
   dunningEnd: (limit: number) => Billing.endDunning(limit),
   receivables: (limit: number) => Billing.settleDueReceivables(limit),
-  payouts: (limit: number) => Billing.payOutWithdrawals(limit)
+  payouts: (limit: number) => Billing.payOutWithdrawals(limit),
+  refunds: (limit: number) => Billing.completeRefunds(limit)
 } as const
 
 type BillingBatch = ReturnType<(typeof runBatchOf)[JobName]>
@@ -118,7 +121,8 @@ export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJo
     "overdueCycles",
     "dunningEnd",
     "receivables",
-    "payouts"
+    "payouts",
+    "refunds"
   ] as const).map((name) => workerJob(name, options))
 
 /**

@@ -159,7 +159,8 @@ describe("WorkerOptions", () => {
   ]
   const wallet = (pollInterval: string) => [
     { name: "receivables", batchSize: 250, pollInterval },
-    { name: "payouts", batchSize: 50, pollInterval }
+    { name: "payouts", batchSize: 50, pollInterval },
+    { name: "refunds", batchSize: 50, pollInterval }
   ]
 
   it("runs the five jobs of the single-fiber worker with its defaults (250 ms, 100 rows, 50 deliveries), then the billing run's and the wallet's", () => {

@@ -1,14 +1,23 @@
-/** `/v1/wallet`: balance, statement, Pix withdrawals, and the sandbox payment simulation. */
+/** `/v1/wallet`: balance, statement, Pix withdrawals, refunds, and the sandbox payment simulation. */
 import {
   BalancesView,
   BalanceView,
+  ChargeNotFound,
   ChargeNotPayable,
+  ChargeNotRefundable,
   DailyLimitExceeded,
   InsufficientBalance,
   InvalidData,
+  MissingChargeId,
   NotFound,
   NotSandboxAccount,
   OwnershipMismatch,
+  RefundAmountExceeded,
+  RefundListView,
+  RefundNotFound,
+  RefundQuery,
+  RefundRequest,
+  RefundView,
   StatementQuery,
   StatementView,
   SubAccountNotOwned,
@@ -20,7 +29,7 @@ import {
   WithdrawRequest
 } from "@billing/core"
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
 import { chargeErrors } from "./Charges.ts"
 import { authenticated, ChargeIdParam, Id, requires } from "./Common.ts"
@@ -81,7 +90,30 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       error: [enveloped(InvalidData), ...accountErrors]
     })
       .annotateMerge(requires("wallet/read"))
-      .annotate(OpenApi.Summary, "List withdrawals")
+      .annotate(OpenApi.Summary, "List withdrawals"),
+    HttpApiEndpoint.post("refund", "/refunds", {
+      payload: RefundRequest,
+      // 201 as the provider answers; a card refund is CONFIRMED at once, a Pix one PROCESSING.
+      success: RefundView.pipe(HttpApiSchema.status(201)),
+      error: [
+        enveloped(InvalidData),
+        enveloped(MissingChargeId),
+        enveloped(ChargeNotFound),
+        enveloped(ChargeNotRefundable),
+        enveloped(RefundAmountExceeded),
+        enveloped(InsufficientBalance),
+        ...accountErrors
+      ]
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Refund a Pix or card charge, in full or in part"),
+    HttpApiEndpoint.get("refunds", "/refunds", {
+      query: RefundQuery,
+      success: [RefundView, RefundListView],
+      error: [enveloped(InvalidData), enveloped(RefundNotFound), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "A refund's status (refundId), or the list of refunds")
   )
-  .pipe(authenticated({ prefix: "/v1/wallet", title: "Wallet", description: "Balance, statement, withdrawals and the sandbox payment simulation" }))
+  .pipe(authenticated({ prefix: "/v1/wallet", title: "Wallet", description: "Balance, statement, withdrawals, refunds and the sandbox payment simulation" }))
 {}

@@ -13,6 +13,8 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     | Services<ReturnType<typeof Billing.noteTransaction>>
     | Services<ReturnType<typeof Billing.withdraw>>
     | Services<ReturnType<typeof Billing.listWithdrawals>>
+    | Services<ReturnType<typeof Billing.requestRefund>>
+    | Services<ReturnType<typeof Billing.getRefunds>>
   >()
   return handlers
     .handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
@@ -21,4 +23,6 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     .handle("noteTransaction", ({ params, payload, query }) => provide(Billing.noteTransaction(params.transactionId, payload.note, query.accountId)))
     .handle("withdraw", ({ payload }) => provide(Billing.withdraw(payload)))
     .handle("withdrawals", ({ query }) => provide(Billing.listWithdrawals(query)))
+    .handle("refund", ({ payload }) => provide(Billing.requestRefund(payload)))
+    .handle("refunds", ({ query }) => provide(Billing.getRefunds(query)))
 }))

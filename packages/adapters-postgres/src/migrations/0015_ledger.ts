@@ -14,21 +14,22 @@ export default Effect.gen(function*() {
   yield* sql`
     CREATE TABLE ledger_entries (
       id text PRIMARY KEY,
-      kind text NOT NULL CHECK (kind IN ('PAYMENT', 'RECEIVABLE_SETTLED', 'WITHDRAWAL', 'WITHDRAWAL_SETTLED', 'WITHDRAWAL_RETURNED')),
+      kind text NOT NULL CHECK (kind IN ('PAYMENT', 'RECEIVABLE_SETTLED', 'WITHDRAWAL', 'WITHDRAWAL_SETTLED', 'WITHDRAWAL_RETURNED',
+        'REFUND', 'REFUND_SETTLED', 'REFUND_RETURNED', 'DEBT_SETTLED')),
       reference_id text NOT NULL,
       created_at timestamptz NOT NULL,
       UNIQUE (kind, reference_id)
     )`
   // A line moves `amount_cents` into (positive) or out of (negative) one book
   // of one holder: an account, or the house (`HOUSE`) for the rails and our
-  // fees. The lines of a merchant's `AVAILABLE` book are its statement.
+  // fees. The lines of a merchant's `AVAILABLE` and `DEBT` books are its statement.
   yield* sql`
     CREATE TABLE ledger_lines (
       seq bigserial PRIMARY KEY,
       id text NOT NULL UNIQUE,
       entry_id text NOT NULL REFERENCES ledger_entries (id),
       holder text NOT NULL,
-      book text NOT NULL CHECK (book IN ('AVAILABLE', 'RECEIVABLE', 'RETAINED', 'CLEARING', 'FEES', 'PAYOUTS')),
+      book text NOT NULL CHECK (book IN ('AVAILABLE', 'RECEIVABLE', 'RETAINED', 'DEBT', 'CLEARING', 'FEES', 'PAYOUTS')),
       amount_cents bigint NOT NULL CHECK (amount_cents <> 0),
       balance_after_cents bigint,
       category text NOT NULL CHECK (category IN (
@@ -46,16 +47,20 @@ export default Effect.gen(function*() {
       CHECK ((holder = 'HOUSE') = (balance_after_cents IS NULL))
     )`
   yield* sql`CREATE INDEX ledger_lines_entry_idx ON ledger_lines (entry_id)`
-  yield* sql`CREATE INDEX ledger_lines_statement_idx ON ledger_lines (holder, book, seq) WHERE holder <> 'HOUSE'`
+  // An account's statement: its available and debt lines, newest first.
+  yield* sql`CREATE INDEX ledger_lines_statement_idx ON ledger_lines (holder, seq) WHERE book IN ('AVAILABLE', 'DEBT')`
   // The running balance of each account's book: what a balance read returns
   // at once however long the history. The house has none: every payment
-  // touches its books, and one hot row would serialize every payment.
+  // touches its books, and one hot row would serialize every payment. No
+  // book of an account goes below zero; its DEBT book (what it owes for
+  // split reversals it could not pay) never goes above.
   yield* sql`
     CREATE TABLE ledger_balances (
       holder text NOT NULL REFERENCES accounts (id),
-      book text NOT NULL CHECK (book IN ('AVAILABLE', 'RECEIVABLE', 'RETAINED')),
-      balance_cents bigint NOT NULL CHECK (balance_cents >= 0),
-      PRIMARY KEY (holder, book)
+      book text NOT NULL CHECK (book IN ('AVAILABLE', 'RECEIVABLE', 'RETAINED', 'DEBT')),
+      balance_cents bigint NOT NULL,
+      PRIMARY KEY (holder, book),
+      CONSTRAINT ledger_balances_within_bounds CHECK (CASE WHEN book = 'DEBT' THEN balance_cents <= 0 ELSE balance_cents >= 0 END)
     )`
   // Each line moves its book's balance and records the balance after it, in
   // the order the lines are inserted; a line that would take a balance below
@@ -162,6 +167,63 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX withdrawals_account_idx ON withdrawals (account_id, seq)`
   yield* sql`CREATE INDEX withdrawals_processing_idx ON withdrawals (created_at) WHERE status = 'PROCESSING'`
   yield* sql`CREATE INDEX withdrawals_day_idx ON withdrawals (account_id, sao_paulo_day)`
+  // Refunds: the money leaves the balances when requested (split receivers
+  // returning their part, a debt for what a receiver lacks) and waits in the
+  // house's PAYOUTS until the provider confirms or refuses the return.
+  yield* sql`
+    CREATE TABLE refunds (
+      id text PRIMARY KEY,
+      seq bigserial NOT NULL UNIQUE,
+      account_id text NOT NULL REFERENCES accounts (id),
+      charge_id text NOT NULL REFERENCES charges (id),
+      payment_type text NOT NULL CHECK (payment_type IN ('PIX', 'CREDIT_CARD')),
+      end_to_end_id text,
+      amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+      reason text CHECK (reason IN ('CUSTOMER_REQUEST', 'FRAUD', 'BANK_ERROR', 'PIX_CHANGE_ERROR')),
+      status text NOT NULL CHECK (status IN ('PROCESSING', 'CONFIRMED', 'ERROR')),
+      return_identification text,
+      provider_charge_id text,
+      error text,
+      split_reversals text NOT NULL,
+      claimed_until timestamptz,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL
+    )`
+  yield* sql`CREATE INDEX refunds_account_idx ON refunds (account_id, seq)`
+  yield* sql`CREATE INDEX refunds_charge_idx ON refunds (charge_id)`
+  yield* sql`CREATE INDEX refunds_processing_idx ON refunds (created_at) WHERE status = 'PROCESSING'`
+  // Refunds never pass the amount paid: checked under the charge's lock, so
+  // two refunds of one charge racing are counted one after the other.
+  yield* sql`
+    CREATE FUNCTION refunds_within_paid() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      paid bigint;
+      refunded bigint;
+    BEGIN
+      SELECT amount_cents INTO paid FROM charges WHERE id = NEW.charge_id FOR UPDATE;
+      SELECT coalesce(sum(amount_cents), 0) INTO refunded FROM refunds
+        WHERE charge_id = NEW.charge_id AND status <> 'ERROR' AND id <> NEW.id;
+      IF NEW.status <> 'ERROR' AND refunded + NEW.amount_cents > paid THEN
+        RAISE EXCEPTION 'refunds of charge % would pass the amount paid: % + % > %', NEW.charge_id, refunded, NEW.amount_cents, paid
+          USING ERRCODE = 'check_violation';
+      END IF;
+      RETURN NEW;
+    END $$`
+  yield* sql`CREATE TRIGGER refunds_within_paid BEFORE INSERT OR UPDATE ON refunds FOR EACH ROW EXECUTE FUNCTION refunds_within_paid()`
+  // What a split receiver owes for a reversal it could not pay: paid from its next credits.
+  yield* sql`
+    CREATE TABLE split_debts (
+      id text PRIMARY KEY,
+      holder text NOT NULL REFERENCES accounts (id),
+      refund_id text NOT NULL REFERENCES refunds (id),
+      amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+      remaining_cents bigint NOT NULL CHECK (remaining_cents >= 0 AND remaining_cents <= amount_cents),
+      status text NOT NULL CHECK (status IN ('PENDING', 'PAID', 'CANCELED')),
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      CHECK (status = 'CANCELED' OR (status = 'PAID') = (remaining_cents = 0))
+    )`
+  yield* sql`CREATE INDEX split_debts_pending_idx ON split_debts (holder, created_at) WHERE status = 'PENDING'`
   // Per-account wallet limits an operator set; an account without a row has the spec's defaults.
   yield* sql`
     CREATE TABLE wallet_limits (

@@ -1,9 +1,10 @@
 /**
  * The wallet's double-entry ledger: every movement of money is one journal
  * entry of lines that sum to zero, each line moving one book of one holder.
- * The lines of an account's `AVAILABLE` book are its statement (the spec's
- * wallet transactions); the one definition of a line, from which the stored
- * row and the statement view derive.
+ * The lines of an account's `AVAILABLE` and `DEBT` books are its statement
+ * (the spec's wallet transactions; a debt line's `balanceAfter` is what the
+ * account still owes, as a negative amount); the one definition of a line,
+ * from which the stored row and the statement view derive.
  */
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
@@ -14,12 +15,14 @@ export const HOUSE = "HOUSE"
 
 /**
  * Books of an account: what it can spend now (`AVAILABLE`), what it will
- * receive on a known day (`RECEIVABLE`: boleto and card credits), and what
- * is blocked while a Pix return is examined (`RETAINED`). Books of
+ * receive on a known day (`RECEIVABLE`: boleto and card credits), what is
+ * blocked while a Pix return is examined (`RETAINED`), and what it owes for
+ * split reversals it could not pay (`DEBT`, never above zero). Books of
  * the house: `CLEARING` (money in and out of the rails), `FEES` (our income),
  * `PAYOUTS` (withdrawals sent, not yet settled by the provider).
  */
-export const AccountBooks = ["AVAILABLE", "RECEIVABLE", "RETAINED"] as const
+export const AccountBooks = ["AVAILABLE", "RECEIVABLE", "RETAINED", "DEBT"] as const
+export type AccountBook = typeof AccountBooks[number]
 export const HouseBooks = ["CLEARING", "FEES", "PAYOUTS"] as const
 export const Book = Schema.Literals([...AccountBooks, ...HouseBooks])
 export type Book = typeof Book.Type
@@ -32,7 +35,10 @@ export const LedgerCategory = Schema.Literals(LedgerCategories)
 export type LedgerCategory = typeof LedgerCategories[number]
 
 /** What a journal entry records; with its reference, unique: nothing is posted twice. */
-export const EntryKinds = ["PAYMENT", "RECEIVABLE_SETTLED", "WITHDRAWAL", "WITHDRAWAL_SETTLED", "WITHDRAWAL_RETURNED"] as const
+export const EntryKinds = [
+  "PAYMENT", "RECEIVABLE_SETTLED", "WITHDRAWAL", "WITHDRAWAL_SETTLED", "WITHDRAWAL_RETURNED",
+  "REFUND", "REFUND_SETTLED", "REFUND_RETURNED", "DEBT_SETTLED"
+] as const
 export type EntryKind = typeof EntryKinds[number]
 
 /** The other side of a movement, when known (a Pix payer, a split's payer or receiver). */
@@ -96,9 +102,10 @@ export const Receivable = Schema.Struct({
 }).annotate({ identifier: "Receivable" })
 export type Receivable = typeof Receivable.Type
 
-/** An account's balances (cents): spendable now, to be received, blocked. */
+/** An account's balances (cents): spendable now, to be received, blocked, and owed (zero or negative). */
 export interface WalletBalance {
   readonly available: Cents
   readonly receivable: Cents
   readonly retained: Cents
+  readonly debt: Cents
 }

@@ -9,6 +9,7 @@ import { Identifier, optional, QueryInt, Text } from "./Values.ts"
 import { Withdrawal, type Withdrawal as WithdrawalType, PixKeyType } from "./Withdrawal.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 import { Reais } from "../money/Money.ts"
+import { Refund, type Refund as RefundType, RefundReason } from "./Refund.ts"
 
 const line = Line.fields
 const w = Withdrawal.fields
@@ -20,7 +21,9 @@ export const BalanceView = Schema.Struct({
   availableBalance: ReaisJson,
   pendingBalance: ReaisJson,
   retainedBalance: ReaisJson,
-  totalBalance: ReaisJson
+  totalBalance: ReaisJson,
+  /** What the account owes for split reversals it could not pay (zero or positive); paid from its next credits. */
+  debtBalance: ReaisJson
 }).annotate({ identifier: "WalletBalance" })
 
 /** Several accounts at once (the header named `accountId`): the provider's `balances[]`, each with `balance` (available). */
@@ -142,3 +145,72 @@ export const WithdrawalListView = Schema.Struct({
   items: Schema.Array(WithdrawalView),
   pagination: Schema.Struct({ total: Schema.Int, limit: Schema.Int, hasMore: Schema.Boolean, lastKey: Schema.NullOr(Schema.String) })
 }).annotate({ identifier: "WithdrawalList" })
+
+/** `POST /v1/wallet/refunds`: Pix by `endToEndId` with `reason`; card by `chargeId`; `amount` for a partial refund. */
+export const RefundRequest = Schema.Struct({
+  endToEndId: optional(Identifier),
+  chargeId: optional(Identifier),
+  amount: optional(Reais),
+  reason: optional(RefundReason),
+  accountId: optional(Identifier),
+  description: optional(Text)
+})
+export type RefundRequest = typeof RefundRequest.Type
+
+const r = Refund.fields
+
+/** A refund as the API shows it: the provider's answer (`refundId`, `status`, ...) with `success` and the split reversals. */
+export const RefundView = Schema.Struct({
+  success: Schema.Boolean,
+  refundId: r.id,
+  status: r.status,
+  amount: ReaisJson,
+  reason: r.reason,
+  chargeId: r.chargeId,
+  paymentType: r.paymentType,
+  endToEndId: r.endToEndId,
+  returnIdentification: r.returnIdentification,
+  providerChargeId: r.providerChargeId,
+  error: r.error,
+  splitReversals: Schema.Array(Schema.Struct({
+    accountNumber: Schema.String,
+    amount: ReaisJson,
+    status: Schema.Literals(["REVERSED", "PENDING"]),
+    debtId: Schema.NullOr(Schema.String)
+  })),
+  createdAt: Instant,
+  updatedAt: Instant
+}).annotate({ identifier: "Refund" })
+
+export const toRefundView = (x: RefundType): typeof RefundView.Type => ({
+  success: x.status !== "ERROR",
+  refundId: x.id,
+  status: x.status,
+  amount: x.amount,
+  reason: x.reason,
+  chargeId: x.chargeId,
+  paymentType: x.paymentType,
+  endToEndId: x.endToEndId,
+  returnIdentification: x.returnIdentification,
+  providerChargeId: x.providerChargeId,
+  error: x.error,
+  splitReversals: x.splitReversals.map((s) => ({ accountNumber: s.accountNumber, amount: s.amount, status: s.status, debtId: s.debtId })),
+  createdAt: x.createdAt,
+  updatedAt: x.updatedAt
+})
+
+/** `GET /v1/wallet/refunds`: one refund by `refundId`, or the list (the provider's query). */
+export const RefundQuery = Schema.Struct({
+  refundId: optional(Identifier),
+  accountId: optional(Identifier),
+  limit: optional(QueryInt),
+  lastKey: optional(Identifier),
+  startDate: optional(Identifier),
+  endDate: optional(Identifier)
+})
+export type RefundQuery = typeof RefundQuery.Type
+
+export const RefundListView = Schema.Struct({
+  items: Schema.Array(RefundView),
+  pagination: WithdrawalListView.fields.pagination
+}).annotate({ identifier: "RefundList" })

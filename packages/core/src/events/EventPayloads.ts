@@ -2,11 +2,12 @@
  * The payload of every event the engine emits, by name: what receivers get
  * and what the OpenAPI document's `webhooks` section describes (so the two
  * cannot drift). Events of the catalog the engine does not emit yet
- * (refunds, onboarding, MED) are absent.
+ * (onboarding, MED) are absent.
  */
 import { Schema } from "effect"
 import type { EventName } from "../domain/Events.ts"
 import { ChargeExpiredEvent, PaymentSuccessEvent } from "./ChargeEvents.ts"
+import { RefundConfirmedEvent, RefundFailedEvent, RefundRequestedEvent } from "./RefundEvents.ts"
 import { ChargeCreatedEvent, CycleHeldEvent, PaymentFailedEvent, PaymentOverdueEvent, SubscriptionEvent, SubscriptionPaymentSuccessEvent } from "./SubscriptionEvents.ts"
 
 export const EventPayloads = {
@@ -26,5 +27,8 @@ export const EventPayloads = {
   "subscription.canceled": SubscriptionEvent,
   "subscription.cancel_scheduled": SubscriptionEvent,
   "subscription.expired": SubscriptionEvent,
-  "subscription.cycle_held": CycleHeldEvent
+  "subscription.cycle_held": CycleHeldEvent,
+  "refund.requested": RefundRequestedEvent,
+  "refund.confirmed": RefundConfirmedEvent,
+  "refund.failed": RefundFailedEvent
 } as const satisfies Partial<Record<EventName, Schema.Top>>

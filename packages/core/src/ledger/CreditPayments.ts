@@ -2,7 +2,8 @@
  * A confirmed payment moves money: the gross to the charge's owner, our fee,
  * the split parts to their receivers (`rules/Postings.ts`). Called in the
  * transaction that marks the charges paid, so a charge is never `PAID`
- * without its credit, nor credited twice (an entry per charge, unique).
+ * without its credit, nor credited twice (an entry per charge, unique). A
+ * holder credited who owes split debts pays them from the credit.
  */
 import { Effect } from "effect"
 import type { Charge } from "../domain/Charge.ts"
@@ -10,7 +11,8 @@ import type { Counterparty } from "../domain/Ledger.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { paymentPosting } from "../rules/Postings.ts"
-import { isSandboxReference, postEntries } from "./PostEntries.ts"
+import { payDebtsFrom } from "./PayDebts.ts"
+import { creditedHolders, isSandboxReference, postEntries } from "./PostEntries.ts"
 
 /** The Pix payer as the other side of the statement line. */
 const payerOf = (charge: Charge): Counterparty | null =>
@@ -25,4 +27,5 @@ export const creditPayments = Effect.fn("Ledger.creditPayments")(function*(charg
   const receivables = yield* Effect.forEach(postings.filter((_, i) => posted[i]).flatMap((p) => p.receivables), (receivable) =>
     Effect.map(ids.make("rcv", { sandbox: isSandboxReference(receivable.chargeId) }), (id) => ({ ...receivable, id })))
   yield* (yield* Ledger).insertReceivables(receivables)
+  yield* payDebtsFrom(creditedHolders(postings.filter((_, i) => posted[i]).map((p) => p.entry)), at)
 })

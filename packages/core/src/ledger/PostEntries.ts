@@ -28,3 +28,8 @@ export const postEntries = Effect.fn("Ledger.post")(function*(entries: ReadonlyA
     }))
   return yield* (yield* Ledger).post(toPost, at)
 })
+
+/** The accounts whose available balance `entries` credit: the ones that may now pay their debts. */
+export const creditedHolders = (entries: ReadonlyArray<EntryDraft>): ReadonlyArray<string> => [
+  ...new Set(entries.flatMap((entry) => entry.lines.filter((l) => l.book === "AVAILABLE" && l.amount > 0).map((l) => l.holder)))
+]

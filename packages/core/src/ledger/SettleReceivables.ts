@@ -2,7 +2,7 @@
  * Worker step: the boleto and card credits whose day came (São Paulo) move
  * from each holder's `RECEIVABLE` book to its `AVAILABLE` one, claimed in
  * batches with `SKIP LOCKED` and posted in the transaction that marks them
- * settled.
+ * settled; a holder who owes split debts pays them from the credit.
  */
 import { Clock, Effect } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
@@ -10,7 +10,8 @@ import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { receivableSettlement } from "../rules/Postings.ts"
-import { postEntries } from "./PostEntries.ts"
+import { payDebtsFrom } from "./PayDebts.ts"
+import { creditedHolders, postEntries } from "./PostEntries.ts"
 
 export const settleDueReceivables = Effect.fn("Ledger.settleDueReceivables")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const now = yield* Clock.currentTimeMillis
@@ -18,7 +19,9 @@ export const settleDueReceivables = Effect.fn("Ledger.settleDueReceivables")(fun
   const ledger = yield* Ledger
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const due = yield* ledger.settleDue(saoPauloDate(now), limit, scope, at)
-    yield* postEntries(due.map((receivable) => receivableSettlement(receivable, receivable.subscriptionId)), at)
+    const entries = due.map((receivable) => receivableSettlement(receivable, receivable.subscriptionId))
+    yield* postEntries(entries, at)
+    yield* payDebtsFrom(creditedHolders(entries), at)
     return due.length
   }))
 })

@@ -17,6 +17,11 @@ export type Authorization =
   | { readonly _tag: "Approved"; readonly acquirerId: string }
   | { readonly _tag: "Declined"; readonly code: DeclineCode }
 
+/** The acquirer's answer to a refund: done (with its id for the payment, the spec's `providerChargeId`), or refused. */
+export type RefundAnswer =
+  | { readonly _tag: "Refunded"; readonly providerChargeId: string }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
 /** The acquirer could not be reached; nothing was charged. */
 export class AcquirerUnavailable extends Schema.TaggedError<AcquirerUnavailable>()("AcquirerUnavailable", {
   message: Schema.String
@@ -41,4 +46,13 @@ export class Acquirer extends Context.Service<Acquirer, {
     readonly installments: number
     readonly reference: string
   }) => Effect.Effect<Authorization, AcquirerUnavailable>
+  /**
+   * Refunds `amount` of the payment made under `paymentReference` (the
+   * charge's id). `reference` (the refund's id) is the idempotency key.
+   */
+  readonly refund: (request: {
+    readonly paymentReference: string
+    readonly amount: Cents
+    readonly reference: string
+  }) => Effect.Effect<RefundAnswer, AcquirerUnavailable>
 }>()("@billing/core/ports/Acquirer") {}

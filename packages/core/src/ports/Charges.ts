@@ -45,6 +45,11 @@ export class Charges extends Context.Service<Charges, {
    */
   readonly insertUnlessDuplicate: (charge: Charge) => Effect.Effect<{ readonly inserted: true } | { readonly inserted: false; readonly existingId: string }>
   readonly find: (scope: ChargeScope, id: string) => Effect.Effect<Option.Option<Charge>>
+  /**
+   * The account's charge with this id or this Pix end-to-end id, locked
+   * until the transaction ends (a refund counts what was refunded under it).
+   */
+  readonly lockOwn: (accountId: string, key: { readonly chargeId: string } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
   readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>

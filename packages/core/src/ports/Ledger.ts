@@ -6,7 +6,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { RunScope } from "../domain/RunScope.ts"
-import type { EntryDraft, LedgerCategory, LedgerLine, Receivable, WalletBalance } from "../domain/Ledger.ts"
+import type { AccountBook, EntryDraft, LedgerCategory, LedgerLine, Receivable, WalletBalance } from "../domain/Ledger.ts"
 import type { Cents } from "../money/Money.ts"
 
 /** A journal entry with its id and each line's id, ready to append. */
@@ -41,10 +41,11 @@ export class Ledger extends Context.Service<Ledger, {
   /** Each account's balances; zero for an account that never moved money. */
   readonly balances: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, WalletBalance>>
   /**
-   * The available balance of `accountId`, locked until the transaction ends:
-   * two withdrawals of one account wait for each other. Call in a transaction.
+   * The balance of one book of `accountId`, locked until the transaction
+   * ends: two withdrawals of one account wait for each other. Lock an
+   * entry's accounts in id order. Call in a transaction.
    */
-  readonly lockAvailable: (accountId: string) => Effect.Effect<Cents>
+  readonly lockBalance: (accountId: string, book: AccountBook) => Effect.Effect<Cents>
   readonly statement: (accountId: string, filter: StatementFilter) => Effect.Effect<StatementPage>
   /** Sets the merchant's note on one of its statement lines; the line, or none when it is not one of the account's. */
   readonly setNote: (accountId: string, lineId: string, note: string, at: Date) => Effect.Effect<Option.Option<LedgerLine>>

@@ -70,4 +70,16 @@ export class PixProvider extends Context.Service<PixProvider, {
     readonly key: PixKey
     readonly at: Date
   }) => Effect.Effect<PayoutAnswer, PixProviderError>
+  /**
+   * Returns `amount` of the Pix `endToEndId` to its payer (a devolução).
+   * `reference` (the refund's id) is the idempotency key. Paid: the
+   * return's own end-to-end id, the spec's `returnIdentification`.
+   */
+  readonly returnPix: (input: {
+    readonly account: Account
+    readonly endToEndId: string
+    readonly amount: Cents
+    readonly reference: string
+    readonly at: Date
+  }) => Effect.Effect<PayoutAnswer, PixProviderError>
 }>()("@billing/core/ports/PixProvider") {}

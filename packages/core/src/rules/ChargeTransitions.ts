@@ -28,6 +28,10 @@ export type ChargeTrigger =
   | "cardApproved"
   /** The acquirer refused the card, or could not be reached. */
   | "cardFailed"
+  /** A refund of part of what was paid is confirmed. */
+  | "partiallyRefunded"
+  /** Refunds confirmed reach the whole amount paid. */
+  | "refunded"
 
 export interface ChargeTransition {
   readonly trigger: ChargeTrigger
@@ -47,7 +51,10 @@ export const ChargeTransitions = {
   canceled: { trigger: "canceled", from: OPEN, to: "CANCELED", event: null },
   archived: { trigger: "archived", from: ["CANCELED"], to: "ARCHIVED", event: null },
   cardApproved: { trigger: "cardApproved", from: ["PROCESSING"], to: "PAID", event: "payment.success" },
-  cardFailed: { trigger: "cardFailed", from: ["PROCESSING"], to: "FAILED", event: null }
+  cardFailed: { trigger: "cardFailed", from: ["PROCESSING"], to: "FAILED", event: null },
+  // The refund's own events (`refund.*`) tell of these moves.
+  partiallyRefunded: { trigger: "partiallyRefunded", from: ["PAID", "PARTIALLY_REFUNDED"], to: "PARTIALLY_REFUNDED", event: null },
+  refunded: { trigger: "refunded", from: ["PAID", "PARTIALLY_REFUNDED"], to: "REFUNDED", event: null }
 } as const satisfies { readonly [T in ChargeTrigger]: ChargeTransition & { readonly trigger: T } }
 
 /** The status `trigger` moves a charge in `from` to, or `undefined` when the table has no such move. */

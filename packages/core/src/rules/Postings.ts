@@ -167,3 +167,87 @@ export const withdrawalReturnedPosting = (w: WithdrawalMovement): EntryDraft => 
   referenceId: w.id,
   lines: withdrawalLines(w, -1, "Saque PIX devolvido", "Tarifa de saque PIX devolvida")
 })
+
+/**
+ * Each split receiver's part of refunding `amount` of `charge`: its part in
+ * the proportion of the charge refunded, rounded down, so that the parts of
+ * several partial refunds never add up to more than the receiver got. The
+ * owner bears the rest (our fee is not returned).
+ */
+export const reversalParts = (charge: Charge, amount: Cents) =>
+  (charge.split ?? []).flatMap((part) => {
+    const share = cents(Number((BigInt(part.amount) * BigInt(amount)) / BigInt(charge.amount)))
+    return share === 0 ? [] : [{ accountId: part.accountId, accountNumber: part.accountNumber, amount: share }]
+  })
+
+/** A refund's movement: the owner's part, and each receiver's, split into what its balance paid and what it owes. */
+export interface RefundMovement {
+  readonly id: string
+  readonly ownerId: string
+  readonly amount: Cents
+  readonly ownerPart: Cents
+  readonly chargeId: string
+  readonly paymentMethod: "PIX" | "CREDIT_CARD"
+  readonly endToEndId: string | null
+  readonly reversals: ReadonlyArray<{ readonly accountId: string; readonly reversed: Cents; readonly owed: Cents }>
+}
+
+const refundAbout = (m: RefundMovement) => ({ chargeId: m.chargeId, paymentMethod: m.paymentMethod, endToEndId: m.endToEndId, referenceId: m.id })
+
+/** Lines of `m`'s accounts, each amount multiplied by `sign`; zero amounts left out. */
+const refundAccountLines = (m: RefundMovement, sign: 1 | -1, debtPaid: ReadonlyMap<string, Cents>): Array<LineDraft> => {
+  const about = refundAbout(m)
+  const lines = [line({ ...about, holder: m.ownerId, book: "AVAILABLE", amount: cents(sign * m.ownerPart), category: "REFUND", title: sign < 0 ? "Estorno" : "Estorno devolvido" })]
+  for (const r of m.reversals) {
+    const paid = debtPaid.get(r.accountId) ?? 0
+    lines.push(
+      line({ ...about, holder: r.accountId, book: "AVAILABLE", amount: cents(sign * (r.reversed + paid)), category: "REFUND", title: sign < 0 ? "Estorno de split" : "Estorno de split devolvido" }),
+      line({ ...about, holder: r.accountId, book: "DEBT", amount: cents(sign * (r.owed - paid)), category: "REFUND", title: sign < 0 ? "Débito de estorno de split" : "Débito de estorno de split cancelado" })
+    )
+  }
+  return lines.filter((l) => l.amount !== 0)
+}
+
+/** A refund requested: its parts leave the owner's and receivers' balances (or become debts) and wait in the house's payouts. */
+export const refundPosting = (m: RefundMovement): EntryDraft => ({
+  kind: "REFUND",
+  referenceId: m.id,
+  lines: [
+    ...refundAccountLines(m, -1, new Map()),
+    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: m.amount, category: "REFUND", title: "Estorno" })
+  ]
+})
+
+/** The provider returned the money to the payer: it leaves the house's payouts for the rails. */
+export const refundSettledPosting = (m: RefundMovement): EntryDraft => ({
+  kind: "REFUND_SETTLED",
+  referenceId: m.id,
+  lines: [
+    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), category: "REFUND", title: "Estorno liquidado" }),
+    line({ ...refundAbout(m), holder: HOUSE, book: "CLEARING", amount: m.amount, category: "REFUND", title: "Estorno liquidado" })
+  ]
+})
+
+/**
+ * The provider refused the refund: every part comes back. What a receiver
+ * paid meanwhile of its debt (`debtPaid`) comes back to its balance; the
+ * rest of the debt is canceled.
+ */
+export const refundReturnedPosting = (m: RefundMovement, debtPaid: ReadonlyMap<string, Cents>): EntryDraft => ({
+  kind: "REFUND_RETURNED",
+  referenceId: m.id,
+  lines: [
+    ...refundAccountLines(m, 1, debtPaid),
+    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), category: "REFUND", title: "Estorno devolvido" })
+  ]
+})
+
+/** `amount` of a holder's new credits pays its split debts down: from its available balance to its DEBT book. */
+export const debtSettlementPosting = (holder: string, amount: Cents, reference: string): EntryDraft => ({
+  kind: "DEBT_SETTLED",
+  referenceId: reference,
+  lines: [
+    line({ holder, book: "AVAILABLE", amount: cents(-amount), category: "REFUND", title: "Pagamento de débito de estorno de split", referenceId: reference }),
+    line({ holder, book: "DEBT", amount, category: "REFUND", title: "Pagamento de débito de estorno de split", referenceId: reference })
+  ]
+})

@@ -31,5 +31,7 @@ export const AcquirerSandbox = Layer.succeed(Acquirer, {
       return outcome === "approved"
         ? { _tag: "Approved", acquirerId: `sbx_auth_${request.reference}` }
         : { _tag: "Declined", code: outcome }
-    })
+    }),
+  // Every card refund succeeds in the sandbox, at once.
+  refund: (request) => Effect.succeed({ _tag: "Refunded", providerChargeId: `sbx_auth_${request.paymentReference}` })
 })

@@ -20,6 +20,13 @@ const codeOf = (recurrencyId: string, built: ReturnType<typeof buildBrCode>) =>
 /** E-mail keys on this domain are refused by the sandbox's payouts: the money comes back (`FAILED`). */
 export const SANDBOX_FAILING_KEY_DOMAIN = "falha.sandbox"
 
+/** A sandbox Pix refund of an amount whose centavos are 13 (1.13, 20.13) is refused by the payer's bank (`ERROR`). */
+export const SANDBOX_REFUSED_REFUND_CENTS = 13
+
+/** The SPI's id for a payment made at `at` for `reference`: `E` for a payment, `D` for a return. */
+const spiId = (kind: "E" | "D", at: Date, reference: string) =>
+  kind + makeEndToEndId(SANDBOX_ISPB, at.getTime(), reference.replace(/[^0-9a-z]/gi, "").slice(-11).padStart(11, "0"))!.slice(1)
+
 /**
  * The sandbox DICT: a CPF or CNPJ key is held by that document; an e-mail
  * key whose local part is a CPF or CNPJ (`11444777000161@loja.com`) by that
@@ -65,7 +72,13 @@ export const PixProviderSandbox = Layer.succeed(PixProvider, {
     Effect.succeed(
       input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
         ? { _tag: "Refused", reason: "Chave PIX recusada pela instituição de destino" }
-        : { _tag: "Paid", endToEndId: makeEndToEndId(SANDBOX_ISPB, input.at.getTime(), input.reference.replace(/[^0-9a-z]/gi, "").slice(-11).padStart(11, "0"))! }
+        : { _tag: "Paid", endToEndId: spiId("E", input.at, input.reference) }
+    ),
+  returnPix: (input) =>
+    Effect.succeed(
+      input.amount % 100 === SANDBOX_REFUSED_REFUND_CENTS
+        ? { _tag: "Refused", reason: "Devolução recusada pela instituição do pagador" }
+        : { _tag: "Paid", endToEndId: spiId("D", input.at, input.reference) }
     ),
   createCharge: (input) => {
     const built = buildBrCode({

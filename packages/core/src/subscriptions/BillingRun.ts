@@ -33,6 +33,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { settleDueReceivables } from "../ledger/SettleReceivables.ts"
 import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
+import { completeRefunds } from "../wallet/Refunds.ts"
 import { payOutWithdrawals } from "../wallet/Withdraw.ts"
 import { cancelNow } from "./CancelSubscription.ts"
 import { claimClock } from "./BillingRunSettings.ts"
@@ -182,14 +183,15 @@ export interface BillingRunTotals {
   readonly expired: number
   readonly receivablesSettled: number
   readonly withdrawalsPaidOut: number
+  readonly refundsAnswered: number
 }
 
 /**
  * Runs every time-driven job of `scope` at the clock's time until none has
  * work left: sandbox payments, cancels at period end (before issuing, so an
  * ending subscription's next cycle is never billed), issues, retries,
- * overdue marks, dunning ends, charge expiries, receivables whose day came
- * and withdrawals to pay out, in rounds, since one job's
+ * overdue marks, dunning ends, charge expiries, receivables whose day came,
+ * withdrawals to pay out and refunds to ask about, in rounds, since one job's
  * work can make another's due (a card refused on issue, a cycle issued past
  * its due date). What `billing run --until` and a test clock's advance run;
  * the worker runs the same jobs, each on its own fiber.
@@ -205,7 +207,8 @@ export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: Ru
     dunningEnded: 0,
     expired: 0,
     receivablesSettled: 0,
-    withdrawalsPaidOut: 0
+    withdrawalsPaidOut: 0,
+    refundsAnswered: 0
   }
   const progress: RunProgress = { handled: 0, issued: 0 }
   const reporter = yield* Effect.forkChild(reportProgress(progress, scope))
@@ -252,7 +255,8 @@ const runRounds = Effect.fnUntraced(function*(
       dunningEnded: yield* drainAll((n) => endDunning(n, scope), options, progress),
       expired: yield* drainAll((n) => expireDueCharges(n, scope), options, progress),
       receivablesSettled: yield* drainAll((n) => settleDueReceivables(n, scope), options, progress),
-      withdrawalsPaidOut: yield* drainAll((n) => payOutWithdrawals(n, scope), options, progress)
+      withdrawalsPaidOut: yield* drainAll((n) => payOutWithdrawals(n, scope), options, progress),
+      refundsAnswered: yield* drainAll((n) => completeRefunds(n, scope), options, progress)
     }
     for (const key of Object.keys(totals) as Array<keyof BillingRunTotals>) totals[key] += round[key]
     if (Object.values(round).every((n) => n === 0)) return totals as BillingRunTotals

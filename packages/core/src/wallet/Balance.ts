@@ -23,7 +23,8 @@ export const balanceOf = (account: Account, balance: WalletBalance) => ({
   availableBalance: balance.available,
   pendingBalance: balance.receivable,
   retainedBalance: balance.retained,
-  totalBalance: cents(balance.available + balance.receivable + balance.retained)
+  totalBalance: cents(balance.available + balance.receivable + balance.retained),
+  debtBalance: cents(-balance.debt)
 })
 
 const read = Effect.fn("Wallet.readBalances")(function*(accounts: ReadonlyArray<Account>) {

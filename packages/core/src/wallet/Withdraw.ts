@@ -56,7 +56,7 @@ const ownKey = Effect.fn("Wallet.ownKey")(function*(account: Account, request: W
 
 /** Takes amount and fee from the locked balance, within the daily limit, and records the withdrawal with its entry. */
 const debit = Effect.fn("Wallet.debitWithdrawal")(function*(withdrawal: Withdrawal, dailyLimit: Cents) {
-  const balance = yield* (yield* Ledger).lockAvailable(withdrawal.accountId)
+  const balance = yield* (yield* Ledger).lockBalance(withdrawal.accountId, "AVAILABLE")
   if (balance < withdrawal.amount + withdrawal.fee) {
     return yield* new InsufficientBalance({
       message: `Saldo insuficiente: disponível ${toDecimalString(balance)}, necessário ${toDecimalString(cents(withdrawal.amount + withdrawal.fee))}`,

@@ -22,7 +22,11 @@ const allowed: ReadonlyArray<readonly [ChargeStatus, ChargeTrigger, ChargeStatus
   ["AWAITING_PAYMENT", "canceled", "CANCELED"],
   ["CANCELED", "archived", "ARCHIVED"],
   ["PROCESSING", "cardApproved", "PAID"],
-  ["PROCESSING", "cardFailed", "FAILED"]
+  ["PROCESSING", "cardFailed", "FAILED"],
+  ["PAID", "partiallyRefunded", "PARTIALLY_REFUNDED"],
+  ["PARTIALLY_REFUNDED", "partiallyRefunded", "PARTIALLY_REFUNDED"],
+  ["PAID", "refunded", "REFUNDED"],
+  ["PARTIALLY_REFUNDED", "refunded", "REFUNDED"]
 ]
 
 describe("charge transitions", () => {

@@ -1,0 +1,86 @@
+/** Refunds and split debts on `effect/sql`; the worker claims `PROCESSING` refunds with a lease and `SKIP LOCKED`. */
+import { cents, Refund, Refunds, SplitReversal } from "@billing/core"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import { beforeCursor } from "./Keyset.ts"
+import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
+import { first, inScope, run } from "./Statements.ts"
+
+const columns = (sql: SqlClient.SqlClient) =>
+  sql`seq::text AS seq, id, account_id AS "accountId", charge_id AS "chargeId", payment_type AS "paymentType",
+    end_to_end_id AS "endToEndId", amount_cents AS amount, reason, status, return_identification AS "returnIdentification",
+    provider_charge_id AS "providerChargeId",
+    error, split_reversals AS "splitReversals", created_at AS "createdAt", updated_at AS "updatedAt"`
+
+const decodeRefunds = decodeRows(withSeq({
+  ...Refund.fields,
+  amount: CentsColumn,
+  splitReversals: Schema.fromJsonString(Schema.Array(SplitReversal))
+}))
+const encodeReversals = Schema.encodeSync(Schema.fromJsonString(Schema.Array(SplitReversal)))
+
+const decodeDebts = decodeRows(Schema.Struct({
+  id: Schema.String,
+  holder: Schema.String,
+  refundId: Schema.String,
+  amount: CentsColumn,
+  remaining: CentsColumn
+}))
+const debtColumns = (sql: SqlClient.SqlClient) =>
+  sql`id, holder, refund_id AS "refundId", amount_cents AS amount, remaining_cents AS remaining`
+
+export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const select = (where: Statement.Fragment) =>
+    run(sql`SELECT ${columns(sql)} FROM refunds WHERE ${where}`).pipe(Effect.flatMap(decodeRefunds), Effect.map(withoutSeq))
+  const updated = (statement: Statement.Statement<unknown>) =>
+    run(statement).pipe(Effect.flatMap(decodeRefunds), Effect.map(withoutSeq))
+  return Refunds.of({
+    insert: (r) =>
+      run(sql`INSERT INTO refunds (id, account_id, charge_id, payment_type, end_to_end_id, amount_cents, reason, status,
+        return_identification, provider_charge_id, error, split_reversals, created_at, updated_at)
+        VALUES (${r.id}, ${r.accountId}, ${r.chargeId}, ${r.paymentType}, ${r.endToEndId}, ${r.amount}, ${r.reason}, ${r.status},
+        ${r.returnIdentification}, ${r.providerChargeId}, ${r.error}, ${encodeReversals(r.splitReversals)}, ${r.createdAt}, ${r.updatedAt})`),
+    refundedOf: (chargeId, options) =>
+      run(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM refunds
+        WHERE charge_id = ${chargeId} AND ${options?.confirmedOnly ? sql`status = 'CONFIRMED'` : sql`status <> 'ERROR'`}`).pipe(Effect.map((rows) => cents(Number(rows[0]!.total)))),
+    find: (accountId, id) => select(sql`account_id = ${accountId} AND id = ${id}`).pipe(Effect.map(first)),
+    list: (accountId, query) =>
+      Effect.gen(function*() {
+        const where = sql`account_id = ${accountId}
+          ${query.from === null ? sql`` : sql`AND created_at >= ${query.from}`}
+          ${query.to === null ? sql`` : sql`AND created_at <= ${query.to}`}`
+        const rows = yield* run(sql`SELECT ${columns(sql)} FROM refunds WHERE ${where} ${beforeCursor(sql, query.lastKey)}
+          ORDER BY seq DESC LIMIT ${query.limit + 1}`).pipe(Effect.flatMap(decodeRefunds))
+        const total = yield* run(sql<{ total: string }>`SELECT count(*)::text AS total FROM refunds WHERE ${where}`)
+        const page = rows.slice(0, query.limit)
+        return { items: withoutSeq(page), total: Number(total[0]!.total), lastKey: rows.length > query.limit ? page[page.length - 1]!.seq : null }
+      }),
+    claimProcessing: (limit, scope, at, leaseMillis) =>
+      updated(sql`WITH claimable AS (
+          SELECT id AS claimed_id FROM refunds WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})
+            AND ${inScope(sql, scope, sql`account_id`)}
+          ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        UPDATE refunds SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable WHERE refunds.id = claimable.claimed_id
+        RETURNING ${columns(sql)}`),
+    settle: (id, outcome, at) =>
+      updated(sql`UPDATE refunds SET status = ${outcome.status}, return_identification = ${outcome.returnIdentification},
+        provider_charge_id = ${outcome.providerChargeId},
+        error = ${outcome.error}, claimed_until = NULL, updated_at = ${at}
+        WHERE id = ${id} AND status = 'PROCESSING' RETURNING ${columns(sql)}`).pipe(Effect.map(first)),
+    insertDebts: (debts, at) =>
+      debts.length === 0 ? Effect.void : run(sql`INSERT INTO split_debts (id, holder, refund_id, amount_cents, remaining_cents, status, created_at, updated_at)
+        VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.amount}, ${d.remaining}, 'PENDING', ${at}, ${at})`))}`),
+    lockPendingDebts: (holders) =>
+      holders.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${debtColumns(sql)} FROM split_debts
+        WHERE holder IN ${sql.in([...holders])} AND status = 'PENDING' ORDER BY holder, created_at, id FOR UPDATE`).pipe(Effect.flatMap(decodeDebts)),
+    payDebts: (payments, at) =>
+      payments.length === 0 ? Effect.void : run(sql`UPDATE split_debts SET remaining_cents = v.remaining,
+          status = CASE WHEN v.remaining = 0 THEN 'PAID' ELSE 'PENDING' END, updated_at = ${at}
+        FROM (VALUES ${sql.csv(payments.map((p) => sql`(${p.id}, ${p.remaining}::bigint)`))}) AS v (id, remaining)
+        WHERE split_debts.id = v.id`),
+    cancelDebts: (refundId, at) =>
+      run(sql`UPDATE split_debts SET status = 'CANCELED', updated_at = ${at} WHERE refund_id = ${refundId} AND status <> 'CANCELED'
+        RETURNING ${debtColumns(sql)}`).pipe(Effect.flatMap(decodeDebts))
+  })
+}))

@@ -1,0 +1,51 @@
+/** Storage of refunds and of the split debts they leave. */
+import { Context, type Effect, type Option } from "effect"
+import type { Refund } from "../domain/Refund.ts"
+import type { RunScope } from "../domain/RunScope.ts"
+import type { Cents } from "../money/Money.ts"
+
+export interface RefundPage {
+  readonly items: ReadonlyArray<Refund>
+  readonly total: number
+  readonly lastKey: string | null
+}
+
+/** A receiver's debt for a split reversal it could not pay. */
+export interface SplitDebt {
+  readonly id: string
+  readonly holder: string
+  readonly refundId: string
+  readonly amount: Cents
+  readonly remaining: Cents
+}
+
+export class Refunds extends Context.Service<Refunds, {
+  /** Inserts a refund; the database refuses one that would take the charge's refunds past the amount paid. */
+  readonly insert: (refund: Refund) => Effect.Effect<void>
+  /** What was refunded of the charge: refused refunds left out, and those still in flight too when `confirmedOnly`. Call under the charge's lock. */
+  readonly refundedOf: (chargeId: string, options?: { readonly confirmedOnly?: boolean }) => Effect.Effect<Cents>
+  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Refund>>
+  /** The account's refunds, newest first, after the cursor `lastKey`, optionally between two instants. */
+  readonly list: (accountId: string, query: {
+    readonly limit: number
+    readonly lastKey: string | null
+    readonly from: Date | null
+    readonly to: Date | null
+  }) => Effect.Effect<RefundPage>
+  /** Claims up to `limit` `PROCESSING` refunds no other worker holds, for `leaseMillis` from `at`. */
+  readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Refund>>
+  /** Moves a `PROCESSING` refund to its outcome; the refund moved, or none when it had moved already. */
+  readonly settle: (id: string, outcome: {
+    readonly status: "CONFIRMED" | "ERROR"
+    readonly returnIdentification: string | null
+    readonly providerChargeId: string | null
+    readonly error: string | null
+  }, at: Date) => Effect.Effect<Option.Option<Refund>>
+  readonly insertDebts: (debts: ReadonlyArray<SplitDebt>, at: Date) => Effect.Effect<void>
+  /** The pending debts of `holders`, oldest first, locked until the transaction ends. */
+  readonly lockPendingDebts: (holders: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SplitDebt>>
+  /** Records what was paid of each debt (`remaining` after the payment); a debt left at zero is `PAID`. */
+  readonly payDebts: (payments: ReadonlyArray<{ readonly id: string; readonly remaining: Cents }>, at: Date) => Effect.Effect<void>
+  /** Cancels the debts of a refused refund; each debt as it stood. */
+  readonly cancelDebts: (refundId: string, at: Date) => Effect.Effect<ReadonlyArray<SplitDebt>>
+}>()("@billing/core/ports/Refunds") {}

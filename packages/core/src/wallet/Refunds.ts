@@ -1,0 +1,244 @@
+/**
+ * Refunds (spec: Wallet, Refund status, Refund payloads). A request, under
+ * the charge's lock: what is left to refund is checked (the database checks
+ * it too), each split receiver returns its part in proportion (a debt for
+ * what its balance lacks), the owner pays the rest, and the money waits in
+ * the house's payouts, `PROCESSING`, with `refund.requested`. Then the
+ * provider answers: a card's acquirer at once, a Pix's bank through the
+ * worker; `CONFIRMED` moves the charge to `PARTIALLY_REFUNDED` or
+ * `REFUNDED` with `refund.confirmed`, `ERROR` gives every part back with
+ * `refund.failed`.
+ */
+import { Clock, Effect, Option } from "effect"
+import { type Charge, ChargeNotFound, MissingChargeId } from "../domain/Charge.ts"
+import { invalidData } from "../domain/Errors.ts"
+import { type Refund, RefundAmountExceeded, RefundNotFound, ChargeNotRefundable, type SplitReversal } from "../domain/Refund.ts"
+import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
+import { dateBound, keysetPagination, pageLimit } from "../domain/Pagination.ts"
+import { type RefundQuery, type RefundRequest, toRefundView } from "../domain/WalletViews.ts"
+import { InsufficientBalance } from "../domain/Withdrawal.ts"
+import { refundConfirmedBody, refundFailedBody, refundRequestedBody } from "../events/RefundEvents.ts"
+import { postEntries } from "../ledger/PostEntries.ts"
+import { type Cents, cents, toDecimalString } from "../money/Money.ts"
+import { Accounts } from "../ports/Accounts.ts"
+import { Acquirer } from "../ports/Acquirer.ts"
+import { Charges } from "../ports/Charges.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Ledger } from "../ports/Ledger.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { PixProvider } from "../ports/PixProvider.ts"
+import { Refunds } from "../ports/Refunds.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { type RefundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
+import { walletAccount } from "./WalletAccount.ts"
+
+/** How long a worker holds the refunds it is asking the provider about before another may take them. */
+export const REFUND_LEASE_MILLIS = 60_000
+
+const REFUNDABLE: ReadonlyArray<Charge["status"]> = ["PAID", "PARTIALLY_REFUNDED"]
+
+/** The refund's movement in the ledger, from what it recorded. */
+const movementOf = (refund: Refund): RefundMovement => ({
+  id: refund.id,
+  ownerId: refund.accountId,
+  amount: refund.amount,
+  ownerPart: cents(refund.amount - refund.splitReversals.reduce((sum, r) => sum + r.amount, 0)),
+  chargeId: refund.chargeId,
+  paymentMethod: refund.paymentType,
+  endToEndId: refund.endToEndId,
+  reversals: refund.splitReversals.map((r) => ({ accountId: r.accountId, reversed: r.reversed, owed: cents(r.amount - r.reversed) }))
+})
+
+/** The charge the request names, locked, checked refundable, and how much of it this refund takes. */
+const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: string, request: RefundRequest) {
+  const key = request.endToEndId !== undefined ? { endToEndId: request.endToEndId } : request.chargeId !== undefined ? { chargeId: request.chargeId } : null
+  if (key === null) return yield* new MissingChargeId({ message: "Informe endToEndId (Pix) ou chargeId (cartão)", details: null })
+  const found = yield* (yield* Charges).lockOwn(accountId, key)
+  const charge = Option.getOrUndefined(found)
+  if (charge === undefined || (request.chargeId !== undefined && request.chargeId !== charge.id)) {
+    return yield* new ChargeNotFound({ message: `Cobrança ${request.chargeId ?? request.endToEndId} não encontrada`, details: null })
+  }
+  if (!REFUNDABLE.includes(charge.status) || charge.paymentType === "BOLETO") {
+    return yield* new ChargeNotRefundable({
+      message: `Não é possível estornar uma cobrança ${charge.paymentType} com status ${charge.status}`,
+      details: { status: charge.status, paymentType: charge.paymentType }
+    })
+  }
+  if (charge.paymentType === "PIX" && request.reason === undefined) return yield* invalidData("reason", "reason is required for a Pix refund")
+  const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)))
+  const amount = request.amount ?? remaining
+  if (amount > remaining || remaining === 0) {
+    return yield* new RefundAmountExceeded({
+      message: "Valor do estorno excede o valor disponível para devolução",
+      details: { requested: toDecimalString(amount), available: toDecimalString(remaining) }
+    })
+  }
+  return { charge, amount }
+})
+
+/**
+ * Each receiver's reversal: what its balance pays now and, when it lacks,
+ * the debt for the rest. Balances are locked in account order, the owner's
+ * with them, so concurrent refunds and withdrawals wait for each other.
+ */
+const reversalsOf = Effect.fn("Wallet.reversals")(function*(charge: Charge, amount: Cents, sandbox: boolean) {
+  const ledger = yield* Ledger
+  const parts = reversalParts(charge, amount)
+  const available = new Map<string, Cents>()
+  for (const holder of [...new Set([charge.accountId, ...parts.map((p) => p.accountId)])].sort()) {
+    available.set(holder, yield* ledger.lockBalance(holder, "AVAILABLE"))
+  }
+  const ids = yield* Ids
+  const reversals: Array<SplitReversal> = []
+  for (const part of parts) {
+    const reversed = cents(Math.min(part.amount, available.get(part.accountId)!))
+    const pending = reversed < part.amount
+    reversals.push({
+      ...part,
+      reversed,
+      status: pending ? "PENDING" : "REVERSED",
+      debtId: pending ? yield* ids.make("sdb", { sandbox }) : null
+    })
+  }
+  return { reversals, ownerAvailable: available.get(charge.accountId)! }
+})
+
+/** Reserves the refund: row, debts, ledger entry and `refund.requested`, in one transaction. */
+const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, sandbox: boolean, request: RefundRequest) {
+  const { charge, amount } = yield* chargeToRefund(accountId, request)
+  const { reversals, ownerAvailable } = yield* reversalsOf(charge, amount, sandbox)
+  const ownerPart = amount - reversals.reduce((sum, r) => sum + r.amount, 0)
+  if (ownerAvailable < ownerPart) {
+    return yield* new InsufficientBalance({
+      message: `Saldo insuficiente para o estorno: disponível ${toDecimalString(ownerAvailable)}, necessário ${toDecimalString(cents(ownerPart))}`,
+      details: { availableBalance: toDecimalString(ownerAvailable), amount: toDecimalString(cents(ownerPart)) }
+    })
+  }
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const refund: Refund = {
+    id: yield* (yield* Ids).make("ref", { sandbox }),
+    accountId,
+    chargeId: charge.id,
+    paymentType: charge.paymentType === "PIX" ? "PIX" : "CREDIT_CARD",
+    endToEndId: charge.endToEndId,
+    amount,
+    reason: request.reason ?? null,
+    status: "PROCESSING",
+    returnIdentification: null,
+    providerChargeId: null,
+    error: null,
+    splitReversals: reversals,
+    createdAt: at,
+    updatedAt: at
+  }
+  const refunds = yield* Refunds
+  yield* refunds.insert(refund)
+  yield* refunds.insertDebts(reversals.flatMap((r) =>
+    r.debtId === null ? [] : [{ id: r.debtId, holder: r.accountId, refundId: refund.id, amount: cents(r.amount - r.reversed), remaining: cents(r.amount - r.reversed) }]
+  ), at)
+  yield* postEntries([refundPosting(movementOf(refund))], at)
+  // A card's `refund.requested` names the acquirer's id of the payment: it goes with the acquirer's answer.
+  if (refund.paymentType === "PIX") yield* (yield* Outbox).append({ accountId, event: "refund.requested", body: refundRequestedBody(refund, charge, at) })
+  return refund
+})
+
+/** The provider's answer to a refund: returned (with the return's id, or the acquirer's id of the payment), or refused. */
+type RefundOutcome =
+  | { readonly status: "CONFIRMED"; readonly returnIdentification: string | null; readonly providerChargeId: string | null; readonly error: null }
+  | { readonly status: "ERROR"; readonly returnIdentification: null; readonly providerChargeId: string | null; readonly error: string }
+
+/**
+ * Records the provider's answer in one transaction: the refund's status,
+ * its ledger entry, the charge's status, and the events. A refund that had
+ * moved already (another worker answered) is left as it is.
+ */
+const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Refund, outcome: RefundOutcome) {
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const refunds = yield* Refunds
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const settled = Option.getOrUndefined(yield* refunds.settle(refund.id, outcome, at))
+    if (settled === undefined) return Option.getOrElse(yield* refunds.find(refund.accountId, refund.id), () => refund)
+    const charges = yield* Charges
+    const found = yield* charges.lockOwn(settled.accountId, { chargeId: settled.chargeId })
+    if (Option.isNone(found)) return yield* Effect.die(new Error(`refund ${settled.id} names charge ${settled.chargeId}, which is gone`))
+    const charge = found.value
+    const outbox = yield* Outbox
+    const append = (event: "refund.requested" | "refund.confirmed" | "refund.failed", body: string) =>
+      outbox.append({ accountId: settled.accountId, event, body })
+    if (settled.paymentType === "CREDIT_CARD") yield* append("refund.requested", refundRequestedBody(settled, charge, at))
+    if (settled.status === "CONFIRMED") {
+      yield* postEntries([refundSettledPosting(movementOf(settled))], at)
+      const confirmed = yield* refunds.refundedOf(charge.id, { confirmedOnly: true })
+      yield* charges.transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
+      yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
+    } else {
+      const canceled = yield* refunds.cancelDebts(settled.id, at)
+      const debtPaid = new Map(canceled.map((debt) => [debt.holder, cents(debt.amount - debt.remaining)]))
+      yield* postEntries([refundReturnedPosting(movementOf(settled), debtPaid)], at)
+      yield* append("refund.failed", refundFailedBody(settled, charge, at))
+    }
+    return settled
+  }))
+})
+
+/**
+ * Asks the provider to return the refund's money, by the refund's id (asked
+ * twice, it returns it once): a card's acquirer, or the Pix provider; none
+ * when it could not be reached.
+ */
+const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refund) {
+  const at = new Date(yield* Clock.currentTimeMillis)
+  if (refund.paymentType === "CREDIT_CARD") {
+    const answer = yield* (yield* Acquirer).refund({ paymentReference: refund.chargeId, amount: refund.amount, reference: refund.id }).pipe(Effect.option)
+    return Option.map(answer, (a): RefundOutcome =>
+      a._tag === "Refunded"
+        ? { status: "CONFIRMED", returnIdentification: null, providerChargeId: a.providerChargeId, error: null }
+        : { status: "ERROR", returnIdentification: null, providerChargeId: null, error: a.reason })
+  }
+  const account = yield* (yield* Accounts).findById(refund.accountId)
+  if (Option.isNone(account) || refund.endToEndId === null) return Option.none()
+  const answer = yield* (yield* PixProvider).returnPix({ account: account.value, endToEndId: refund.endToEndId, amount: refund.amount, reference: refund.id, at }).pipe(
+    Effect.option
+  )
+  return Option.map(answer, (a): RefundOutcome =>
+    a._tag === "Paid"
+      ? { status: "CONFIRMED", returnIdentification: a.endToEndId, providerChargeId: null, error: null }
+      : { status: "ERROR", returnIdentification: null, providerChargeId: null, error: a.reason })
+})
+
+export const requestRefund = Effect.fn("Wallet.requestRefund")(function*(request: RefundRequest) {
+  const account = yield* walletAccount(request.accountId)
+  const refund = yield* (yield* Transactor).withTransaction(reserve(account.id, account.sandbox, request))
+  if (refund.paymentType === "PIX") return toRefundView(refund)
+  // A card is answered at once; without an answer it stays PROCESSING and the worker asks again.
+  const answer = yield* askProvider(refund)
+  return toRefundView(Option.isNone(answer) ? refund : yield* recordAnswer(refund, answer.value))
+})
+
+export const getRefunds = Effect.fn("Wallet.getRefunds")(function*(query: RefundQuery) {
+  const account = yield* walletAccount(query.accountId)
+  const refunds = yield* Refunds
+  if (query.refundId !== undefined) {
+    const found = yield* refunds.find(account.id, query.refundId)
+    if (Option.isNone(found)) return yield* new RefundNotFound({ message: `Estorno ${query.refundId} não encontrado`, details: null })
+    return toRefundView(found.value)
+  }
+  const limit = yield* pageLimit(query.limit, 50, invalidData)
+  const from = yield* dateBound(query.startDate, { field: "startDate", endOfDay: false, invalid: invalidData })
+  const to = yield* dateBound(query.endDate, { field: "endDate", endOfDay: true, invalid: invalidData })
+  const page = yield* refunds.list(account.id, { limit, lastKey: query.lastKey ?? null, from, to })
+  return { items: page.items.map(toRefundView), pagination: keysetPagination(page, limit) }
+})
+
+/** Worker step: asks the provider about up to `limit` refunds in flight and records each answer. */
+export const completeRefunds = Effect.fn("Wallet.completeRefunds")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const claimed = yield* (yield* Refunds).claimProcessing(limit, scope, at, REFUND_LEASE_MILLIS)
+  yield* Effect.forEach(claimed, (refund) =>
+    Effect.flatMap(askProvider(refund), Option.match({ onNone: () => Effect.void, onSome: (answer) => recordAnswer(refund, answer) })), {
+    concurrency: 8,
+    discard: true
+  })
+  return claimed.length
+})
