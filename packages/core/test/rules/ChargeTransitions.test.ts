@@ -53,13 +53,16 @@ describe("charge transitions", () => {
       canceled: null,
       archived: null,
       cardApproved: "payment.success",
-      cardFailed: null
+      cardFailed: null,
+      partiallyRefunded: null,
+      refunded: null
     })
   })
 
-  it("never leaves a final status: PAID, EXPIRED, ARCHIVED and FAILED accept no trigger", () => {
-    for (const from of ["PAID", "EXPIRED", "ARCHIVED", "FAILED"] as const) {
+  it("never leaves a final status: EXPIRED, ARCHIVED, FAILED and REFUNDED accept no trigger; PAID only a refund", () => {
+    for (const from of ["EXPIRED", "ARCHIVED", "FAILED", "REFUNDED"] as const) {
       expect(triggers.filter((t) => nextChargeStatus(from, t) !== undefined), from).toEqual([])
     }
+    expect(triggers.filter((t) => nextChargeStatus("PAID", t) !== undefined)).toEqual(["partiallyRefunded", "refunded"])
   })
 })
