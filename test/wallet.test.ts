@@ -228,6 +228,14 @@ describe("wallet ledger on postgres", () => {
     const due = await sql((s) => s<{ amount: string; day: string }>`SELECT amount_cents::text AS amount, to_char(settles_on, 'YYYY-MM-DD') AS day
       FROM receivables WHERE charge_id = ${paid.body.chargeId} ORDER BY installment`)
     expect(due.map((r) => Number(r.amount))).toEqual([3334, 3333, 3333])
+    // The provider's receivables routes: by day, and one day's.
+    const byDay = (await call("GET", "/v1/wallet/receivables")).body
+    expect(byDay).toMatchObject({ total: 100, days: due.map((r) => ({ date: r.day, amount: Number(r.amount) / 100, count: 1 })) })
+    const firstDay = (await call("GET", `/v1/wallet/receivables-calendar/${due[0]!.day}`)).body
+    expect(firstDay).toMatchObject({ date: due[0]!.day, total: 33.34, hasMore: false, items: [{ chargeId: paid.body.chargeId, installment: 1, paymentMethod: "CREDIT_CARD", amount: 33.34 }] })
+    for (const bad of ["receivables?dateFrom=2026-13-01", "receivables?dateFrom=2026-01-01&dateTo=2027-12-31", "receivables-calendar/amanha"]) {
+      expect((await call("GET", `/v1/wallet/${bad}`)).body.error?.code, bad).toBe("INVALID_DATA")
+    }
     // Moving the first installment's day into the past makes it due now.
     await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${paid.body.chargeId} AND installment = 1`)
     await engine.run(Billing.settleDueReceivables(10))

@@ -35,6 +35,8 @@ const receivableColumns = (sql: SqlClient.SqlClient) =>
   sql`r.id, r.holder, r.charge_id AS "chargeId", r.installment, r.amount_cents AS amount, r.payment_method AS "paymentMethod",
     to_char(r.settles_on, 'YYYY-MM-DD') AS "settlesOn"`
 
+const decodeDays = decodeRows(Schema.Struct({ day: Schema.String, amount: CentsColumn, count: Schema.Int }))
+
 const decodeBalances = decodeRows(Schema.Struct({ holder: Schema.String, book: Schema.String, balance: CentsColumn }))
 
 /**
@@ -115,9 +117,13 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
           ORDER BY settles_on, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE receivables r SET settled_at = ${at} FROM due, charges c WHERE r.id = due.id AND c.id = r.charge_id
         RETURNING ${receivableColumns(sql)}, c.subscription_id AS "subscriptionId"`).pipe(Effect.flatMap(decodeReceivables)),
-    upcoming: (accountId, from, to) =>
+    receivableDays: (accountId, from, to) =>
+      run(sql`SELECT to_char(settles_on, 'YYYY-MM-DD') AS day, sum(amount_cents) AS amount, count(*)::int AS count FROM receivables
+        WHERE holder = ${accountId} AND settled_at IS NULL AND settles_on BETWEEN ${from}::date AND ${to}::date
+        GROUP BY settles_on ORDER BY settles_on`).pipe(Effect.flatMap(decodeDays)),
+    receivablesOn: (accountId, day, limit) =>
       run(sql`SELECT ${receivableColumns(sql)}, NULL AS "subscriptionId" FROM receivables r
-        WHERE r.holder = ${accountId} AND r.settled_at IS NULL AND r.settles_on BETWEEN ${from}::date AND ${to}::date
-        ORDER BY r.settles_on, r.id`).pipe(Effect.flatMap(decodeReceivables))
+        WHERE r.holder = ${accountId} AND r.settled_at IS NULL AND r.settles_on = ${day}::date
+        ORDER BY r.charge_id, r.installment LIMIT ${limit}`).pipe(Effect.flatMap(decodeReceivables))
   })
 }))

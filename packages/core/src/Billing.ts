@@ -26,6 +26,7 @@ export { walletBalance } from "./wallet/Balance.ts"
 export { noteTransaction, walletStatement } from "./wallet/Statement.ts"
 export { listWithdrawals, payOutWithdrawals, withdraw } from "./wallet/Withdraw.ts"
 export { completeRefunds, getRefunds, requestRefund } from "./wallet/Refunds.ts"
+export { receivables, receivablesCalendar } from "./wallet/Receivables.ts"
 export { settleDueReceivables } from "./ledger/SettleReceivables.ts"
 export { archiveProduct, createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products/Products.ts"
 export {

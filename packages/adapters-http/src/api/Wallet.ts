@@ -18,6 +18,9 @@ import {
   RefundQuery,
   RefundRequest,
   RefundView,
+  ReceivablesCalendarView,
+  ReceivablesQuery,
+  ReceivablesView,
   StatementQuery,
   StatementView,
   SubAccountNotOwned,
@@ -113,7 +116,22 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       error: [enveloped(InvalidData), enveloped(RefundNotFound), ...accountErrors]
     })
       .annotateMerge(requires("wallet/read"))
-      .annotate(OpenApi.Summary, "A refund's status (refundId), or the list of refunds")
+      .annotate(OpenApi.Summary, "A refund's status (refundId), or the list of refunds"),
+    HttpApiEndpoint.get("receivables", "/receivables", {
+      query: ReceivablesQuery,
+      success: ReceivablesView,
+      error: [enveloped(InvalidData), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "Future credits (boleto, card installments) by settlement day"),
+    HttpApiEndpoint.get("receivablesCalendar", "/receivables-calendar/:day", {
+      params: { day: Id },
+      query: { accountId: Schema.optionalKey(Id) },
+      success: ReceivablesCalendarView,
+      error: [enveloped(InvalidData), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "The credits settling on one day")
   )
   .pipe(authenticated({ prefix: "/v1/wallet", title: "Wallet", description: "Balance, statement, withdrawals, refunds and the sandbox payment simulation" }))
 {}

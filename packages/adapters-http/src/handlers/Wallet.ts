@@ -15,6 +15,8 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     | Services<ReturnType<typeof Billing.listWithdrawals>>
     | Services<ReturnType<typeof Billing.requestRefund>>
     | Services<ReturnType<typeof Billing.getRefunds>>
+    | Services<ReturnType<typeof Billing.receivables>>
+    | Services<ReturnType<typeof Billing.receivablesCalendar>>
   >()
   return handlers
     .handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
@@ -25,4 +27,6 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     .handle("withdrawals", ({ query }) => provide(Billing.listWithdrawals(query)))
     .handle("refund", ({ payload }) => provide(Billing.requestRefund(payload)))
     .handle("refunds", ({ query }) => provide(Billing.getRefunds(query)))
+    .handle("receivables", ({ query }) => provide(Billing.receivables(query)))
+    .handle("receivablesCalendar", ({ params, query }) => provide(Billing.receivablesCalendar(params.day, query.accountId)))
 }))

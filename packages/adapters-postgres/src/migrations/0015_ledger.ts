@@ -144,7 +144,7 @@ export default Effect.gen(function*() {
       UNIQUE (holder, charge_id, installment)
     )`
   yield* sql`CREATE INDEX receivables_due_idx ON receivables (settles_on) WHERE settled_at IS NULL`
-  yield* sql`CREATE INDEX receivables_holder_idx ON receivables (holder, settles_on)`
+  yield* sql`CREATE INDEX receivables_holder_idx ON receivables (holder, settles_on) WHERE settled_at IS NULL`
   // Pix withdrawals: the money leaves the available book when requested and
   // waits in the house's PAYOUTS until the provider settles or returns it.
   yield* sql`

@@ -214,3 +214,33 @@ export const RefundListView = Schema.Struct({
   items: Schema.Array(RefundView),
   pagination: WithdrawalListView.fields.pagination
 }).annotate({ identifier: "RefundList" })
+
+/** `GET /v1/wallet/receivables` query: an account and a range of days (today and the next 400 by default). */
+export const ReceivablesQuery = Schema.Struct({
+  accountId: optional(Identifier),
+  dateFrom: optional(Identifier),
+  dateTo: optional(Identifier)
+})
+export type ReceivablesQuery = typeof ReceivablesQuery.Type
+
+export const ReceivablesView = Schema.Struct({
+  accountId: Schema.String,
+  dateFrom: Schema.String,
+  dateTo: Schema.String,
+  total: ReaisJson,
+  days: Schema.Array(Schema.Struct({ date: Schema.String, amount: ReaisJson, count: Schema.Int }))
+}).annotate({ identifier: "Receivables" })
+
+export const ReceivablesCalendarView = Schema.Struct({
+  accountId: Schema.String,
+  date: Schema.String,
+  total: ReaisJson,
+  hasMore: Schema.Boolean,
+  items: Schema.Array(Schema.Struct({
+    receivableId: Schema.String,
+    chargeId: Schema.String,
+    installment: Schema.Int,
+    paymentMethod: Schema.Literals(["BOLETO", "CREDIT_CARD"]),
+    amount: ReaisJson
+  }))
+}).annotate({ identifier: "ReceivablesCalendar" })

@@ -56,6 +56,12 @@ export class Ledger extends Context.Service<Ledger, {
    * the transaction that posts their settlement.
    */
   readonly settleDue: (day: string, limit: number, scope: RunScope, at: Date) => Effect.Effect<ReadonlyArray<Receivable & { readonly subscriptionId: string | null }>>
-  /** Receivables of `accountId` not settled yet, by day, from `from` (inclusive) to `to` (inclusive). */
-  readonly upcoming: (accountId: string, from: string, to: string) => Effect.Effect<ReadonlyArray<Receivable>>
+  /** What `accountId` will receive on each day from `from` to `to` (inclusive), unsettled receivables summed by day. */
+  readonly receivableDays: (accountId: string, from: string, to: string) => Effect.Effect<ReadonlyArray<{
+    readonly day: string
+    readonly amount: Cents
+    readonly count: number
+  }>>
+  /** The unsettled receivables of `accountId` on `day`, at most `limit`, by charge. */
+  readonly receivablesOn: (accountId: string, day: string, limit: number) => Effect.Effect<ReadonlyArray<Receivable>>
 }>()("@billing/core/ports/Ledger") {}
