@@ -370,27 +370,35 @@ describe("wallet ledger on postgres", () => {
     expect(refunded).toMatch(/would pass the amount paid/)
   })
 
-  it("refuses, in the database, an entry that does not balance, a change to a line, a balance below zero, a balance moved by hand and a payment posted twice", async () => {
+  it("refuses, in the database, an entry that does not balance, a false balance after, a balance below zero, a change to a line, a balance moved by hand and a payment posted twice", async () => {
     const { account, receive } = await merchant()
     const chargeId = await receive(5)
     const attempt = (statement: (s: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
       sql((s) => s.withTransaction(statement(s)).pipe(Effect.as("accepted"), Effect.catch((e) => Effect.succeed(databaseMessage(e)))))
-    const line = (s: SqlClient.SqlClient, id: string, entry: string, holder: string, book: string, amount: number) =>
-      s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, category, title, created_at)
-        VALUES (${id}, ${entry}, ${holder}, ${book}, ${amount}, 'TRANSFER', 'teste', now())`
+    const line = (s: SqlClient.SqlClient, id: string, entry: string, holder: string, book: string, amount: number, after: number | null) =>
+      s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, created_at)
+        VALUES (${id}, ${entry}, ${holder}, ${book}, ${amount}, ${after}, 'TRANSFER', 'teste', now())`
     const entry = (s: SqlClient.SqlClient, id: string, kind = "PAYMENT") =>
       s`INSERT INTO ledger_entries (id, kind, reference_id, created_at) VALUES (${id}, ${kind}, ${id}, now())`
 
-    expect(await attempt((s) => Effect.andThen(entry(s, "jrn_a"), s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, category, title, created_at)
-      VALUES ('txn_a1', 'jrn_a', ${account.accountId}, 'AVAILABLE', 100, 'TRANSFER', 't', now()), ('txn_a2', 'jrn_a', 'HOUSE', 'CLEARING', -99, 'TRANSFER', 't', now())`)))
+    // The balance is 5.00: a line of 1.00 leaves 6.00.
+    expect(await attempt((s) => Effect.andThen(entry(s, "jrn_a"), s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, created_at)
+      VALUES ('txn_a1', 'jrn_a', ${account.accountId}, 'AVAILABLE', 100, 600, 'TRANSFER', 't', now()), ('txn_a2', 'jrn_a', 'HOUSE', 'CLEARING', -99, NULL, 'TRANSFER', 't', now())`)))
       .toMatch(/does not balance/)
     // Lines of one entry in two statements: the first is already unbalanced.
-    expect(await attempt((s) => Effect.andThen(entry(s, "jrn_b"), Effect.andThen(line(s, "txn_b1", "jrn_b", account.accountId, "AVAILABLE", 100), line(s, "txn_b2", "jrn_b", "HOUSE", "CLEARING", -100)))))
+    expect(await attempt((s) => Effect.andThen(entry(s, "jrn_b"), Effect.andThen(line(s, "txn_b1", "jrn_b", account.accountId, "AVAILABLE", 100, 600), line(s, "txn_b2", "jrn_b", "HOUSE", "CLEARING", -100, null)))))
       .toMatch(/does not balance/)
-    // Taking 5.01 out of a balance of 5.00.
-    expect(await attempt((s) => Effect.andThen(entry(s, "jrn_c"), s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, category, title, created_at)
-      VALUES ('txn_c1', 'jrn_c', ${account.accountId}, 'AVAILABLE', -501, 'TRANSFER', 't', now()), ('txn_c2', 'jrn_c', 'HOUSE', 'CLEARING', 501, 'TRANSFER', 't', now())`)))
+    // Taking 5.01 out of a balance of 5.00, the balance after it stated truly.
+    expect(await attempt((s) => Effect.andThen(entry(s, "jrn_c"), s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, created_at)
+      VALUES ('txn_c1', 'jrn_c', ${account.accountId}, 'AVAILABLE', -501, -1, 'TRANSFER', 't', now()), ('txn_c2', 'jrn_c', 'HOUSE', 'CLEARING', 501, NULL, 'TRANSFER', 't', now())`)))
       .toMatch(/ledger_balances_within_bounds/)
+    // A balance after that does not follow the book (5.00 + 1.00 is 6.00, not 7.00), and one left out.
+    for (const [after, refusal] of [[700, /does not follow its book/], [null, /violates check constraint/]] as const) {
+      expect(await attempt((s) => Effect.andThen(entry(s, `jrn_f${after}`), s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, created_at)
+        VALUES (${`txn_f1${after}`}, ${`jrn_f${after}`}, ${account.accountId}, 'AVAILABLE', 100, ${after}, 'TRANSFER', 't', now()),
+        (${`txn_f2${after}`}, ${`jrn_f${after}`}, 'HOUSE', 'CLEARING', -100, NULL, 'TRANSFER', 't', now())`)))
+        .toMatch(refusal)
+    }
     expect(await attempt((s) => s`UPDATE ledger_lines SET amount_cents = amount_cents * 2 WHERE holder = ${account.accountId}`)).toMatch(/append-only/)
     expect(await attempt((s) => s`DELETE FROM ledger_lines WHERE holder = ${account.accountId}`)).toMatch(/append-only/)
     expect(await attempt((s) => s`DELETE FROM ledger_entries WHERE reference_id = ${chargeId}`)).toMatch(/append-only/)

@@ -3,7 +3,7 @@
  * `X-Sub-Account` are read on nearly every request, so they go through the
  * read-through cache (see ReadThrough.ts).
  */
-import { Account, Accounts } from "@billing/core"
+import { AccountBooks, Account, Accounts } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { readThrough } from "./ReadThrough.ts"
@@ -32,9 +32,14 @@ export const AccountsStorageLive = Layer.effect(Accounts, Effect.gen(function*()
 
   return Accounts.of({
     insert: (a) =>
-      run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at)
-        VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
-          ${a.createdAt})`),
+      Effect.andThen(
+        run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at)
+          VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
+            ${a.createdAt})`),
+        // The account's books, at zero: every movement of its money locks and moves one of them.
+        run(sql`INSERT INTO ledger_balances (holder, book, balance_cents)
+          SELECT ${a.id}, book, 0 FROM unnest(ARRAY[${sql.csv(AccountBooks.map((book) => sql`${book}`))}]) AS b (book)`)
+      ),
     findById: accountById.get,
     findSubAccount: subAccount.get,
     findByNumber: (number) =>

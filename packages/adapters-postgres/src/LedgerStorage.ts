@@ -3,7 +3,7 @@
  * statements; the database moves the balances (migration 0015), so this
  * adapter never computes one.
  */
-import { cents, Counterparty, type EntryToPost, Ledger, LedgerLine, type LineDraft, Receivable, type WalletBalance } from "@billing/core"
+import { cents, Counterparty, type EntryToPost, HOUSE, Ledger, LedgerLine, type LineDraft, Receivable, type WalletBalance } from "@billing/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
@@ -41,9 +41,8 @@ const decodeBalances = decodeRows(Schema.Struct({ holder: Schema.String, book: S
 
 /**
  * The lines of `entries` in the order they are inserted: by holder, each
- * holder's lines in the order its entries gave them. Two transactions then
- * lock the balances they share in one order and never deadlock, and a
- * book's credit is applied before the debits of the same entry.
+ * holder's lines in the order its entries gave them (a book's credit comes
+ * before the debits of the same entry).
  */
 const insertionOrder = (entries: ReadonlyArray<EntryToPost>) =>
   entries
@@ -53,12 +52,34 @@ const insertionOrder = (entries: ReadonlyArray<EntryToPost>) =>
 
 export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const lineValues = (row: { readonly entryId: string; readonly id: string; readonly line: LineDraft }, at: Date) => {
+  const lineValues = (row: { readonly entryId: string; readonly id: string; readonly line: LineDraft }, ord: number, at: Date) => {
     const l = row.line
-    return sql`(${row.id}, ${row.entryId}, ${l.holder}, ${l.book}, ${l.amount}, ${l.category}, ${l.title}, ${l.description},
-      ${l.paymentMethod}, ${l.chargeId}, ${l.subscriptionId}, ${l.endToEndId},
-      ${l.counterparty === null ? null : JSON.stringify(l.counterparty)}::jsonb, ${l.referenceId}, ${at})`
+    return sql`(${ord}::int, ${row.id}::text, ${row.entryId}::text, ${l.holder}::text, ${l.book}::text, ${l.amount}::bigint, ${l.category}::text,
+      ${l.title}::text, ${l.description}::text, ${l.paymentMethod}::text, ${l.chargeId}::text, ${l.subscriptionId}::text, ${l.endToEndId}::text,
+      ${l.counterparty === null ? null : JSON.stringify(l.counterparty)}::jsonb, ${l.referenceId}::text, ${at}::timestamptz)`
   }
+  /**
+   * Writes the lines with one statement: it locks the books they move (in
+   * holder order, so two writers never deadlock), and gives each account
+   * line its book's balance after it, in insertion order. The database's
+   * statement trigger checks all of it and moves the balances.
+   */
+  const insertLines = (rows: ReturnType<typeof insertionOrder>, at: Date) =>
+    run(sql`WITH v (ord, id, entry_id, holder, book, amount_cents, category, title, description, payment_method, charge_id,
+        subscription_id, end_to_end_id, counterparty, reference_id, created_at) AS (
+        VALUES ${sql.csv(rows.map((row, ord) => lineValues(row, ord, at)))}),
+      locked AS (
+        SELECT b.holder, b.book, b.balance_cents FROM ledger_balances b
+        WHERE (b.holder, b.book) IN (SELECT holder, book FROM v WHERE holder <> ${HOUSE})
+        ORDER BY b.holder, b.book FOR UPDATE)
+      INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, description,
+        payment_method, charge_id, subscription_id, end_to_end_id, counterparty, reference_id, created_at)
+      SELECT v.id, v.entry_id, v.holder, v.book, v.amount_cents,
+        k.balance_cents + sum(v.amount_cents) OVER (PARTITION BY v.holder, v.book ORDER BY v.ord),
+        v.category, v.title, v.description, v.payment_method, v.charge_id, v.subscription_id, v.end_to_end_id, v.counterparty,
+        v.reference_id, v.created_at
+      FROM v LEFT JOIN locked k ON k.holder = v.holder AND k.book = v.book
+      ORDER BY v.ord`)
   return Ledger.of({
     post: (entries, at) =>
       Effect.gen(function*() {
@@ -68,11 +89,7 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
           ON CONFLICT (kind, reference_id) DO NOTHING RETURNING id`)
         const posted = new Set(inserted.map((row) => row.id))
         const rows = insertionOrder(entries.filter((e) => posted.has(e.id)))
-        if (rows.length > 0) {
-          yield* run(sql`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, category, title, description,
-            payment_method, charge_id, subscription_id, end_to_end_id, counterparty, reference_id, created_at)
-            VALUES ${sql.csv(rows.map((row) => lineValues(row, at)))}`)
-        }
+        if (rows.length > 0) yield* insertLines(rows, at)
         return entries.map((e) => posted.has(e.id))
       }),
     balances: (accountIds) =>

@@ -25,8 +25,8 @@ export default Effect.gen(function*() {
   // fees. The lines of a merchant's `AVAILABLE` and `DEBT` books are its statement.
   yield* sql`
     CREATE TABLE ledger_lines (
-      seq bigserial PRIMARY KEY,
-      id text NOT NULL UNIQUE,
+      id text PRIMARY KEY,
+      seq bigserial NOT NULL,
       entry_id text NOT NULL REFERENCES ledger_entries (id),
       holder text NOT NULL,
       book text NOT NULL CHECK (book IN ('AVAILABLE', 'RECEIVABLE', 'RETAINED', 'DEBT', 'CLEARING', 'FEES', 'PAYOUTS')),
@@ -47,7 +47,9 @@ export default Effect.gen(function*() {
       CHECK ((holder = 'HOUSE') = (balance_after_cents IS NULL))
     )`
   yield* sql`CREATE INDEX ledger_lines_entry_idx ON ledger_lines (entry_id)`
-  // An account's statement: its available and debt lines, newest first.
+  // An account's statement: its available and debt lines, newest first. No
+  // other index orders lines by `seq`: given one, the planner walks it
+  // backwards through every other account's lines to fill a page.
   yield* sql`CREATE INDEX ledger_lines_statement_idx ON ledger_lines (holder, seq) WHERE book IN ('AVAILABLE', 'DEBT')`
   // The running balance of each account's book: what a balance read returns
   // at once however long the history. The house has none: every payment
@@ -62,57 +64,66 @@ export default Effect.gen(function*() {
       PRIMARY KEY (holder, book),
       CONSTRAINT ledger_balances_within_bounds CHECK (CASE WHEN book = 'DEBT' THEN balance_cents <= 0 ELSE balance_cents >= 0 END)
     )`
-  // Each line moves its book's balance and records the balance after it, in
-  // the order the lines are inserted; a line that would take a balance below
-  // zero fails the CHECK above, and its whole transaction with it. The row
-  // lock taken here serializes two movements of one book.
-  yield* sql`
-    CREATE FUNCTION ledger_line_moves_balance() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF NEW.holder = 'HOUSE' THEN
-        RETURN NEW;
-      END IF;
-      UPDATE ledger_balances SET balance_cents = balance_cents + NEW.amount_cents
-        WHERE holder = NEW.holder AND book = NEW.book RETURNING balance_cents INTO NEW.balance_after_cents;
-      IF NOT FOUND THEN
-        -- The book's first line: open it at zero, then move it like any other
-        -- (an upsert would check the line's amount, not the sum, against zero).
-        INSERT INTO ledger_balances (holder, book, balance_cents) VALUES (NEW.holder, NEW.book, 0) ON CONFLICT DO NOTHING;
-        UPDATE ledger_balances SET balance_cents = balance_cents + NEW.amount_cents
-          WHERE holder = NEW.holder AND book = NEW.book RETURNING balance_cents INTO NEW.balance_after_cents;
-      END IF;
-      RETURN NEW;
-    END $$`
-  yield* sql`CREATE TRIGGER ledger_lines_balance BEFORE INSERT ON ledger_lines FOR EACH ROW EXECUTE FUNCTION ledger_line_moves_balance()`
-  // Balances move only with their lines: a direct change is refused.
+  // Balances move only with their lines (the statement trigger below); the
+  // one direct change allowed is opening an account's books at zero.
   yield* sql`
     CREATE FUNCTION ledger_balances_follow_lines() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF pg_trigger_depth() < 2 THEN
+      IF pg_trigger_depth() < 2 AND NOT (TG_OP = 'INSERT' AND NEW.balance_cents = 0) THEN
         RAISE EXCEPTION 'ledger balances move only with ledger lines' USING ERRCODE = 'check_violation';
       END IF;
       RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
     END $$`
   yield* sql`CREATE TRIGGER ledger_balances_follow_lines BEFORE INSERT OR UPDATE OR DELETE ON ledger_balances
     FOR EACH ROW EXECUTE FUNCTION ledger_balances_follow_lines()`
-  // Every entry a statement touched sums to zero, checked once per statement
-  // over the lines it inserted: an entry's lines are written in one statement.
+  // Every account has its books from the start (AccountsStorage opens them).
+  yield* sql`INSERT INTO ledger_balances (holder, book, balance_cents)
+    SELECT a.id, b.book, 0 FROM accounts a, unnest(ARRAY['AVAILABLE', 'RECEIVABLE', 'RETAINED', 'DEBT']) AS b (book)`
+  // What the lines one INSERT statement wrote must satisfy, checked once per
+  // statement over those lines alone (its cost is the statement's rows, never
+  // the ledger's size), before the balances move by their sums:
+  // - each entry's lines sum to zero (by induction, every entry balances,
+  //   whichever statements wrote it);
+  // - each account line's balance_after is its book's balance before the
+  //   statement plus the lines up to it in seq order, the book's lock held
+  //   (so in seq order a book's lines chain exactly);
+  // - no account book passes zero at any line (DEBT never above, the others never below).
+  // The writer computes balance_after under the same locks (LedgerStorage);
+  // one that gets it wrong is refused, never trusted.
   yield* sql`
-    CREATE FUNCTION ledger_entries_balance() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION ledger_lines_checked() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
-      unbalanced text;
-      total bigint;
+      bad record;
     BEGIN
-      SELECT l.entry_id, sum(l.amount_cents) INTO unbalanced, total
-        FROM ledger_lines l WHERE l.entry_id IN (SELECT DISTINCT entry_id FROM inserted)
-        GROUP BY l.entry_id HAVING sum(l.amount_cents) <> 0 LIMIT 1;
-      IF unbalanced IS NOT NULL THEN
-        RAISE EXCEPTION 'ledger entry % does not balance: its lines sum to %', unbalanced, total USING ERRCODE = 'check_violation';
+      SELECT entry_id, sum(amount_cents) AS total INTO bad FROM inserted GROUP BY entry_id HAVING sum(amount_cents) <> 0 LIMIT 1;
+      IF FOUND THEN
+        RAISE EXCEPTION 'ledger entry % does not balance: its lines sum to %', bad.entry_id, bad.total USING ERRCODE = 'check_violation';
       END IF;
+      PERFORM 1 FROM ledger_balances b WHERE (b.holder, b.book) IN (SELECT holder, book FROM inserted WHERE holder <> 'HOUSE')
+        ORDER BY b.holder, b.book FOR UPDATE;
+      SELECT i.id, i.book, i.balance_after_cents, i.expected INTO bad FROM (
+        SELECT l.id, l.book, l.balance_after_cents,
+          b.balance_cents + sum(l.amount_cents) OVER (PARTITION BY l.holder, l.book ORDER BY l.seq) AS expected
+        FROM inserted l LEFT JOIN ledger_balances b ON b.holder = l.holder AND b.book = l.book
+        WHERE l.holder <> 'HOUSE') i
+      WHERE i.expected IS NULL OR i.balance_after_cents IS DISTINCT FROM i.expected
+        OR (i.book = 'DEBT' AND i.expected > 0) OR (i.book <> 'DEBT' AND i.expected < 0)
+      LIMIT 1;
+      IF FOUND AND (bad.expected IS NULL OR bad.balance_after_cents IS DISTINCT FROM bad.expected) THEN
+        RAISE EXCEPTION 'ledger line % does not follow its book: balance_after % where % is due', bad.id, bad.balance_after_cents, bad.expected
+          USING ERRCODE = 'check_violation';
+      END IF;
+      IF FOUND THEN
+        RAISE EXCEPTION 'ledger line % takes its % book past zero, to % (ledger_balances_within_bounds)', bad.id, bad.book, bad.expected
+          USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_balances_within_bounds';
+      END IF;
+      UPDATE ledger_balances b SET balance_cents = b.balance_cents + t.total
+        FROM (SELECT holder, book, sum(amount_cents) AS total FROM inserted WHERE holder <> 'HOUSE' GROUP BY holder, book) t
+        WHERE b.holder = t.holder AND b.book = t.book;
       RETURN NULL;
     END $$`
-  yield* sql`CREATE TRIGGER ledger_lines_balanced AFTER INSERT ON ledger_lines
-    REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_balance()`
+  yield* sql`CREATE TRIGGER ledger_lines_checked AFTER INSERT ON ledger_lines
+    REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION ledger_lines_checked()`
   // Appended, never edited: a correction is a new entry.
   yield* sql`
     CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -150,7 +161,7 @@ export default Effect.gen(function*() {
   yield* sql`
     CREATE TABLE withdrawals (
       id text PRIMARY KEY,
-      seq bigserial NOT NULL UNIQUE,
+      seq bigserial NOT NULL,
       account_id text NOT NULL REFERENCES accounts (id),
       amount_cents bigint NOT NULL CHECK (amount_cents > 0),
       fee_cents bigint NOT NULL CHECK (fee_cents >= 0),
@@ -173,7 +184,7 @@ export default Effect.gen(function*() {
   yield* sql`
     CREATE TABLE refunds (
       id text PRIMARY KEY,
-      seq bigserial NOT NULL UNIQUE,
+      seq bigserial NOT NULL,
       account_id text NOT NULL REFERENCES accounts (id),
       charge_id text NOT NULL REFERENCES charges (id),
       payment_type text NOT NULL CHECK (payment_type IN ('PIX', 'CREDIT_CARD')),
