@@ -191,6 +191,36 @@ describe("wallet ledger on postgres", () => {
     ])
   })
 
+  it("looks keys up in the sandbox DICT and sends a Pix to a third party's key, under the same fee and limit", async () => {
+    const { call, receive, balance } = await merchant()
+    await receive(20)
+    const found = await call("POST", "/v1/wallet/dict", { pixKey: "529.982.247-25", pixKeyType: "CPF" })
+    expect(found.body).toEqual({ pixKey: "52998224725", pixKeyType: "CPF", name: "Titular 52998224725", document: "***.982.247-**", bank: "99999999" })
+    const unknown = await call("POST", "/v1/wallet/dict", { pixKey: "123e4567-e89b-42d3-a456-426614174000", pixKeyType: "EVP" })
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, "PIX_KEY_NOT_FOUND"])
+    expect((await call("POST", "/v1/wallet/pix-transfer", { amount: 1, pixKey: "123e4567-e89b-42d3-a456-426614174000", pixKeyType: "EVP" })).status).toBe(404)
+
+    const sent = await call("POST", "/v1/wallet/pix-transfer", { amount: 5, pixKey: "52998224725", pixKeyType: "CPF", description: "fornecedor" })
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    expect(sent.body).toMatchObject({
+      type: "PIX_TRANSFER",
+      status: "PROCESSING",
+      amount: 5,
+      fee: 0.47,
+      description: "fornecedor",
+      receiver: { name: "Titular 52998224725", taxId: "52998224725", bank: "99999999" }
+    })
+    expect(sent.body.withdrawalId).toMatch(/^SANDBOX_trf_/)
+    // 20.00 − 5.00 − 0.47.
+    expect((await balance()).availableBalance).toBe(14.53)
+    const [fee, out] = (await call("GET", "/v1/wallet/transactions")).body.transactions
+    expect([out.category, out.amount, out.counterparty?.taxId, fee.category, fee.amount]).toEqual(["PIX_OUT", 5, "52998224725", "FEE", 0.47])
+    await engine.run(Billing.payOutWithdrawals(10))
+    expect((await call("GET", "/v1/wallet/withdrawals")).body.items[0]).toMatchObject({ type: "PIX_TRANSFER", status: "COMPLETED" })
+    const tooMuch = await call("POST", "/v1/wallet/pix-transfer", { amount: 14.07, pixKey: "52998224725", pixKeyType: "CPF" })
+    expect([tooMuch.status, tooMuch.body.error.code]).toEqual([400, "INSUFFICIENT_BALANCE"])
+  })
+
   it("holds the daily limit per São Paulo day and the account's own limits", async () => {
     const { account, call, receive } = await merchant()
     await sql((s) => s`INSERT INTO wallet_limits (account_id, daily_transfer_limit_cents, transfer_fee_cents) VALUES (${account.accountId}, 1000, 0)`)

@@ -1,17 +1,19 @@
 /** Pix withdrawals on `effect/sql`; the worker claims `PROCESSING` ones with a lease and `SKIP LOCKED`. */
-import { cents, Withdrawal, Withdrawals } from "@billing/core"
+import { cents, Counterparty, Withdrawal, Withdrawals } from "@billing/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
-import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
+import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
 import { first, inScope, run } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
-  sql`w.seq::text AS seq, w.id, w.account_id AS "accountId", a.number AS "accountNumber", w.amount_cents AS amount, w.fee_cents AS fee,
-    w.pix_key AS "pixKey", w.pix_key_type AS "pixKeyType", w.status, w.end_to_end_id AS "endToEndId",
+  sql`w.seq::text AS seq, w.id, w.kind, w.account_id AS "accountId", a.number AS "accountNumber", w.amount_cents AS amount, w.fee_cents AS fee,
+    w.pix_key AS "pixKey", w.pix_key_type AS "pixKeyType", w.status, w.receiver, w.description, w.end_to_end_id AS "endToEndId",
     w.failure_reason AS "failureReason", to_char(w.sao_paulo_day, 'YYYY-MM-DD') AS day, w.created_at AS "createdAt", w.updated_at AS "updatedAt"`
 
-const decodeWithdrawals = decodeRows(withSeq({ ...Withdrawal.fields, amount: CentsColumn, fee: CentsColumn }))
+const decodeWithdrawals = decodeRows(withSeq({ ...Withdrawal.fields, amount: CentsColumn, fee: CentsColumn, receiver: jsonColumn(Counterparty) }))
+
+const encodeReceiver = Schema.encodeSync(Schema.fromJsonString(Counterparty))
 
 const decodeLimits = decodeRows(Schema.Struct({ dailyLimit: CentsColumn, fee: CentsColumn }))
 
@@ -29,10 +31,11 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
         Effect.map(first)
       ),
     insert: (w) =>
-      run(sql`INSERT INTO withdrawals (id, account_id, amount_cents, fee_cents, pix_key, pix_key_type, status, end_to_end_id,
-        failure_reason, sao_paulo_day, created_at, updated_at)
-        VALUES (${w.id}, ${w.accountId}, ${w.amount}, ${w.fee}, ${w.pixKey}, ${w.pixKeyType}, ${w.status}, ${w.endToEndId},
-        ${w.failureReason}, ${w.day}::date, ${w.createdAt}, ${w.updatedAt})`),
+      run(sql`INSERT INTO withdrawals (id, kind, account_id, amount_cents, fee_cents, pix_key, pix_key_type, status, receiver, description,
+        end_to_end_id, failure_reason, sao_paulo_day, created_at, updated_at)
+        VALUES (${w.id}, ${w.kind}, ${w.accountId}, ${w.amount}, ${w.fee}, ${w.pixKey}, ${w.pixKeyType}, ${w.status},
+        ${w.receiver === null ? null : encodeReceiver(w.receiver)}, ${w.description}, ${w.endToEndId}, ${w.failureReason}, ${w.day}::date,
+        ${w.createdAt}, ${w.updatedAt})`),
     dayTotal: (accountId, day) =>
       run(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM withdrawals
         WHERE account_id = ${accountId} AND sao_paulo_day = ${day}::date AND status <> 'FAILED'`).pipe(

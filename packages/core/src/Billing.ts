@@ -24,7 +24,7 @@ export { archiveCharge, cancelCharge, getCharge, getChargeStatus, listCharges } 
 export { confirmSandboxPayments, requestSandboxPayment } from "./wallet/SandboxPayment.ts"
 export { walletBalance } from "./wallet/Balance.ts"
 export { noteTransaction, walletStatement } from "./wallet/Statement.ts"
-export { listWithdrawals, payOutWithdrawals, withdraw } from "./wallet/Withdraw.ts"
+export { listWithdrawals, lookupPixKey, payOutWithdrawals, pixTransfer, withdraw } from "./wallet/SendPix.ts"
 export { completeRefunds, getRefunds, requestRefund } from "./wallet/Refunds.ts"
 export { receivables, receivablesCalendar } from "./wallet/Receivables.ts"
 export { settleDueReceivables } from "./ledger/SettleReceivables.ts"

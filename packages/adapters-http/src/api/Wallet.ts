@@ -6,12 +6,15 @@ import {
   ChargeNotPayable,
   ChargeNotRefundable,
   DailyLimitExceeded,
+  DictRequest,
+  DictView,
   InsufficientBalance,
   InvalidData,
   MissingChargeId,
   NotFound,
   NotSandboxAccount,
   OwnershipMismatch,
+  PixKeyNotFound,
   RefundAmountExceeded,
   RefundListView,
   RefundNotFound,
@@ -87,13 +90,33 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     })
       .annotateMerge(requires("wallet/write"))
       .annotate(OpenApi.Summary, "Pix withdrawal to a key of the same holder"),
+    HttpApiEndpoint.post("pixTransfer", "/pix-transfer", {
+      payload: WithdrawRequest,
+      success: WithdrawalView,
+      error: [
+        enveloped(InvalidData),
+        enveloped(PixKeyNotFound),
+        enveloped(InsufficientBalance),
+        enveloped(DailyLimitExceeded),
+        ...accountErrors
+      ]
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Pix to a third party's key"),
+    HttpApiEndpoint.post("dict", "/dict", {
+      payload: DictRequest,
+      success: DictView,
+      error: [enveloped(InvalidData), enveloped(PixKeyNotFound)]
+    })
+      .annotateMerge(requires("wallet/read", "wallet/write"))
+      .annotate(OpenApi.Summary, "Look a Pix key up in the DICT"),
     HttpApiEndpoint.get("withdrawals", "/withdrawals", {
       query: WithdrawalListQuery,
       success: WithdrawalListView,
       error: [enveloped(InvalidData), ...accountErrors]
     })
       .annotateMerge(requires("wallet/read"))
-      .annotate(OpenApi.Summary, "List withdrawals"),
+      .annotate(OpenApi.Summary, "List withdrawals and Pix transfers"),
     HttpApiEndpoint.post("refund", "/refunds", {
       payload: RefundRequest,
       // 201 as the provider answers; a card refund is CONFIRMED at once, a Pix one PROCESSING.

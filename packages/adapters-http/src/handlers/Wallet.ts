@@ -13,6 +13,8 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     | Services<ReturnType<typeof Billing.noteTransaction>>
     | Services<ReturnType<typeof Billing.withdraw>>
     | Services<ReturnType<typeof Billing.listWithdrawals>>
+    | Services<ReturnType<typeof Billing.pixTransfer>>
+    | Services<ReturnType<typeof Billing.lookupPixKey>>
     | Services<ReturnType<typeof Billing.requestRefund>>
     | Services<ReturnType<typeof Billing.getRefunds>>
     | Services<ReturnType<typeof Billing.receivables>>
@@ -24,6 +26,8 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     .handle("transactions", ({ query }) => provide(Billing.walletStatement(query)))
     .handle("noteTransaction", ({ params, payload, query }) => provide(Billing.noteTransaction(params.transactionId, payload.note, query.accountId)))
     .handle("withdraw", ({ payload }) => provide(Billing.withdraw(payload)))
+    .handle("pixTransfer", ({ payload }) => provide(Billing.pixTransfer(payload)))
+    .handle("dict", ({ payload }) => provide(Billing.lookupPixKey(payload)))
     .handle("withdrawals", ({ query }) => provide(Billing.listWithdrawals(query)))
     .handle("refund", ({ payload }) => provide(Billing.requestRefund(payload)))
     .handle("refunds", ({ query }) => provide(Billing.getRefunds(query)))

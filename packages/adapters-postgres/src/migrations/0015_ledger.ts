@@ -14,7 +14,7 @@ export default Effect.gen(function*() {
   yield* sql`
     CREATE TABLE ledger_entries (
       id text PRIMARY KEY,
-      kind text NOT NULL CHECK (kind IN ('PAYMENT', 'RECEIVABLE_SETTLED', 'WITHDRAWAL', 'WITHDRAWAL_SETTLED', 'WITHDRAWAL_RETURNED',
+      kind text NOT NULL CHECK (kind IN ('PAYMENT', 'RECEIVABLE_SETTLED', 'PIX_SENT', 'PIX_SENT_SETTLED', 'PIX_SENT_RETURNED',
         'REFUND', 'REFUND_SETTLED', 'REFUND_RETURNED', 'DEBT_SETTLED')),
       reference_id text NOT NULL,
       created_at timestamptz NOT NULL,
@@ -156,18 +156,23 @@ export default Effect.gen(function*() {
     )`
   yield* sql`CREATE INDEX receivables_due_idx ON receivables (settles_on) WHERE settled_at IS NULL`
   yield* sql`CREATE INDEX receivables_holder_idx ON receivables (holder, settles_on) WHERE settled_at IS NULL`
-  // Pix withdrawals: the money leaves the available book when requested and
-  // waits in the house's PAYOUTS until the provider settles or returns it.
+  // Pix sent out of an account, withdrawals to the holder's own key and
+  // transfers to a third party's: the money leaves the available book when
+  // requested and waits in the house's PAYOUTS until the provider settles or
+  // returns it.
   yield* sql`
     CREATE TABLE withdrawals (
       id text PRIMARY KEY,
       seq bigserial NOT NULL,
+      kind text NOT NULL CHECK (kind IN ('WITHDRAWAL', 'PIX_TRANSFER')),
       account_id text NOT NULL REFERENCES accounts (id),
       amount_cents bigint NOT NULL CHECK (amount_cents > 0),
       fee_cents bigint NOT NULL CHECK (fee_cents >= 0),
       pix_key text NOT NULL,
       pix_key_type text NOT NULL CHECK (pix_key_type IN ('CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP')),
       status text NOT NULL CHECK (status IN ('PROCESSING', 'COMPLETED', 'FAILED')),
+      receiver text,
+      description text,
       end_to_end_id text,
       failure_reason text,
       sao_paulo_day date NOT NULL,

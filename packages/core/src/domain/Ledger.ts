@@ -36,7 +36,7 @@ export type LedgerCategory = typeof LedgerCategories[number]
 
 /** What a journal entry records; with its reference, unique: nothing is posted twice. */
 export const EntryKinds = [
-  "PAYMENT", "RECEIVABLE_SETTLED", "WITHDRAWAL", "WITHDRAWAL_SETTLED", "WITHDRAWAL_RETURNED",
+  "PAYMENT", "RECEIVABLE_SETTLED", "PIX_SENT", "PIX_SENT_SETTLED", "PIX_SENT_RETURNED",
   "REFUND", "REFUND_SETTLED", "REFUND_RETURNED", "DEBT_SETTLED"
 ] as const
 export type EntryKind = typeof EntryKinds[number]

@@ -104,15 +104,34 @@ export const WithdrawRequest = Schema.Struct({
 })
 export type WithdrawRequest = typeof WithdrawRequest.Type
 
-/** A withdrawal: the provider's answer (`withdrawalId`, `status`, `amount`, `accountNumber`) and the rest of it. */
+/** `POST /v1/wallet/dict`: the key to look up. */
+export const DictRequest = Schema.Struct({ pixKey: Identifier, pixKeyType: PixKeyType })
+export type DictRequest = typeof DictRequest.Type
+
+export const DictView = Schema.Struct({
+  pixKey: Schema.String,
+  pixKeyType: PixKeyType,
+  name: Schema.String,
+  document: Schema.String,
+  bank: Schema.String
+}).annotate({ identifier: "PixKeyHolder" })
+
+/**
+ * A withdrawal or transfer: the provider's answer (`withdrawalId`, `status`,
+ * `amount`, `accountNumber`) and the rest of it; a transfer's `receiver` as
+ * the DICT named it.
+ */
 export const WithdrawalView = Schema.Struct({
   withdrawalId: w.id,
+  type: w.kind,
   status: w.status,
   amount: ReaisJson,
   fee: ReaisJson,
   accountNumber: w.accountNumber,
   pixKey: w.pixKey,
   pixKeyType: w.pixKeyType,
+  receiver: w.receiver,
+  description: w.description,
   endToEndId: w.endToEndId,
   failureReason: w.failureReason,
   createdAt: Instant,
@@ -121,12 +140,15 @@ export const WithdrawalView = Schema.Struct({
 
 export const toWithdrawalView = (x: WithdrawalType): typeof WithdrawalView.Type => ({
   withdrawalId: x.id,
+  type: x.kind,
   status: x.status,
   amount: x.amount,
   fee: x.fee,
   accountNumber: x.accountNumber,
   pixKey: x.pixKey,
   pixKeyType: x.pixKeyType,
+  receiver: x.receiver,
+  description: x.description,
   endToEndId: x.endToEndId,
   failureReason: x.failureReason,
   createdAt: x.createdAt,

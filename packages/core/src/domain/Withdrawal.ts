@@ -1,14 +1,16 @@
 /**
- * Pix keys and withdrawals (spec: Wallet). A withdrawal goes only to a key
- * of the account's own holder; it leaves the balance when requested and is
- * `PROCESSING` until the Pix provider pays it out (`COMPLETED`) or returns
- * it (`FAILED`, amount and fee back to the balance).
+ * Pix keys and the Pix an account sends (spec: Wallet): withdrawals, only
+ * to a key of the account's own holder, and transfers to a third party's
+ * key (the provider's `pix-transfer`). Either leaves the balance when
+ * requested and is `PROCESSING` until the Pix provider pays it out
+ * (`COMPLETED`) or returns it (`FAILED`, amount and fee back).
  */
 import { Schema } from "effect"
 import { normalizePhoneE164 } from "../brazil/Contacts.ts"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import { Cents } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
+import { Counterparty } from "./Ledger.ts"
 
 export const PixKeyTypes = ["CPF", "CNPJ", "EMAIL", "PHONE", "EVP"] as const
 export const PixKeyType = Schema.Literals(PixKeyTypes)
@@ -47,9 +49,13 @@ export const normalizePixKey = (type: PixKeyType, key: string): string | undefin
 export const WithdrawalStatus = Schema.Literals(["PROCESSING", "COMPLETED", "FAILED"])
 export type WithdrawalStatus = typeof WithdrawalStatus.Type
 
-/** A withdrawal: the one definition its row and views derive from. */
+/** A withdrawal to the holder's own key, or a transfer to a third party's (`POST /v1/wallet/pix-transfer`). */
+export const PixSendKind = Schema.Literals(["WITHDRAWAL", "PIX_TRANSFER"])
+
+/** A Pix sent out of an account: the one definition its row and views derive from. */
 export const Withdrawal = Schema.Struct({
   id: Schema.String,
+  kind: PixSendKind,
   accountId: Schema.String,
   accountNumber: Schema.String,
   amount: Cents,
@@ -57,6 +63,9 @@ export const Withdrawal = Schema.Struct({
   pixKey: Schema.String,
   pixKeyType: PixKeyType,
   status: WithdrawalStatus,
+  /** Who receives a transfer, as the DICT answered; null for a withdrawal. */
+  receiver: Schema.NullOr(Counterparty),
+  description: Schema.NullOr(Schema.String),
   endToEndId: Schema.NullOr(Schema.String),
   failureReason: Schema.NullOr(Schema.String),
   /** The São Paulo day it counts against the daily limit. */
@@ -79,4 +88,9 @@ export class OwnershipMismatch extends Schema.TaggedError<OwnershipMismatch>()("
 /** 400: the withdrawal would pass the account's daily transfer limit (São Paulo day). */
 export class DailyLimitExceeded extends Schema.TaggedError<DailyLimitExceeded>()("DAILY_LIMIT_EXCEEDED", ErrorFields, {
   httpApiStatus: 400
+}) {}
+
+/** 404: the DICT knows no holder of this key. */
+export class PixKeyNotFound extends Schema.TaggedError<PixKeyNotFound>()("PIX_KEY_NOT_FOUND", ErrorFields, {
+  httpApiStatus: 404
 }) {}

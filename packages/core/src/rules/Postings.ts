@@ -121,20 +121,35 @@ export const receivableSettlement = (receivable: Receivable, subscriptionId: str
   }
 }
 
-/** A Pix withdrawal sent: amount and fee out of the available book; the amount waits in the house's payouts. */
-export interface WithdrawalMovement {
+/**
+ * A Pix sent out of an account: a withdrawal to its holder's own key, or a
+ * transfer to a third party's (`PIX_OUT`). Amount and fee leave the
+ * available book; the amount waits in the house's payouts.
+ */
+export interface PixSendMovement {
   readonly id: string
+  readonly kind: "WITHDRAWAL" | "PIX_TRANSFER"
   readonly accountId: string
   readonly amount: Cents
   readonly fee: Cents
   readonly endToEndId: string | null
+  /** Who receives a transfer; null for a withdrawal (the holder itself). */
+  readonly receiver: Counterparty | null
 }
 
-const withdrawalLines = (w: WithdrawalMovement, sign: 1 | -1, title: string, feeTitle: string): Array<LineDraft> => {
-  const about = { referenceId: w.id, paymentMethod: "PIX" as const, endToEndId: w.endToEndId }
+const TITLES = {
+  WITHDRAWAL: { category: "WITHDRAWAL", sent: "Saque PIX", returned: "Saque PIX devolvido", settled: "Saque PIX liquidado", fee: "Tarifa de saque PIX" },
+  PIX_TRANSFER: { category: "PIX_OUT", sent: "PIX enviado", returned: "PIX enviado devolvido", settled: "PIX enviado liquidado", fee: "Tarifa de PIX enviado" }
+} as const
+
+const pixSendLines = (w: PixSendMovement, sign: 1 | -1): Array<LineDraft> => {
+  const titles = TITLES[w.kind]
+  const title = sign > 0 ? titles.sent : titles.returned
+  const feeTitle = sign > 0 ? titles.fee : `${titles.fee} devolvida`
+  const about = { referenceId: w.id, paymentMethod: "PIX" as const, endToEndId: w.endToEndId, counterparty: w.receiver }
   const lines = [
-    line({ ...about, holder: w.accountId, book: "AVAILABLE", amount: cents(-sign * w.amount), category: "WITHDRAWAL", title }),
-    line({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(sign * w.amount), category: "WITHDRAWAL", title })
+    line({ ...about, holder: w.accountId, book: "AVAILABLE", amount: cents(-sign * w.amount), category: titles.category, title }),
+    line({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(sign * w.amount), category: titles.category, title })
   ]
   if (w.fee > 0) {
     lines.push(
@@ -145,27 +160,31 @@ const withdrawalLines = (w: WithdrawalMovement, sign: 1 | -1, title: string, fee
   return lines
 }
 
-export const withdrawalPosting = (w: WithdrawalMovement): EntryDraft => ({
-  kind: "WITHDRAWAL",
+export const pixSendPosting = (w: PixSendMovement): EntryDraft => ({
+  kind: "PIX_SENT",
   referenceId: w.id,
-  lines: withdrawalLines(w, 1, "Saque PIX", "Tarifa de saque PIX")
+  lines: pixSendLines(w, 1)
 })
 
-/** The provider paid the withdrawal out: it leaves the house's payouts for the rails. */
-export const withdrawalSettledPosting = (w: WithdrawalMovement): EntryDraft => ({
-  kind: "WITHDRAWAL_SETTLED",
-  referenceId: w.id,
-  lines: [
-    line({ holder: HOUSE, book: "PAYOUTS", amount: cents(-w.amount), category: "WITHDRAWAL", title: "Saque PIX liquidado", referenceId: w.id }),
-    line({ holder: HOUSE, book: "CLEARING", amount: w.amount, category: "WITHDRAWAL", title: "Saque PIX liquidado", referenceId: w.id })
-  ]
-})
+/** The provider paid the Pix out: it leaves the house's payouts for the rails. */
+export const pixSendSettledPosting = (w: PixSendMovement): EntryDraft => {
+  const titles = TITLES[w.kind]
+  const about = { referenceId: w.id, category: titles.category, title: titles.settled }
+  return {
+    kind: "PIX_SENT_SETTLED",
+    referenceId: w.id,
+    lines: [
+      line({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(-w.amount) }),
+      line({ ...about, holder: HOUSE, book: "CLEARING", amount: w.amount })
+    ]
+  }
+}
 
-/** The provider could not pay the withdrawal out: amount and fee come back to the account. */
-export const withdrawalReturnedPosting = (w: WithdrawalMovement): EntryDraft => ({
-  kind: "WITHDRAWAL_RETURNED",
+/** The provider could not pay the Pix out: amount and fee come back to the account. */
+export const pixSendReturnedPosting = (w: PixSendMovement): EntryDraft => ({
+  kind: "PIX_SENT_RETURNED",
   referenceId: w.id,
-  lines: withdrawalLines(w, -1, "Saque PIX devolvido", "Tarifa de saque PIX devolvida")
+  lines: pixSendLines(w, -1)
 })
 
 /**

@@ -298,8 +298,9 @@ const recordCardAnswers = Effect.fnUntraced(function*(
   const charges = yield* Charges
   const approved = answered.filter(({ answer }) => answer._tag === "Approved").map(({ charge }) => ({ id: charge.id, paidAt: at }))
   const refused = answered.flatMap(({ answer, charge }) => (answer._tag === "Approved" ? [] : [{ id: charge.id, failureReason: failureReasonOf(answer) }]))
-  yield* recordCyclesPaid(yield* charges.transitionMany(ChargeTransitions.cardApproved, approved, at), at)
   yield* recordCyclesRefused(yield* charges.transitionMany(ChargeTransitions.cardFailed, refused, at), at)
+  // Paid last: their credits lock the merchants' balances until the commit.
+  yield* recordCyclesPaid(yield* charges.transitionMany(ChargeTransitions.cardApproved, approved, at), at)
 })
 
 /** Whether the cycle's current charge is still open (an attempt under way): a new one must wait for its answer. */

@@ -66,11 +66,13 @@ export const appendSubscriptionEvent = Effect.fn("Subscriptions.appendEvent")(fu
  */
 export const recordChargePaid = Effect.fn("Subscriptions.recordChargePaid")(function*(charge: Charge, at: Date) {
   if (charge.subscriptionId !== null && charge.cycleNumber !== null) return yield* recordCyclesPaid([charge], at)
-  yield* creditPayments([charge], at)
   if (charge.subscriptionId === null) {
-    return yield* (yield* Outbox).append({ accountId: charge.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(charge, at) })
+    yield* (yield* Outbox).append({ accountId: charge.accountId, event: ChargeTransitions.paymentConfirmed.event, body: paymentSuccessBody(charge, at) })
+  } else {
+    yield* prorataPaid(charge, charge.subscriptionId, at)
   }
-  return yield* prorataPaid(charge, charge.subscriptionId, at)
+  // Last: the credit locks the merchant's balance, held until the commit that follows.
+  yield* creditPayments([charge], at)
 })
 
 /** The cycle a charge pays, when it is a cycle's (not a plan change's prorata, not standalone). */
@@ -91,7 +93,12 @@ const RECURRING_TO_ACTIVATE: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING",
  * subscription base for every charge.
  */
 export const recordCyclesPaid = Effect.fn("Subscriptions.recordCyclesPaid")(function*(charges: ReadonlyArray<Charge>, at: Date) {
+  yield* recordCycleMoves(charges, at)
+  // Last: the credits lock the merchants' balances, held until the commit that follows.
   yield* creditPayments(charges, at)
+})
+
+const recordCycleMoves = Effect.fnUntraced(function*(charges: ReadonlyArray<Charge>, at: Date) {
   const paid = charges.flatMap((charge) => cycleOf(charge).map((ref) => ({ charge, ref })))
   if (paid.length === 0) return
   const subscriptions = yield* Subscriptions

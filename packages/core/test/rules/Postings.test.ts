@@ -3,15 +3,16 @@ import { describe, expect, it } from "vitest"
 import { isBusinessDay } from "../../src/brazil/BankCalendar.ts"
 import type { Charge, PaymentType } from "../../src/domain/Charge.ts"
 import { type EntryDraft, HOUSE } from "../../src/domain/Ledger.ts"
-import { type Cents, cents } from "../../src/money/Money.ts"
+import { cents } from "../../src/money/Money.ts"
 import { computeFees } from "../../src/rules/Fees.ts"
 import {
   paymentPosting,
+  type PixSendMovement,
   receivableSettlement,
   settlementDays,
-  withdrawalPosting,
-  withdrawalReturnedPosting,
-  withdrawalSettledPosting
+  pixSendPosting,
+  pixSendReturnedPosting,
+  pixSendSettledPosting
 } from "../../src/rules/Postings.ts"
 
 const PAID_AT = new Date("2026-11-20T15:00:00.000Z") // a Friday, noon in São Paulo
@@ -133,7 +134,7 @@ describe("posting laws", () => {
     }))
   })
 
-  it("over any sequence of payments, settlements, withdrawals and returns, balances never go negative and add up to payments − fees − withdrawals", () => {
+  it("over any sequence of payments, settlements, withdrawals, transfers and returns, balances never go negative and add up to payments − fees − Pix sent", () => {
     type Step =
       | { readonly _tag: "pay"; readonly charge: Charge }
       | { readonly _tag: "withdraw"; readonly holder: number; readonly amount: number; readonly fee: number }
@@ -159,7 +160,7 @@ describe("posting laws", () => {
         ledger.push(entry)
       }
       const pending: Array<ReturnType<typeof paymentPosting>["receivables"][number]> = []
-      const inFlight: Array<{ id: string; accountId: string; amount: Cents; fee: Cents; endToEndId: null }> = []
+      const inFlight: Array<PixSendMovement> = []
       let expected = 0
       for (const [i, s] of steps.entries()) {
         if (s._tag === "pay") {
@@ -174,14 +175,15 @@ describe("posting laws", () => {
           const holder = s.holder < 0 ? "OWNER" : `R${s.holder}`
           // The use case's rule: only what the available balance covers, fee included.
           if ((balances.get(`${holder}/AVAILABLE`) ?? 0) < s.amount + s.fee) continue
-          const w = { id: `wdr_${i}`, accountId: holder, amount: cents(s.amount), fee: cents(s.fee), endToEndId: null }
-          post(withdrawalPosting(w))
+          const kind = s.holder % 2 === 0 ? "WITHDRAWAL" as const : "PIX_TRANSFER" as const
+          const w = { id: `wdr_${i}`, kind, accountId: holder, amount: cents(s.amount), fee: cents(s.fee), endToEndId: null, receiver: null }
+          post(pixSendPosting(w))
           inFlight.push(w)
           expected -= s.amount + s.fee
         } else {
           const w = inFlight.shift()
           if (w === undefined) continue
-          post(s.paid ? withdrawalSettledPosting(w) : withdrawalReturnedPosting(w))
+          post(s.paid ? pixSendSettledPosting(w) : pixSendReturnedPosting(w))
           if (!s.paid) expected += w.amount + w.fee
         }
       }

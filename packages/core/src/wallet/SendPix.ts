@@ -1,11 +1,14 @@
 /**
- * Pix withdrawals (spec: Wallet, Limits). A withdrawal goes only to a key of
- * the account's own holder, costs the account's transfer fee (0.47 by
- * default) and counts against its daily limit (3,000 by default, São Paulo
- * day). Amount and fee leave the available balance when it is requested, in
- * one transaction that holds the balance's lock, so concurrent withdrawals
- * can never together spend more than there is. The worker then pays it out
- * through the Pix provider: `COMPLETED`, or `FAILED` with the money back.
+ * Pix sent out of an account (spec: Wallet, Limits): withdrawals to a key of
+ * the account's own holder (`POST /v1/wallet/withdraw`) and transfers to a
+ * third party's key (the provider's `POST /v1/wallet/pix-transfer`), looked
+ * up in the DICT (`POST /v1/wallet/dict`). Either costs the account's
+ * transfer fee (0.47 by default) and counts against its daily limit (3,000
+ * by default, São Paulo day). Amount and fee leave the available balance
+ * when it is requested, in one transaction that holds the balance's lock, so
+ * concurrent sends can never together spend more than there is. The worker
+ * then pays it out through the Pix provider: `COMPLETED`, or `FAILED` with
+ * the money back.
  */
 import { Clock, Effect, Option } from "effect"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
@@ -13,8 +16,17 @@ import { normalizeDocument } from "../brazil/Documents.ts"
 import type { Account } from "../domain/Account.ts"
 import { invalidData } from "../domain/Errors.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
-import { toWithdrawalView, type WithdrawalListQuery, type WithdrawRequest } from "../domain/WalletViews.ts"
-import { DailyLimitExceeded, InsufficientBalance, OwnershipMismatch, type PixKey, normalizePixKey, type Withdrawal } from "../domain/Withdrawal.ts"
+import type { Counterparty } from "../domain/Ledger.ts"
+import { type DictRequest, toWithdrawalView, type WithdrawalListQuery, type WithdrawRequest } from "../domain/WalletViews.ts"
+import {
+  DailyLimitExceeded,
+  InsufficientBalance,
+  OwnershipMismatch,
+  type PixKey,
+  PixKeyNotFound,
+  normalizePixKey,
+  type Withdrawal
+} from "../domain/Withdrawal.ts"
 import { postEntries } from "../ledger/PostEntries.ts"
 import { keysetPagination, pageLimit } from "../domain/Pagination.ts"
 import { type Cents, cents, toDecimalString } from "../money/Money.ts"
@@ -25,7 +37,7 @@ import { PixProvider } from "../ports/PixProvider.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { Withdrawals } from "../ports/Withdrawals.ts"
 import { DEFAULT_DAILY_TRANSFER_LIMIT, DEFAULT_PIX_TRANSFER_FEE } from "../rules/Fees.ts"
-import { withdrawalPosting, withdrawalReturnedPosting, withdrawalSettledPosting } from "../rules/Postings.ts"
+import { pixSendPosting, pixSendReturnedPosting, pixSendSettledPosting } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
 /** How long a worker holds the withdrawals it is paying out before another may take them. */
@@ -39,19 +51,37 @@ export const transferLimits = Effect.fn("Wallet.transferLimits")(function*(accou
 
 const notTheHolders = () => new OwnershipMismatch({ message: "A chave PIX nao pertence ao titular da conta", details: null })
 
+/** The key in its canonical form, or `INVALID_DATA` naming `pixKey`. */
+const parseKey = (request: { readonly pixKey: string; readonly pixKeyType: PixKey["type"] }) => {
+  const value = normalizePixKey(request.pixKeyType, request.pixKey)
+  return value === undefined
+    ? Effect.fail(invalidData("pixKey", `pixKey is not a valid ${request.pixKeyType} key`))
+    : Effect.succeed<PixKey>({ type: request.pixKeyType, value })
+}
+
+/** The key's holder in the DICT; an unreachable provider counts as unknown. */
+const holderOf = (key: PixKey) => Effect.flatMap(PixProvider, (provider) => provider.lookupKey(key).pipe(Effect.orElseSucceed(() => Option.none())))
+
 /**
  * The key, checked to be one of `account`'s holder: its CPF or CNPJ, the
  * account's own registered key, or a key the DICT says its holder holds.
  */
 const ownKey = Effect.fn("Wallet.ownKey")(function*(account: Account, request: WithdrawRequest) {
-  const value = normalizePixKey(request.pixKeyType, request.pixKey)
-  if (value === undefined) return yield* invalidData("pixKey", `pixKey is not a valid ${request.pixKeyType} key`)
+  const key = yield* parseKey(request)
   if (request.documentNumber !== undefined && normalizeDocument(request.documentNumber) !== account.document) return yield* notTheHolders()
-  const key: PixKey = { type: request.pixKeyType, value }
-  if (value === account.document || value === account.pixKey) return key
-  const holder = yield* (yield* PixProvider).lookupKey(key).pipe(Effect.orElseSucceed(() => Option.none()))
+  if (key.value === account.document || key.value === account.pixKey) return key
+  const holder = yield* holderOf(key)
   if (Option.isSome(holder) && holder.value.document === account.document) return key
   return yield* notTheHolders()
+})
+
+/** A third party's key and who holds it, from the DICT; 404 `PIX_KEY_NOT_FOUND` when no one does. */
+const thirdPartyKey = Effect.fn("Wallet.thirdPartyKey")(function*(request: { readonly pixKey: string; readonly pixKeyType: PixKey["type"] }) {
+  const key = yield* parseKey(request)
+  const holder = yield* holderOf(key)
+  if (Option.isNone(holder)) return yield* new PixKeyNotFound({ message: "Chave PIX não encontrada", details: { pixKey: key.value } })
+  const receiver: Counterparty = { name: holder.value.name, taxId: holder.value.document, bank: holder.value.bank, account: "" }
+  return { key, receiver }
 })
 
 /** Takes amount and fee from the locked balance, within the daily limit, and records the withdrawal with its entry. */
@@ -72,24 +102,28 @@ const debit = Effect.fn("Wallet.debitWithdrawal")(function*(withdrawal: Withdraw
     })
   }
   yield* withdrawals.insert(withdrawal)
-  yield* postEntries([withdrawalPosting(withdrawal)], withdrawal.createdAt)
+  yield* postEntries([pixSendPosting(withdrawal)], withdrawal.createdAt)
 })
 
-export const withdraw = Effect.fn("Wallet.withdraw")(function*(request: WithdrawRequest) {
-  const account = yield* walletAccount(request.accountId)
-  const key = yield* ownKey(account, request)
+/** Records and debits a Pix of `account` to `key`; the send as the API shows it. */
+const send = Effect.fn("Wallet.sendPix")(function*(account: Account, kind: Withdrawal["kind"], amount: Withdrawal["amount"], key: PixKey, extra: {
+  readonly receiver: Counterparty | null
+  readonly description: string | null
+}) {
   const limits = yield* transferLimits(account.id)
   const now = yield* Clock.currentTimeMillis
   const at = new Date(now)
   const withdrawal: Withdrawal = {
-    id: yield* (yield* Ids).make("wdr", { sandbox: account.sandbox }),
+    id: yield* (yield* Ids).make(kind === "WITHDRAWAL" ? "wdr" : "trf", { sandbox: account.sandbox }),
+    kind,
     accountId: account.id,
     accountNumber: account.number,
-    amount: request.amount,
+    amount,
     fee: limits.fee,
     pixKey: key.value,
     pixKeyType: key.type,
     status: "PROCESSING",
+    ...extra,
     endToEndId: null,
     failureReason: null,
     day: saoPauloDate(now),
@@ -99,6 +133,29 @@ export const withdraw = Effect.fn("Wallet.withdraw")(function*(request: Withdraw
   yield* (yield* Transactor).withTransaction(debit(withdrawal, limits.dailyLimit))
   return toWithdrawalView(withdrawal)
 })
+
+export const withdraw = Effect.fn("Wallet.withdraw")(function*(request: WithdrawRequest) {
+  const account = yield* walletAccount(request.accountId)
+  const key = yield* ownKey(account, request)
+  return yield* send(account, "WITHDRAWAL", request.amount, key, { receiver: null, description: request.description ?? null })
+})
+
+/** The provider's `POST /v1/wallet/pix-transfer`: a Pix to a third party's key, under the same fee and daily limit. */
+export const pixTransfer = Effect.fn("Wallet.pixTransfer")(function*(request: WithdrawRequest) {
+  const account = yield* walletAccount(request.accountId)
+  const { key, receiver } = yield* thirdPartyKey(request)
+  return yield* send(account, "PIX_TRANSFER", request.amount, key, { receiver, description: request.description ?? null })
+})
+
+/** The provider's `POST /v1/wallet/dict`: who holds a key, as the DICT answers (the document masked, as bank apps show it). */
+export const lookupPixKey = Effect.fn("Wallet.lookupPixKey")(function*(request: DictRequest) {
+  const { key, receiver } = yield* thirdPartyKey(request)
+  return { pixKey: key.value, pixKeyType: key.type, name: receiver.name, document: maskDocument(receiver.taxId), bank: receiver.bank }
+})
+
+/** A CPF as `***.456.789-**`, a CNPJ shown whole (a company's is public). */
+const maskDocument = (document: string) =>
+  document.length === 11 ? `***.${document.slice(3, 6)}.${document.slice(6, 9)}-**` : document
 
 export const listWithdrawals = Effect.fn("Wallet.listWithdrawals")(function*(query: WithdrawalListQuery) {
   const account = yield* walletAccount(query.accountId)
@@ -137,7 +194,7 @@ const payOut = Effect.fnUntraced(function*(withdrawal: Withdrawal) {
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const settled = yield* (yield* Withdrawals).settle(withdrawal.id, outcome, at)
     if (Option.isNone(settled)) return
-    const posting = settled.value.status === "COMPLETED" ? withdrawalSettledPosting(settled.value) : withdrawalReturnedPosting(settled.value)
+    const posting = settled.value.status === "COMPLETED" ? pixSendSettledPosting(settled.value) : pixSendReturnedPosting(settled.value)
     yield* postEntries([posting], at)
   }))
 })
