@@ -365,6 +365,31 @@ describe("wallet ledger on postgres", () => {
     expect((await call("POST", "/v1/wallet/refunds", { endToEndId, amount: 0.01, reason: "FRAUD" })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
   })
 
+  it("refunds a card from its own receivables first, newest installment first, before the balance", async () => {
+    const { call, balance } = await merchant()
+    const paid = await call("POST", "/v1/charges", {
+      paymentMethod: "creditcard",
+      amount: 100,
+      installments: 3,
+      customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" },
+      card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" }
+    })
+    // Installments 33.34, 33.33, 33.33: 50.00 comes from the third (33.33) and 16.67 of the second.
+    const refund = await call("POST", "/v1/wallet/refunds", { chargeId: paid.body.chargeId, amount: 50 })
+    expect(refund.body).toMatchObject({ status: "CONFIRMED", amount: 50 })
+    expect(await balance()).toMatchObject({ availableBalance: 0, pendingBalance: 50, totalBalance: 50 })
+    expect((await call("GET", "/v1/wallet/receivables")).body.days.map((d: any) => d.amount)).toEqual([33.34, 16.66])
+    expect((await call("GET", `/v1/charges/${paid.body.chargeId}`)).body.status).toBe("PARTIALLY_REFUNDED")
+    // Every installment's day comes: 50.00 becomes available; the refunded one settles nothing.
+    await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${paid.body.chargeId}`)
+    await engine.run(Billing.settleDueReceivables(10))
+    expect(await balance()).toMatchObject({ availableBalance: 50, pendingBalance: 0 })
+    // Now the rest comes from the balance.
+    expect((await call("POST", "/v1/wallet/refunds", { chargeId: paid.body.chargeId })).body).toMatchObject({ status: "CONFIRMED", amount: 50 })
+    expect(await balance()).toMatchObject({ availableBalance: 0, pendingBalance: 0 })
+    expect((await call("GET", `/v1/charges/${paid.body.chargeId}`)).body.status).toBe("REFUNDED")
+  })
+
   it("refunds a card at once (CONFIRMED, success: true), with refund.requested naming the acquirer's payment id", async () => {
     const { account, call, receive } = await merchant()
     await receive(10)
@@ -383,8 +408,8 @@ describe("wallet ledger on postgres", () => {
     expect(bodies.map((b) => [b.event, b.status])).toEqual([["refund.requested", "PROCESSING"], ["refund.confirmed", "CONFIRMED"]])
     expect(bodies[0]).toMatchObject({ paymentType: "CREDIT_CARD", providerChargeId: refund.body.providerChargeId, customer: { name: "Ana Souza", taxId: "52998224725" } })
     expect(bodies[0]).not.toHaveProperty("reason")
-    // 10.00 received by Pix, 8.00 of it returned.
-    expect((await call("GET", "/v1/wallet/balance")).body.availableBalance).toBe(2)
+    // The card's 8.00 was still receivable: the refund took it there, and the 10.00 received by Pix stays.
+    expect((await call("GET", "/v1/wallet/balance")).body).toMatchObject({ availableBalance: 10, pendingBalance: 0 })
   })
 
   it("counts two racing refunds of one charge one after the other: never more than was paid, in the database too", async () => {

@@ -31,8 +31,9 @@ const ReceivableRow = Schema.Struct({
   subscriptionId: Schema.NullOr(Schema.String)
 })
 const decodeReceivables = decodeRows(ReceivableRow)
+/** A receivable's `amount` is what it will still settle: what refunds took of it before is not. */
 const receivableColumns = (sql: SqlClient.SqlClient) =>
-  sql`r.id, r.holder, r.charge_id AS "chargeId", r.installment, r.amount_cents AS amount, r.payment_method AS "paymentMethod",
+  sql`r.id, r.holder, r.charge_id AS "chargeId", r.installment, r.amount_cents - r.refunded_cents AS amount, r.payment_method AS "paymentMethod",
     to_char(r.settles_on, 'YYYY-MM-DD') AS "settlesOn"`
 
 const decodeDays = decodeRows(Schema.Struct({ day: Schema.String, amount: CentsColumn, count: Schema.Int }))
@@ -134,13 +135,39 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
           ORDER BY settles_on, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE receivables r SET settled_at = ${at} FROM due, charges c WHERE r.id = due.id AND c.id = r.charge_id
         RETURNING ${receivableColumns(sql)}, c.subscription_id AS "subscriptionId"`).pipe(Effect.flatMap(decodeReceivables)),
+    takeReceivables: (holder, chargeId, amount) =>
+      Effect.gen(function*() {
+        const open = yield* run(sql<{ id: string; left: string }>`SELECT id, (amount_cents - refunded_cents)::text AS left FROM receivables
+          WHERE holder = ${holder} AND charge_id = ${chargeId} AND settled_at IS NULL AND refunded_cents < amount_cents
+          ORDER BY installment DESC FOR UPDATE`)
+        let wanted: number = amount
+        const taken = open.flatMap((row) => {
+          const take = Math.min(wanted, Number(row.left))
+          wanted -= take
+          return take === 0 ? [] : [{ receivableId: row.id, holder, amount: cents(take) }]
+        })
+        if (taken.length > 0) {
+          yield* run(sql`UPDATE receivables SET refunded_cents = refunded_cents + v.take
+            FROM (VALUES ${sql.csv(taken.map((t) => sql`(${t.receivableId}, ${t.amount}::bigint)`))}) AS v (id, take) WHERE receivables.id = v.id`)
+        }
+        return taken
+      }),
+    restoreReceivables: (taken) =>
+      taken.length === 0 ? Effect.succeed([]) : run(sql<{ id: string }>`UPDATE receivables SET refunded_cents = refunded_cents - v.back
+        FROM (VALUES ${sql.csv(taken.map((t) => sql`(${t.receivableId}, ${t.amount}::bigint)`))}) AS v (id, back)
+        WHERE receivables.id = v.id AND receivables.settled_at IS NULL RETURNING receivables.id`).pipe(
+        Effect.map((rows) => {
+          const restored = new Set(rows.map((row) => row.id))
+          return taken.filter((t) => restored.has(t.receivableId))
+        })
+      ),
     receivableDays: (accountId, from, to) =>
-      run(sql`SELECT to_char(settles_on, 'YYYY-MM-DD') AS day, sum(amount_cents) AS amount, count(*)::int AS count FROM receivables
-        WHERE holder = ${accountId} AND settled_at IS NULL AND settles_on BETWEEN ${from}::date AND ${to}::date
+      run(sql`SELECT to_char(settles_on, 'YYYY-MM-DD') AS day, sum(amount_cents - refunded_cents) AS amount, count(*)::int AS count FROM receivables
+        WHERE holder = ${accountId} AND settled_at IS NULL AND refunded_cents < amount_cents AND settles_on BETWEEN ${from}::date AND ${to}::date
         GROUP BY settles_on ORDER BY settles_on`).pipe(Effect.flatMap(decodeDays)),
     receivablesOn: (accountId, day, limit) =>
       run(sql`SELECT ${receivableColumns(sql)}, NULL AS "subscriptionId" FROM receivables r
-        WHERE r.holder = ${accountId} AND r.settled_at IS NULL AND r.settles_on = ${day}::date
+        WHERE r.holder = ${accountId} AND r.settled_at IS NULL AND r.refunded_cents < r.amount_cents AND r.settles_on = ${day}::date
         ORDER BY r.charge_id, r.installment LIMIT ${limit}`).pipe(Effect.flatMap(decodeReceivables))
   })
 }))

@@ -149,6 +149,8 @@ export default Effect.gen(function*() {
       charge_id text NOT NULL REFERENCES charges (id),
       installment integer NOT NULL CHECK (installment >= 1),
       amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+      -- What refunds took of it before it settled: it settles the rest.
+      refunded_cents bigint NOT NULL DEFAULT 0 CHECK (refunded_cents >= 0 AND refunded_cents <= amount_cents),
       payment_method text NOT NULL CHECK (payment_method IN ('BOLETO', 'CREDIT_CARD')),
       settles_on date NOT NULL,
       settled_at timestamptz,
@@ -201,6 +203,7 @@ export default Effect.gen(function*() {
       provider_charge_id text,
       error text,
       split_reversals text NOT NULL,
+      receivables_taken text NOT NULL,
       claimed_until timestamptz,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL

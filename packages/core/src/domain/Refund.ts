@@ -21,12 +21,20 @@ export const SplitReversal = Schema.Struct({
   accountId: Schema.String,
   accountNumber: Schema.String,
   amount: Cents,
-  /** What its balance paid at once. */
+  /** What it paid at once: from the charge's receivable (a card's), then from its balance. */
   reversed: Cents,
   status: Schema.Literals(["REVERSED", "PENDING"]),
   debtId: Schema.NullOr(Schema.String)
 })
 export type SplitReversal = typeof SplitReversal.Type
+
+/** What a card refund took of a holder's receivable (of the charge refunded) before it settled. */
+export const ReceivableTaken = Schema.Struct({
+  receivableId: Schema.String,
+  holder: Schema.String,
+  amount: Cents
+})
+export type ReceivableTaken = typeof ReceivableTaken.Type
 
 /** A refund: the one definition its row, views and event bodies derive from. */
 export const Refund = Schema.Struct({
@@ -45,6 +53,8 @@ export const Refund = Schema.Struct({
   providerChargeId: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String),
   splitReversals: Schema.Array(SplitReversal),
+  /** A card refund's parts paid from the charge's own receivables, newest installment first, before the balances. */
+  receivablesTaken: Schema.Array(ReceivableTaken),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "Refund" })

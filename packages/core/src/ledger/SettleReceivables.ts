@@ -19,7 +19,8 @@ export const settleDueReceivables = Effect.fn("Ledger.settleDueReceivables")(fun
   const ledger = yield* Ledger
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const due = yield* ledger.settleDue(saoPauloDate(now), limit, scope, at)
-    const entries = due.map((receivable) => receivableSettlement(receivable, receivable.subscriptionId))
+    // A receivable a refund took whole settles nothing.
+    const entries = due.filter((receivable) => receivable.amount > 0).map((receivable) => receivableSettlement(receivable, receivable.subscriptionId))
     yield* postEntries(entries, at)
     yield* payDebtsFrom(creditedHolders(entries), at)
     return due.length

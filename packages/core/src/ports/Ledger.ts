@@ -8,6 +8,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { RunScope } from "../domain/RunScope.ts"
 import type { AccountBook, EntryDraft, LedgerCategory, LedgerLine, Receivable, WalletBalance } from "../domain/Ledger.ts"
 import type { Cents } from "../money/Money.ts"
+import type { ReceivableTaken } from "../domain/Refund.ts"
 
 /** A journal entry with its id and each line's id, ready to append. */
 export interface EntryToPost extends EntryDraft {
@@ -56,6 +57,14 @@ export class Ledger extends Context.Service<Ledger, {
    * the transaction that posts their settlement.
    */
   readonly settleDue: (day: string, limit: number, scope: RunScope, at: Date) => Effect.Effect<ReadonlyArray<Receivable & { readonly subscriptionId: string | null }>>
+  /**
+   * Takes up to `amount` from the holder's unsettled receivables of the
+   * charge, newest installment first (a refund of a card not settled yet),
+   * the rows locked until the transaction ends; what it took of each.
+   */
+  readonly takeReceivables: (holder: string, chargeId: string, amount: Cents) => Effect.Effect<ReadonlyArray<ReceivableTaken>>
+  /** Gives back what a refused refund took; the receivables it went back to (those settled meanwhile are left out). */
+  readonly restoreReceivables: (taken: ReadonlyArray<ReceivableTaken>) => Effect.Effect<ReadonlyArray<ReceivableTaken>>
   /** What `accountId` will receive on each day from `from` to `to` (inclusive), unsettled receivables summed by day. */
   readonly receivableDays: (accountId: string, from: string, to: string) => Effect.Effect<ReadonlyArray<{
     readonly day: string

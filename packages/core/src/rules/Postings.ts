@@ -199,32 +199,55 @@ export const reversalParts = (charge: Charge, amount: Cents) =>
     return share === 0 ? [] : [{ accountId: part.accountId, accountNumber: part.accountNumber, amount: share }]
   })
 
-/** A refund's movement: the owner's part, and each receiver's, split into what its balance paid and what it owes. */
+/**
+ * What one holder gives back for a refund: from the charge's receivable (a
+ * card not settled yet), from its available balance, and what it owes (a
+ * split receiver that lacked; never the owner).
+ */
+export interface RefundPart {
+  readonly holder: string
+  readonly fromReceivable: Cents
+  readonly fromAvailable: Cents
+  readonly owed: Cents
+}
+
+/** A refund's movement: each holder's part. */
 export interface RefundMovement {
   readonly id: string
-  readonly ownerId: string
   readonly amount: Cents
-  readonly ownerPart: Cents
   readonly chargeId: string
   readonly paymentMethod: "PIX" | "CREDIT_CARD"
   readonly endToEndId: string | null
-  readonly reversals: ReadonlyArray<{ readonly accountId: string; readonly reversed: Cents; readonly owed: Cents }>
+  readonly parts: ReadonlyArray<RefundPart>
+}
+
+/** How a refused refund's parts come back: what of each holder's debt it paid meanwhile, what of its receivable is still unsettled. */
+export interface RefundReturn {
+  readonly debtPaid: ReadonlyMap<string, Cents>
+  readonly receivableKept: ReadonlyMap<string, Cents>
 }
 
 const refundAbout = (m: RefundMovement) => ({ chargeId: m.chargeId, paymentMethod: m.paymentMethod, endToEndId: m.endToEndId, referenceId: m.id })
 
-/** Lines of `m`'s accounts, each amount multiplied by `sign`; zero amounts left out. */
-const refundAccountLines = (m: RefundMovement, sign: 1 | -1, debtPaid: ReadonlyMap<string, Cents>): Array<LineDraft> => {
+/**
+ * The lines of the refund's holders. Out (`back` null): each part leaves the
+ * receivable, the balance, and becomes a debt. Back: the receivable still
+ * unsettled returns to the receivable, the rest (and the debt paid
+ * meanwhile) to the balance, and the debt left is canceled.
+ */
+const refundAccountLines = (m: RefundMovement, back: RefundReturn | null): Array<LineDraft> => {
   const about = refundAbout(m)
-  const lines = [line({ ...about, holder: m.ownerId, book: "AVAILABLE", amount: cents(sign * m.ownerPart), category: "REFUND", title: sign < 0 ? "Estorno" : "Estorno devolvido" })]
-  for (const r of m.reversals) {
-    const paid = debtPaid.get(r.accountId) ?? 0
-    lines.push(
-      line({ ...about, holder: r.accountId, book: "AVAILABLE", amount: cents(sign * (r.reversed + paid)), category: "REFUND", title: sign < 0 ? "Estorno de split" : "Estorno de split devolvido" }),
-      line({ ...about, holder: r.accountId, book: "DEBT", amount: cents(sign * (r.owed - paid)), category: "REFUND", title: sign < 0 ? "Débito de estorno de split" : "Débito de estorno de split cancelado" })
-    )
-  }
-  return lines.filter((l) => l.amount !== 0)
+  const sign = back === null ? -1 : 1
+  return m.parts.flatMap((part) => {
+    const paid = back?.debtPaid.get(part.holder) ?? 0
+    const kept = back === null ? part.fromReceivable : back.receivableKept.get(part.holder) ?? 0
+    const title = back === null ? "Estorno" : "Estorno devolvido"
+    return [
+      line({ ...about, holder: part.holder, book: "RECEIVABLE", amount: cents(sign * kept), category: "REFUND", title }),
+      line({ ...about, holder: part.holder, book: "AVAILABLE", amount: cents(sign * (part.fromAvailable + part.fromReceivable - kept + paid)), category: "REFUND", title }),
+      line({ ...about, holder: part.holder, book: "DEBT", amount: cents(sign * (part.owed - paid)), category: "REFUND", title: back === null ? "Débito de estorno de split" : "Débito de estorno de split cancelado" })
+    ].filter((l) => l.amount !== 0)
+  })
 }
 
 /** A refund requested: its parts leave the owner's and receivers' balances (or become debts) and wait in the house's payouts. */
@@ -232,7 +255,7 @@ export const refundPosting = (m: RefundMovement): EntryDraft => ({
   kind: "REFUND",
   referenceId: m.id,
   lines: [
-    ...refundAccountLines(m, -1, new Map()),
+    ...refundAccountLines(m, null),
     line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: m.amount, category: "REFUND", title: "Estorno" })
   ]
 })
@@ -247,16 +270,12 @@ export const refundSettledPosting = (m: RefundMovement): EntryDraft => ({
   ]
 })
 
-/**
- * The provider refused the refund: every part comes back. What a receiver
- * paid meanwhile of its debt (`debtPaid`) comes back to its balance; the
- * rest of the debt is canceled.
- */
-export const refundReturnedPosting = (m: RefundMovement, debtPaid: ReadonlyMap<string, Cents>): EntryDraft => ({
+/** The provider refused the refund: every part comes back (`RefundReturn`). */
+export const refundReturnedPosting = (m: RefundMovement, back: RefundReturn): EntryDraft => ({
   kind: "REFUND_RETURNED",
   referenceId: m.id,
   lines: [
-    ...refundAccountLines(m, 1, debtPaid),
+    ...refundAccountLines(m, back),
     line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), category: "REFUND", title: "Estorno devolvido" })
   ]
 })

@@ -12,7 +12,7 @@
 import { Clock, Effect, Option } from "effect"
 import { type Charge, ChargeNotFound, MissingChargeId } from "../domain/Charge.ts"
 import { invalidData } from "../domain/Errors.ts"
-import { type Refund, RefundAmountExceeded, RefundNotFound, ChargeNotRefundable, type SplitReversal } from "../domain/Refund.ts"
+import { ChargeNotRefundable, type ReceivableTaken, type Refund, RefundAmountExceeded, RefundNotFound, type SplitReversal } from "../domain/Refund.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { dateBound, keysetPagination, pageLimit } from "../domain/Pagination.ts"
 import { type RefundQuery, type RefundRequest, toRefundView } from "../domain/WalletViews.ts"
@@ -38,17 +38,33 @@ export const REFUND_LEASE_MILLIS = 60_000
 
 const REFUNDABLE: ReadonlyArray<Charge["status"]> = ["PAID", "PARTIALLY_REFUNDED"]
 
+/** Sums `amount` by holder. */
+const byHolder = (rows: ReadonlyArray<{ readonly holder: string; readonly amount: Cents }>): Map<string, Cents> => {
+  const sums = new Map<string, Cents>()
+  for (const row of rows) sums.set(row.holder, cents((sums.get(row.holder) ?? 0) + row.amount))
+  return sums
+}
+
 /** The refund's movement in the ledger, from what it recorded. */
-const movementOf = (refund: Refund): RefundMovement => ({
-  id: refund.id,
-  ownerId: refund.accountId,
-  amount: refund.amount,
-  ownerPart: cents(refund.amount - refund.splitReversals.reduce((sum, r) => sum + r.amount, 0)),
-  chargeId: refund.chargeId,
-  paymentMethod: refund.paymentType,
-  endToEndId: refund.endToEndId,
-  reversals: refund.splitReversals.map((r) => ({ accountId: r.accountId, reversed: r.reversed, owed: cents(r.amount - r.reversed) }))
-})
+const movementOf = (refund: Refund): RefundMovement => {
+  const taken = byHolder(refund.receivablesTaken)
+  const ownerPart = refund.amount - refund.splitReversals.reduce((sum, r) => sum + r.amount, 0)
+  const ownerFromReceivable = taken.get(refund.accountId) ?? 0
+  return {
+    id: refund.id,
+    amount: refund.amount,
+    chargeId: refund.chargeId,
+    paymentMethod: refund.paymentType,
+    endToEndId: refund.endToEndId,
+    parts: [
+      { holder: refund.accountId, fromReceivable: cents(ownerFromReceivable), fromAvailable: cents(ownerPart - ownerFromReceivable), owed: cents(0) },
+      ...refund.splitReversals.map((r) => {
+        const fromReceivable = taken.get(r.accountId) ?? 0
+        return { holder: r.accountId, fromReceivable: cents(fromReceivable), fromAvailable: cents(r.reversed - fromReceivable), owed: cents(r.amount - r.reversed) }
+      })
+    ]
+  }
+}
 
 /** The charge the request names, locked, checked refundable, and how much of it this refund takes. */
 const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: string, request: RefundRequest) {
@@ -78,42 +94,47 @@ const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: s
 })
 
 /**
- * Each receiver's reversal: what its balance pays now and, when it lacks,
- * the debt for the rest. Balances are locked in account order, the owner's
- * with them, so concurrent refunds and withdrawals wait for each other.
+ * Each holder's part of refunding `amount` of `charge`: a card's own
+ * receivable first (what has not settled yet), then the available balance;
+ * a split receiver that lacks owes the rest. The books are locked in
+ * account order, so concurrent refunds and withdrawals wait for each other.
  */
-const reversalsOf = Effect.fn("Wallet.reversals")(function*(charge: Charge, amount: Cents, sandbox: boolean) {
+const partsOf = Effect.fn("Wallet.refundParts")(function*(charge: Charge, amount: Cents) {
   const ledger = yield* Ledger
-  const parts = reversalParts(charge, amount)
-  const available = new Map<string, Cents>()
-  for (const holder of [...new Set([charge.accountId, ...parts.map((p) => p.accountId)])].sort()) {
-    available.set(holder, yield* ledger.lockBalance(holder, "AVAILABLE"))
+  const receivers = reversalParts(charge, amount)
+  const owner = { accountId: charge.accountId, accountNumber: "", amount: cents(amount - receivers.reduce((sum, r) => sum + r.amount, 0)) }
+  const wanted = [owner, ...receivers].sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
+  const taken: Array<ReceivableTaken> = []
+  const paid = new Map<string, Cents>()
+  for (const part of wanted) {
+    const available = yield* ledger.lockBalance(part.accountId, "AVAILABLE")
+    const fromReceivable = charge.paymentType === "CREDIT_CARD" ? yield* ledger.takeReceivables(part.accountId, charge.id, part.amount) : []
+    taken.push(...fromReceivable)
+    const stillDue = part.amount - fromReceivable.reduce((sum, t) => sum + t.amount, 0)
+    paid.set(part.accountId, cents(part.amount - stillDue + Math.min(stillDue, available)))
   }
-  const ids = yield* Ids
-  const reversals: Array<SplitReversal> = []
-  for (const part of parts) {
-    const reversed = cents(Math.min(part.amount, available.get(part.accountId)!))
-    const pending = reversed < part.amount
-    reversals.push({
-      ...part,
-      reversed,
-      status: pending ? "PENDING" : "REVERSED",
-      debtId: pending ? yield* ids.make("sdb", { sandbox }) : null
-    })
-  }
-  return { reversals, ownerAvailable: available.get(charge.accountId)! }
+  return { owner, receivers, taken, paid }
 })
 
 /** Reserves the refund: row, debts, ledger entry and `refund.requested`, in one transaction. */
 const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, sandbox: boolean, request: RefundRequest) {
   const { charge, amount } = yield* chargeToRefund(accountId, request)
-  const { reversals, ownerAvailable } = yield* reversalsOf(charge, amount, sandbox)
-  const ownerPart = amount - reversals.reduce((sum, r) => sum + r.amount, 0)
-  if (ownerAvailable < ownerPart) {
+  const { owner, receivers, taken, paid } = yield* partsOf(charge, amount)
+  const ownerPaid = paid.get(owner.accountId)!
+  if (ownerPaid < owner.amount) {
+    const fromReceivable = byHolder(taken).get(owner.accountId) ?? 0
+    const [available, needed] = [cents(ownerPaid - fromReceivable), cents(owner.amount - fromReceivable)]
     return yield* new InsufficientBalance({
-      message: `Saldo insuficiente para o estorno: disponível ${toDecimalString(ownerAvailable)}, necessário ${toDecimalString(cents(ownerPart))}`,
-      details: { availableBalance: toDecimalString(ownerAvailable), amount: toDecimalString(cents(ownerPart)) }
+      message: `Saldo insuficiente para o estorno: disponível ${toDecimalString(available)}, necessário ${toDecimalString(needed)}`,
+      details: { availableBalance: toDecimalString(available), amount: toDecimalString(needed) }
     })
+  }
+  const ids = yield* Ids
+  const reversals: Array<SplitReversal> = []
+  for (const part of receivers) {
+    const reversed = paid.get(part.accountId)!
+    const pending = reversed < part.amount
+    reversals.push({ ...part, reversed, status: pending ? "PENDING" : "REVERSED", debtId: pending ? yield* ids.make("sdb", { sandbox }) : null })
   }
   const at = new Date(yield* Clock.currentTimeMillis)
   const refund: Refund = {
@@ -129,6 +150,7 @@ const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, s
     providerChargeId: null,
     error: null,
     splitReversals: reversals,
+    receivablesTaken: taken,
     createdAt: at,
     updatedAt: at
   }
@@ -174,8 +196,12 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
     } else {
       const canceled = yield* refunds.cancelDebts(settled.id, at)
-      const debtPaid = new Map(canceled.map((debt) => [debt.holder, cents(debt.amount - debt.remaining)]))
-      yield* postEntries([refundReturnedPosting(movementOf(settled), debtPaid)], at)
+      const kept = yield* (yield* Ledger).restoreReceivables(settled.receivablesTaken)
+      const back = {
+        debtPaid: byHolder(canceled.map((debt) => ({ holder: debt.holder, amount: cents(debt.amount - debt.remaining) }))),
+        receivableKept: byHolder(kept)
+      }
+      yield* postEntries([refundReturnedPosting(movementOf(settled), back)], at)
       yield* append("refund.failed", refundFailedBody(settled, charge, at))
     }
     return settled

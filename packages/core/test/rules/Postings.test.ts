@@ -2,13 +2,17 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isBusinessDay } from "../../src/brazil/BankCalendar.ts"
 import type { Charge, PaymentType } from "../../src/domain/Charge.ts"
-import { type EntryDraft, HOUSE } from "../../src/domain/Ledger.ts"
-import { cents } from "../../src/money/Money.ts"
+import { type EntryDraft, HOUSE, type Receivable } from "../../src/domain/Ledger.ts"
+import { type Cents, cents } from "../../src/money/Money.ts"
 import { computeFees } from "../../src/rules/Fees.ts"
 import {
   paymentPosting,
   type PixSendMovement,
   receivableSettlement,
+  refundPosting,
+  refundReturnedPosting,
+  refundSettledPosting,
+  reversalParts,
   settlementDays,
   pixSendPosting,
   pixSendReturnedPosting,
@@ -134,64 +138,125 @@ describe("posting laws", () => {
     }))
   })
 
-  it("over any sequence of payments, settlements, withdrawals, transfers and returns, balances never go negative and add up to payments − fees − Pix sent", () => {
+  it("over any sequence of payments, settlements, Pix sent, refunds and their outcomes, every entry balances, no book passes zero but through a debt, and the accounts hold payments − fees − Pix sent − refunds", () => {
     type Step =
       | { readonly _tag: "pay"; readonly charge: Charge }
       | { readonly _tag: "withdraw"; readonly holder: number; readonly amount: number; readonly fee: number }
       | { readonly _tag: "outcome"; readonly paid: boolean }
       | { readonly _tag: "settle" }
+      | { readonly _tag: "refund"; readonly which: number; readonly percent: number; readonly confirmed: boolean }
     const step: fc.Arbitrary<Step> = fc.oneof(
-      chargeArbitrary.map((charge) => ({ _tag: "pay" as const, charge })),
-      fc.record({ _tag: fc.constant("withdraw" as const), holder: fc.integer({ min: -1, max: 4 }), amount: fc.integer({ min: 1, max: 5_000_000 }), fee: fc.constantFrom(0, 47) }),
-      fc.record({ _tag: fc.constant("outcome" as const), paid: fc.boolean() }),
-      fc.constant({ _tag: "settle" as const })
+      { weight: 3, arbitrary: chargeArbitrary.map((charge) => ({ _tag: "pay" as const, charge })) },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          _tag: fc.constant("withdraw" as const),
+          holder: fc.integer({ min: -1, max: 4 }),
+          // 0: all the balance can pay, fee included (a receiver left with nothing to return a split).
+          amount: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: 5_000_000 })),
+          fee: fc.constantFrom(0, 47)
+        })
+      },
+      { weight: 1, arbitrary: fc.record({ _tag: fc.constant("outcome" as const), paid: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.constant({ _tag: "settle" as const }) },
+      { weight: 3, arbitrary: fc.record({ _tag: fc.constant("refund" as const), which: fc.nat(), percent: fc.integer({ min: 1, max: 100 }), confirmed: fc.boolean() }) }
     )
-    fc.assert(fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+    fc.assert(fc.property(fc.array(step, { minLength: 5, maxLength: 60 }), (steps) => {
       const balances = new Map<string, number>()
-      const ledger: Array<EntryDraft> = []
+      const balanceOf = (holder: string, book: string) => balances.get(`${holder}/${book}`) ?? 0
       const post = (entry: EntryDraft) => {
         expect(sum(entry)).toBe(0)
         for (const line of entry.lines) {
           const key = `${line.holder}/${line.book}`
           const after = (balances.get(key) ?? 0) + line.amount
-          if (line.holder !== HOUSE) expect(after, key).toBeGreaterThanOrEqual(0)
+          // The database's bounds: an account's DEBT book never above zero, its other books never below.
+          if (line.holder !== HOUSE && line.book === "DEBT") expect(after, key).toBeLessThanOrEqual(0)
+          else if (line.holder !== HOUSE) expect(after, key).toBeGreaterThanOrEqual(0)
           balances.set(key, after)
         }
-        ledger.push(entry)
       }
-      const pending: Array<ReturnType<typeof paymentPosting>["receivables"][number]> = []
+      const pending: Array<{ -readonly [K in keyof Receivable]: Receivable[K] }> = []
       const inFlight: Array<PixSendMovement> = []
+      const paid: Array<{ charge: Charge; refunded: number }> = []
       let expected = 0
       for (const [i, s] of steps.entries()) {
         if (s._tag === "pay") {
           const charge = { ...s.charge, id: `cha_${i}` }
           const { entry, receivables } = paymentPosting(charge, PAID_AT, null)
           post(entry)
-          pending.push(...receivables.map((r) => ({ ...r })))
+          pending.push(...receivables.map((r, n) => ({ ...r, id: `rcv_${i}_${n}` })))
+          paid.push({ charge, refunded: 0 })
           expected += charge.amount - charge.fee
         } else if (s._tag === "settle") {
-          for (const [n, r] of pending.splice(0).entries()) post(receivableSettlement({ ...r, id: `rcv_${i}_${n}` }, null))
+          // As the worker: a receivable a refund took whole settles nothing.
+          for (const r of pending.splice(0)) if (r.amount > 0) post(receivableSettlement(r, null))
         } else if (s._tag === "withdraw") {
           const holder = s.holder < 0 ? "OWNER" : `R${s.holder}`
+          const amount = s.amount === 0 ? balanceOf(holder, "AVAILABLE") - s.fee : s.amount
           // The use case's rule: only what the available balance covers, fee included.
-          if ((balances.get(`${holder}/AVAILABLE`) ?? 0) < s.amount + s.fee) continue
+          if (amount < 1 || balanceOf(holder, "AVAILABLE") < amount + s.fee) continue
           const kind = s.holder % 2 === 0 ? "WITHDRAWAL" as const : "PIX_TRANSFER" as const
-          const w = { id: `wdr_${i}`, kind, accountId: holder, amount: cents(s.amount), fee: cents(s.fee), endToEndId: null, receiver: null }
+          const w = { id: `wdr_${i}`, kind, accountId: holder, amount: cents(amount), fee: cents(s.fee), endToEndId: null, receiver: null }
           post(pixSendPosting(w))
           inFlight.push(w)
-          expected -= s.amount + s.fee
-        } else {
+          expected -= amount + s.fee
+        } else if (s._tag === "outcome") {
           const w = inFlight.shift()
           if (w === undefined) continue
           post(s.paid ? pixSendSettledPosting(w) : pixSendReturnedPosting(w))
           if (!s.paid) expected += w.amount + w.fee
+        } else {
+          // A refund as the use case makes it: each holder's part from the charge's receivable (newest first), then its balance; receivers owe the rest.
+          const target = paid[s.which % Math.max(1, paid.length)]
+          if (target === undefined || target.charge.paymentType === "BOLETO") continue
+          const remaining = target.charge.amount - target.refunded
+          const amount = cents(Math.max(1, Math.floor((remaining * s.percent) / 100)))
+          if (remaining === 0) continue
+          const receivers = reversalParts(target.charge, amount)
+          const owner = { accountId: "OWNER", amount: cents(amount - receivers.reduce((a, r) => a + r.amount, 0)) }
+          const taken: Array<{ row: (typeof pending)[number]; amount: number }> = []
+          const parts = [owner, ...receivers].map((part) => {
+            let fromReceivable = 0
+            const rows = target.charge.paymentType === "CREDIT_CARD"
+              ? pending.filter((r) => r.holder === part.accountId && r.chargeId === target.charge.id).sort((a, b) => b.installment - a.installment)
+              : []
+            for (const row of rows) {
+              const take = Math.min(row.amount, part.amount - fromReceivable)
+              if (take > 0) taken.push({ row, amount: take })
+              fromReceivable += take
+            }
+            const fromAvailable = Math.min(part.amount - fromReceivable, balanceOf(part.accountId, "AVAILABLE"))
+            return { holder: part.accountId, fromReceivable: cents(fromReceivable), fromAvailable: cents(fromAvailable), owed: cents(part.amount - fromReceivable - fromAvailable) }
+          })
+          // The owner must have its part: else INSUFFICIENT_BALANCE and nothing moves.
+          if (parts[0]!.owed > 0) continue
+          for (const t of taken) t.row.amount = cents(t.row.amount - t.amount)
+          const m = { id: `ref_${i}`, amount, chargeId: target.charge.id, paymentMethod: target.charge.paymentType as "PIX" | "CREDIT_CARD", endToEndId: null, parts }
+          post(refundPosting(m))
+          if (s.confirmed) {
+            post(refundSettledPosting(m))
+            target.refunded += amount
+            expected -= amount
+          } else {
+            // Refused: what it took of receivables not settled since goes back to them, the rest to the balance; debts are canceled.
+            const kept = new Map<string, Cents>()
+            for (const t of taken) {
+              if (!pending.includes(t.row)) continue
+              t.row.amount = cents(t.row.amount + t.amount)
+              kept.set(t.row.holder, cents((kept.get(t.row.holder) ?? 0) + t.amount))
+            }
+            post(refundReturnedPosting(m, { debtPaid: new Map(), receivableKept: kept }))
+          }
         }
       }
       const accounts = [...balances].filter(([key]) => !key.startsWith(`${HOUSE}/`)).reduce((a, [, v]) => a + v, 0)
       expect(accounts).toBe(expected)
-      // Nothing in flight is left in the house's payouts once every withdrawal has an outcome.
-      const payouts = balances.get(`${HOUSE}/PAYOUTS`) ?? 0
-      expect(payouts).toBe(inFlight.reduce((a, w) => a + w.amount, 0))
-    }), { numRuns: 200 })
+      // What is left in the house's payouts is exactly what was sent and has no outcome yet.
+      expect(balanceOf(HOUSE, "PAYOUTS")).toBe(inFlight.reduce((a, w) => a + w.amount, 0))
+      // Every receivable still pending is in its holder's RECEIVABLE book.
+      for (const holder of new Set(pending.map((r) => r.holder))) {
+        expect(balanceOf(holder, "RECEIVABLE")).toBe(pending.filter((r) => r.holder === holder).reduce((a, r) => a + r.amount, 0))
+      }
+    }), { numRuns: 300 })
   })
 })
