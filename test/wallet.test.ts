@@ -412,6 +412,51 @@ describe("wallet ledger on postgres", () => {
     expect((await call("GET", "/v1/wallet/balance")).body).toMatchObject({ availableBalance: 10, pendingBalance: 0 })
   })
 
+  it("simulates MED: an infraction blocks the amount as retained balance, released to the account or returned to the payer as a refund", async () => {
+    const { account, call, receive, balance } = await merchant()
+    const chargeId = await receive(30)
+    const medEvents = async () =>
+      (await sql((s) => s<{ body: string }>`SELECT body FROM outbox WHERE account_id = ${account.accountId} AND event LIKE 'med.%' ORDER BY id`))
+        .map((row) => JSON.parse(row.body))
+
+    const opened = await call("POST", "/v1/sandbox/med/infractions", { chargeId, amount: 10, reason: "FRAUD" })
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201)
+    expect(opened.body).toMatchObject({ chargeId, amount: 10, blockedAmount: 10, status: "OPEN", refundId: null })
+    expect(opened.body.infractionId).toMatch(/^SANDBOX_med_/)
+    expect(await balance()).toMatchObject({ availableBalance: 20, retainedBalance: 10, totalBalance: 30 })
+    const [retained, blocked] = (await call("GET", "/v1/wallet/transactions?limit=2")).body.transactions
+    expect([blocked.type, blocked.category, blocked.amount, blocked.balanceAfter]).toEqual(["DEBIT", "MED_BLOCK", 10, 20])
+    expect([retained.type, retained.category, retained.amount, retained.balanceAfter]).toEqual(["CREDIT", "MED_BLOCK", 10, 10])
+
+    const released = await call("POST", `/v1/sandbox/med/infractions/${opened.body.infractionId}/release`)
+    expect(released.body).toMatchObject({ status: "RELEASED" })
+    expect(await balance()).toMatchObject({ availableBalance: 30, retainedBalance: 0 })
+    const again = await call("POST", `/v1/sandbox/med/infractions/${opened.body.infractionId}/return`)
+    expect([again.status, again.body.error.code]).toEqual([400, "INFRACTION_CLOSED"])
+    expect((await medEvents()).map((e) => [e.event, e.status ?? e.blockedAmount])).toEqual([
+      ["med.infraction.updated", "OPEN"],
+      ["med.balance.blocked", 10],
+      ["med.balance.unblocked", 10],
+      ["med.infraction.updated", "RELEASED"]
+    ])
+
+    // The whole charge contested and returned: a FRAUD refund, confirmed, and the charge REFUNDED.
+    const second = (await call("POST", "/v1/sandbox/med/infractions", { chargeId })).body
+    expect(second).toMatchObject({ amount: 30, blockedAmount: 30 })
+    const returned = await call("POST", `/v1/sandbox/med/infractions/${second.infractionId}/return`)
+    expect(returned.body).toMatchObject({ status: "RETURNED", refundId: expect.stringMatching(/^SANDBOX_ref_/) })
+    expect(await balance()).toMatchObject({ availableBalance: 0, retainedBalance: 0, totalBalance: 0 })
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("REFUNDED")
+    expect((await call("GET", `/v1/wallet/refunds?refundId=${returned.body.refundId}`)).body).toMatchObject({ status: "CONFIRMED", reason: "FRAUD", amount: 30 })
+    expect((await medEvents()).slice(-3)).toMatchObject([
+      { event: "med.refund.opened", status: "PROCESSING", refundId: returned.body.refundId, returnIdentification: null },
+      { event: "med.refund.closed", status: "CONFIRMED", returnIdentification: expect.stringMatching(/^D99999999/) },
+      { event: "med.infraction.updated", status: "RETURNED", infractionId: second.infractionId }
+    ])
+    expect((await call("POST", "/v1/sandbox/med/infractions", { chargeId })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
+    expect((await call("GET", "/v1/sandbox/med/infractions/SANDBOX_med_nothing")).status).toBe(404)
+  })
+
   it("counts two racing refunds of one charge one after the other: never more than was paid, in the database too", async () => {
     const { call, receive } = await merchant()
     const chargeId = await receive(10)

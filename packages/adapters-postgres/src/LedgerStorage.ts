@@ -107,7 +107,7 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
       ),
     statement: (accountId, filter) =>
       run(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
-        WHERE l.holder = ${accountId} AND l.book IN ('AVAILABLE', 'DEBT') ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
+        WHERE l.holder = ${accountId} AND l.book IN ('AVAILABLE', 'RETAINED', 'DEBT') ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
         ${filter.direction === null ? sql`` : filter.direction === "CREDIT" ? sql`AND l.amount_cents > 0` : sql`AND l.amount_cents < 0`}
         ${filter.category === null ? sql`` : sql`AND l.category = ${filter.category}`}
         ${filter.from === null ? sql`` : sql`AND l.created_at >= ${filter.from}`}

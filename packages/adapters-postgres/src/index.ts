@@ -9,6 +9,7 @@ import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { LedgerStorageLive } from "./LedgerStorage.ts"
+import { MedInfractionsStorageLive } from "./MedInfractionsStorage.ts"
 import { RefundsStorageLive } from "./RefundsStorage.ts"
 import { NotificationsStorageLive } from "./NotificationsStorage.ts"
 import { OutboxStorageLive } from "./OutboxStorage.ts"
@@ -51,5 +52,6 @@ export const StorageLive = Layer.mergeAll(
   SubscriptionsStorageLive,
   LedgerStorageLive,
   WithdrawalsStorageLive,
-  RefundsStorageLive
+  RefundsStorageLive,
+  MedInfractionsStorageLive
 )

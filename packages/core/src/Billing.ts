@@ -80,5 +80,6 @@ export {
   runBillingJobs
 } from "./subscriptions/BillingRun.ts"
 export { advanceClock, getTestClock } from "./sandbox/TestClocks.ts"
+export { getInfraction, openInfraction, releaseInfraction, returnInfraction } from "./sandbox/Med.ts"
 export { shiftedClock, withAccountClock } from "./sandbox/AccountClock.ts"
 export { asAccount } from "./auth/AsAccount.ts"

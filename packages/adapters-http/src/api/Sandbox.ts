@@ -1,8 +1,24 @@
-/** `/v1/sandbox`: a sandbox account's test clock. */
-import { AdvanceClockInput, AdvanceClockResult, InvalidData, NotSandboxAccount, TestClockView } from "@billing/core"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+/** `/v1/sandbox`: a sandbox account's test clock and its MED simulation. */
+import {
+  AdvanceClockInput,
+  AdvanceClockResult,
+  ChargeNotFound,
+  ChargeNotRefundable,
+  InfractionClosed,
+  InfractionNotFound,
+  InvalidData,
+  MedInfractionRequest,
+  MedInfractionView,
+  NotSandboxAccount,
+  RefundAmountExceeded,
+  TestClockView
+} from "@billing/core"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
-import { authenticated, requires } from "./Common.ts"
+import { authenticated, Id, requires } from "./Common.ts"
+
+const InfractionIdParam = { infractionId: Id }
+const decisionErrors = [enveloped(NotSandboxAccount), enveloped(InfractionNotFound), enveloped(InfractionClosed)]
 
 export class SandboxGroup extends HttpApiGroup.make("sandbox")
   .add(
@@ -18,7 +34,35 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
       error: [enveloped(InvalidData), enveloped(NotSandboxAccount)]
     })
       .annotateMerge(requires("wallet/write"))
-      .annotate(OpenApi.Summary, "Advance the account's test clock, running every job due on the way")
+      .annotate(OpenApi.Summary, "Advance the account's test clock, running every job due on the way"),
+    HttpApiEndpoint.post("openInfraction", "/med/infractions", {
+      payload: MedInfractionRequest,
+      success: MedInfractionView.pipe(HttpApiSchema.status(201)),
+      error: [enveloped(InvalidData), enveloped(NotSandboxAccount), enveloped(ChargeNotFound), enveloped(ChargeNotRefundable), enveloped(RefundAmountExceeded)]
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Open a MED infraction on a paid Pix (blocks the amount)"),
+    HttpApiEndpoint.get("getInfraction", "/med/infractions/:infractionId", {
+      params: InfractionIdParam,
+      success: MedInfractionView,
+      error: [enveloped(NotSandboxAccount), enveloped(InfractionNotFound)]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "Read a MED infraction"),
+    HttpApiEndpoint.post("releaseInfraction", "/med/infractions/:infractionId/release", {
+      params: InfractionIdParam,
+      success: MedInfractionView,
+      error: decisionErrors
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Decide a MED infraction for the account: release the block"),
+    HttpApiEndpoint.post("returnInfraction", "/med/infractions/:infractionId/return", {
+      params: InfractionIdParam,
+      success: MedInfractionView,
+      error: decisionErrors
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Decide a MED infraction for the payer: return the blocked amount")
   )
-  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks of sandbox accounts" }))
+  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks and the MED simulation of sandbox accounts" }))
 {}

@@ -6,8 +6,12 @@ import { BillingApi } from "../api/Api.ts"
 import { capture, type Services } from "./Common.ts"
 
 export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effect.fn("Handlers.sandbox")(function*(handlers) {
-  const provide = yield* capture<Services<ReturnType<typeof Billing.advanceClock>>>()
+  const provide = yield* capture<Services<ReturnType<typeof Billing.advanceClock>> | Services<ReturnType<typeof Billing.returnInfraction>>>()
   return handlers
     .handle("clock", () => provide(Billing.getTestClock()))
     .handle("advanceClock", ({ payload }) => provide(Billing.advanceClock(payload)))
+    .handle("openInfraction", ({ payload }) => provide(Billing.openInfraction(payload)))
+    .handle("getInfraction", ({ params }) => provide(Billing.getInfraction(params.infractionId)))
+    .handle("releaseInfraction", ({ params }) => provide(Billing.releaseInfraction(params.infractionId)))
+    .handle("returnInfraction", ({ params }) => provide(Billing.returnInfraction(params.infractionId)))
 }))

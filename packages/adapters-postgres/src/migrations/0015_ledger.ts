@@ -15,14 +15,14 @@ export default Effect.gen(function*() {
     CREATE TABLE ledger_entries (
       id text PRIMARY KEY,
       kind text NOT NULL CHECK (kind IN ('PAYMENT', 'RECEIVABLE_SETTLED', 'PIX_SENT', 'PIX_SENT_SETTLED', 'PIX_SENT_RETURNED',
-        'REFUND', 'REFUND_SETTLED', 'REFUND_RETURNED', 'DEBT_SETTLED')),
+        'REFUND', 'REFUND_SETTLED', 'REFUND_RETURNED', 'DEBT_SETTLED', 'MED_BLOCK', 'MED_RELEASE', 'MED_RETURN')),
       reference_id text NOT NULL,
       created_at timestamptz NOT NULL,
       UNIQUE (kind, reference_id)
     )`
   // A line moves `amount_cents` into (positive) or out of (negative) one book
   // of one holder: an account, or the house (`HOUSE`) for the rails and our
-  // fees. The lines of a merchant's `AVAILABLE` and `DEBT` books are its statement.
+  // fees. The lines of a merchant's `AVAILABLE`, `RETAINED` and `DEBT` books are its statement.
   yield* sql`
     CREATE TABLE ledger_lines (
       id text PRIMARY KEY,
@@ -33,7 +33,8 @@ export default Effect.gen(function*() {
       amount_cents bigint NOT NULL CHECK (amount_cents <> 0),
       balance_after_cents bigint,
       category text NOT NULL CHECK (category IN (
-        'PAYMENT', 'PIX_IN', 'PIX_OUT', 'WITHDRAWAL', 'REFUND', 'FEE', 'TRANSFER', 'BOLETO_IN', 'CARD_IN')),
+        'PAYMENT', 'PIX_IN', 'PIX_OUT', 'WITHDRAWAL', 'REFUND', 'FEE', 'TRANSFER', 'BOLETO_IN', 'CARD_IN',
+        'MED_BLOCK', 'MED_RELEASE', 'MED_RETURN')),
       title text NOT NULL,
       description text,
       payment_method text CHECK (payment_method IN ('PIX', 'BOLETO', 'CREDIT_CARD')),
@@ -47,10 +48,10 @@ export default Effect.gen(function*() {
       CHECK ((holder = 'HOUSE') = (balance_after_cents IS NULL))
     )`
   yield* sql`CREATE INDEX ledger_lines_entry_idx ON ledger_lines (entry_id)`
-  // An account's statement: its available and debt lines, newest first. No
+  // An account's statement: its available, retained and debt lines, newest first. No
   // other index orders lines by `seq`: given one, the planner walks it
   // backwards through every other account's lines to fill a page.
-  yield* sql`CREATE INDEX ledger_lines_statement_idx ON ledger_lines (holder, seq) WHERE book IN ('AVAILABLE', 'DEBT')`
+  yield* sql`CREATE INDEX ledger_lines_statement_idx ON ledger_lines (holder, seq) WHERE book IN ('AVAILABLE', 'RETAINED', 'DEBT')`
   // The running balance of each account's book: what a balance read returns
   // at once however long the history. The house has none: every payment
   // touches its books, and one hot row would serialize every payment. No
@@ -243,6 +244,25 @@ export default Effect.gen(function*() {
       CHECK (status = 'CANCELED' OR (status = 'PAID') = (remaining_cents = 0))
     )`
   yield* sql`CREATE INDEX split_debts_pending_idx ON split_debts (holder, created_at) WHERE status = 'PENDING'`
+  // MED infractions (the Pix special return mechanism): the amount in
+  // question blocked in the account's RETAINED book until it is released or
+  // returned to the payer.
+  yield* sql`
+    CREATE TABLE med_infractions (
+      id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      charge_id text NOT NULL REFERENCES charges (id),
+      end_to_end_id text NOT NULL,
+      amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+      blocked_cents bigint NOT NULL CHECK (blocked_cents >= 0 AND blocked_cents <= amount_cents),
+      reason text NOT NULL,
+      status text NOT NULL CHECK (status IN ('OPEN', 'RELEASED', 'RETURNED')),
+      refund_id text REFERENCES refunds (id),
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      CHECK ((status = 'RETURNED' AND blocked_cents > 0) = (refund_id IS NOT NULL))
+    )`
+  yield* sql`CREATE INDEX med_infractions_charge_idx ON med_infractions (charge_id)`
   // Per-account wallet limits an operator set; an account without a row has the spec's defaults.
   yield* sql`
     CREATE TABLE wallet_limits (

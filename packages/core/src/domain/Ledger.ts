@@ -1,10 +1,11 @@
 /**
  * The wallet's double-entry ledger: every movement of money is one journal
  * entry of lines that sum to zero, each line moving one book of one holder.
- * The lines of an account's `AVAILABLE` and `DEBT` books are its statement
- * (the spec's wallet transactions; a debt line's `balanceAfter` is what the
- * account still owes, as a negative amount); the one definition of a line,
- * from which the stored row and the statement view derive.
+ * The lines of an account's `AVAILABLE`, `RETAINED` and `DEBT` books are its
+ * statement (the spec's wallet transactions; a line's `balanceAfter` is its
+ * book's: a retained line's the amount still blocked, a debt line's what the
+ * account still owes, negative); the one definition of a line, from which
+ * the stored row and the statement view derive.
  */
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
@@ -29,7 +30,8 @@ export type Book = typeof Book.Type
 
 /** What a movement was, as the statement's `category` says (spec: Wallet transaction; the provider's list). */
 export const LedgerCategories = [
-  "PAYMENT", "PIX_IN", "PIX_OUT", "WITHDRAWAL", "REFUND", "FEE", "TRANSFER", "BOLETO_IN", "CARD_IN"
+  "PAYMENT", "PIX_IN", "PIX_OUT", "WITHDRAWAL", "REFUND", "FEE", "TRANSFER", "BOLETO_IN", "CARD_IN",
+  "MED_BLOCK", "MED_RELEASE", "MED_RETURN"
 ] as const
 export const LedgerCategory = Schema.Literals(LedgerCategories)
 export type LedgerCategory = typeof LedgerCategories[number]
@@ -37,7 +39,7 @@ export type LedgerCategory = typeof LedgerCategories[number]
 /** What a journal entry records; with its reference, unique: nothing is posted twice. */
 export const EntryKinds = [
   "PAYMENT", "RECEIVABLE_SETTLED", "PIX_SENT", "PIX_SENT_SETTLED", "PIX_SENT_RETURNED",
-  "REFUND", "REFUND_SETTLED", "REFUND_RETURNED", "DEBT_SETTLED"
+  "REFUND", "REFUND_SETTLED", "REFUND_RETURNED", "DEBT_SETTLED", "MED_BLOCK", "MED_RELEASE", "MED_RETURN"
 ] as const
 export type EntryKind = typeof EntryKinds[number]
 

@@ -9,6 +9,7 @@ import { Identifier, optional, QueryInt, Text } from "./Values.ts"
 import { Withdrawal, type Withdrawal as WithdrawalType, PixKeyType } from "./Withdrawal.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 import { Reais } from "../money/Money.ts"
+import { MedInfraction, type MedInfraction as MedInfractionType } from "./Med.ts"
 import { Refund, type Refund as RefundType, RefundReason } from "./Refund.ts"
 
 const line = Line.fields
@@ -266,3 +267,39 @@ export const ReceivablesCalendarView = Schema.Struct({
     amount: ReaisJson
   }))
 }).annotate({ identifier: "ReceivablesCalendar" })
+
+/** `POST /v1/sandbox/med/infractions`: the paid Pix charge contested, and how much of it (what is left to refund by default). */
+export const MedInfractionRequest = Schema.Struct({
+  chargeId: Identifier,
+  amount: optional(Reais),
+  reason: optional(Identifier)
+})
+export type MedInfractionRequest = typeof MedInfractionRequest.Type
+
+const med = MedInfraction.fields
+
+export const MedInfractionView = Schema.Struct({
+  infractionId: med.id,
+  chargeId: med.chargeId,
+  endToEndId: med.endToEndId,
+  amount: ReaisJson,
+  blockedAmount: ReaisJson,
+  reason: med.reason,
+  status: med.status,
+  refundId: med.refundId,
+  createdAt: Instant,
+  updatedAt: Instant
+}).annotate({ identifier: "MedInfraction" })
+
+export const toMedInfractionView = (m: MedInfractionType): typeof MedInfractionView.Type => ({
+  infractionId: m.id,
+  chargeId: m.chargeId,
+  endToEndId: m.endToEndId,
+  amount: m.amount,
+  blockedAmount: m.blocked,
+  reason: m.reason,
+  status: m.status,
+  refundId: m.refundId,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt
+})

@@ -2,11 +2,12 @@
  * The payload of every event the engine emits, by name: what receivers get
  * and what the OpenAPI document's `webhooks` section describes (so the two
  * cannot drift). Events of the catalog the engine does not emit yet
- * (onboarding, MED) are absent.
+ * (onboarding) are absent.
  */
 import { Schema } from "effect"
 import type { EventName } from "../domain/Events.ts"
 import { ChargeExpiredEvent, PaymentSuccessEvent } from "./ChargeEvents.ts"
+import { MedBalanceEvent, MedInfractionUpdatedEvent, MedRefundEvent } from "./MedEvents.ts"
 import { RefundConfirmedEvent, RefundFailedEvent, RefundRequestedEvent } from "./RefundEvents.ts"
 import { ChargeCreatedEvent, CycleHeldEvent, PaymentFailedEvent, PaymentOverdueEvent, SubscriptionEvent, SubscriptionPaymentSuccessEvent } from "./SubscriptionEvents.ts"
 
@@ -30,5 +31,10 @@ export const EventPayloads = {
   "subscription.cycle_held": CycleHeldEvent,
   "refund.requested": RefundRequestedEvent,
   "refund.confirmed": RefundConfirmedEvent,
-  "refund.failed": RefundFailedEvent
+  "refund.failed": RefundFailedEvent,
+  "med.infraction.updated": MedInfractionUpdatedEvent,
+  "med.balance.blocked": MedBalanceEvent,
+  "med.balance.unblocked": MedBalanceEvent,
+  "med.refund.opened": MedRefundEvent,
+  "med.refund.closed": MedRefundEvent
 } as const satisfies Partial<Record<EventName, Schema.Top>>

@@ -289,3 +289,44 @@ export const debtSettlementPosting = (holder: string, amount: Cents, reference: 
     line({ holder, book: "DEBT", amount, category: "REFUND", title: "Pagamento de débito de estorno de split", referenceId: reference })
   ]
 })
+
+/** An infraction's movement: `amount` of the charge's Pix, by the infraction `id`. */
+export interface MedMovement {
+  readonly id: string
+  readonly accountId: string
+  readonly chargeId: string
+  readonly endToEndId: string
+  readonly amount: Cents
+}
+
+const medLines = (m: MedMovement, from: { readonly book: "AVAILABLE" | "RETAINED" | "CLEARING"; readonly holder: string }, to: {
+  readonly book: "AVAILABLE" | "RETAINED" | "CLEARING"
+  readonly holder: string
+}, category: "MED_BLOCK" | "MED_RELEASE" | "MED_RETURN", title: string): EntryDraft["lines"] => {
+  const about = { chargeId: m.chargeId, endToEndId: m.endToEndId, paymentMethod: "PIX" as const, referenceId: m.id, category, title }
+  return [
+    line({ ...about, holder: from.holder, book: from.book, amount: cents(-m.amount) }),
+    line({ ...about, holder: to.holder, book: to.book, amount: m.amount })
+  ]
+}
+
+/** An infraction opened: the amount moves from the account's available balance to its retained one. */
+export const medBlockPosting = (m: MedMovement): EntryDraft => ({
+  kind: "MED_BLOCK",
+  referenceId: m.id,
+  lines: medLines(m, { holder: m.accountId, book: "AVAILABLE" }, { holder: m.accountId, book: "RETAINED" }, "MED_BLOCK", "Bloqueio cautelar MED")
+})
+
+/** Decided for the account: the block is released to its available balance. */
+export const medReleasePosting = (m: MedMovement): EntryDraft => ({
+  kind: "MED_RELEASE",
+  referenceId: m.id,
+  lines: medLines(m, { holder: m.accountId, book: "RETAINED" }, { holder: m.accountId, book: "AVAILABLE" }, "MED_RELEASE", "Desbloqueio MED")
+})
+
+/** Decided for the payer: the blocked amount is returned through the rails. */
+export const medReturnPosting = (m: MedMovement): EntryDraft => ({
+  kind: "MED_RETURN",
+  referenceId: m.id,
+  lines: medLines(m, { holder: m.accountId, book: "RETAINED" }, { holder: HOUSE, book: "CLEARING" }, "MED_RETURN", "Devolução MED")
+})

@@ -1,7 +1,7 @@
 /**
  * `GET /v1/wallet/transactions`: an account's statement, newest first, from
- * the lines of its `AVAILABLE` and `DEBT` books, each with the exact balance
- * of its book after it.
+ * the lines of its `AVAILABLE`, `RETAINED` and `DEBT` books, each with the
+ * exact balance of its book after it.
  * Paged by an opaque token over the ledger's order, so a page never repeats
  * or skips a line however many arrive meanwhile. `PATCH
  * /v1/wallet/transactions/{id}` keeps the merchant's note on a line.

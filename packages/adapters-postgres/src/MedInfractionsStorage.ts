@@ -1,0 +1,29 @@
+/** MED infractions on `effect/sql`. */
+import { MedInfraction, MedInfractions } from "@billing/core"
+import { Effect, Layer } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import { CentsColumn, decodeRows } from "./Rows.ts"
+import { first, run } from "./Statements.ts"
+
+const columns = (sql: SqlClient.SqlClient) =>
+  sql`id, account_id AS "accountId", charge_id AS "chargeId", end_to_end_id AS "endToEndId", amount_cents AS amount,
+    blocked_cents AS blocked, reason, status, refund_id AS "refundId", created_at AS "createdAt", updated_at AS "updatedAt"`
+
+const decodeInfractions = decodeRows(MedInfraction.mapFields((fields) => ({ ...fields, amount: CentsColumn, blocked: CentsColumn })))
+
+export const MedInfractionsStorageLive = Layer.effect(MedInfractions, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const one = (statement: Statement.Statement<unknown>) => run(statement).pipe(Effect.flatMap(decodeInfractions), Effect.map(first))
+  return MedInfractions.of({
+    insert: (m) =>
+      run(sql`INSERT INTO med_infractions (id, account_id, charge_id, end_to_end_id, amount_cents, blocked_cents, reason, status, refund_id,
+        created_at, updated_at)
+        VALUES (${m.id}, ${m.accountId}, ${m.chargeId}, ${m.endToEndId}, ${m.amount}, ${m.blocked}, ${m.reason}, ${m.status}, ${m.refundId},
+        ${m.createdAt}, ${m.updatedAt})`),
+    lock: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`),
+    find: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id}`),
+    decide: (id, status, refundId, at) =>
+      one(sql`UPDATE med_infractions SET status = ${status}, refund_id = ${refundId}, updated_at = ${at}
+        WHERE id = ${id} AND status = 'OPEN' RETURNING ${columns(sql)}`)
+  })
+}))
