@@ -96,7 +96,7 @@ try {
   await sql((s) => s`CREATE TABLE bench_lines (LIKE ledger_lines INCLUDING DEFAULTS)`)
   const rows = await sql((s) => s<Record<string, unknown>>`SELECT id, entry_id, holder, book, amount_cents, balance_after_cents, category, title,
     payment_method, charge_id, end_to_end_id, counterparty::text AS counterparty, reference_id, created_at FROM ledger_lines ORDER BY seq`)
-  const entries = await sql((s) => s<Record<string, unknown>>`SELECT id, kind, reference_id, created_at FROM ledger_entries`)
+  const entries = await sql((s) => s<Record<string, unknown>>`SELECT id, account_id, kind, reference_id, created_at FROM ledger_entries`)
   const perEntry = Map.groupBy(rows, (row) => row.entry_id as string)
   const baselineBatches = Array.from({ length: Math.ceil(entries.length / BATCH) }, (_, b) => entries.slice(b * BATCH, (b + 1) * BATCH))
   const baselineSeconds = await timed(baselineBatches.map((batch) => () =>
@@ -115,8 +115,8 @@ try {
   const seedStarted = performance.now()
   await sql((s) => s.withTransaction(Effect.gen(function*() {
     yield* s`SET LOCAL session_replication_role = replica`
-    yield* s.unsafe(`INSERT INTO ledger_entries (id, kind, reference_id, created_at)
-      SELECT 'jrn_big_' || g, 'PAYMENT', 'cha_big_' || g, now() - make_interval(secs => ${statementLines} - g) FROM generate_series(1, ${statementLines}) g`)
+    yield* s.unsafe(`INSERT INTO ledger_entries (id, account_id, kind, reference_id, created_at)
+      SELECT 'jrn_big_' || g, '${big.accountId}', 'PAYMENT', 'cha_big_' || g, now() - make_interval(secs => ${statementLines} - g) FROM generate_series(1, ${statementLines}) g`)
     yield* s.unsafe(`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, payment_method, charge_id, reference_id, created_at)
       SELECT 'txn_big_' || g, 'jrn_big_' || g, '${big.accountId}', 'AVAILABLE', 100 + g % 900,
         sum(100 + g % 900) OVER (ORDER BY g), 'PAYMENT', 'Pagamento recebido', 'PIX', 'cha_big_' || g, 'cha_big_' || g,

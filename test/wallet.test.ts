@@ -169,7 +169,7 @@ describe("wallet ledger on postgres", () => {
     expect(sent.body.withdrawalId).toMatch(/^SANDBOX_wdr_/)
     expect((await balance()).availableBalance).toBe(0)
 
-    await engine.run(Billing.payOutWithdrawals(10))
+    await engine.run(Billing.payOutWithdrawals(1000))
     const listed = await call("GET", "/v1/wallet/withdrawals")
     expect(listed.body.items).toEqual([expect.objectContaining({ withdrawalId: sent.body.withdrawalId, status: "COMPLETED", endToEndId: expect.stringMatching(/^E99999999/) })])
     expect(listed.body.pagination).toEqual({ total: 1, limit: 50, hasMore: false, lastKey: null })
@@ -179,7 +179,7 @@ describe("wallet ledger on postgres", () => {
     const doomed = await call("POST", "/v1/wallet/withdraw", { amount: 10, pixKey: "11444777000161@falha.sandbox", pixKeyType: "EMAIL" })
     expect(doomed.status).toBe(200)
     expect((await balance()).availableBalance).toBe(9.53)
-    await engine.run(Billing.payOutWithdrawals(10))
+    await engine.run(Billing.payOutWithdrawals(1000))
     expect((await call("GET", "/v1/wallet/withdrawals")).body.items[0]).toMatchObject({ status: "FAILED", failureReason: expect.any(String) })
     expect((await balance()).availableBalance).toBe(20)
     const lines = (await call("GET", "/v1/wallet/transactions")).body.transactions
@@ -215,7 +215,7 @@ describe("wallet ledger on postgres", () => {
     expect((await balance()).availableBalance).toBe(14.53)
     const [fee, out] = (await call("GET", "/v1/wallet/transactions")).body.transactions
     expect([out.category, out.amount, out.counterparty?.taxId, fee.category, fee.amount]).toEqual(["PIX_OUT", 5, "52998224725", "FEE", 0.47])
-    await engine.run(Billing.payOutWithdrawals(10))
+    await engine.run(Billing.payOutWithdrawals(1000))
     expect((await call("GET", "/v1/wallet/withdrawals")).body.items[0]).toMatchObject({ type: "PIX_TRANSFER", status: "COMPLETED" })
     const tooMuch = await call("POST", "/v1/wallet/pix-transfer", { amount: 14.07, pixKey: "52998224725", pixKeyType: "CPF" })
     expect([tooMuch.status, tooMuch.body.error.code]).toEqual([400, "INSUFFICIENT_BALANCE"])
@@ -268,7 +268,7 @@ describe("wallet ledger on postgres", () => {
     }
     // Moving the first installment's day into the past makes it due now.
     await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${paid.body.chargeId} AND installment = 1`)
-    await engine.run(Billing.settleDueReceivables(10))
+    await engine.run(Billing.settleDueReceivables(1000))
     expect(await balance()).toMatchObject({ availableBalance: 33.34, pendingBalance: 66.66, totalBalance: 100 })
     const line = (await call("GET", "/v1/wallet/transactions")).body.transactions[0]
     expect(line).toMatchObject({ type: "CREDIT", category: "CARD_IN", amount: 33.34, balanceAfter: 33.34, chargeId: paid.body.chargeId })
@@ -318,7 +318,7 @@ describe("wallet ledger on postgres", () => {
     const tooMuch = await call("POST", "/v1/wallet/refunds", { endToEndId, amount: 50.01, reason: "FRAUD" })
     expect([tooMuch.status, tooMuch.body.error.code, tooMuch.body.error.message]).toEqual([400, "REFUND_AMOUNT_EXCEEDED", "Valor do estorno excede o valor disponível para devolução"])
 
-    await engine.run(Billing.completeRefunds(10))
+    await engine.run(Billing.completeRefunds(1000))
     const confirmed = (await call("GET", `/v1/wallet/refunds?refundId=${first.body.refundId}`)).body
     expect(confirmed).toMatchObject({ status: "CONFIRMED", success: true, returnIdentification: expect.stringMatching(/^D99999999/) })
     expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PARTIALLY_REFUNDED")
@@ -346,7 +346,7 @@ describe("wallet ledger on postgres", () => {
     const before = [await balance(), await balance(`?accountId=${seller.accountNumber}`)]
     const doomed = await call("POST", "/v1/wallet/refunds", { endToEndId, amount: 10.13, reason: "BANK_ERROR" })
     expect(doomed.status).toBe(201)
-    await engine.run(Billing.completeRefunds(10))
+    await engine.run(Billing.completeRefunds(1000))
     expect((await call("GET", `/v1/wallet/refunds?refundId=${doomed.body.refundId}`)).body).toMatchObject({ status: "ERROR", success: false, error: expect.any(String) })
     expect((await events()).at(-1)).toMatchObject({ event: "refund.failed", status: "ERROR", error: expect.any(String) })
     expect([await balance(), await balance(`?accountId=${seller.accountNumber}`)]).toEqual(before)
@@ -358,7 +358,7 @@ describe("wallet ledger on postgres", () => {
     expect(rest.body).toMatchObject({ amount: 50, splitReversals: [{ amount: 20, status: "PENDING", debtId: expect.stringMatching(/^SANDBOX_sdb_/) }] })
     expect(await balance(`?accountId=${seller.accountNumber}`)).toMatchObject({ availableBalance: 0, debtBalance: 15.47 })
     expect((await balance()).availableBalance).toBe(5)
-    await engine.run(Billing.completeRefunds(10))
+    await engine.run(Billing.completeRefunds(1000))
     expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("REFUNDED")
     const listed = (await call("GET", "/v1/wallet/refunds")).body
     expect(listed.items.map((r: any) => [r.amount, r.status])).toEqual([[50, "CONFIRMED"], [10.13, "ERROR"], [50, "CONFIRMED"]])
@@ -382,7 +382,7 @@ describe("wallet ledger on postgres", () => {
     expect((await call("GET", `/v1/charges/${paid.body.chargeId}`)).body.status).toBe("PARTIALLY_REFUNDED")
     // Every installment's day comes: 50.00 becomes available; the refunded one settles nothing.
     await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${paid.body.chargeId}`)
-    await engine.run(Billing.settleDueReceivables(10))
+    await engine.run(Billing.settleDueReceivables(1000))
     expect(await balance()).toMatchObject({ availableBalance: 50, pendingBalance: 0 })
     // Now the rest comes from the balance.
     expect((await call("POST", "/v1/wallet/refunds", { chargeId: paid.body.chargeId })).body).toMatchObject({ status: "CONFIRMED", amount: 50 })
@@ -457,6 +457,48 @@ describe("wallet ledger on postgres", () => {
     expect((await call("GET", "/v1/sandbox/med/infractions/SANDBOX_med_nothing")).status).toBe(404)
   })
 
+  it("reconciles the day's ledger with the Pix provider's statement, and lists what is missing on either side or differs", async () => {
+    const { account, call, receive } = await merchant()
+    const first = await receive(20)
+    await receive(7.5)
+    expect((await call("POST", "/v1/wallet/withdraw", { amount: 5, pixKey: "11444777000161", pixKeyType: "CNPJ" })).status).toBe(200)
+    await engine.run(Billing.payOutWithdrawals(1000))
+    const endToEndId = (await call("GET", `/v1/charges/${first}?view=detail`)).body.pix.endToEndId as string
+    expect((await call("POST", "/v1/wallet/refunds", { endToEndId, amount: 2, reason: "CUSTOMER_REQUEST" })).status).toBe(201)
+    await engine.run(Billing.completeRefunds(1000))
+
+    const clean = (await call("GET", "/v1/wallet/reconciliation")).body
+    // In: 20.00 + 7.50; out: the withdrawal's 5.00 (its fee never leaves us) and the refund's 2.00.
+    expect(clean).toMatchObject({
+      accountId: account.accountNumber,
+      ledger: { count: 4, credits: 27.5, debits: 7 },
+      provider: { count: 4, credits: 27.5, debits: 7 },
+      matched: 4,
+      reconciled: true,
+      missingInProvider: [],
+      missingInLedger: [],
+      differing: []
+    })
+    expect((await call("GET", `/v1/wallet/reconciliation?date=${clean.date}`)).body.matched).toBe(4)
+    expect((await call("GET", "/v1/wallet/reconciliation?date=2000-01-01")).body).toMatchObject({ matched: 0, reconciled: true, ledger: { count: 0 } })
+    expect((await call("GET", "/v1/wallet/reconciliation?date=ontem")).body.error.code).toBe("INVALID_DATA")
+
+    // The provider's statement is tampered with: a Pix we never recorded, one it lost, and one with another amount.
+    await sql((s) => s`INSERT INTO sandbox_psp_entries (account_id, end_to_end_id, direction, amount_cents, at)
+      VALUES (${account.accountId}, 'E99999999202611221200ghost000001', 'CREDIT', 999, now())`)
+    await sql((s) => s`DELETE FROM sandbox_psp_entries WHERE account_id = ${account.accountId} AND end_to_end_id = ${endToEndId}`)
+    await sql((s) => s`UPDATE sandbox_psp_entries SET amount_cents = 499 WHERE account_id = ${account.accountId} AND direction = 'DEBIT' AND end_to_end_id LIKE 'E%'`)
+    const broken = (await call("GET", "/v1/wallet/reconciliation")).body
+    // Of the four: the 7.50 payment and the refund still match.
+    expect(broken).toMatchObject({
+      reconciled: false,
+      matched: 2,
+      missingInProvider: [{ endToEndId, direction: "CREDIT", amount: 20 }],
+      missingInLedger: [{ endToEndId: "E99999999202611221200ghost000001", direction: "CREDIT", amount: 9.99 }],
+      differing: [{ ledger: { direction: "DEBIT", amount: 5 }, provider: { direction: "DEBIT", amount: 4.99 } }]
+    })
+  })
+
   it("counts two racing refunds of one charge one after the other: never more than was paid, in the database too", async () => {
     const { call, receive } = await merchant()
     const chargeId = await receive(10)
@@ -479,7 +521,7 @@ describe("wallet ledger on postgres", () => {
       s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, created_at)
         VALUES (${id}, ${entry}, ${holder}, ${book}, ${amount}, ${after}, 'TRANSFER', 'teste', now())`
     const entry = (s: SqlClient.SqlClient, id: string, kind = "PAYMENT") =>
-      s`INSERT INTO ledger_entries (id, kind, reference_id, created_at) VALUES (${id}, ${kind}, ${id}, now())`
+      s`INSERT INTO ledger_entries (id, account_id, kind, reference_id, created_at) VALUES (${id}, ${account.accountId}, ${kind}, ${id}, now())`
 
     // The balance is 5.00: a line of 1.00 leaves 6.00.
     expect(await attempt((s) => Effect.andThen(entry(s, "jrn_a"), s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, created_at)
@@ -503,7 +545,7 @@ describe("wallet ledger on postgres", () => {
     expect(await attempt((s) => s`DELETE FROM ledger_lines WHERE holder = ${account.accountId}`)).toMatch(/append-only/)
     expect(await attempt((s) => s`DELETE FROM ledger_entries WHERE reference_id = ${chargeId}`)).toMatch(/append-only/)
     expect(await attempt((s) => s`UPDATE ledger_balances SET balance_cents = 1000000 WHERE holder = ${account.accountId}`)).toMatch(/move only with ledger lines/)
-    expect(await attempt((s) => s`INSERT INTO ledger_entries (id, kind, reference_id, created_at) VALUES ('jrn_d', 'PAYMENT', ${chargeId}, now())`))
+    expect(await attempt((s) => s`INSERT INTO ledger_entries (id, account_id, kind, reference_id, created_at) VALUES ('jrn_d', ${account.accountId}, 'PAYMENT', ${chargeId}, now())`))
       .toMatch(/ledger_entries_kind_reference_id_key/)
     // A house line must not carry a balance, an account line must not name a house book.
     expect(await attempt((s) => Effect.andThen(entry(s, "jrn_e"), s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, category, title, created_at)

@@ -36,6 +36,15 @@ const receivableColumns = (sql: SqlClient.SqlClient) =>
   sql`r.id, r.holder, r.charge_id AS "chargeId", r.installment, r.amount_cents - r.refunded_cents AS amount, r.payment_method AS "paymentMethod",
     to_char(r.settles_on, 'YYYY-MM-DD') AS "settlesOn"`
 
+const decodeRail = decodeRows(Schema.Struct({
+  endToEndId: Schema.NullOr(Schema.String),
+  direction: Schema.Literals(["CREDIT", "DEBIT"]),
+  amount: CentsColumn,
+  at: Schema.Date,
+  kind: Schema.String,
+  referenceId: Schema.String
+}))
+
 const decodeDays = decodeRows(Schema.Struct({ day: Schema.String, amount: CentsColumn, count: Schema.Int }))
 
 const decodeBalances = decodeRows(Schema.Struct({ holder: Schema.String, book: Schema.String, balance: CentsColumn }))
@@ -85,8 +94,8 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
     post: (entries, at) =>
       Effect.gen(function*() {
         if (entries.length === 0) return []
-        const inserted = yield* run(sql<{ id: string }>`INSERT INTO ledger_entries (id, kind, reference_id, created_at)
-          VALUES ${sql.csv(entries.map((e) => sql`(${e.id}, ${e.kind}, ${e.referenceId}, ${at})`))}
+        const inserted = yield* run(sql<{ id: string }>`INSERT INTO ledger_entries (id, account_id, kind, reference_id, created_at)
+          VALUES ${sql.csv(entries.map((e) => sql`(${e.id}, ${e.accountId}, ${e.kind}, ${e.referenceId}, ${at})`))}
           ON CONFLICT (kind, reference_id) DO NOTHING RETURNING id`)
         const posted = new Set(inserted.map((row) => row.id))
         const rows = insertionOrder(entries.filter((e) => posted.has(e.id)))
@@ -135,6 +144,13 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
           ORDER BY settles_on, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE receivables r SET settled_at = ${at} FROM due, charges c WHERE r.id = due.id AND c.id = r.charge_id
         RETURNING ${receivableColumns(sql)}, c.subscription_id AS "subscriptionId"`).pipe(Effect.flatMap(decodeReceivables)),
+    railMovements: (accountId, from, to) =>
+      run(sql`SELECT l.end_to_end_id AS "endToEndId", CASE WHEN l.amount_cents < 0 THEN 'CREDIT' ELSE 'DEBIT' END AS direction,
+          abs(l.amount_cents) AS amount, l.created_at AS at, e.kind, e.reference_id AS "referenceId"
+        FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
+        WHERE e.account_id = ${accountId} AND e.created_at >= ${from} AND e.created_at < ${to}
+          AND l.book = 'CLEARING' AND l.payment_method = 'PIX'
+        ORDER BY l.created_at, l.id`).pipe(Effect.flatMap(decodeRail)),
     takeReceivables: (holder, chargeId, amount) =>
       Effect.gen(function*() {
         const open = yield* run(sql<{ id: string; left: string }>`SELECT id, (amount_cents - refunded_cents)::text AS left FROM receivables

@@ -16,6 +16,7 @@ import { OutboxStorageLive } from "./OutboxStorage.ts"
 import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
 import { ProductsStorageLive } from "./ProductsStorage.ts"
 import { SandboxPaymentsStorageLive } from "./SandboxPaymentsStorage.ts"
+import { SandboxPspStorageLive } from "./SandboxPspStorage.ts"
 import { SettingsStorageLive } from "./SettingsStorage.ts"
 import { SubscriptionsStorageLive } from "./SubscriptionsStorage.ts"
 import { TransactorStorageLive } from "./TransactorStorage.ts"
@@ -53,5 +54,6 @@ export const StorageLive = Layer.mergeAll(
   LedgerStorageLive,
   WithdrawalsStorageLive,
   RefundsStorageLive,
-  MedInfractionsStorageLive
+  MedInfractionsStorageLive,
+  SandboxPspStorageLive
 )

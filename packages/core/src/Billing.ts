@@ -27,6 +27,7 @@ export { noteTransaction, walletStatement } from "./wallet/Statement.ts"
 export { listWithdrawals, lookupPixKey, payOutWithdrawals, pixTransfer, withdraw } from "./wallet/SendPix.ts"
 export { completeRefunds, getRefunds, requestRefund } from "./wallet/Refunds.ts"
 export { receivables, receivablesCalendar } from "./wallet/Receivables.ts"
+export { reconciliation } from "./wallet/Reconciliation.ts"
 export { settleDueReceivables } from "./ledger/SettleReceivables.ts"
 export { archiveProduct, createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products/Products.ts"
 export {

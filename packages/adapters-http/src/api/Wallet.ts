@@ -24,6 +24,9 @@ import {
   ReceivablesCalendarView,
   ReceivablesQuery,
   ReceivablesView,
+  ReconciliationQuery,
+  ReconciliationView,
+  ProviderUnavailable,
   StatementQuery,
   StatementView,
   SubAccountNotOwned,
@@ -154,7 +157,14 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       error: [enveloped(InvalidData), ...accountErrors]
     })
       .annotateMerge(requires("wallet/read"))
-      .annotate(OpenApi.Summary, "The credits settling on one day")
+      .annotate(OpenApi.Summary, "The credits settling on one day"),
+    HttpApiEndpoint.get("reconciliation", "/reconciliation", {
+      query: ReconciliationQuery,
+      success: ReconciliationView,
+      error: [enveloped(InvalidData), enveloped(ProviderUnavailable), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "The ledger against the Pix provider's statement for one day")
   )
   .pipe(authenticated({ prefix: "/v1/wallet", title: "Wallet", description: "Balance, statement, withdrawals, refunds and the sandbox payment simulation" }))
 {}

@@ -19,6 +19,7 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     | Services<ReturnType<typeof Billing.getRefunds>>
     | Services<ReturnType<typeof Billing.receivables>>
     | Services<ReturnType<typeof Billing.receivablesCalendar>>
+    | Services<ReturnType<typeof Billing.reconciliation>>
   >()
   return handlers
     .handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
@@ -33,4 +34,5 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     .handle("refunds", ({ query }) => provide(Billing.getRefunds(query)))
     .handle("receivables", ({ query }) => provide(Billing.receivables(query)))
     .handle("receivablesCalendar", ({ params, query }) => provide(Billing.receivablesCalendar(params.day, query.accountId)))
+    .handle("reconciliation", ({ query }) => provide(Billing.reconciliation(query)))
 }))

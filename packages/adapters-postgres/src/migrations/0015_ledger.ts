@@ -14,6 +14,7 @@ export default Effect.gen(function*() {
   yield* sql`
     CREATE TABLE ledger_entries (
       id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
       kind text NOT NULL CHECK (kind IN ('PAYMENT', 'RECEIVABLE_SETTLED', 'PIX_SENT', 'PIX_SENT_SETTLED', 'PIX_SENT_RETURNED',
         'REFUND', 'REFUND_SETTLED', 'REFUND_RETURNED', 'DEBT_SETTLED', 'MED_BLOCK', 'MED_RELEASE', 'MED_RETURN')),
       reference_id text NOT NULL,
@@ -48,6 +49,7 @@ export default Effect.gen(function*() {
       CHECK ((holder = 'HOUSE') = (balance_after_cents IS NULL))
     )`
   yield* sql`CREATE INDEX ledger_lines_entry_idx ON ledger_lines (entry_id)`
+  yield* sql`CREATE INDEX ledger_entries_account_idx ON ledger_entries (account_id, created_at)`
   // An account's statement: its available, retained and debt lines, newest first. No
   // other index orders lines by `seq`: given one, the planner walks it
   // backwards through every other account's lines to fill a page.
@@ -263,6 +265,19 @@ export default Effect.gen(function*() {
       CHECK ((status = 'RETURNED' AND blocked_cents > 0) = (refund_id IS NOT NULL))
     )`
   yield* sql`CREATE INDEX med_infractions_charge_idx ON med_infractions (charge_id)`
+  // The sandbox Pix provider's own statement of each account's Pix in and
+  // out: what reconciliation compares the ledger with (a production
+  // provider answers it from its API).
+  yield* sql`
+    CREATE TABLE sandbox_psp_entries (
+      id bigserial PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      end_to_end_id text NOT NULL,
+      direction text NOT NULL CHECK (direction IN ('CREDIT', 'DEBIT')),
+      amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+      at timestamptz NOT NULL
+    )`
+  yield* sql`CREATE INDEX sandbox_psp_entries_account_idx ON sandbox_psp_entries (account_id, at)`
   // Per-account wallet limits an operator set; an account without a row has the spec's defaults.
   yield* sql`
     CREATE TABLE wallet_limits (

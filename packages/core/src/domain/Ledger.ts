@@ -87,6 +87,8 @@ export type LineDraft = Omit<LedgerLine, "id" | "entryId" | "balanceAfter" | "no
 /** A journal entry to post: its lines must sum to zero (the database refuses otherwise). */
 export interface EntryDraft {
   readonly kind: EntryKind
+  /** The account the movement is for (a payment's owner, the account that sent or refunded): whose rails statement it belongs to. */
+  readonly accountId: string
   readonly referenceId: string
   readonly lines: ReadonlyArray<LineDraft>
 }

@@ -303,3 +303,30 @@ export const toMedInfractionView = (m: MedInfractionType): typeof MedInfractionV
   createdAt: m.createdAt,
   updatedAt: m.updatedAt
 })
+
+/** `GET /v1/wallet/reconciliation` query: the São Paulo day (today by default) and the account. */
+export const ReconciliationQuery = Schema.Struct({
+  date: optional(Identifier),
+  accountId: optional(Identifier)
+})
+export type ReconciliationQuery = typeof ReconciliationQuery.Type
+
+const RailMovement = Schema.Struct({
+  endToEndId: Schema.String,
+  direction: Schema.Literals(["CREDIT", "DEBIT"]),
+  amount: ReaisJson,
+  at: Instant
+})
+const RailTotals = Schema.Struct({ count: Schema.Int, credits: ReaisJson, debits: ReaisJson })
+
+export const ReconciliationView = Schema.Struct({
+  accountId: Schema.String,
+  date: Schema.String,
+  ledger: RailTotals,
+  provider: RailTotals,
+  matched: Schema.Int,
+  reconciled: Schema.Boolean,
+  missingInProvider: Schema.Array(RailMovement),
+  missingInLedger: Schema.Array(RailMovement),
+  differing: Schema.Array(Schema.Struct({ endToEndId: Schema.String, ledger: RailMovement, provider: RailMovement }))
+}).annotate({ identifier: "Reconciliation" })

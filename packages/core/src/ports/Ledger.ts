@@ -58,6 +58,19 @@ export class Ledger extends Context.Service<Ledger, {
    */
   readonly settleDue: (day: string, limit: number, scope: RunScope, at: Date) => Effect.Effect<ReadonlyArray<Receivable & { readonly subscriptionId: string | null }>>
   /**
+   * The Pix the ledger says crossed the rails for `accountId` between `from`
+   * (inclusive) and `to` (exclusive): its clearing lines, money in as
+   * `CREDIT`, out as `DEBIT`, with the SPI's id each carries.
+   */
+  readonly railMovements: (accountId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<{
+    readonly endToEndId: string | null
+    readonly direction: "CREDIT" | "DEBIT"
+    readonly amount: Cents
+    readonly at: Date
+    readonly kind: string
+    readonly referenceId: string
+  }>>
+  /**
    * Takes up to `amount` from the holder's unsettled receivables of the
    * charge, newest installment first (a refund of a card not settled yet),
    * the rows locked until the transaction ends; what it took of each.

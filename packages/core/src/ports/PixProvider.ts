@@ -37,6 +37,14 @@ export type PayoutAnswer =
   | { readonly _tag: "Paid"; readonly endToEndId: string }
   | { readonly _tag: "Refused"; readonly reason: string }
 
+/** One Pix on a PSP's statement: in (`CREDIT`) or out (`DEBIT`) of the account, by its SPI id. */
+export interface PspEntry {
+  readonly endToEndId: string
+  readonly direction: "CREDIT" | "DEBIT"
+  readonly amount: Cents
+  readonly at: Date
+}
+
 export class PixProvider extends Context.Service<PixProvider, {
   readonly createCharge: (input: PixRegistration) => Effect.Effect<{ readonly emv: string }, PixProviderError>
   /**
@@ -82,4 +90,6 @@ export class PixProvider extends Context.Service<PixProvider, {
     readonly reference: string
     readonly at: Date
   }) => Effect.Effect<PayoutAnswer, PixProviderError>
+  /** The provider's statement of the account's Pix between `from` (inclusive) and `to` (exclusive). */
+  readonly statement: (input: { readonly account: Account; readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<PspEntry>, PixProviderError>
 }>()("@billing/core/ports/PixProvider") {}

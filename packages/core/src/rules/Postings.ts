@@ -97,7 +97,7 @@ export const paymentPosting = (charge: Charge, paidAt: Date, payer: Counterparty
       installmentAmount === 0 ? [] : [{ holder, chargeId: charge.id, installment: i + 1, amount: installmentAmount, paymentMethod, settlesOn: days[i]! }]
     )
   )
-  return { entry: { kind: "PAYMENT", referenceId: charge.id, lines }, receivables }
+  return { entry: { kind: "PAYMENT", accountId: owner, referenceId: charge.id, lines }, receivables }
 }
 
 /** A receivable whose day came: from the holder's `RECEIVABLE` book to its `AVAILABLE` one. */
@@ -113,6 +113,7 @@ export const receivableSettlement = (receivable: Receivable, subscriptionId: str
   const title = receivable.paymentMethod === "BOLETO" ? "Boleto compensado" : `Recebível de cartão, parcela ${receivable.installment}`
   return {
     kind: "RECEIVABLE_SETTLED",
+    accountId: receivable.holder,
     referenceId: receivable.id,
     lines: [
       line({ ...about, book: "RECEIVABLE", amount: cents(-receivable.amount), category, title }),
@@ -162,6 +163,7 @@ const pixSendLines = (w: PixSendMovement, sign: 1 | -1): Array<LineDraft> => {
 
 export const pixSendPosting = (w: PixSendMovement): EntryDraft => ({
   kind: "PIX_SENT",
+  accountId: w.accountId,
   referenceId: w.id,
   lines: pixSendLines(w, 1)
 })
@@ -169,9 +171,11 @@ export const pixSendPosting = (w: PixSendMovement): EntryDraft => ({
 /** The provider paid the Pix out: it leaves the house's payouts for the rails. */
 export const pixSendSettledPosting = (w: PixSendMovement): EntryDraft => {
   const titles = TITLES[w.kind]
-  const about = { referenceId: w.id, category: titles.category, title: titles.settled }
+  // The clearing line carries the SPI's id of the payout: what the provider's statement names it by.
+  const about = { referenceId: w.id, category: titles.category, title: titles.settled, paymentMethod: "PIX" as const, endToEndId: w.endToEndId }
   return {
     kind: "PIX_SENT_SETTLED",
+    accountId: w.accountId,
     referenceId: w.id,
     lines: [
       line({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(-w.amount) }),
@@ -183,6 +187,7 @@ export const pixSendSettledPosting = (w: PixSendMovement): EntryDraft => {
 /** The provider could not pay the Pix out: amount and fee come back to the account. */
 export const pixSendReturnedPosting = (w: PixSendMovement): EntryDraft => ({
   kind: "PIX_SENT_RETURNED",
+  accountId: w.accountId,
   referenceId: w.id,
   lines: pixSendLines(w, -1)
 })
@@ -214,6 +219,8 @@ export interface RefundPart {
 /** A refund's movement: each holder's part. */
 export interface RefundMovement {
   readonly id: string
+  /** The account that refunds (the charge's owner). */
+  readonly accountId: string
   readonly amount: Cents
   readonly chargeId: string
   readonly paymentMethod: "PIX" | "CREDIT_CARD"
@@ -253,6 +260,7 @@ const refundAccountLines = (m: RefundMovement, back: RefundReturn | null): Array
 /** A refund requested: its parts leave the owner's and receivers' balances (or become debts) and wait in the house's payouts. */
 export const refundPosting = (m: RefundMovement): EntryDraft => ({
   kind: "REFUND",
+  accountId: m.accountId,
   referenceId: m.id,
   lines: [
     ...refundAccountLines(m, null),
@@ -260,19 +268,25 @@ export const refundPosting = (m: RefundMovement): EntryDraft => ({
   ]
 })
 
-/** The provider returned the money to the payer: it leaves the house's payouts for the rails. */
-export const refundSettledPosting = (m: RefundMovement): EntryDraft => ({
+/**
+ * The provider returned the money to the payer: it leaves the house's
+ * payouts for the rails. The clearing line carries the return's own id
+ * (`returnIdentification`), what the provider's statement names it by.
+ */
+export const refundSettledPosting = (m: RefundMovement, returnIdentification: string | null): EntryDraft => ({
   kind: "REFUND_SETTLED",
+  accountId: m.accountId,
   referenceId: m.id,
   lines: [
     line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), category: "REFUND", title: "Estorno liquidado" }),
-    line({ ...refundAbout(m), holder: HOUSE, book: "CLEARING", amount: m.amount, category: "REFUND", title: "Estorno liquidado" })
+    line({ ...refundAbout(m), endToEndId: returnIdentification, holder: HOUSE, book: "CLEARING", amount: m.amount, category: "REFUND", title: "Estorno liquidado" })
   ]
 })
 
 /** The provider refused the refund: every part comes back (`RefundReturn`). */
 export const refundReturnedPosting = (m: RefundMovement, back: RefundReturn): EntryDraft => ({
   kind: "REFUND_RETURNED",
+  accountId: m.accountId,
   referenceId: m.id,
   lines: [
     ...refundAccountLines(m, back),
@@ -283,6 +297,7 @@ export const refundReturnedPosting = (m: RefundMovement, back: RefundReturn): En
 /** `amount` of a holder's new credits pays its split debts down: from its available balance to its DEBT book. */
 export const debtSettlementPosting = (holder: string, amount: Cents, reference: string): EntryDraft => ({
   kind: "DEBT_SETTLED",
+  accountId: holder,
   referenceId: reference,
   lines: [
     line({ holder, book: "AVAILABLE", amount: cents(-amount), category: "REFUND", title: "Pagamento de débito de estorno de split", referenceId: reference }),
@@ -299,6 +314,14 @@ export interface MedMovement {
   readonly amount: Cents
 }
 
+/** The MED entry of `kind`, `lines` moving the infraction's amount. */
+const medEntry = (kind: "MED_BLOCK" | "MED_RELEASE" | "MED_RETURN", m: MedMovement, lines: EntryDraft["lines"]): EntryDraft => ({
+  kind,
+  accountId: m.accountId,
+  referenceId: m.id,
+  lines
+})
+
 const medLines = (m: MedMovement, from: { readonly book: "AVAILABLE" | "RETAINED" | "CLEARING"; readonly holder: string }, to: {
   readonly book: "AVAILABLE" | "RETAINED" | "CLEARING"
   readonly holder: string
@@ -311,22 +334,13 @@ const medLines = (m: MedMovement, from: { readonly book: "AVAILABLE" | "RETAINED
 }
 
 /** An infraction opened: the amount moves from the account's available balance to its retained one. */
-export const medBlockPosting = (m: MedMovement): EntryDraft => ({
-  kind: "MED_BLOCK",
-  referenceId: m.id,
-  lines: medLines(m, { holder: m.accountId, book: "AVAILABLE" }, { holder: m.accountId, book: "RETAINED" }, "MED_BLOCK", "Bloqueio cautelar MED")
-})
+export const medBlockPosting = (m: MedMovement): EntryDraft =>
+  medEntry("MED_BLOCK", m, medLines(m, { holder: m.accountId, book: "AVAILABLE" }, { holder: m.accountId, book: "RETAINED" }, "MED_BLOCK", "Bloqueio cautelar MED"))
 
 /** Decided for the account: the block is released to its available balance. */
-export const medReleasePosting = (m: MedMovement): EntryDraft => ({
-  kind: "MED_RELEASE",
-  referenceId: m.id,
-  lines: medLines(m, { holder: m.accountId, book: "RETAINED" }, { holder: m.accountId, book: "AVAILABLE" }, "MED_RELEASE", "Desbloqueio MED")
-})
+export const medReleasePosting = (m: MedMovement): EntryDraft =>
+  medEntry("MED_RELEASE", m, medLines(m, { holder: m.accountId, book: "RETAINED" }, { holder: m.accountId, book: "AVAILABLE" }, "MED_RELEASE", "Desbloqueio MED"))
 
 /** Decided for the payer: the blocked amount is returned through the rails. */
-export const medReturnPosting = (m: MedMovement): EntryDraft => ({
-  kind: "MED_RETURN",
-  referenceId: m.id,
-  lines: medLines(m, { holder: m.accountId, book: "RETAINED" }, { holder: HOUSE, book: "CLEARING" }, "MED_RETURN", "Devolução MED")
-})
+export const medReturnPosting = (m: MedMovement, returnIdentification: string): EntryDraft =>
+  medEntry("MED_RETURN", m, medLines({ ...m, endToEndId: returnIdentification }, { holder: m.accountId, book: "RETAINED" }, { holder: HOUSE, book: "CLEARING" }, "MED_RETURN", "Devolução MED"))

@@ -23,6 +23,7 @@ import { Ledger } from "../ports/Ledger.ts"
 import { MedInfractions } from "../ports/MedInfractions.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Refunds } from "../ports/Refunds.ts"
+import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { medBlockPosting, type MedMovement, medReleasePosting, medReturnPosting } from "../rules/Postings.ts"
@@ -148,7 +149,8 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
     const refunds = yield* Refunds
     yield* refunds.insert(refund)
     const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RETURNED", refund.id, at))!
-    yield* postEntries([medReturnPosting(movementOf(returned))], at)
+    yield* postEntries([medReturnPosting(movementOf(returned), refund.returnIdentification!)], at)
+    yield* (yield* SandboxPsp).record(account.id, { endToEndId: refund.returnIdentification!, direction: "DEBIT", amount: refund.amount, at })
     const confirmed = yield* refunds.refundedOf(charge.id, { confirmedOnly: true })
     yield* charges.transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
     yield* append(returned, [

@@ -3,7 +3,10 @@ import { documentKind } from "../brazil/Documents.ts"
 import { makeEndToEndId } from "../brazil/EndToEndId.ts"
 import { buildBrCode } from "../brazil/PixBrCode.ts"
 import type { PixKey } from "../domain/Withdrawal.ts"
-import { PixProvider, PixProviderError } from "../ports/PixProvider.ts"
+import type { Account } from "../domain/Account.ts"
+import type { Cents } from "../money/Money.ts"
+import { type PayoutAnswer, PixProvider, PixProviderError } from "../ports/PixProvider.ts"
+import { SandboxPsp } from "../ports/SandboxPsp.ts"
 
 /** ISPB of the fictional bank of the sandbox (its payers and its Pix Automático recurrences). */
 export const SANDBOX_ISPB = "99999999"
@@ -42,55 +45,65 @@ const sandboxKeyHolder = (key: PixKey) => {
 }
 
 /**
+ * Pays out what `answer` says was paid, recording it on the sandbox PSP's
+ * statement as money out of the account (a refusal moves nothing).
+ */
+const recorded = (psp: SandboxPsp["Service"], account: Account, amount: Cents, at: Date, answer: PayoutAnswer) =>
+  answer._tag === "Paid"
+    ? Effect.as(psp.record(account.id, { endToEndId: answer.endToEndId, direction: "DEBIT", amount, at }), answer)
+    : Effect.succeed(answer)
+
+/**
  * Sandbox Pix: a static BR Code with the account's Pix key, name and city,
  * the charge amount and its txid. Valid for any bank app's parser; it moves
- * no money (payment is simulated by `POST /v1/wallet/pay/{chargeId}`).
+ * no money (payment is simulated by `POST /v1/wallet/pay/{chargeId}`). The
+ * Pix it pays out are on its own statement (`SandboxPsp`), as a PSP's.
  */
-export const PixProviderSandbox = Layer.succeed(PixProvider, {
-  /** Pix Automático with a first charge: a composite dynamic code whose payload and recurrence locations are on a sandbox host. */
-  createRecurrence: (input) => {
-    const recurrencyId = sandboxRecurrencyId(input.expiresAt, input.txid)
-    return codeOf(recurrencyId, buildBrCode({
-      kind: "dynamic",
-      location: `pix.sandbox.billing.dev/cob/${input.txid}`,
-      recurrenceLocation: `pix.sandbox.billing.dev/rec/${recurrencyId}`,
-      merchantName: input.receiver.name,
-      merchantCity: input.receiver.city
-    }))
-  },
-  requestRecurrence: (input) => {
-    const recurrencyId = sandboxRecurrencyId(input.at, input.reference)
-    return codeOf(recurrencyId, buildBrCode({
-      kind: "recurrence",
-      recurrenceLocation: `pix.sandbox.billing.dev/rec/${recurrencyId}`,
-      merchantName: input.receiver.name,
-      merchantCity: input.receiver.city
-    }))
-  },
-  lookupKey: (key) => Effect.succeed(sandboxKeyHolder(key)),
-  payOut: (input) =>
-    Effect.succeed(
-      input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
+export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*() {
+  const psp = yield* SandboxPsp
+  return PixProvider.of({
+    /** Pix Automático with a first charge: a composite dynamic code whose payload and recurrence locations are on a sandbox host. */
+    createRecurrence: (input) => {
+      const recurrencyId = sandboxRecurrencyId(input.expiresAt, input.txid)
+      return codeOf(recurrencyId, buildBrCode({
+        kind: "dynamic",
+        location: `pix.sandbox.billing.dev/cob/${input.txid}`,
+        recurrenceLocation: `pix.sandbox.billing.dev/rec/${recurrencyId}`,
+        merchantName: input.receiver.name,
+        merchantCity: input.receiver.city
+      }))
+    },
+    requestRecurrence: (input) => {
+      const recurrencyId = sandboxRecurrencyId(input.at, input.reference)
+      return codeOf(recurrencyId, buildBrCode({
+        kind: "recurrence",
+        recurrenceLocation: `pix.sandbox.billing.dev/rec/${recurrencyId}`,
+        merchantName: input.receiver.name,
+        merchantCity: input.receiver.city
+      }))
+    },
+    lookupKey: (key) => Effect.succeed(sandboxKeyHolder(key)),
+    payOut: (input) =>
+      recorded(psp, input.account, input.amount, input.at, input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
         ? { _tag: "Refused", reason: "Chave PIX recusada pela instituição de destino" }
-        : { _tag: "Paid", endToEndId: spiId("E", input.at, input.reference) }
-    ),
-  returnPix: (input) =>
-    Effect.succeed(
-      input.amount % 100 === SANDBOX_REFUSED_REFUND_CENTS
+        : { _tag: "Paid", endToEndId: spiId("E", input.at, input.reference) }),
+    returnPix: (input) =>
+      recorded(psp, input.account, input.amount, input.at, input.amount % 100 === SANDBOX_REFUSED_REFUND_CENTS
         ? { _tag: "Refused", reason: "Devolução recusada pela instituição do pagador" }
-        : { _tag: "Paid", endToEndId: spiId("D", input.at, input.reference) }
-    ),
-  createCharge: (input) => {
-    const built = buildBrCode({
-      kind: "static",
-      key: input.receiver.pixKey ?? input.receiver.document,
-      amountCents: input.amount,
-      merchantName: input.receiver.name,
-      merchantCity: input.receiver.city,
-      txid: input.txid
-    })
-    return Result.isSuccess(built)
-      ? Effect.succeed({ emv: built.success })
-      : Effect.fail(new PixProviderError({ message: `${built.failure.field}: ${built.failure.message}` }))
-  }
-})
+        : { _tag: "Paid", endToEndId: spiId("D", input.at, input.reference) }),
+    statement: (input) => psp.statement(input.account.id, input.from, input.to),
+    createCharge: (input) => {
+      const built = buildBrCode({
+        kind: "static",
+        key: input.receiver.pixKey ?? input.receiver.document,
+        amountCents: input.amount,
+        merchantName: input.receiver.name,
+        merchantCity: input.receiver.city,
+        txid: input.txid
+      })
+      return Result.isSuccess(built)
+        ? Effect.succeed({ emv: built.success })
+        : Effect.fail(new PixProviderError({ message: `${built.failure.field}: ${built.failure.message}` }))
+    }
+  })
+}))

@@ -52,6 +52,7 @@ const movementOf = (refund: Refund): RefundMovement => {
   const ownerFromReceivable = taken.get(refund.accountId) ?? 0
   return {
     id: refund.id,
+    accountId: refund.accountId,
     amount: refund.amount,
     chargeId: refund.chargeId,
     paymentMethod: refund.paymentType,
@@ -190,7 +191,7 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
       outbox.append({ accountId: settled.accountId, event, body })
     if (settled.paymentType === "CREDIT_CARD") yield* append("refund.requested", refundRequestedBody(settled, charge, at))
     if (settled.status === "CONFIRMED") {
-      yield* postEntries([refundSettledPosting(movementOf(settled))], at)
+      yield* postEntries([refundSettledPosting(movementOf(settled), settled.returnIdentification)], at)
       const confirmed = yield* refunds.refundedOf(charge.id, { confirmedOnly: true })
       yield* charges.transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))

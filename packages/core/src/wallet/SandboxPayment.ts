@@ -14,6 +14,7 @@ import { findCharge } from "../charges/ManageCharges.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
 import { Charges } from "../ports/Charges.ts"
 import { SandboxPayments } from "../ports/SandboxPayments.ts"
+import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
@@ -66,6 +67,7 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
   const charges = yield* Charges
   const queue = yield* SandboxPayments
   const ids = yield* Ids
+  const psp = yield* SandboxPsp
   return yield* transactor.withTransaction(Effect.gen(function*() {
     const pending = yield* queue.claimPending(limit, scope)
     let paid = 0
@@ -76,6 +78,8 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
       const endToEndId = makeEndToEndId(SANDBOX_ISPB, now, random)!
       const moved = yield* charges.transition(job.chargeId, ChargeTransitions.paymentConfirmed, { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
       if (Option.isSome(moved)) {
+        // The sandbox PSP's own statement shows the Pix in, as a PSP's would.
+        if (moved.value.paymentType === "PIX") yield* psp.record(moved.value.accountId, { endToEndId, direction: "CREDIT", amount: moved.value.amount, at })
         yield* recordChargePaid(moved.value, at)
         yield* enqueueChargeNotifications(moved.value, ["oneoff.payment.success", "new.sale"])
         paid++

@@ -231,10 +231,10 @@ describe("posting laws", () => {
           // The owner must have its part: else INSUFFICIENT_BALANCE and nothing moves.
           if (parts[0]!.owed > 0) continue
           for (const t of taken) t.row.amount = cents(t.row.amount - t.amount)
-          const m = { id: `ref_${i}`, amount, chargeId: target.charge.id, paymentMethod: target.charge.paymentType as "PIX" | "CREDIT_CARD", endToEndId: null, parts }
+          const m = { id: `ref_${i}`, accountId: "OWNER", amount, chargeId: target.charge.id, paymentMethod: target.charge.paymentType as "PIX" | "CREDIT_CARD", endToEndId: null, parts }
           post(refundPosting(m))
           if (s.confirmed) {
-            post(refundSettledPosting(m))
+            post(refundSettledPosting(m, null))
             target.refunded += amount
             expected -= amount
           } else {

@@ -1,0 +1,13 @@
+/**
+ * The sandbox Pix provider's own books: the Pix it moved for each account,
+ * as a PSP's statement lists them. Kept apart from the ledger (written by the
+ * provider as it pays, not by the engine as it records), so reconciliation
+ * compares two records; a test injects a discrepancy by writing here.
+ */
+import { Context, type Effect } from "effect"
+import type { PspEntry } from "./PixProvider.ts"
+
+export class SandboxPsp extends Context.Service<SandboxPsp, {
+  readonly record: (accountId: string, entry: PspEntry) => Effect.Effect<void>
+  readonly statement: (accountId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<PspEntry>>
+}>()("@billing/core/ports/SandboxPsp") {}

@@ -1,0 +1,69 @@
+/**
+ * `GET /v1/wallet/reconciliation?date=YYYY-MM-DD`: the ledger against the
+ * Pix provider's statement for one São Paulo day. Every Pix the ledger says
+ * crossed the rails (a payment in, a withdrawal or transfer out, a refund or
+ * MED return out) is matched to the provider's entry by its SPI id; what one
+ * side has and the other has not, and what both have with different amounts
+ * or directions, is listed.
+ */
+import { Clock, Effect } from "effect"
+import { saoPauloDate, startOfSaoPauloDay } from "../brazil/BankCalendar.ts"
+import { addDays, toDayNumber } from "../brazil/CalendarDate.ts"
+import { invalidData } from "../domain/Errors.ts"
+import type { ReconciliationQuery } from "../domain/WalletViews.ts"
+import { cents } from "../money/Money.ts"
+import { Ledger } from "../ports/Ledger.ts"
+import { PixProvider, type PspEntry } from "../ports/PixProvider.ts"
+import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { walletAccount } from "./WalletAccount.ts"
+
+/** A Pix on either side: the ledger's clearing line or the provider's statement entry. */
+type Movement = PspEntry
+
+/** What each side has that the other has not, and what both have differently (pure; the law of the route). */
+export const reconcile = (ledger: ReadonlyArray<Movement>, provider: ReadonlyArray<PspEntry>) => {
+  const theirs = new Map(provider.map((entry) => [entry.endToEndId, entry]))
+  const ours = new Map(ledger.map((entry) => [entry.endToEndId, entry]))
+  const differing = ledger.flatMap((mine) => {
+    const other = theirs.get(mine.endToEndId)
+    return other !== undefined && (other.amount !== mine.amount || other.direction !== mine.direction)
+      ? [{ endToEndId: mine.endToEndId, ledger: mine, provider: other }]
+      : []
+  })
+  return {
+    matched: ledger.filter((mine) => theirs.has(mine.endToEndId)).length - differing.length,
+    missingInProvider: ledger.filter((mine) => !theirs.has(mine.endToEndId)),
+    missingInLedger: provider.filter((other) => !ours.has(other.endToEndId)),
+    differing
+  }
+}
+
+const totals = (entries: ReadonlyArray<Movement>) => ({
+  count: entries.length,
+  credits: cents(entries.filter((e) => e.direction === "CREDIT").reduce((sum, e) => sum + e.amount, 0)),
+  debits: cents(entries.filter((e) => e.direction === "DEBIT").reduce((sum, e) => sum + e.amount, 0))
+})
+
+export const reconciliation = Effect.fn("Wallet.reconciliation")(function*(query: ReconciliationQuery) {
+  const account = yield* walletAccount(query.accountId)
+  const date = query.date ?? saoPauloDate(yield* Clock.currentTimeMillis)
+  if (toDayNumber(date) === undefined) return yield* invalidData("date", "date must be a date, YYYY-MM-DD")
+  const [from, to] = [startOfSaoPauloDay(date), startOfSaoPauloDay(addDays(date, 1))]
+  const rails = yield* (yield* Ledger).railMovements(account.id, from, to)
+  const ledger = rails.flatMap((m) => (m.endToEndId === null ? [] : [{ endToEndId: m.endToEndId, direction: m.direction, amount: m.amount, at: m.at }]))
+  const provider = yield* (yield* PixProvider).statement({ account, from, to }).pipe(
+    Effect.mapError((e) => new ProviderUnavailable({ message: `Extrato do provedor PIX indisponível: ${e.message}`, details: null }))
+  )
+  const result = reconcile(ledger, provider)
+  return {
+    accountId: account.number,
+    date,
+    ledger: totals(ledger),
+    provider: totals(provider),
+    matched: result.matched,
+    reconciled: result.missingInLedger.length === 0 && result.missingInProvider.length === 0 && result.differing.length === 0,
+    missingInProvider: result.missingInProvider,
+    missingInLedger: result.missingInLedger,
+    differing: result.differing
+  }
+})
