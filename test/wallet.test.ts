@@ -44,7 +44,19 @@ describe("wallet ledger on postgres", () => {
       return created.body.chargeId as string
     }
     const balance = async (query = "") => (await call("GET", `/v1/wallet/balance${query}`)).body
-    return { account, call, receive, balance }
+    /** A card charge of `amount` reais in `installments`, approved by the sandbox card table; its id. */
+    const payByCard = async (amount: number, installments = 1) => {
+      const paid = await call("POST", "/v1/charges", {
+        paymentMethod: "creditcard",
+        amount,
+        installments,
+        customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" },
+        card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" }
+      })
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+      return paid.body.chargeId as string
+    }
+    return { account, call, receive, balance, payByCard }
   }
 
   beforeAll(async () => {
@@ -244,34 +256,27 @@ describe("wallet ledger on postgres", () => {
   })
 
   it("keeps a card payment pending until each installment's day, then makes it available", async () => {
-    const { call, balance } = await merchant()
+    const { call, balance, payByCard } = await merchant()
     // 3 installments of 100.00 with no fee: 33.34, 33.33, 33.33, due 30, 60 and 90 days after payment.
-    const paid = await call("POST", "/v1/charges", {
-      paymentMethod: "creditcard",
-      amount: 100,
-      installments: 3,
-      customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" },
-      card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" }
-    })
-    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    const chargeId = await payByCard(100, 3)
     expect(await balance()).toMatchObject({ availableBalance: 0, pendingBalance: 100, totalBalance: 100 })
     const due = await sql((s) => s<{ amount: string; day: string }>`SELECT amount_cents::text AS amount, to_char(settles_on, 'YYYY-MM-DD') AS day
-      FROM receivables WHERE charge_id = ${paid.body.chargeId} ORDER BY installment`)
+      FROM receivables WHERE charge_id = ${chargeId} ORDER BY installment`)
     expect(due.map((r) => Number(r.amount))).toEqual([3334, 3333, 3333])
     // The provider's receivables routes: by day, and one day's.
     const byDay = (await call("GET", "/v1/wallet/receivables")).body
     expect(byDay).toMatchObject({ total: 100, days: due.map((r) => ({ date: r.day, amount: Number(r.amount) / 100, count: 1 })) })
     const firstDay = (await call("GET", `/v1/wallet/receivables-calendar/${due[0]!.day}`)).body
-    expect(firstDay).toMatchObject({ date: due[0]!.day, total: 33.34, hasMore: false, items: [{ chargeId: paid.body.chargeId, installment: 1, paymentMethod: "CREDIT_CARD", amount: 33.34 }] })
+    expect(firstDay).toMatchObject({ date: due[0]!.day, total: 33.34, hasMore: false, items: [{ chargeId: chargeId, installment: 1, paymentMethod: "CREDIT_CARD", amount: 33.34 }] })
     for (const bad of ["receivables?dateFrom=2026-13-01", "receivables?dateFrom=2026-01-01&dateTo=2027-12-31", "receivables-calendar/amanha"]) {
       expect((await call("GET", `/v1/wallet/${bad}`)).body.error?.code, bad).toBe("INVALID_DATA")
     }
     // Moving the first installment's day into the past makes it due now.
-    await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${paid.body.chargeId} AND installment = 1`)
+    await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${chargeId} AND installment = 1`)
     await engine.run(Billing.settleDueReceivables(1000))
     expect(await balance()).toMatchObject({ availableBalance: 33.34, pendingBalance: 66.66, totalBalance: 100 })
     const line = (await call("GET", "/v1/wallet/transactions")).body.transactions[0]
-    expect(line).toMatchObject({ type: "CREDIT", category: "CARD_IN", amount: 33.34, balanceAfter: 33.34, chargeId: paid.body.chargeId })
+    expect(line).toMatchObject({ type: "CREDIT", category: "CARD_IN", amount: 33.34, balanceAfter: 33.34, chargeId: chargeId })
   })
 
   it("refunds a Pix with split: receivers return their part in proportion, a debt for what one lacks, paid from its next credit; a refused return gives everything back", async () => {
@@ -366,43 +371,32 @@ describe("wallet ledger on postgres", () => {
   })
 
   it("refunds a card from its own receivables first, newest installment first, before the balance", async () => {
-    const { call, balance } = await merchant()
-    const paid = await call("POST", "/v1/charges", {
-      paymentMethod: "creditcard",
-      amount: 100,
-      installments: 3,
-      customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" },
-      card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" }
-    })
+    const { call, balance, payByCard } = await merchant()
+    const chargeId = await payByCard(100, 3)
     // Installments 33.34, 33.33, 33.33: 50.00 comes from the third (33.33) and 16.67 of the second.
-    const refund = await call("POST", "/v1/wallet/refunds", { chargeId: paid.body.chargeId, amount: 50 })
+    const refund = await call("POST", "/v1/wallet/refunds", { chargeId, amount: 50 })
     expect(refund.body).toMatchObject({ status: "CONFIRMED", amount: 50 })
     expect(await balance()).toMatchObject({ availableBalance: 0, pendingBalance: 50, totalBalance: 50 })
     expect((await call("GET", "/v1/wallet/receivables")).body.days.map((d: any) => d.amount)).toEqual([33.34, 16.66])
-    expect((await call("GET", `/v1/charges/${paid.body.chargeId}`)).body.status).toBe("PARTIALLY_REFUNDED")
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PARTIALLY_REFUNDED")
     // Every installment's day comes: 50.00 becomes available; the refunded one settles nothing.
-    await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${paid.body.chargeId}`)
+    await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${chargeId}`)
     await engine.run(Billing.settleDueReceivables(1000))
     expect(await balance()).toMatchObject({ availableBalance: 50, pendingBalance: 0 })
     // Now the rest comes from the balance.
-    expect((await call("POST", "/v1/wallet/refunds", { chargeId: paid.body.chargeId })).body).toMatchObject({ status: "CONFIRMED", amount: 50 })
+    expect((await call("POST", "/v1/wallet/refunds", { chargeId: chargeId })).body).toMatchObject({ status: "CONFIRMED", amount: 50 })
     expect(await balance()).toMatchObject({ availableBalance: 0, pendingBalance: 0 })
-    expect((await call("GET", `/v1/charges/${paid.body.chargeId}`)).body.status).toBe("REFUNDED")
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("REFUNDED")
   })
 
   it("refunds a card at once (CONFIRMED, success: true), with refund.requested naming the acquirer's payment id", async () => {
-    const { account, call, receive } = await merchant()
+    const { account, call, receive, payByCard } = await merchant()
     await receive(10)
-    const paid = await call("POST", "/v1/charges", {
-      paymentMethod: "creditcard",
-      amount: 8,
-      customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" },
-      card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" }
-    })
-    const refund = await call("POST", "/v1/wallet/refunds", { chargeId: paid.body.chargeId })
+    const chargeId = await payByCard(8)
+    const refund = await call("POST", "/v1/wallet/refunds", { chargeId: chargeId })
     expect(refund.status, JSON.stringify(refund.body)).toBe(201)
     expect(refund.body).toMatchObject({ success: true, status: "CONFIRMED", amount: 8, paymentType: "CREDIT_CARD", providerChargeId: expect.any(String) })
-    expect((await call("GET", `/v1/charges/${paid.body.chargeId}`)).body.status).toBe("REFUNDED")
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("REFUNDED")
     const bodies = (await sql((s) => s<{ body: string }>`SELECT body FROM outbox WHERE account_id = ${account.accountId} AND event LIKE 'refund.%' ORDER BY id`))
       .map((row) => JSON.parse(row.body))
     expect(bodies.map((b) => [b.event, b.status])).toEqual([["refund.requested", "PROCESSING"], ["refund.confirmed", "CONFIRMED"]])
