@@ -147,7 +147,7 @@ describe("API reference at /docs", () => {
 
     // The scheme: OAuth 2.0 client credentials with every scope of the document.
     const scopes = Object.keys(doc.components.securitySchemes.oauth2.flows.clientCredentials.scopes)
-    await page.getByText(`0 / ${scopes.length}`).first().waitFor({ timeout: 10_000 })
+    await page.getByText(`0 / ${scopes.length}`).first().waitFor({ timeout: 60_000 })
     await page.screenshot({ path: await screenshotPath() })
 
     // Each operation, opened from the sidebar, states its scope (or that it is public) and every error code.

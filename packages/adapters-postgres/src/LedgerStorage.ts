@@ -4,7 +4,7 @@
  * adapter never computes one.
  */
 import { cents, Counterparty, type EntryToPost, HOUSE, Ledger, LedgerLine, type LineDraft, Receivable, type WalletBalance } from "@billing/core"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withSeq } from "./Rows.ts"
@@ -128,7 +128,7 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
     setNote: (accountId, lineId, note, at) =>
       Effect.gen(function*() {
         const owned = yield* run(sql`SELECT 1 FROM ledger_lines WHERE id = ${lineId} AND holder = ${accountId}`)
-        if (owned.length === 0) return first([])
+        if (owned.length === 0) return Option.none()
         yield* run(sql`INSERT INTO ledger_line_notes (line_id, note, updated_at) VALUES (${lineId}, ${note}, ${at})
           ON CONFLICT (line_id) DO UPDATE SET note = EXCLUDED.note, updated_at = EXCLUDED.updated_at`)
         const lines = yield* run(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
