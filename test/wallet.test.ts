@@ -233,6 +233,39 @@ describe("wallet ledger on postgres", () => {
     expect([tooMuch.status, tooMuch.body.error.code]).toEqual([400, "INSUFFICIENT_BALANCE"])
   })
 
+  it("claims a Pix key by portability: open, completed by the key's institution (then a withdrawal key of the holder) or canceled", async () => {
+    const { call, receive } = await merchant()
+    const foreignKey = "financeiro@lojaexemplo.com.br"
+    // Not the holder's yet: a withdrawal to it is refused.
+    await receive(10)
+    expect((await call("POST", "/v1/wallet/withdraw", { amount: 1, pixKey: foreignKey, pixKeyType: "EMAIL" })).body.error.code).toBe("OWNERSHIP_MISMATCH")
+    const claimed = await call("POST", "/v1/wallet/pix-claims", { pixKey: "Financeiro@LojaExemplo.com.br", pixKeyType: "EMAIL" })
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(201)
+    expect(claimed.body).toMatchObject({ status: "OPEN", pixKey: foreignKey, pixKeyType: "EMAIL" })
+    expect(claimed.body.claimId).toMatch(/^SANDBOX_clm_/)
+    // The DICT gives the institution 7 days.
+    expect(Date.parse(claimed.body.resolutionDeadline) - Date.parse(claimed.body.createdAt)).toBe(7 * 86_400_000)
+    const twice = await call("POST", "/v1/wallet/pix-claims", { pixKey: foreignKey, pixKeyType: "EMAIL" })
+    expect([twice.status, twice.body.error.code]).toEqual([400, "PIX_CLAIM_IN_PROGRESS"])
+    for (const [body, code] of [
+      [{ pixKey: "123e4567-e89b-42d3-a456-426614174000", pixKeyType: "EVP" }, "INVALID_DATA"],
+      [{ pixKey: "52998224725", pixKeyType: "CPF" }, "OWNERSHIP_MISMATCH"]
+    ] as const) {
+      expect((await call("POST", "/v1/wallet/pix-claims", body)).body.error.code).toBe(code)
+    }
+
+    const completed = await call("POST", `/v1/sandbox/pix-claims/${claimed.body.claimId}/complete`)
+    expect(completed.body).toMatchObject({ claimId: claimed.body.claimId, status: "COMPLETED" })
+    expect((await call("POST", "/v1/wallet/withdraw", { amount: 1, pixKey: foreignKey, pixKeyType: "EMAIL" })).status).toBe(200)
+    expect((await call("POST", `/v1/wallet/pix-claims/${claimed.body.claimId}/cancel`)).body.error.code).toBe("PIX_CLAIM_CLOSED")
+
+    const other = (await call("POST", "/v1/wallet/pix-claims", { pixKey: "+5511987654321", pixKeyType: "PHONE" })).body
+    expect((await call("POST", `/v1/wallet/pix-claims/${other.claimId}/cancel`)).body).toMatchObject({ status: "CANCELED" })
+    expect((await call("GET", `/v1/wallet/pix-claims/${other.claimId}`)).body).toMatchObject({ status: "CANCELED", pixKey: "+5511987654321" })
+    expect((await call("GET", "/v1/wallet/pix-claims")).body.items.map((c: any) => c.status)).toEqual(["CANCELED", "COMPLETED"])
+    expect((await call("GET", "/v1/wallet/pix-claims/SANDBOX_clm_nothing")).status).toBe(404)
+  })
+
   it("holds the daily limit per São Paulo day and the account's own limits", async () => {
     const { account, call, receive } = await merchant()
     await sql((s) => s`INSERT INTO wallet_limits (account_id, daily_transfer_limit_cents, transfer_fee_cents) VALUES (${account.accountId}, 1000, 0)`)

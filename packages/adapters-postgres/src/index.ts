@@ -10,6 +10,7 @@ import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { LedgerStorageLive } from "./LedgerStorage.ts"
 import { MedInfractionsStorageLive } from "./MedInfractionsStorage.ts"
+import { PixClaimsStorageLive } from "./PixClaimsStorage.ts"
 import { RefundsStorageLive } from "./RefundsStorage.ts"
 import { NotificationsStorageLive } from "./NotificationsStorage.ts"
 import { OutboxStorageLive } from "./OutboxStorage.ts"
@@ -55,5 +56,6 @@ export const StorageLive = Layer.mergeAll(
   WithdrawalsStorageLive,
   RefundsStorageLive,
   MedInfractionsStorageLive,
-  SandboxPspStorageLive
+  SandboxPspStorageLive,
+  PixClaimsStorageLive
 )

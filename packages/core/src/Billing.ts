@@ -28,6 +28,7 @@ export { listWithdrawals, lookupPixKey, payOutWithdrawals, pixTransfer, withdraw
 export { completeRefunds, getRefunds, requestRefund } from "./wallet/Refunds.ts"
 export { receivables, receivablesCalendar } from "./wallet/Receivables.ts"
 export { reconciliation } from "./wallet/Reconciliation.ts"
+export { cancelPixClaim, completePixClaim, getPixClaim, listPixClaims, requestPixClaim } from "./wallet/PixClaims.ts"
 export { settleDueReceivables } from "./ledger/SettleReceivables.ts"
 export { archiveProduct, createProduct, deleteProduct, getProduct, listProducts, updateProduct } from "./products/Products.ts"
 export {

@@ -10,6 +10,9 @@ import {
   MedInfractionRequest,
   MedInfractionView,
   NotSandboxAccount,
+  PixClaimClosed,
+  PixClaimNotFound,
+  PixClaimView,
   RefundAmountExceeded,
   TestClockView
 } from "@billing/core"
@@ -62,7 +65,14 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
       error: decisionErrors
     })
       .annotateMerge(requires("wallet/write"))
-      .annotate(OpenApi.Summary, "Decide a MED infraction for the payer: return the blocked amount")
+      .annotate(OpenApi.Summary, "Decide a MED infraction for the payer: return the blocked amount"),
+    HttpApiEndpoint.post("completePixClaim", "/pix-claims/:claimId/complete", {
+      params: { claimId: Id },
+      success: PixClaimView,
+      error: [enveloped(NotSandboxAccount), enveloped(PixClaimNotFound), enveloped(PixClaimClosed)]
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Complete a Pix key claim as the institution holding the key would")
   )
-  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks and the MED simulation of sandbox accounts" }))
+  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks, the MED and Pix key portability simulations of sandbox accounts" }))
 {}

@@ -14,6 +14,12 @@ import {
   NotFound,
   NotSandboxAccount,
   OwnershipMismatch,
+  PixClaimClosed,
+  PixClaimInProgress,
+  PixClaimListView,
+  PixClaimNotFound,
+  PixClaimRequest,
+  PixClaimView,
   PixKeyNotFound,
   RefundAmountExceeded,
   RefundListView,
@@ -164,7 +170,37 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       error: [enveloped(InvalidData), enveloped(ProviderUnavailable), ...accountErrors]
     })
       .annotateMerge(requires("wallet/read"))
-      .annotate(OpenApi.Summary, "The ledger against the Pix provider's statement for one day")
+      .annotate(OpenApi.Summary, "The ledger against the Pix provider's statement for one day"),
+    HttpApiEndpoint.post("requestPixClaim", "/pix-claims", {
+      payload: PixClaimRequest,
+      success: PixClaimView.pipe(HttpApiSchema.status(201)),
+      error: [enveloped(InvalidData), enveloped(OwnershipMismatch), enveloped(PixClaimInProgress), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Claim a Pix key registered elsewhere (portability)"),
+    HttpApiEndpoint.get("pixClaims", "/pix-claims", {
+      query: { accountId: Schema.optionalKey(Id) },
+      success: PixClaimListView,
+      error: [enveloped(InvalidData), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "List Pix key claims"),
+    HttpApiEndpoint.get("pixClaim", "/pix-claims/:claimId", {
+      params: { claimId: Id },
+      query: { accountId: Schema.optionalKey(Id) },
+      success: PixClaimView,
+      error: [enveloped(InvalidData), enveloped(PixClaimNotFound), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "Read a Pix key claim"),
+    HttpApiEndpoint.post("cancelPixClaim", "/pix-claims/:claimId/cancel", {
+      params: { claimId: Id },
+      query: { accountId: Schema.optionalKey(Id) },
+      success: PixClaimView,
+      error: [enveloped(InvalidData), enveloped(PixClaimNotFound), enveloped(PixClaimClosed), ...accountErrors]
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Cancel an open Pix key claim")
   )
   .pipe(authenticated({ prefix: "/v1/wallet", title: "Wallet", description: "Balance, statement, withdrawals, refunds and the sandbox payment simulation" }))
 {}

@@ -6,7 +6,11 @@ import { BillingApi } from "../api/Api.ts"
 import { capture, type Services } from "./Common.ts"
 
 export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effect.fn("Handlers.sandbox")(function*(handlers) {
-  const provide = yield* capture<Services<ReturnType<typeof Billing.advanceClock>> | Services<ReturnType<typeof Billing.returnInfraction>>>()
+  const provide = yield* capture<
+    | Services<ReturnType<typeof Billing.advanceClock>>
+    | Services<ReturnType<typeof Billing.returnInfraction>>
+    | Services<ReturnType<typeof Billing.completePixClaim>>
+  >()
   return handlers
     .handle("clock", () => provide(Billing.getTestClock()))
     .handle("advanceClock", ({ payload }) => provide(Billing.advanceClock(payload)))
@@ -14,4 +18,5 @@ export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effec
     .handle("getInfraction", ({ params }) => provide(Billing.getInfraction(params.infractionId)))
     .handle("releaseInfraction", ({ params }) => provide(Billing.releaseInfraction(params.infractionId)))
     .handle("returnInfraction", ({ params }) => provide(Billing.returnInfraction(params.infractionId)))
+    .handle("completePixClaim", ({ params }) => provide(Billing.completePixClaim(params.claimId)))
 }))

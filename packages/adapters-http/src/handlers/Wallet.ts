@@ -20,6 +20,7 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     | Services<ReturnType<typeof Billing.receivables>>
     | Services<ReturnType<typeof Billing.receivablesCalendar>>
     | Services<ReturnType<typeof Billing.reconciliation>>
+    | Services<ReturnType<typeof Billing.requestPixClaim>>
   >()
   return handlers
     .handle("pay", ({ params }) => provide(Billing.requestSandboxPayment(params.chargeId)))
@@ -35,4 +36,8 @@ export const WalletHandlers = HttpApiBuilder.group(BillingApi, "wallet", Effect.
     .handle("receivables", ({ query }) => provide(Billing.receivables(query)))
     .handle("receivablesCalendar", ({ params, query }) => provide(Billing.receivablesCalendar(params.day, query.accountId)))
     .handle("reconciliation", ({ query }) => provide(Billing.reconciliation(query)))
+    .handle("requestPixClaim", ({ payload }) => provide(Billing.requestPixClaim(payload)))
+    .handle("pixClaims", ({ query }) => provide(Billing.listPixClaims(query.accountId)))
+    .handle("pixClaim", ({ params, query }) => provide(Billing.getPixClaim(params.claimId, query.accountId)))
+    .handle("cancelPixClaim", ({ params, query }) => provide(Billing.cancelPixClaim(params.claimId, query.accountId)))
 }))

@@ -278,6 +278,22 @@ export default Effect.gen(function*() {
       at timestamptz NOT NULL
     )`
   yield* sql`CREATE INDEX sandbox_psp_entries_account_idx ON sandbox_psp_entries (account_id, at)`
+  // Pix key portability claims: a key registered elsewhere, claimed for the
+  // account; one open claim per key at a time.
+  yield* sql`
+    CREATE TABLE pix_claims (
+      id text PRIMARY KEY,
+      seq bigserial NOT NULL,
+      account_id text NOT NULL REFERENCES accounts (id),
+      pix_key text NOT NULL,
+      pix_key_type text NOT NULL CHECK (pix_key_type IN ('CPF', 'CNPJ', 'EMAIL', 'PHONE')),
+      status text NOT NULL CHECK (status IN ('OPEN', 'COMPLETED', 'CANCELED')),
+      resolution_deadline timestamptz NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL
+    )`
+  yield* sql`CREATE UNIQUE INDEX pix_claims_open_key_idx ON pix_claims (pix_key) WHERE status = 'OPEN'`
+  yield* sql`CREATE INDEX pix_claims_account_idx ON pix_claims (account_id, seq)`
   // Per-account wallet limits an operator set; an account without a row has the spec's defaults.
   yield* sql`
     CREATE TABLE wallet_limits (

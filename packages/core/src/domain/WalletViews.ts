@@ -10,6 +10,7 @@ import { Withdrawal, type Withdrawal as WithdrawalType, PixKeyType } from "./Wit
 import { Instant, ReaisJson } from "./Wire.ts"
 import { Reais } from "../money/Money.ts"
 import { MedInfraction, type MedInfraction as MedInfractionType } from "./Med.ts"
+import { PixClaim, type PixClaim as PixClaimType } from "./PixClaim.ts"
 import { Refund, type Refund as RefundType, RefundReason } from "./Refund.ts"
 
 const line = Line.fields
@@ -330,3 +331,37 @@ export const ReconciliationView = Schema.Struct({
   missingInLedger: Schema.Array(RailMovement),
   differing: Schema.Array(Schema.Struct({ endToEndId: Schema.String, ledger: RailMovement, provider: RailMovement }))
 }).annotate({ identifier: "Reconciliation" })
+
+/** `POST /v1/wallet/pix-claims` body (spec: `pixKey`, `pixKeyType`). */
+export const PixClaimRequest = Schema.Struct({
+  pixKey: Identifier,
+  pixKeyType: PixKeyType,
+  accountId: optional(Identifier)
+})
+export type PixClaimRequest = typeof PixClaimRequest.Type
+
+const claim = PixClaim.fields
+
+export const PixClaimView = Schema.Struct({
+  claimId: claim.id,
+  status: claim.status,
+  pixKey: claim.pixKey,
+  pixKeyType: claim.pixKeyType,
+  accountNumber: claim.accountNumber,
+  resolutionDeadline: Instant,
+  createdAt: Instant,
+  updatedAt: Instant
+}).annotate({ identifier: "PixClaim" })
+
+export const toPixClaimView = (c: PixClaimType): typeof PixClaimView.Type => ({
+  claimId: c.id,
+  status: c.status,
+  pixKey: c.pixKey,
+  pixKeyType: c.pixKeyType,
+  accountNumber: c.accountNumber,
+  resolutionDeadline: c.resolutionDeadline,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt
+})
+
+export const PixClaimListView = Schema.Struct({ items: Schema.Array(PixClaimView) }).annotate({ identifier: "PixClaimList" })

@@ -33,6 +33,7 @@ import { type Cents, cents, toDecimalString } from "../money/Money.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
+import { PixClaims } from "../ports/PixClaims.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { Withdrawals } from "../ports/Withdrawals.ts"
@@ -64,12 +65,15 @@ const holderOf = (key: PixKey) => Effect.flatMap(PixProvider, (provider) => prov
 
 /**
  * The key, checked to be one of `account`'s holder: its CPF or CNPJ, the
- * account's own registered key, or a key the DICT says its holder holds.
+ * account's own registered key, a key it claimed by portability, or a key
+ * the DICT says its holder holds.
  */
 const ownKey = Effect.fn("Wallet.ownKey")(function*(account: Account, request: WithdrawRequest) {
   const key = yield* parseKey(request)
   if (request.documentNumber !== undefined && normalizeDocument(request.documentNumber) !== account.document) return yield* notTheHolders()
   if (key.value === account.document || key.value === account.pixKey) return key
+  // A key the holder brought here by portability is its own.
+  if (yield* (yield* PixClaims).holds(account.id, key.value)) return key
   const holder = yield* holderOf(key)
   if (Option.isSome(holder) && holder.value.document === account.document) return key
   return yield* notTheHolders()
