@@ -64,6 +64,22 @@ describe("wallet ledger on postgres", () => {
   })
   afterAll(() => engine?.dispose())
 
+  // First: every test after this one runs the worker's jobs for all accounts while one account has a test clock.
+  it("runs the worker's jobs for every other account while one sandbox account has a test clock", async () => {
+    const clocked = await merchant("11222333000181")
+    expect((await clocked.call("POST", "/v1/sandbox/clock/advance", { days: 0 })).status).toBe(200)
+    const { call, receive, balance } = await merchant()
+    const chargeId = await receive(10)
+    expect((await balance()).availableBalance).toBe(10)
+    expect((await call("POST", "/v1/wallet/withdraw", { amount: 1, pixKey: "11444777000161", pixKeyType: "CNPJ" })).status).toBe(200)
+    await engine.run(Billing.payOutWithdrawals(1000))
+    expect((await call("GET", "/v1/wallet/withdrawals")).body.items[0].status).toBe("COMPLETED")
+    const endToEndId = (await call("GET", `/v1/charges/${chargeId}?view=detail`)).body.pix.endToEndId as string
+    const refund = (await call("POST", "/v1/wallet/refunds", { endToEndId, amount: 1, reason: "FRAUD" })).body
+    await engine.run(Billing.completeRefunds(1000))
+    expect((await call("GET", `/v1/wallet/refunds?refundId=${refund.refundId}`)).body.status).toBe("CONFIRMED")
+  })
+
   it("credits a paid Pix charge: gross in, fee out, split part to the receiver; the statement shows each line with its balance after", async () => {
     const { account, call, receive, balance } = await merchant()
     const seller = await engine.createAccount({ name: "Vendedor", document: "52998224725", parentId: account.accountId })
@@ -106,6 +122,12 @@ describe("wallet ledger on postgres", () => {
     expect(noted.status).toBe(200)
     expect(noted.body).toMatchObject({ transactionId: credit.transactionId, note: "pedido 42", amount: 100 })
     expect((await call("PATCH", `/v1/wallet/transactions/SANDBOX_txn_nothing`, { note: "x" })).status).toBe(404)
+    // One part per receiver: the same account twice is refused.
+    const twice = await call("POST", "/v1/charges/pix", {
+      amount: 10,
+      split: [{ type: "fixed", amount: 1, accountNumber: seller.accountNumber }, { type: "fixed", amount: 2, accountNumber: seller.accountNumber }]
+    })
+    expect([twice.status, twice.body.error.code, twice.body.error.details.field]).toEqual([400, "INVALID_DATA", "split[1].accountNumber"])
   })
 
   it("pages the statement by token and filters by type, category and date", async () => {
@@ -301,7 +323,7 @@ describe("wallet ledger on postgres", () => {
     expect(byDay).toMatchObject({ total: 100, days: due.map((r) => ({ date: r.day, amount: Number(r.amount) / 100, count: 1 })) })
     const firstDay = (await call("GET", `/v1/wallet/receivables-calendar/${due[0]!.day}`)).body
     expect(firstDay).toMatchObject({ date: due[0]!.day, total: 33.34, hasMore: false, items: [{ chargeId: chargeId, installment: 1, paymentMethod: "CREDIT_CARD", amount: 33.34 }] })
-    for (const bad of ["receivables?dateFrom=2026-13-01", "receivables?dateFrom=2026-01-01&dateTo=2027-12-31", "receivables-calendar/amanha"]) {
+    for (const bad of ["receivables?dateFrom=2026-13-01", "receivables?dateFrom=2026-01-01&dateTo=2027-12-31", "receivables?dateFrom=9999-12-31", "receivables-calendar/amanha"]) {
       expect((await call("GET", `/v1/wallet/${bad}`)).body.error?.code, bad).toBe("INVALID_DATA")
     }
     // Moving the first installment's day into the past makes it due now.
@@ -481,6 +503,21 @@ describe("wallet ledger on postgres", () => {
       { event: "med.infraction.updated", status: "RETURNED", infractionId: second.infractionId }
     ])
     expect((await call("POST", "/v1/sandbox/med/infractions", { chargeId })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
+
+    // A charge refunded while its infraction is open cannot return the block to the payer: the block is released instead.
+    const later = await receive(5)
+    await receive(10)
+    const contested = (await call("POST", "/v1/sandbox/med/infractions", { chargeId: later, amount: 3 })).body
+    const laterE2e = (await call("GET", `/v1/charges/${later}?view=detail`)).body.pix.endToEndId as string
+    // 4.00 of the 5.00 refunded from the other payment's money: 1.00 is left to return, 3.00 is blocked.
+    expect((await call("POST", "/v1/wallet/refunds", { endToEndId: laterE2e, amount: 4, reason: "CUSTOMER_REQUEST" })).status).toBe(201)
+    await engine.run(Billing.completeRefunds(1000))
+    const late = await call("POST", `/v1/sandbox/med/infractions/${contested.infractionId}/return`)
+    expect([late.status, late.body.error.code]).toEqual([400, "REFUND_AMOUNT_EXCEEDED"])
+    expect((await call("POST", `/v1/sandbox/med/infractions/${contested.infractionId}/release`)).body.status).toBe("RELEASED")
+    expect((await call("POST", "/v1/sandbox/med/infractions", { chargeId: later, amount: 1.01 })).body.error.code).toBe("REFUND_AMOUNT_EXCEEDED")
+    // 15.00 received, 4.00 refunded: 11.00, nothing blocked.
+    expect(await balance()).toMatchObject({ availableBalance: 11, retainedBalance: 0 })
     expect((await call("GET", "/v1/sandbox/med/infractions/SANDBOX_med_nothing")).status).toBe(404)
   })
 

@@ -189,7 +189,7 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
       run(sql`UPDATE charges SET status = ${expire.to}, updated_at = ${now}
         WHERE id IN (
           SELECT id FROM charges WHERE status IN ${sql.in([...expire.from])} AND expires_at < ${now}
-            AND ${inScope(sql, scope, sql`account_id`)}
+            AND ${inScope(sql, scope, sql`charges.account_id`)}
           ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
         ) AND status IN ${sql.in([...expire.from])}
         RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges)),

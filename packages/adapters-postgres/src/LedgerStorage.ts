@@ -140,7 +140,7 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
         VALUES ${sql.csv(receivables.map((r) => sql`(${r.id}, ${r.holder}, ${r.chargeId}, ${r.installment}, ${r.amount}, ${r.paymentMethod}, ${r.settlesOn}::date)`))}`),
     settleDue: (day, limit, scope, at) =>
       run(sql`WITH due AS (
-          SELECT id FROM receivables WHERE settled_at IS NULL AND settles_on <= ${day}::date AND ${inScope(sql, scope, sql`holder`)}
+          SELECT id FROM receivables WHERE settled_at IS NULL AND settles_on <= ${day}::date AND ${inScope(sql, scope, sql`receivables.holder`)}
           ORDER BY settles_on, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE receivables r SET settled_at = ${at} FROM due, charges c WHERE r.id = due.id AND c.id = r.charge_id
         RETURNING ${receivableColumns(sql)}, c.subscription_id AS "subscriptionId"`).pipe(Effect.flatMap(decodeReceivables)),

@@ -61,7 +61,7 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
     claimProcessing: (limit, scope, at, leaseMillis) =>
       updated(sql`WITH claimable AS (
           SELECT id AS claimed_id FROM refunds WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})
-            AND ${inScope(sql, scope, sql`account_id`)}
+            AND ${inScope(sql, scope, sql`refunds.account_id`)}
           ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE refunds SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable WHERE refunds.id = claimable.claimed_id
         RETURNING ${columns(sql)}`),

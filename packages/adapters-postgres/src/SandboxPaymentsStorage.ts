@@ -12,7 +12,7 @@ export const SandboxPaymentsStorageLive = Layer.effect(SandboxPayments, Effect.g
         ON CONFLICT (charge_id) DO NOTHING`),
     claimPending: (limit, scope) =>
       run(sql<{ charge_id: string; account_id: string }>`SELECT charge_id, account_id FROM sandbox_payments
-        WHERE processed_at IS NULL AND ${inScope(sql, scope, sql`account_id`)} ORDER BY requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
+        WHERE processed_at IS NULL AND ${inScope(sql, scope, sql`sandbox_payments.account_id`)} ORDER BY requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
         Effect.map((rows) => rows.map((r) => ({ chargeId: r.charge_id, accountId: r.account_id })))
       ),
     markProcessed: (chargeId, at) => run(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`)

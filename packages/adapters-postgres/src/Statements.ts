@@ -25,7 +25,9 @@ export const containsPattern = (search: string): string => `%${search.replace(/[
 
 /**
  * The condition that keeps a job's rows within `scope`, on the account id in
- * `column`: the one account, or every account without a test clock.
+ * `column`: the one account, or every account without a test clock. Qualify
+ * the column with its table: a bare `account_id` would name the subquery's
+ * own (`account_clocks.account_id`), and one clock would stop every account.
  */
 export const inScope = (sql: SqlClient.SqlClient, scope: RunScope, column: Statement.Fragment) =>
   scope.accountId === null

@@ -57,7 +57,7 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
     claimProcessing: (limit, scope, at, leaseMillis) =>
       run(sql`WITH claimable AS (
           SELECT id FROM withdrawals WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})
-            AND ${inScope(sql, scope, sql`account_id`)}
+            AND ${inScope(sql, scope, sql`withdrawals.account_id`)}
           ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE withdrawals w SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable, accounts a
         WHERE w.id = claimable.id AND a.id = w.account_id

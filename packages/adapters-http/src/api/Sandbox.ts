@@ -62,7 +62,7 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
     HttpApiEndpoint.post("returnInfraction", "/med/infractions/:infractionId/return", {
       params: InfractionIdParam,
       success: MedInfractionView,
-      error: decisionErrors
+      error: [...decisionErrors, enveloped(RefundAmountExceeded)]
     })
       .annotateMerge(requires("wallet/write"))
       .annotate(OpenApi.Summary, "Decide a MED infraction for the payer: return the blocked amount"),

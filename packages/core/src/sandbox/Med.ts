@@ -56,7 +56,7 @@ export const openInfraction = Effect.fn("Med.open")(function*(request: MedInfrac
     }
     const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)))
     const amount = request.amount ?? remaining
-    if (amount > remaining) {
+    if (amount > remaining || remaining === 0) {
       return yield* new RefundAmountExceeded({ message: "Valor contestado excede o valor disponível para devolução", details: { available: toDecimalString(remaining) } })
     }
     const available = yield* (yield* Ledger).lockBalance(account.id, "AVAILABLE")
@@ -127,6 +127,15 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
     }
     const charges = yield* Charges
     const charge = Option.getOrUndefined(yield* charges.lockOwn(account.id, { chargeId: open.chargeId }))!
+    const refunds = yield* Refunds
+    const remaining = charge.amount - (yield* refunds.refundedOf(charge.id))
+    if (open.blocked > remaining) {
+      // Refunded meanwhile: what is blocked cannot all go back to the payer; the merchant releases it instead.
+      return yield* new RefundAmountExceeded({
+        message: "A cobrança foi estornada depois da abertura da infração: libere o bloqueio",
+        details: { blocked: toDecimalString(open.blocked), available: toDecimalString(cents(remaining)) }
+      })
+    }
     const ids = yield* Ids
     const refundId = yield* ids.make("ref", { sandbox: true })
     const refund: Refund = {
@@ -146,7 +155,6 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
       createdAt: at,
       updatedAt: at
     }
-    const refunds = yield* Refunds
     yield* refunds.insert(refund)
     const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RETURNED", refund.id, at))!
     yield* postEntries([medReturnPosting(movementOf(returned), refund.returnIdentification!)], at)

@@ -31,7 +31,8 @@ export const receivables = Effect.fn("Wallet.receivables")(function*(query: Rece
   const today = saoPauloDate(yield* Clock.currentTimeMillis)
   const from = yield* dayOf("dateFrom", query.dateFrom, today)
   const to = yield* dayOf("dateTo", query.dateTo, addDays(from, MAX_RECEIVABLE_DAYS - 1))
-  if (daysBetween(from, to) < 0 || daysBetween(from, to) >= MAX_RECEIVABLE_DAYS) {
+  const span = toDayNumber(to) === undefined ? Number.NaN : daysBetween(from, to)
+  if (!(span >= 0 && span < MAX_RECEIVABLE_DAYS)) {
     return yield* invalidData("dateTo", `dateTo must be from dateFrom to ${MAX_RECEIVABLE_DAYS - 1} days after it`)
   }
   const days = yield* (yield* Ledger).receivableDays(account.id, from, to)

@@ -105,13 +105,16 @@ const partsOf = Effect.fn("Wallet.refundParts")(function*(charge: Charge, amount
   const receivers = reversalParts(charge, amount)
   const owner = { accountId: charge.accountId, accountNumber: "", amount: cents(amount - receivers.reduce((sum, r) => sum + r.amount, 0)) }
   const wanted = [owner, ...receivers].sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
+  // Receivables before balances, as the receivables job takes them: the two never wait for each other in a circle.
   const taken: Array<ReceivableTaken> = []
+  for (const part of wanted) {
+    if (charge.paymentType === "CREDIT_CARD") taken.push(...yield* ledger.takeReceivables(part.accountId, charge.id, part.amount))
+  }
+  const fromReceivables = byHolder(taken)
   const paid = new Map<string, Cents>()
   for (const part of wanted) {
     const available = yield* ledger.lockBalance(part.accountId, "AVAILABLE")
-    const fromReceivable = charge.paymentType === "CREDIT_CARD" ? yield* ledger.takeReceivables(part.accountId, charge.id, part.amount) : []
-    taken.push(...fromReceivable)
-    const stillDue = part.amount - fromReceivable.reduce((sum, t) => sum + t.amount, 0)
+    const stillDue = part.amount - (fromReceivables.get(part.accountId) ?? 0)
     paid.set(part.accountId, cents(part.amount - stillDue + Math.min(stillDue, available)))
   }
   return { owner, receivers, taken, paid }
@@ -196,6 +199,10 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
       yield* charges.transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
     } else {
+      // The parts' balances before the debts, in account order, as a credit paying debts takes them.
+      for (const holder of [...new Set([settled.accountId, ...settled.splitReversals.map((r) => r.accountId)])].sort()) {
+        yield* (yield* Ledger).lockBalance(holder, "AVAILABLE")
+      }
       const canceled = yield* refunds.cancelDebts(settled.id, at)
       const kept = yield* (yield* Ledger).restoreReceivables(settled.receivablesTaken)
       const back = {
