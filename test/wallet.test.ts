@@ -122,12 +122,20 @@ describe("wallet ledger on postgres", () => {
     expect(noted.status).toBe(200)
     expect(noted.body).toMatchObject({ transactionId: credit.transactionId, note: "pedido 42", amount: 100 })
     expect((await call("PATCH", `/v1/wallet/transactions/SANDBOX_txn_nothing`, { note: "x" })).status).toBe(404)
-    // One part per receiver: the same account twice is refused.
-    const twice = await call("POST", "/v1/charges/pix", {
-      amount: 10,
-      split: [{ type: "fixed", amount: 1, accountNumber: seller.accountNumber }, { type: "fixed", amount: 2, accountNumber: seller.accountNumber }]
-    })
-    expect([twice.status, twice.body.error.code, twice.body.error.details.field]).toEqual([400, "INVALID_DATA", "split[1].accountNumber"])
+  })
+
+  it("adds up two split parts of one receiver: one refund share", async () => {
+    const { account, call, receive, balance } = await merchant()
+    const seller = await engine.createAccount({ name: "Vendedor", document: "52998224725", parentId: account.accountId })
+    // 100.00, no fee: 10% and 5.00 to the seller, 15.00 in all.
+    const chargeId = await receive(100, { split: [{ type: "percentage", amount: 10, accountNumber: seller.accountNumber }, { type: "fixed", amount: 5, accountNumber: seller.accountNumber }] })
+    expect(await balance(`?accountId=${seller.accountNumber}`)).toMatchObject({ availableBalance: 15 })
+    // Refunding half: the seller returns 7.50, half of its 15.00, as one reversal.
+    const endToEndId = (await call("GET", `/v1/charges/${chargeId}?view=detail`)).body.pix.endToEndId as string
+    const refund = await call("POST", "/v1/wallet/refunds", { endToEndId, amount: 50, reason: "CUSTOMER_REQUEST" })
+    expect(refund.body).toMatchObject({ splitReversals: [{ accountNumber: seller.accountNumber, amount: 7.5, status: "REVERSED" }] })
+    expect(await balance(`?accountId=${seller.accountNumber}`)).toMatchObject({ availableBalance: 7.5, debtBalance: 0 })
+    expect(await balance()).toMatchObject({ availableBalance: 42.5 })
   })
 
   it("pages the statement by token and filters by type, category and date", async () => {

@@ -90,8 +90,6 @@ export const resolveReceivers = Effect.fn("Charges.resolveReceivers")(function*(
       receiver = sub.value
     }
     if (receiver.id === owner.id) return yield* invalid(`${field}.accountNumber`, "a charge cannot split to its own account")
-    // One part per receiver: its money, its receivables and its refund share are one each.
-    if (receivers.some((r) => r.account.id === receiver.id)) return yield* invalid(`${field}.accountNumber`, "each account receives at most one part of a split")
     receivers.push(
       item.type === "fixed"
         ? { type: "fixed", amount: item.amount, account: receiver }

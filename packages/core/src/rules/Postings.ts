@@ -25,9 +25,23 @@ const line = (draft: Partial<LineDraft> & Pick<LineDraft, "holder" | "book" | "a
   ...draft
 })
 
+/**
+ * Each receiver's parts of a split, added up: a split may give one account
+ * two parts (a percentage and a fixed amount), and its money, receivables
+ * and refund share are one each.
+ */
+export const partsByReceiver = (charge: Charge): ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string; readonly amount: Cents }> => {
+  const merged = new Map<string, { accountId: string; accountNumber: string; amount: Cents }>()
+  for (const part of charge.split ?? []) {
+    const known = merged.get(part.accountId)
+    merged.set(part.accountId, { accountId: part.accountId, accountNumber: part.accountNumber, amount: cents((known?.amount ?? 0) + part.amount) })
+  }
+  return [...merged.values()]
+}
+
 /** Each holder's net share of a paid charge: the owner keeps what fees and split parts leave. */
 export const paymentShares = (charge: Charge): ReadonlyArray<{ readonly holder: string; readonly amount: Cents }> => {
-  const parts = charge.split ?? []
+  const parts = partsByReceiver(charge)
   const owner = charge.net - parts.reduce((sum, part) => sum + part.amount, 0)
   return [{ holder: charge.accountId, amount: cents(owner) }, ...parts.map((part) => ({ holder: part.accountId, amount: part.amount }))]
 }
@@ -193,13 +207,13 @@ export const pixSendReturnedPosting = (w: PixSendMovement): EntryDraft => ({
 })
 
 /**
- * Each split receiver's part of refunding `amount` of `charge`: its part in
- * the proportion of the charge refunded, rounded down, so that the parts of
+ * Each split receiver's part of refunding `amount` of `charge`: its parts
+ * (added up) in the proportion of the charge refunded, rounded down, so that the parts of
  * several partial refunds never add up to more than the receiver got. The
  * owner bears the rest (our fee is not returned).
  */
 export const reversalParts = (charge: Charge, amount: Cents) =>
-  (charge.split ?? []).flatMap((part) => {
+  partsByReceiver(charge).flatMap((part) => {
     const share = cents(Number((BigInt(part.amount) * BigInt(amount)) / BigInt(charge.amount)))
     return share === 0 ? [] : [{ accountId: part.accountId, accountNumber: part.accountNumber, amount: share }]
   })

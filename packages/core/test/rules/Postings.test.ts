@@ -89,6 +89,17 @@ describe("posting examples", () => {
       .toEqual(["2026-12-21", "2027-01-19", "2027-02-18"])
   })
 
+  it("adds up two parts of one receiver: one receivable per installment for it", () => {
+    // 100.00, no fee, 2 installments: R0 gets 10.00 and 5.00, 15.00 in all → 7.50 twice; the owner 85.00 → 42.50 twice.
+    const charge = paidCharge(10_000, { fixed: 0, percentHundredths: 0 }, [1000, 500], "CREDIT_CARD", 2)
+    const twice = { ...charge, split: charge.split!.map((part) => ({ ...part, accountId: "R0", accountNumber: "0" })) }
+    expect(paymentPosting(twice, PAID_AT, null).receivables.map((r) => [r.holder, r.installment, r.amount])).toEqual([
+      ["OWNER", 1, 4250], ["OWNER", 2, 4250], ["R0", 1, 750], ["R0", 2, 750]
+    ])
+    // Refunding 60.00: R0 returns 15.00 × 60/100 = 9.00, once.
+    expect(reversalParts(twice, cents(6000))).toEqual([{ accountId: "R0", accountNumber: "0", amount: 900 }])
+  })
+
   it("spreads each holder's share of a card over its installments, the first taking the extra centavos", () => {
     // 100.00, no fee, 10.00 to R0, 3 installments: owner 90.00 → 30.00 × 3; R0 10.00 → 3.34, 3.33, 3.33.
     const { entry, receivables } = paymentPosting(paidCharge(10_000, { fixed: 0, percentHundredths: 0 }, [1000], "CREDIT_CARD", 3), PAID_AT, null)
