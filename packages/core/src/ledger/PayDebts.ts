@@ -4,22 +4,12 @@
  * first, as one entry from its `AVAILABLE` book to its `DEBT` book.
  */
 import { Effect } from "effect"
-import { type Cents, cents } from "../money/Money.ts"
+import { cents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
-import { Refunds, type SplitDebt } from "../ports/Refunds.ts"
-import { debtSettlementPosting } from "../rules/Postings.ts"
+import { Refunds } from "../ports/Refunds.ts"
+import { debtSettlementPosting, payOldestFirst } from "../rules/Postings.ts"
 import { isSandboxReference, postEntries } from "./PostEntries.ts"
-
-/** What `available` pays of `debts` (oldest first): each debt's remaining after it. */
-export const payOldestFirst = (debts: ReadonlyArray<SplitDebt>, available: Cents) => {
-  let left: number = available
-  return debts.flatMap((debt) => {
-    const paid = Math.min(left, debt.remaining)
-    left -= paid
-    return paid === 0 ? [] : [{ id: debt.id, paid: cents(paid), remaining: cents(debt.remaining - paid) }]
-  })
-}
 
 /** Pays the pending split debts of `holders` from their available balances; call in the transaction that credited them. */
 export const payDebtsFrom = Effect.fn("Ledger.payDebtsFrom")(function*(holders: ReadonlyArray<string>, at: Date) {

@@ -242,6 +242,10 @@ export interface RefundMovement {
   readonly parts: ReadonlyArray<RefundPart>
 }
 
+/** What a holder pays at once of its `part` of a refund: what the charge's receivable gave, then what its balance has; the rest it owes. */
+export const paidAtOnce = (part: Cents, fromReceivable: Cents, available: Cents): Cents =>
+  cents(fromReceivable + Math.min(part - fromReceivable, available))
+
 /** How a refused refund's parts come back: what of each holder's debt it paid meanwhile, what of its receivable is still unsettled. */
 export interface RefundReturn {
   readonly debtPaid: ReadonlyMap<string, Cents>
@@ -307,6 +311,16 @@ export const refundReturnedPosting = (m: RefundMovement, back: RefundReturn): En
     line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), category: "REFUND", title: "Estorno devolvido" })
   ]
 })
+
+/** What `available` pays of `debts` (oldest first): each debt paid and its remaining after it. */
+export const payOldestFirst = (debts: ReadonlyArray<{ readonly id: string; readonly remaining: Cents }>, available: Cents) => {
+  let left: number = available
+  return debts.flatMap((debt) => {
+    const paid = Math.min(left, debt.remaining)
+    left -= paid
+    return paid === 0 ? [] : [{ id: debt.id, paid: cents(paid), remaining: cents(debt.remaining - paid) }]
+  })
+}
 
 /** `amount` of a holder's new credits pays its split debts down: from its available balance to its DEBT book. */
 export const debtSettlementPosting = (holder: string, amount: Cents, reference: string): EntryDraft => ({

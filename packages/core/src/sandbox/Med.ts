@@ -9,7 +9,6 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { sandboxCaller } from "../auth/SandboxOnly.ts"
-import { makeEndToEndId } from "../brazil/EndToEndId.ts"
 import { ChargeNotFound } from "../domain/Charge.ts"
 import { type MedInfractionRequest, toMedInfractionView } from "../domain/WalletViews.ts"
 import { InfractionClosed, InfractionNotFound, type MedInfraction } from "../domain/Med.ts"
@@ -25,9 +24,9 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { moveChargeByRefunds } from "../wallet/Refunds.ts"
 import { medBlockPosting, type MedMovement, medReleasePosting, medReturnPosting } from "../rules/Postings.ts"
-import { SANDBOX_ISPB } from "./PixProviderSandbox.ts"
+import { sandboxSpiId } from "./PixProviderSandbox.ts"
 
 const ONLY_SANDBOX = "Simulação de MED disponível apenas em contas sandbox"
 
@@ -147,7 +146,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
       amount: open.blocked,
       reason: "FRAUD",
       status: "CONFIRMED",
-      returnIdentification: `D${makeEndToEndId(SANDBOX_ISPB, at.getTime(), (yield* ids.randomHex(6)).slice(0, 11))!.slice(1)}`,
+      returnIdentification: sandboxSpiId("D", at, refundId),
       providerChargeId: null,
       error: null,
       splitReversals: [],
@@ -159,8 +158,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
     const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RETURNED", refund.id, at))!
     yield* postEntries([medReturnPosting(movementOf(returned), refund.returnIdentification!)], at)
     yield* (yield* SandboxPsp).record(account.id, { endToEndId: refund.returnIdentification!, direction: "DEBIT", amount: refund.amount, at })
-    const confirmed = yield* refunds.refundedOf(charge.id, { confirmedOnly: true })
-    yield* charges.transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
+    yield* moveChargeByRefunds(charge, at)
     yield* append(returned, [
       ["med.refund.opened", medRefundBody("med.refund.opened", returned, refund, at)],
       ["med.refund.closed", medRefundBody("med.refund.closed", returned, refund, at)],

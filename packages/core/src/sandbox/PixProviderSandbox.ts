@@ -27,7 +27,7 @@ export const SANDBOX_FAILING_KEY_DOMAIN = "falha.sandbox"
 export const SANDBOX_REFUSED_REFUND_CENTS = 13
 
 /** The SPI's id for a payment made at `at` for `reference`: `E` for a payment, `D` for a return. */
-const spiId = (kind: "E" | "D", at: Date, reference: string) =>
+export const sandboxSpiId = (kind: "E" | "D", at: Date, reference: string) =>
   kind + makeEndToEndId(SANDBOX_ISPB, at.getTime(), reference.replace(/[^0-9a-z]/gi, "").slice(-11).padStart(11, "0"))!.slice(1)
 
 /**
@@ -86,11 +86,11 @@ export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*
     payOut: (input) =>
       recorded(psp, input.account, input.amount, input.at, input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
         ? { _tag: "Refused", reason: "Chave PIX recusada pela instituição de destino" }
-        : { _tag: "Paid", endToEndId: spiId("E", input.at, input.reference) }),
+        : { _tag: "Paid", endToEndId: sandboxSpiId("E", input.at, input.reference) }),
     returnPix: (input) =>
       recorded(psp, input.account, input.amount, input.at, input.amount % 100 === SANDBOX_REFUSED_REFUND_CENTS
         ? { _tag: "Refused", reason: "Devolução recusada pela instituição do pagador" }
-        : { _tag: "Paid", endToEndId: spiId("D", input.at, input.reference) }),
+        : { _tag: "Paid", endToEndId: sandboxSpiId("D", input.at, input.reference) }),
     statement: (input) => psp.statement(input.account.id, input.from, input.to),
     createCharge: (input) => {
       const built = buildBrCode({

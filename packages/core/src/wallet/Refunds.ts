@@ -30,7 +30,7 @@ import { PixProvider } from "../ports/PixProvider.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
-import { type RefundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
+import { paidAtOnce, type RefundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
 /** How long a worker holds the refunds it is asking the provider about before another may take them. */
@@ -114,8 +114,7 @@ const partsOf = Effect.fn("Wallet.refundParts")(function*(charge: Charge, amount
   const paid = new Map<string, Cents>()
   for (const part of wanted) {
     const available = yield* ledger.lockBalance(part.accountId, "AVAILABLE")
-    const stillDue = part.amount - (fromReceivables.get(part.accountId) ?? 0)
-    paid.set(part.accountId, cents(part.amount - stillDue + Math.min(stillDue, available)))
+    paid.set(part.accountId, paidAtOnce(part.amount, fromReceivables.get(part.accountId) ?? cents(0), available))
   }
   return { owner, receivers, taken, paid }
 })
@@ -169,6 +168,12 @@ const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, s
   return refund
 })
 
+/** The charge's status after a confirmed refund: `REFUNDED` once confirmed refunds reach what was paid, else `PARTIALLY_REFUNDED`. */
+export const moveChargeByRefunds = Effect.fn("Wallet.moveChargeByRefunds")(function*(charge: Charge, at: Date) {
+  const confirmed = yield* (yield* Refunds).refundedOf(charge.id, { confirmedOnly: true })
+  yield* (yield* Charges).transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
+})
+
 /** The provider's answer to a refund: returned (with the return's id, or the acquirer's id of the payment), or refused. */
 type RefundOutcome =
   | { readonly status: "CONFIRMED"; readonly returnIdentification: string | null; readonly providerChargeId: string | null; readonly error: null }
@@ -195,8 +200,7 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
     if (settled.paymentType === "CREDIT_CARD") yield* append("refund.requested", refundRequestedBody(settled, charge, at))
     if (settled.status === "CONFIRMED") {
       yield* postEntries([refundSettledPosting(movementOf(settled), settled.returnIdentification)], at)
-      const confirmed = yield* refunds.refundedOf(charge.id, { confirmedOnly: true })
-      yield* charges.transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
+      yield* moveChargeByRefunds(charge, at)
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
     } else {
       // The parts' balances before the debts, in account order, as a credit paying debts takes them.
