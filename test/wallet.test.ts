@@ -529,6 +529,69 @@ describe("wallet ledger on postgres", () => {
     expect((await call("GET", "/v1/sandbox/med/infractions/SANDBOX_med_nothing")).status).toBe(404)
   })
 
+  it("simulates card disputes: DISPUTE while open, won back to what the charge was, lost CHARGED_BACK with a CHARGEBACK refund and a debt for what the balance lacks", async () => {
+    const { account, call, receive, balance, payByCard } = await merchant()
+    const disputeEvents = async () =>
+      (await sql((s) => s<{ body: string }>`SELECT body FROM outbox WHERE account_id = ${account.accountId} AND event = 'charge.dispute.updated' ORDER BY id`))
+        .map((row) => JSON.parse(row.body))
+    const status = async (chargeId: string) => (await call("GET", `/v1/charges/${chargeId}`)).body.status
+
+    // 100.00 in one installment, still receivable; disputed whole, then won.
+    const first = await payByCard(100)
+    const opened = await call("POST", "/v1/sandbox/disputes", { chargeId: first, reason: "FRAUD" })
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201)
+    expect(opened.body).toMatchObject({ chargeId: first, amount: 100, status: "OPEN", refundId: null, disputeId: expect.stringMatching(/^SANDBOX_dis_/) })
+    expect(await status(first)).toBe("DISPUTE")
+    expect((await call("POST", "/v1/wallet/refunds", { chargeId: first })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
+    expect((await call("POST", "/v1/sandbox/disputes", { chargeId: first })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
+    expect((await call("POST", `/v1/sandbox/disputes/${opened.body.disputeId}/win`)).body.status).toBe("WON")
+    expect(await status(first)).toBe("PAID")
+    const twice = await call("POST", `/v1/sandbox/disputes/${opened.body.disputeId}/lose`)
+    expect([twice.status, twice.body.error.code]).toEqual([400, "DISPUTE_CLOSED"])
+
+    // Lost: the acquirer takes the 100.00 back from the charge's own receivable; nothing is owed.
+    const second = (await call("POST", "/v1/sandbox/disputes", { chargeId: first })).body
+    const lost = await call("POST", `/v1/sandbox/disputes/${second.disputeId}/lose`)
+    expect(lost.body).toMatchObject({ status: "LOST", refundId: expect.stringMatching(/^SANDBOX_ref_/) })
+    expect(await status(first)).toBe("CHARGED_BACK")
+    expect(await balance()).toMatchObject({ availableBalance: 0, pendingBalance: 0, debtBalance: 0 })
+    expect((await call("GET", `/v1/wallet/refunds?refundId=${lost.body.refundId}`)).body).toMatchObject({ status: "CONFIRMED", reason: "CHARGEBACK", amount: 100 })
+    expect((await call("POST", "/v1/sandbox/disputes", { chargeId: first })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
+    expect((await disputeEvents()).map((e) => [e.status, e.chargeStatus, e.refundId])).toEqual([
+      ["OPEN", "DISPUTE", null], ["WON", "PAID", null], ["OPEN", "DISPUTE", null], ["LOST", "CHARGED_BACK", lost.body.refundId]
+    ])
+
+    // 40.00 settled and mostly withdrawn (30.00 + 0.47 fee): 9.53 left. Losing 40.00 takes the 9.53 and leaves a debt of 30.47.
+    const third = await payByCard(40)
+    await sql((s) => s`UPDATE receivables SET settles_on = '2000-01-03' WHERE charge_id = ${third}`)
+    await engine.run(Billing.settleDueReceivables(1000))
+    expect((await call("POST", "/v1/wallet/withdraw", { amount: 30, pixKey: "11444777000161", pixKeyType: "CNPJ" })).status).toBe(200)
+    const contested = (await call("POST", "/v1/sandbox/disputes", { chargeId: third })).body
+    expect((await call("POST", `/v1/sandbox/disputes/${contested.disputeId}/lose`)).body.status).toBe("LOST")
+    expect(await balance()).toMatchObject({ availableBalance: 0, debtBalance: 30.47 })
+    const [owed, taken] = (await call("GET", "/v1/wallet/transactions?limit=2")).body.transactions
+    expect([taken.type, taken.category, taken.amount, taken.balanceAfter]).toEqual(["DEBIT", "CHARGEBACK", 9.53, 0])
+    expect([owed.category, owed.amount]).toEqual(["CHARGEBACK", 30.47])
+    // The next credit pays the debt: 50.00 received, 30.47 owed, 19.53 left.
+    await receive(50)
+    expect(await balance()).toMatchObject({ availableBalance: 19.53, debtBalance: 0 })
+
+    // A dispute on a partially refunded charge, won: back to PARTIALLY_REFUNDED; more than is left, refused.
+    const fourth = await payByCard(20)
+    expect((await call("POST", "/v1/wallet/refunds", { chargeId: fourth, amount: 5 })).body.status).toBe("CONFIRMED")
+    expect((await call("POST", "/v1/sandbox/disputes", { chargeId: fourth, amount: 15.01 })).body.error.code).toBe("REFUND_AMOUNT_EXCEEDED")
+    const partial = (await call("POST", "/v1/sandbox/disputes", { chargeId: fourth, amount: 15 })).body
+    expect((await call("POST", `/v1/sandbox/disputes/${partial.disputeId}/win`)).body.status).toBe("WON")
+    expect(await status(fourth)).toBe("PARTIALLY_REFUNDED")
+
+    // Only a card charge; an unknown dispute is 404.
+    const pix = await receive(1)
+    expect((await call("POST", "/v1/sandbox/disputes", { chargeId: pix })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
+    const unknown = await call("GET", "/v1/sandbox/disputes/SANDBOX_dis_nothing")
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, "DISPUTE_NOT_FOUND"])
+    expect((await call("GET", `/v1/sandbox/disputes/${partial.disputeId}`)).body).toMatchObject({ status: "WON", amount: 15 })
+  })
+
   it("reconciles the day's ledger with the Pix provider's statement, and lists what is missing on either side or differs", async () => {
     const { account, call, receive } = await merchant()
     const first = await receive(20)

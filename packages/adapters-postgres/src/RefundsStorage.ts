@@ -1,5 +1,5 @@
 /** Refunds and split debts on `effect/sql`; the worker claims `PROCESSING` refunds with a lease and `SKIP LOCKED`. */
-import { cents, ReceivableTaken, Refund, Refunds, SplitReversal } from "@billing/core"
+import { cents, OwnerDebt, ReceivableTaken, Refund, Refunds, SplitReversal } from "@billing/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
@@ -10,16 +10,18 @@ const columns = (sql: SqlClient.SqlClient) =>
   sql`seq::text AS seq, id, account_id AS "accountId", charge_id AS "chargeId", payment_type AS "paymentType",
     end_to_end_id AS "endToEndId", amount_cents AS amount, reason, status, return_identification AS "returnIdentification",
     provider_charge_id AS "providerChargeId",
-    error, split_reversals AS "splitReversals", receivables_taken AS "receivablesTaken", created_at AS "createdAt", updated_at AS "updatedAt"`
+    error, split_reversals AS "splitReversals", receivables_taken AS "receivablesTaken", owner_debt AS "ownerDebt", created_at AS "createdAt", updated_at AS "updatedAt"`
 
 const decodeRefunds = decodeRows(withSeq({
   ...Refund.fields,
   amount: CentsColumn,
   splitReversals: Schema.fromJsonString(Schema.Array(SplitReversal)),
-  receivablesTaken: Schema.fromJsonString(Schema.Array(ReceivableTaken))
+  receivablesTaken: Schema.fromJsonString(Schema.Array(ReceivableTaken)),
+  ownerDebt: Schema.NullOr(Schema.fromJsonString(OwnerDebt))
 }))
 const encodeReversals = Schema.encodeSync(Schema.fromJsonString(Schema.Array(SplitReversal)))
 const encodeTaken = Schema.encodeSync(Schema.fromJsonString(Schema.Array(ReceivableTaken)))
+const encodeOwnerDebt = Schema.encodeSync(Schema.NullOr(Schema.fromJsonString(OwnerDebt)))
 
 const decodeDebts = decodeRows(Schema.Struct({
   id: Schema.String,
@@ -40,9 +42,9 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
   return Refunds.of({
     insert: (r) =>
       run(sql`INSERT INTO refunds (id, account_id, charge_id, payment_type, end_to_end_id, amount_cents, reason, status,
-        return_identification, provider_charge_id, error, split_reversals, receivables_taken, created_at, updated_at)
+        return_identification, provider_charge_id, error, split_reversals, receivables_taken, owner_debt, created_at, updated_at)
         VALUES (${r.id}, ${r.accountId}, ${r.chargeId}, ${r.paymentType}, ${r.endToEndId}, ${r.amount}, ${r.reason}, ${r.status},
-        ${r.returnIdentification}, ${r.providerChargeId}, ${r.error}, ${encodeReversals(r.splitReversals)}, ${encodeTaken(r.receivablesTaken)}, ${r.createdAt}, ${r.updatedAt})`),
+        ${r.returnIdentification}, ${r.providerChargeId}, ${r.error}, ${encodeReversals(r.splitReversals)}, ${encodeTaken(r.receivablesTaken)}, ${encodeOwnerDebt(r.ownerDebt)}, ${r.createdAt}, ${r.updatedAt})`),
     refundedOf: (chargeId, options) =>
       run(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM refunds
         WHERE charge_id = ${chargeId} AND ${options?.confirmedOnly ? sql`status = 'CONFIRMED'` : sql`status <> 'ERROR'`}`).pipe(Effect.map((rows) => cents(Number(rows[0]!.total)))),

@@ -9,6 +9,7 @@ import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { LedgerStorageLive } from "./LedgerStorage.ts"
+import { DisputesStorageLive } from "./DisputesStorage.ts"
 import { MedInfractionsStorageLive } from "./MedInfractionsStorage.ts"
 import { PixClaimsStorageLive } from "./PixClaimsStorage.ts"
 import { RefundsStorageLive } from "./RefundsStorage.ts"
@@ -27,6 +28,17 @@ import { WithdrawalsStorageLive } from "./WithdrawalsStorage.ts"
 
 export * as Database from "./Database.ts"
 export { migrations } from "./migrations/index.ts"
+
+/** The wallet's ports (a group of its own: one `mergeAll` of every port passes what TypeScript infers). */
+const WalletStorageLive = Layer.mergeAll(
+  LedgerStorageLive,
+  WithdrawalsStorageLive,
+  RefundsStorageLive,
+  MedInfractionsStorageLive,
+  DisputesStorageLive,
+  SandboxPspStorageLive,
+  PixClaimsStorageLive
+)
 
 /**
  * Every storage port of the core on the `SqlClient` in context, one module
@@ -52,10 +64,5 @@ export const StorageLive = Layer.mergeAll(
   CheckoutLinksStorageLive,
   NotificationsStorageLive,
   SubscriptionsStorageLive,
-  LedgerStorageLive,
-  WithdrawalsStorageLive,
-  RefundsStorageLive,
-  MedInfractionsStorageLive,
-  SandboxPspStorageLive,
-  PixClaimsStorageLive
+  WalletStorageLive
 )

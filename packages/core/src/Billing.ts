@@ -83,5 +83,6 @@ export {
 } from "./subscriptions/BillingRun.ts"
 export { advanceClock, getTestClock } from "./sandbox/TestClocks.ts"
 export { getInfraction, openInfraction, releaseInfraction, returnInfraction } from "./sandbox/Med.ts"
+export { getDispute, loseDispute, openDispute, winDispute } from "./sandbox/Disputes.ts"
 export { shiftedClock, withAccountClock } from "./sandbox/AccountClock.ts"
 export { asAccount } from "./auth/AsAccount.ts"

@@ -1,9 +1,13 @@
-/** `/v1/sandbox`: a sandbox account's test clock and its MED simulation. */
+/** `/v1/sandbox`: a sandbox account's test clock and its MED, card dispute and Pix key claim simulations. */
 import {
   AdvanceClockInput,
   AdvanceClockResult,
   ChargeNotFound,
   ChargeNotRefundable,
+  DisputeClosed,
+  DisputeNotFound,
+  DisputeRequest,
+  DisputeView,
   InfractionClosed,
   InfractionNotFound,
   InvalidData,
@@ -22,6 +26,8 @@ import { authenticated, Id, requires } from "./Common.ts"
 
 const InfractionIdParam = { infractionId: Id }
 const decisionErrors = [enveloped(NotSandboxAccount), enveloped(InfractionNotFound), enveloped(InfractionClosed)]
+const DisputeIdParam = { disputeId: Id }
+const disputeDecisionErrors = [enveloped(NotSandboxAccount), enveloped(DisputeNotFound), enveloped(DisputeClosed)]
 
 export class SandboxGroup extends HttpApiGroup.make("sandbox")
   .add(
@@ -66,6 +72,34 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
     })
       .annotateMerge(requires("wallet/write"))
       .annotate(OpenApi.Summary, "Decide a MED infraction for the payer: return the blocked amount"),
+    HttpApiEndpoint.post("openDispute", "/disputes", {
+      payload: DisputeRequest,
+      success: DisputeView.pipe(HttpApiSchema.status(201)),
+      error: [enveloped(InvalidData), enveloped(NotSandboxAccount), enveloped(ChargeNotFound), enveloped(ChargeNotRefundable), enveloped(RefundAmountExceeded)]
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Open a card dispute on a paid card charge (the charge becomes DISPUTE)"),
+    HttpApiEndpoint.get("getDispute", "/disputes/:disputeId", {
+      params: DisputeIdParam,
+      success: DisputeView,
+      error: [enveloped(NotSandboxAccount), enveloped(DisputeNotFound)]
+    })
+      .annotateMerge(requires("wallet/read"))
+      .annotate(OpenApi.Summary, "Read a card dispute"),
+    HttpApiEndpoint.post("winDispute", "/disputes/:disputeId/win", {
+      params: DisputeIdParam,
+      success: DisputeView,
+      error: disputeDecisionErrors
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Decide a card dispute for the merchant: the charge is paid again"),
+    HttpApiEndpoint.post("loseDispute", "/disputes/:disputeId/lose", {
+      params: DisputeIdParam,
+      success: DisputeView,
+      error: disputeDecisionErrors
+    })
+      .annotateMerge(requires("wallet/write"))
+      .annotate(OpenApi.Summary, "Decide a card dispute for the cardholder: CHARGED_BACK, the amount taken back"),
     HttpApiEndpoint.post("completePixClaim", "/pix-claims/:claimId/complete", {
       params: { claimId: Id },
       success: PixClaimView,
@@ -74,5 +108,5 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
       .annotateMerge(requires("wallet/write"))
       .annotate(OpenApi.Summary, "Complete a Pix key claim as the institution holding the key would")
   )
-  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks, the MED and Pix key portability simulations of sandbox accounts" }))
+  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks, the MED, card dispute and Pix key portability simulations of sandbox accounts" }))
 {}

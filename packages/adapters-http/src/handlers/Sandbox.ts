@@ -10,6 +10,7 @@ export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effec
     | Services<ReturnType<typeof Billing.advanceClock>>
     | Services<ReturnType<typeof Billing.returnInfraction>>
     | Services<ReturnType<typeof Billing.completePixClaim>>
+    | Services<ReturnType<typeof Billing.loseDispute>>
   >()
   return handlers
     .handle("clock", () => provide(Billing.getTestClock()))
@@ -18,5 +19,9 @@ export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effec
     .handle("getInfraction", ({ params }) => provide(Billing.getInfraction(params.infractionId)))
     .handle("releaseInfraction", ({ params }) => provide(Billing.releaseInfraction(params.infractionId)))
     .handle("returnInfraction", ({ params }) => provide(Billing.returnInfraction(params.infractionId)))
+    .handle("openDispute", ({ payload }) => provide(Billing.openDispute(payload)))
+    .handle("getDispute", ({ params }) => provide(Billing.getDispute(params.disputeId)))
+    .handle("winDispute", ({ params }) => provide(Billing.winDispute(params.disputeId)))
+    .handle("loseDispute", ({ params }) => provide(Billing.loseDispute(params.disputeId)))
     .handle("completePixClaim", ({ params }) => provide(Billing.completePixClaim(params.claimId)))
 }))

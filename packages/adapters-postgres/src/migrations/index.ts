@@ -14,6 +14,7 @@ import authHardening from "./0012_auth_hardening.ts"
 import subscriptions from "./0013_subscriptions.ts"
 import billingRun from "./0014_billing_run.ts"
 import ledger from "./0015_ledger.ts"
+import disputes from "./0016_disputes.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -35,5 +36,6 @@ export const migrations = Migrator.fromRecord({
   "0012_auth_hardening": authHardening,
   "0013_subscriptions": subscriptions,
   "0014_billing_run": billingRun,
-  "0015_ledger": ledger
+  "0015_ledger": ledger,
+  "0016_disputes": disputes
 })

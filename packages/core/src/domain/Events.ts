@@ -22,7 +22,9 @@ export const SubscriptionEventNames = [
  */
 export const EngineEventNames = [
   /** The billing run held a cycle for review instead of billing it (safety bounds, `rules/CycleBounds.ts`). */
-  "subscription.cycle_held"
+  "subscription.cycle_held",
+  /** A card dispute was opened or decided (`domain/Dispute.ts`): the spec has charge statuses for it and no event. */
+  "charge.dispute.updated"
 ] as const
 
 /** Whether a registration with an empty `events` list gets `event`: every event of the catalog, none of the engine's own. */

@@ -31,7 +31,7 @@ export type Book = typeof Book.Type
 /** What a movement was, as the statement's `category` says (spec: Wallet transaction; the provider's list). */
 export const LedgerCategories = [
   "PAYMENT", "PIX_IN", "PIX_OUT", "WITHDRAWAL", "REFUND", "FEE", "TRANSFER", "BOLETO_IN", "CARD_IN",
-  "MED_BLOCK", "MED_RELEASE", "MED_RETURN"
+  "MED_BLOCK", "MED_RELEASE", "MED_RETURN", "CHARGEBACK"
 ] as const
 export const LedgerCategory = Schema.Literals(LedgerCategories)
 export type LedgerCategory = typeof LedgerCategories[number]

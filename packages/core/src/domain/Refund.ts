@@ -13,6 +13,10 @@ import { ErrorFields } from "./Errors.ts"
 export const RefundReason = Schema.Literals(["CUSTOMER_REQUEST", "FRAUD", "BANK_ERROR", "PIX_CHANGE_ERROR"])
 export type RefundReason = typeof RefundReason.Type
 
+/** Why a refund was made: a merchant's reason, or `CHARGEBACK` for a card dispute the acquirer took back (`domain/Dispute.ts`). */
+export const RefundRecordReason = Schema.Literals([...RefundReason.literals, "CHARGEBACK"])
+export type RefundRecordReason = typeof RefundRecordReason.Type
+
 export const RefundStatus = Schema.Literals(["PROCESSING", "CONFIRMED", "ERROR"])
 export type RefundStatus = typeof RefundStatus.Type
 
@@ -36,6 +40,10 @@ export const ReceivableTaken = Schema.Struct({
 })
 export type ReceivableTaken = typeof ReceivableTaken.Type
 
+/** What the owner could not pay of a chargeback (a merchant's own refund never leaves one): a debt paid from its next credits. */
+export const OwnerDebt = Schema.Struct({ debtId: Schema.String, amount: Cents })
+export type OwnerDebt = typeof OwnerDebt.Type
+
 /** A refund: the one definition its row, views and event bodies derive from. */
 export const Refund = Schema.Struct({
   id: Schema.String,
@@ -45,7 +53,7 @@ export const Refund = Schema.Struct({
   /** The end-to-end id of the Pix payment refunded. */
   endToEndId: Schema.NullOr(Schema.String),
   amount: Cents,
-  reason: Schema.NullOr(RefundReason),
+  reason: Schema.NullOr(RefundRecordReason),
   status: RefundStatus,
   /** The return's own end-to-end id (`D…`), once the provider made it. */
   returnIdentification: Schema.NullOr(Schema.String),
@@ -55,6 +63,7 @@ export const Refund = Schema.Struct({
   splitReversals: Schema.Array(SplitReversal),
   /** A card refund's parts paid from the charge's own receivables, newest installment first, before the balances. */
   receivablesTaken: Schema.Array(ReceivableTaken),
+  ownerDebt: Schema.NullOr(OwnerDebt),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "Refund" })

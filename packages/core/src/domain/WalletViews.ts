@@ -9,6 +9,7 @@ import { Identifier, optional, QueryInt, Text } from "./Values.ts"
 import { Withdrawal, type Withdrawal as WithdrawalType, PixKeyType } from "./Withdrawal.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 import { Reais } from "../money/Money.ts"
+import { Dispute, type Dispute as DisputeType } from "./Dispute.ts"
 import { MedInfraction, type MedInfraction as MedInfractionType } from "./Med.ts"
 import { PixClaim, type PixClaim as PixClaimType } from "./PixClaim.ts"
 import { Refund, type Refund as RefundType, RefundReason } from "./Refund.ts"
@@ -24,7 +25,7 @@ export const BalanceView = Schema.Struct({
   pendingBalance: ReaisJson,
   retainedBalance: ReaisJson,
   totalBalance: ReaisJson,
-  /** What the account owes for split reversals it could not pay (zero or positive); paid from its next credits. */
+  /** What the account owes for split reversals and chargebacks it could not pay (zero or positive); paid from its next credits. */
   debtBalance: ReaisJson
 }).annotate({ identifier: "WalletBalance" })
 
@@ -303,6 +304,39 @@ export const toMedInfractionView = (m: MedInfractionType): typeof MedInfractionV
   refundId: m.refundId,
   createdAt: m.createdAt,
   updatedAt: m.updatedAt
+})
+
+/** `POST /v1/sandbox/disputes`: the paid card charge contested, and how much of it (what is left to refund by default). */
+export const DisputeRequest = Schema.Struct({
+  chargeId: Identifier,
+  amount: optional(Reais),
+  reason: optional(Identifier)
+})
+export type DisputeRequest = typeof DisputeRequest.Type
+
+const dispute = Dispute.fields
+
+export const DisputeView = Schema.Struct({
+  disputeId: dispute.id,
+  chargeId: dispute.chargeId,
+  amount: ReaisJson,
+  reason: dispute.reason,
+  status: dispute.status,
+  /** The chargeback (a refund of reason `CHARGEBACK`) once lost. */
+  refundId: dispute.refundId,
+  createdAt: Instant,
+  updatedAt: Instant
+}).annotate({ identifier: "Dispute" })
+
+export const toDisputeView = (d: DisputeType): typeof DisputeView.Type => ({
+  disputeId: d.id,
+  chargeId: d.chargeId,
+  amount: d.amount,
+  reason: d.reason,
+  status: d.status,
+  refundId: d.refundId,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt
 })
 
 /** `GET /v1/wallet/reconciliation` query: the São Paulo day (today by default) and the account. */

@@ -7,6 +7,7 @@
 import { Schema } from "effect"
 import type { EventName } from "../domain/Events.ts"
 import { ChargeExpiredEvent, PaymentSuccessEvent } from "./ChargeEvents.ts"
+import { DisputeUpdatedEvent } from "./DisputeEvents.ts"
 import { MedBalanceEvent, MedInfractionUpdatedEvent, MedRefundEvent } from "./MedEvents.ts"
 import { RefundConfirmedEvent, RefundFailedEvent, RefundRequestedEvent } from "./RefundEvents.ts"
 import { ChargeCreatedEvent, CycleHeldEvent, PaymentFailedEvent, PaymentOverdueEvent, SubscriptionEvent, SubscriptionPaymentSuccessEvent } from "./SubscriptionEvents.ts"
@@ -36,5 +37,6 @@ export const EventPayloads = {
   "med.balance.blocked": MedBalanceEvent,
   "med.balance.unblocked": MedBalanceEvent,
   "med.refund.opened": MedRefundEvent,
-  "med.refund.closed": MedRefundEvent
+  "med.refund.closed": MedRefundEvent,
+  "charge.dispute.updated": DisputeUpdatedEvent
 } as const satisfies Partial<Record<EventName, Schema.Top>>

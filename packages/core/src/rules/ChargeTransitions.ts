@@ -32,6 +32,14 @@ export type ChargeTrigger =
   | "partiallyRefunded"
   /** Refunds confirmed reach the whole amount paid. */
   | "refunded"
+  /** The cardholder's bank contests a paid card charge. */
+  | "disputed"
+  /** The dispute is decided for the merchant: the charge is paid again, */
+  | "disputeWon"
+  /** or partially refunded, when refunds were confirmed before the dispute. */
+  | "disputeWonAfterRefund"
+  /** The dispute is decided for the cardholder: the acquirer takes the amount back. */
+  | "chargedBack"
 
 export interface ChargeTransition {
   readonly trigger: ChargeTrigger
@@ -54,7 +62,12 @@ export const ChargeTransitions = {
   cardFailed: { trigger: "cardFailed", from: ["PROCESSING"], to: "FAILED", event: null },
   // The refund's own events (`refund.*`) tell of these moves.
   partiallyRefunded: { trigger: "partiallyRefunded", from: ["PAID", "PARTIALLY_REFUNDED"], to: "PARTIALLY_REFUNDED", event: null },
-  refunded: { trigger: "refunded", from: ["PAID", "PARTIALLY_REFUNDED"], to: "REFUNDED", event: null }
+  refunded: { trigger: "refunded", from: ["PAID", "PARTIALLY_REFUNDED"], to: "REFUNDED", event: null },
+  // The dispute's own event (`charge.dispute.updated`, the engine's) tells of these.
+  disputed: { trigger: "disputed", from: ["PAID", "PARTIALLY_REFUNDED"], to: "DISPUTE", event: null },
+  disputeWon: { trigger: "disputeWon", from: ["DISPUTE"], to: "PAID", event: null },
+  disputeWonAfterRefund: { trigger: "disputeWonAfterRefund", from: ["DISPUTE"], to: "PARTIALLY_REFUNDED", event: null },
+  chargedBack: { trigger: "chargedBack", from: ["DISPUTE"], to: "CHARGED_BACK", event: null }
 } as const satisfies { readonly [T in ChargeTrigger]: ChargeTransition & { readonly trigger: T } }
 
 /** The status `trigger` moves a charge in `from` to, or `undefined` when the table has no such move. */

@@ -221,7 +221,8 @@ export const reversalParts = (charge: Charge, amount: Cents) =>
 /**
  * What one holder gives back for a refund: from the charge's receivable (a
  * card not settled yet), from its available balance, and what it owes (a
- * split receiver that lacked; never the owner).
+ * split receiver that lacked; the owner only for a chargeback, which cannot
+ * be refused).
  */
 export interface RefundPart {
   readonly holder: string
@@ -233,6 +234,8 @@ export interface RefundPart {
 /** A refund's movement: each holder's part. */
 export interface RefundMovement {
   readonly id: string
+  /** A merchant's refund, or a chargeback: the acquirer taking a lost dispute's amount back. */
+  readonly category: "REFUND" | "CHARGEBACK"
   /** The account that refunds (the charge's owner). */
   readonly accountId: string
   readonly amount: Cents
@@ -252,7 +255,18 @@ export interface RefundReturn {
   readonly receivableKept: ReadonlyMap<string, Cents>
 }
 
-const refundAbout = (m: RefundMovement) => ({ chargeId: m.chargeId, paymentMethod: m.paymentMethod, endToEndId: m.endToEndId, referenceId: m.id })
+const refundAbout = (m: RefundMovement) => ({
+  chargeId: m.chargeId,
+  paymentMethod: m.paymentMethod,
+  endToEndId: m.endToEndId,
+  referenceId: m.id,
+  category: m.category
+})
+
+const REFUND_TITLES = {
+  REFUND: { out: "Estorno", back: "Estorno devolvido", settled: "Estorno liquidado", owed: "Débito de estorno de split", canceled: "Débito de estorno de split cancelado" },
+  CHARGEBACK: { out: "Chargeback", back: "Chargeback devolvido", settled: "Chargeback liquidado", owed: "Débito de chargeback", canceled: "Débito de chargeback cancelado" }
+} as const
 
 /**
  * The lines of the refund's holders. Out (`back` null): each part leaves the
@@ -262,15 +276,16 @@ const refundAbout = (m: RefundMovement) => ({ chargeId: m.chargeId, paymentMetho
  */
 const refundAccountLines = (m: RefundMovement, back: RefundReturn | null): Array<LineDraft> => {
   const about = refundAbout(m)
+  const titles = REFUND_TITLES[m.category]
   const sign = back === null ? -1 : 1
   return m.parts.flatMap((part) => {
     const paid = back?.debtPaid.get(part.holder) ?? 0
     const kept = back === null ? part.fromReceivable : back.receivableKept.get(part.holder) ?? 0
-    const title = back === null ? "Estorno" : "Estorno devolvido"
+    const title = back === null ? titles.out : titles.back
     return [
-      line({ ...about, holder: part.holder, book: "RECEIVABLE", amount: cents(sign * kept), category: "REFUND", title }),
-      line({ ...about, holder: part.holder, book: "AVAILABLE", amount: cents(sign * (part.fromAvailable + part.fromReceivable - kept + paid)), category: "REFUND", title }),
-      line({ ...about, holder: part.holder, book: "DEBT", amount: cents(sign * (part.owed - paid)), category: "REFUND", title: back === null ? "Débito de estorno de split" : "Débito de estorno de split cancelado" })
+      line({ ...about, holder: part.holder, book: "RECEIVABLE", amount: cents(sign * kept), title }),
+      line({ ...about, holder: part.holder, book: "AVAILABLE", amount: cents(sign * (part.fromAvailable + part.fromReceivable - kept + paid)), title }),
+      line({ ...about, holder: part.holder, book: "DEBT", amount: cents(sign * (part.owed - paid)), title: back === null ? titles.owed : titles.canceled })
     ].filter((l) => l.amount !== 0)
   })
 }
@@ -282,7 +297,7 @@ export const refundPosting = (m: RefundMovement): EntryDraft => ({
   referenceId: m.id,
   lines: [
     ...refundAccountLines(m, null),
-    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: m.amount, category: "REFUND", title: "Estorno" })
+    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: m.amount, title: REFUND_TITLES[m.category].out })
   ]
 })
 
@@ -296,8 +311,8 @@ export const refundSettledPosting = (m: RefundMovement, returnIdentification: st
   accountId: m.accountId,
   referenceId: m.id,
   lines: [
-    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), category: "REFUND", title: "Estorno liquidado" }),
-    line({ ...refundAbout(m), endToEndId: returnIdentification, holder: HOUSE, book: "CLEARING", amount: m.amount, category: "REFUND", title: "Estorno liquidado" })
+    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), title: REFUND_TITLES[m.category].settled }),
+    line({ ...refundAbout(m), endToEndId: returnIdentification, holder: HOUSE, book: "CLEARING", amount: m.amount, title: REFUND_TITLES[m.category].settled })
   ]
 })
 
@@ -308,7 +323,7 @@ export const refundReturnedPosting = (m: RefundMovement, back: RefundReturn): En
   referenceId: m.id,
   lines: [
     ...refundAccountLines(m, back),
-    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), category: "REFUND", title: "Estorno devolvido" })
+    line({ ...refundAbout(m), holder: HOUSE, book: "PAYOUTS", amount: cents(-m.amount), title: REFUND_TITLES[m.category].back })
   ]
 })
 
@@ -322,14 +337,14 @@ export const payOldestFirst = (debts: ReadonlyArray<{ readonly id: string; reado
   })
 }
 
-/** `amount` of a holder's new credits pays its split debts down: from its available balance to its DEBT book. */
+/** `amount` of a holder's new credits pays its debts (split reversals, chargebacks) down: from its available balance to its DEBT book. */
 export const debtSettlementPosting = (holder: string, amount: Cents, reference: string): EntryDraft => ({
   kind: "DEBT_SETTLED",
   accountId: holder,
   referenceId: reference,
   lines: [
-    line({ holder, book: "AVAILABLE", amount: cents(-amount), category: "REFUND", title: "Pagamento de débito de estorno de split", referenceId: reference }),
-    line({ holder, book: "DEBT", amount, category: "REFUND", title: "Pagamento de débito de estorno de split", referenceId: reference })
+    line({ holder, book: "AVAILABLE", amount: cents(-amount), category: "REFUND", title: "Pagamento de débito", referenceId: reference }),
+    line({ holder, book: "DEBT", amount, category: "REFUND", title: "Pagamento de débito", referenceId: reference })
   ]
 })
 

@@ -151,6 +151,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
       error: null,
       splitReversals: [],
       receivablesTaken: [],
+      ownerDebt: null,
       createdAt: at,
       updatedAt: at
     }

@@ -50,15 +50,22 @@ const movementOf = (refund: Refund): RefundMovement => {
   const taken = byHolder(refund.receivablesTaken)
   const ownerPart = refund.amount - refund.splitReversals.reduce((sum, r) => sum + r.amount, 0)
   const ownerFromReceivable = taken.get(refund.accountId) ?? 0
+  const ownerOwed = refund.ownerDebt?.amount ?? 0
   return {
     id: refund.id,
+    category: refund.reason === "CHARGEBACK" ? "CHARGEBACK" : "REFUND",
     accountId: refund.accountId,
     amount: refund.amount,
     chargeId: refund.chargeId,
     paymentMethod: refund.paymentType,
     endToEndId: refund.endToEndId,
     parts: [
-      { holder: refund.accountId, fromReceivable: cents(ownerFromReceivable), fromAvailable: cents(ownerPart - ownerFromReceivable), owed: cents(0) },
+      {
+        holder: refund.accountId,
+        fromReceivable: cents(ownerFromReceivable),
+        fromAvailable: cents(ownerPart - ownerFromReceivable - ownerOwed),
+        owed: cents(ownerOwed)
+      },
       ...refund.splitReversals.map((r) => {
         const fromReceivable = taken.get(r.accountId) ?? 0
         return { holder: r.accountId, fromReceivable: cents(fromReceivable), fromAvailable: cents(r.reversed - fromReceivable), owed: cents(r.amount - r.reversed) }
@@ -119,25 +126,55 @@ const partsOf = Effect.fn("Wallet.refundParts")(function*(charge: Charge, amount
   return { owner, receivers, taken, paid }
 })
 
+/**
+ * What refunding `amount` of `charge` takes of each holder: the receivables,
+ * each receiver's reversal (a debt for what it lacks), and what the owner
+ * lacks (`ownerDebt`): a chargeback, which cannot be refused, leaves the
+ * owner that debt; a merchant's own refund is refused instead.
+ */
+export const takeRefundParts = Effect.fn("Wallet.takeRefundParts")(function*(charge: Charge, amount: Cents, sandbox: boolean) {
+  const { owner, receivers, taken, paid } = yield* partsOf(charge, amount)
+  const ownerPaid = paid.get(owner.accountId)!
+  const ids = yield* Ids
+  const debtId = ids.make("sdb", { sandbox })
+  const splitReversals: Array<SplitReversal> = []
+  for (const part of receivers) {
+    const reversed = paid.get(part.accountId)!
+    const pending = reversed < part.amount
+    splitReversals.push({ ...part, reversed, status: pending ? "PENDING" : "REVERSED", debtId: pending ? yield* debtId : null })
+  }
+  const ownerDebt = ownerPaid < owner.amount ? { debtId: yield* debtId, amount: cents(owner.amount - ownerPaid) } : null
+  return { splitReversals, receivablesTaken: taken, ownerDebt }
+})
+
+/**
+ * Records a refund whose parts were taken: its row, its debts and its ledger
+ * entry; one confirmed already (a chargeback) leaves the house's payouts at once.
+ */
+export const insertRefund = Effect.fn("Wallet.insertRefund")(function*(refund: Refund, at: Date) {
+  const refunds = yield* Refunds
+  yield* refunds.insert(refund)
+  const debts = [
+    ...refund.splitReversals.flatMap((r) => r.debtId === null ? [] : [{ id: r.debtId, holder: r.accountId, amount: cents(r.amount - r.reversed) }]),
+    ...(refund.ownerDebt === null ? [] : [{ id: refund.ownerDebt.debtId, holder: refund.accountId, amount: refund.ownerDebt.amount }])
+  ]
+  yield* refunds.insertDebts(debts.map((debt) => ({ ...debt, refundId: refund.id, remaining: debt.amount })), at)
+  const movement = movementOf(refund)
+  yield* postEntries([refundPosting(movement), ...(refund.status === "CONFIRMED" ? [refundSettledPosting(movement, refund.returnIdentification)] : [])], at)
+})
+
 /** Reserves the refund: row, debts, ledger entry and `refund.requested`, in one transaction. */
 const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, sandbox: boolean, request: RefundRequest) {
   const { charge, amount } = yield* chargeToRefund(accountId, request)
-  const { owner, receivers, taken, paid } = yield* partsOf(charge, amount)
-  const ownerPaid = paid.get(owner.accountId)!
-  if (ownerPaid < owner.amount) {
-    const fromReceivable = byHolder(taken).get(owner.accountId) ?? 0
-    const [available, needed] = [cents(ownerPaid - fromReceivable), cents(owner.amount - fromReceivable)]
+  const parts = yield* takeRefundParts(charge, amount, sandbox)
+  if (parts.ownerDebt !== null) {
+    const ownerPart = amount - parts.splitReversals.reduce((sum, r) => sum + r.amount, 0)
+    const needed = cents(ownerPart - (byHolder(parts.receivablesTaken).get(accountId) ?? 0))
+    const available = cents(needed - parts.ownerDebt.amount)
     return yield* new InsufficientBalance({
       message: `Saldo insuficiente para o estorno: disponível ${toDecimalString(available)}, necessário ${toDecimalString(needed)}`,
       details: { availableBalance: toDecimalString(available), amount: toDecimalString(needed) }
     })
-  }
-  const ids = yield* Ids
-  const reversals: Array<SplitReversal> = []
-  for (const part of receivers) {
-    const reversed = paid.get(part.accountId)!
-    const pending = reversed < part.amount
-    reversals.push({ ...part, reversed, status: pending ? "PENDING" : "REVERSED", debtId: pending ? yield* ids.make("sdb", { sandbox }) : null })
   }
   const at = new Date(yield* Clock.currentTimeMillis)
   const refund: Refund = {
@@ -152,17 +189,11 @@ const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, s
     returnIdentification: null,
     providerChargeId: null,
     error: null,
-    splitReversals: reversals,
-    receivablesTaken: taken,
+    ...parts,
     createdAt: at,
     updatedAt: at
   }
-  const refunds = yield* Refunds
-  yield* refunds.insert(refund)
-  yield* refunds.insertDebts(reversals.flatMap((r) =>
-    r.debtId === null ? [] : [{ id: r.debtId, holder: r.accountId, refundId: refund.id, amount: cents(r.amount - r.reversed), remaining: cents(r.amount - r.reversed) }]
-  ), at)
-  yield* postEntries([refundPosting(movementOf(refund))], at)
+  yield* insertRefund(refund, at)
   // A card's `refund.requested` names the acquirer's id of the payment: it goes with the acquirer's answer.
   if (refund.paymentType === "PIX") yield* (yield* Outbox).append({ accountId, event: "refund.requested", body: refundRequestedBody(refund, charge, at) })
   return refund

@@ -26,7 +26,12 @@ const allowed: ReadonlyArray<readonly [ChargeStatus, ChargeTrigger, ChargeStatus
   ["PAID", "partiallyRefunded", "PARTIALLY_REFUNDED"],
   ["PARTIALLY_REFUNDED", "partiallyRefunded", "PARTIALLY_REFUNDED"],
   ["PAID", "refunded", "REFUNDED"],
-  ["PARTIALLY_REFUNDED", "refunded", "REFUNDED"]
+  ["PARTIALLY_REFUNDED", "refunded", "REFUNDED"],
+  ["PAID", "disputed", "DISPUTE"],
+  ["PARTIALLY_REFUNDED", "disputed", "DISPUTE"],
+  ["DISPUTE", "disputeWon", "PAID"],
+  ["DISPUTE", "disputeWonAfterRefund", "PARTIALLY_REFUNDED"],
+  ["DISPUTE", "chargedBack", "CHARGED_BACK"]
 ]
 
 describe("charge transitions", () => {
@@ -55,14 +60,18 @@ describe("charge transitions", () => {
       cardApproved: "payment.success",
       cardFailed: null,
       partiallyRefunded: null,
-      refunded: null
+      refunded: null,
+      disputed: null,
+      disputeWon: null,
+      disputeWonAfterRefund: null,
+      chargedBack: null
     })
   })
 
-  it("never leaves a final status: EXPIRED, ARCHIVED, FAILED and REFUNDED accept no trigger; PAID only a refund", () => {
-    for (const from of ["EXPIRED", "ARCHIVED", "FAILED", "REFUNDED"] as const) {
+  it("never leaves a final status: EXPIRED, ARCHIVED, FAILED, REFUNDED and CHARGED_BACK accept no trigger; PAID only a refund or a dispute", () => {
+    for (const from of ["EXPIRED", "ARCHIVED", "FAILED", "REFUNDED", "CHARGED_BACK"] as const) {
       expect(triggers.filter((t) => nextChargeStatus(from, t) !== undefined), from).toEqual([])
     }
-    expect(triggers.filter((t) => nextChargeStatus("PAID", t) !== undefined)).toEqual(["partiallyRefunded", "refunded"])
+    expect(triggers.filter((t) => nextChargeStatus("PAID", t) !== undefined)).toEqual(["partiallyRefunded", "refunded", "disputed"])
   })
 })

@@ -149,13 +149,13 @@ describe("posting laws", () => {
     }))
   })
 
-  it("over any sequence of payments, settlements, Pix sent, refunds and their outcomes, every entry balances, no book passes zero but through a debt, and the accounts hold payments − fees − Pix sent − refunds", () => {
+  it("over any sequence of payments, settlements, Pix sent, refunds and chargebacks and their outcomes, every entry balances, no book passes zero but through a debt, and the accounts hold payments − fees − Pix sent − refunds", () => {
     type Step =
       | { readonly _tag: "pay"; readonly charge: Charge }
       | { readonly _tag: "withdraw"; readonly holder: number; readonly amount: number; readonly fee: number }
       | { readonly _tag: "outcome"; readonly paid: boolean }
       | { readonly _tag: "settle" }
-      | { readonly _tag: "refund"; readonly which: number; readonly percent: number; readonly confirmed: boolean }
+      | { readonly _tag: "refund"; readonly which: number; readonly percent: number; readonly confirmed: boolean; readonly chargeback: boolean }
     const step: fc.Arbitrary<Step> = fc.oneof(
       { weight: 3, arbitrary: chargeArbitrary.map((charge) => ({ _tag: "pay" as const, charge })) },
       {
@@ -170,7 +170,13 @@ describe("posting laws", () => {
       },
       { weight: 1, arbitrary: fc.record({ _tag: fc.constant("outcome" as const), paid: fc.boolean() }) },
       { weight: 1, arbitrary: fc.constant({ _tag: "settle" as const }) },
-      { weight: 3, arbitrary: fc.record({ _tag: fc.constant("refund" as const), which: fc.nat(), percent: fc.integer({ min: 1, max: 100 }), confirmed: fc.boolean() }) }
+      { weight: 3, arbitrary: fc.record({
+          _tag: fc.constant("refund" as const),
+          which: fc.nat(),
+          percent: fc.integer({ min: 1, max: 100 }),
+          confirmed: fc.boolean(),
+          chargeback: fc.boolean()
+        }) }
     )
     fc.assert(fc.property(fc.array(step, { minLength: 5, maxLength: 60 }), (steps) => {
       const balances = new Map<string, number>()
@@ -239,12 +245,14 @@ describe("posting laws", () => {
             const fromAvailable = Math.min(part.amount - fromReceivable, balanceOf(part.accountId, "AVAILABLE"))
             return { holder: part.accountId, fromReceivable: cents(fromReceivable), fromAvailable: cents(fromAvailable), owed: cents(part.amount - fromReceivable - fromAvailable) }
           })
-          // The owner must have its part: else INSUFFICIENT_BALANCE and nothing moves.
-          if (parts[0]!.owed > 0) continue
+          // A card's lost dispute is taken back whatever the balances (the owner owes what it lacks) and confirmed at once.
+          const chargeback = s.chargeback && target.charge.paymentType === "CREDIT_CARD"
+          // A merchant's own refund needs the owner's part: else INSUFFICIENT_BALANCE and nothing moves.
+          if (parts[0]!.owed > 0 && !chargeback) continue
           for (const t of taken) t.row.amount = cents(t.row.amount - t.amount)
-          const m = { id: `ref_${i}`, accountId: "OWNER", amount, chargeId: target.charge.id, paymentMethod: target.charge.paymentType as "PIX" | "CREDIT_CARD", endToEndId: null, parts }
+          const m = { id: `ref_${i}`, category: chargeback ? "CHARGEBACK" as const : "REFUND" as const, accountId: "OWNER", amount, chargeId: target.charge.id, paymentMethod: target.charge.paymentType as "PIX" | "CREDIT_CARD", endToEndId: null, parts }
           post(refundPosting(m))
-          if (s.confirmed) {
+          if (s.confirmed || chargeback) {
             post(refundSettledPosting(m, null))
             target.refunded += amount
             expected -= amount

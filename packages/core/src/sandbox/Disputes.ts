@@ -1,0 +1,134 @@
+/**
+ * Card disputes of sandbox accounts (`/v1/sandbox/disputes`): what the
+ * cardholder's bank and the acquirer do in production, driven by hand.
+ * Opening one moves a paid card charge to `DISPUTE` (nothing moves in the
+ * ledger: acquirers take the money when the dispute is lost); won, the
+ * charge goes back to what it was; lost, it is `CHARGED_BACK` and the
+ * amount leaves as a refund of reason `CHARGEBACK`, confirmed at once:
+ * split receivers return their part in proportion, and what any holder's
+ * receivables and balance lack, the owner included, becomes a debt paid
+ * from its next credits. Each step writes its `charge.dispute.updated` in
+ * the same transaction.
+ */
+import { Clock, Effect, Option } from "effect"
+import { sandboxCaller } from "../auth/SandboxOnly.ts"
+import { type Charge, ChargeNotFound } from "../domain/Charge.ts"
+import { type Dispute, DisputeClosed, DisputeNotFound } from "../domain/Dispute.ts"
+import { ChargeNotRefundable, type Refund, RefundAmountExceeded } from "../domain/Refund.ts"
+import { type DisputeRequest, toDisputeView } from "../domain/WalletViews.ts"
+import { disputeUpdatedBody } from "../events/DisputeEvents.ts"
+import { cents, toDecimalString } from "../money/Money.ts"
+import { Charges } from "../ports/Charges.ts"
+import { Disputes } from "../ports/Disputes.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Refunds } from "../ports/Refunds.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { type ChargeTransition, ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { insertRefund, takeRefundParts } from "../wallet/Refunds.ts"
+
+const ONLY_SANDBOX = "Simulação de chargeback disponível apenas em contas sandbox"
+
+/** Moves the charge and tells of the dispute. */
+const record = Effect.fnUntraced(function*(dispute: Dispute, charge: Charge, transition: ChargeTransition, at: Date) {
+  yield* (yield* Charges).transition(charge.id, transition, {}, at)
+  yield* (yield* Outbox).append({ accountId: dispute.accountId, event: "charge.dispute.updated", body: disputeUpdatedBody(dispute, transition.to, at) })
+  return toDisputeView(dispute)
+})
+
+export const openDispute = Effect.fn("Disputes.open")(function*(request: DisputeRequest) {
+  const { account } = yield* sandboxCaller(ONLY_SANDBOX)
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const found = yield* (yield* Charges).lockOwn(account.id, { chargeId: request.chargeId })
+    if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${request.chargeId} não encontrada`, details: null })
+    const charge = found.value
+    if (charge.paymentType !== "CREDIT_CARD" || !["PAID", "PARTIALLY_REFUNDED"].includes(charge.status)) {
+      return yield* new ChargeNotRefundable({ message: "Só uma cobrança de cartão paga pode ser contestada", details: { status: charge.status } })
+    }
+    const refunds = yield* Refunds
+    const refunded = yield* refunds.refundedOf(charge.id)
+    // A refund the acquirer has not answered yet would move the charge under the dispute.
+    if (refunded !== (yield* refunds.refundedOf(charge.id, { confirmedOnly: true }))) {
+      return yield* new ChargeNotRefundable({ message: "Há um estorno em andamento nesta cobrança", details: { status: charge.status } })
+    }
+    const remaining = cents(charge.amount - refunded)
+    const amount = request.amount ?? remaining
+    if (amount > remaining) {
+      return yield* new RefundAmountExceeded({ message: "Valor contestado excede o valor não estornado", details: { available: toDecimalString(remaining) } })
+    }
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const dispute: Dispute = {
+      id: yield* (yield* Ids).make("dis", { sandbox: true }),
+      accountId: account.id,
+      chargeId: charge.id,
+      amount,
+      reason: request.reason ?? "FRAUD",
+      status: "OPEN",
+      refundId: null,
+      createdAt: at,
+      updatedAt: at
+    }
+    yield* (yield* Disputes).insert(dispute)
+    return yield* record(dispute, charge, ChargeTransitions.disputed, at)
+  }))
+})
+
+/** The account's open dispute and its charge, both locked; 404 when unknown, 400 when decided already. */
+const openOne = Effect.fnUntraced(function*(accountId: string, id: string) {
+  const found = yield* (yield* Disputes).lock(accountId, id)
+  if (Option.isNone(found)) return yield* new DisputeNotFound({ message: `Contestação ${id} não encontrada`, details: null })
+  if (found.value.status !== "OPEN") {
+    return yield* new DisputeClosed({ message: `A contestação ${id} já foi decidida: ${found.value.status}`, details: { status: found.value.status } })
+  }
+  const charge = yield* (yield* Charges).lockOwn(accountId, { chargeId: found.value.chargeId })
+  if (Option.isNone(charge)) return yield* Effect.die(new Error(`dispute ${id} names charge ${found.value.chargeId}, which is gone`))
+  return { dispute: found.value, charge: charge.value }
+})
+
+/** Decided for the merchant: the charge is what it was before (paid, or partially refunded). */
+export const winDispute = Effect.fn("Disputes.win")(function*(id: string) {
+  const { account } = yield* sandboxCaller(ONLY_SANDBOX)
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const { charge } = yield* openOne(account.id, id)
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const won = Option.getOrUndefined(yield* (yield* Disputes).decide(id, "WON", null, at))!
+    const refunded = yield* (yield* Refunds).refundedOf(charge.id, { confirmedOnly: true })
+    return yield* record(won, charge, refunded > 0 ? ChargeTransitions.disputeWonAfterRefund : ChargeTransitions.disputeWon, at)
+  }))
+})
+
+/** Decided for the cardholder: the acquirer takes the disputed amount back (a `CHARGEBACK` refund, confirmed). */
+export const loseDispute = Effect.fn("Disputes.lose")(function*(id: string) {
+  const { account } = yield* sandboxCaller(ONLY_SANDBOX)
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const { charge, dispute } = yield* openOne(account.id, id)
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const parts = yield* takeRefundParts(charge, dispute.amount, true)
+    const chargeback: Refund = {
+      id: yield* (yield* Ids).make("ref", { sandbox: true }),
+      accountId: account.id,
+      chargeId: charge.id,
+      paymentType: "CREDIT_CARD",
+      endToEndId: null,
+      amount: dispute.amount,
+      reason: "CHARGEBACK",
+      status: "CONFIRMED",
+      returnIdentification: null,
+      providerChargeId: null,
+      error: null,
+      ...parts,
+      createdAt: at,
+      updatedAt: at
+    }
+    yield* insertRefund(chargeback, at)
+    const lost = Option.getOrUndefined(yield* (yield* Disputes).decide(id, "LOST", chargeback.id, at))!
+    return yield* record(lost, charge, ChargeTransitions.chargedBack, at)
+  }))
+})
+
+export const getDispute = Effect.fn("Disputes.get")(function*(id: string) {
+  const { account } = yield* sandboxCaller(ONLY_SANDBOX)
+  const found = yield* (yield* Disputes).find(account.id, id)
+  if (Option.isNone(found)) return yield* new DisputeNotFound({ message: `Contestação ${id} não encontrada`, details: null })
+  return toDisputeView(found.value)
+})
