@@ -14,7 +14,7 @@ import { Clock, Effect, Option } from "effect"
 import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { type Charge, ChargeNotFound } from "../domain/Charge.ts"
 import { type Dispute, DisputeClosed, DisputeNotFound } from "../domain/Dispute.ts"
-import { ChargeNotRefundable, type Refund, RefundAmountExceeded } from "../domain/Refund.ts"
+import { ChargeNotRefundable, RefundAmountExceeded } from "../domain/Refund.ts"
 import { type DisputeRequest, toDisputeView } from "../domain/WalletViews.ts"
 import { disputeUpdatedBody } from "../events/DisputeEvents.ts"
 import { cents, toDecimalString } from "../money/Money.ts"
@@ -25,7 +25,7 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { type ChargeTransition, ChargeTransitions } from "../rules/ChargeTransitions.ts"
-import { insertRefund, takeRefundParts } from "../wallet/Refunds.ts"
+import { insertRefund, newRefund, takeRefundParts } from "../wallet/Refunds.ts"
 
 const ONLY_SANDBOX = "Simulação de chargeback disponível apenas em contas sandbox"
 
@@ -104,22 +104,8 @@ export const loseDispute = Effect.fn("Disputes.lose")(function*(id: string) {
     const { charge, dispute } = yield* openOne(account.id, id)
     const at = new Date(yield* Clock.currentTimeMillis)
     const parts = yield* takeRefundParts(charge, dispute.amount, true)
-    const chargeback: Refund = {
-      id: yield* (yield* Ids).make("ref", { sandbox: true }),
-      accountId: account.id,
-      chargeId: charge.id,
-      paymentType: "CREDIT_CARD",
-      endToEndId: null,
-      amount: dispute.amount,
-      reason: "CHARGEBACK",
-      status: "CONFIRMED",
-      returnIdentification: null,
-      providerChargeId: null,
-      error: null,
-      ...parts,
-      createdAt: at,
-      updatedAt: at
-    }
+    const refundId = yield* (yield* Ids).make("ref", { sandbox: true })
+    const chargeback = newRefund(refundId, charge, dispute.amount, at, { reason: "CHARGEBACK", status: "CONFIRMED", returnIdentification: null, ...parts })
     yield* insertRefund(chargeback, at)
     const lost = Option.getOrUndefined(yield* (yield* Disputes).decide(id, "LOST", chargeback.id, at))!
     return yield* record(lost, charge, ChargeTransitions.chargedBack, at)

@@ -12,7 +12,7 @@ import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { ChargeNotFound } from "../domain/Charge.ts"
 import { type MedInfractionRequest, toMedInfractionView } from "../domain/WalletViews.ts"
 import { InfractionClosed, InfractionNotFound, type MedInfraction } from "../domain/Med.ts"
-import { ChargeNotRefundable, type Refund, RefundAmountExceeded } from "../domain/Refund.ts"
+import { ChargeNotRefundable, RefundAmountExceeded } from "../domain/Refund.ts"
 import { medBalanceBody, medInfractionUpdatedBody, medRefundBody } from "../events/MedEvents.ts"
 import { postEntries } from "../ledger/PostEntries.ts"
 import { cents, toDecimalString } from "../money/Money.ts"
@@ -24,7 +24,7 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { moveChargeByRefunds } from "../wallet/Refunds.ts"
+import { moveChargeByRefunds, newRefund } from "../wallet/Refunds.ts"
 import { medBlockPosting, type MedMovement, medReleasePosting, medReturnPosting } from "../rules/Postings.ts"
 import { sandboxSpiId } from "./PixProviderSandbox.ts"
 
@@ -137,24 +137,14 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
     }
     const ids = yield* Ids
     const refundId = yield* ids.make("ref", { sandbox: true })
-    const refund: Refund = {
-      id: refundId,
-      accountId: account.id,
-      chargeId: charge.id,
-      paymentType: "PIX",
-      endToEndId: open.endToEndId,
-      amount: open.blocked,
+    const refund = newRefund(refundId, charge, open.blocked, at, {
       reason: "FRAUD",
       status: "CONFIRMED",
       returnIdentification: sandboxSpiId("D", at, refundId),
-      providerChargeId: null,
-      error: null,
       splitReversals: [],
       receivablesTaken: [],
-      ownerDebt: null,
-      createdAt: at,
-      updatedAt: at
-    }
+      ownerDebt: null
+    })
     yield* refunds.insert(refund)
     const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RETURNED", refund.id, at))!
     yield* postEntries([medReturnPosting(movementOf(returned), refund.returnIdentification!)], at)

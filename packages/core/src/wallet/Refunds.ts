@@ -147,6 +147,24 @@ export const takeRefundParts = Effect.fn("Wallet.takeRefundParts")(function*(cha
   return { splitReversals, receivablesTaken: taken, ownerDebt }
 })
 
+/** A new refund of `amount` of `charge` at `at`: the parts taken, its reason, and the provider's answer when it came at once. */
+export const newRefund = (id: string, charge: Charge, amount: Cents, at: Date, fields: Pick<
+  Refund,
+  "reason" | "status" | "returnIdentification" | "splitReversals" | "receivablesTaken" | "ownerDebt"
+>): Refund => ({
+  id,
+  accountId: charge.accountId,
+  chargeId: charge.id,
+  paymentType: charge.paymentType === "PIX" ? "PIX" : "CREDIT_CARD",
+  endToEndId: charge.endToEndId,
+  amount,
+  providerChargeId: null,
+  error: null,
+  ...fields,
+  createdAt: at,
+  updatedAt: at
+})
+
 /**
  * Records a refund whose parts were taken: its row, its debts and its ledger
  * entry; one confirmed already (a chargeback) leaves the house's payouts at once.
@@ -177,22 +195,8 @@ const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, s
     })
   }
   const at = new Date(yield* Clock.currentTimeMillis)
-  const refund: Refund = {
-    id: yield* (yield* Ids).make("ref", { sandbox }),
-    accountId,
-    chargeId: charge.id,
-    paymentType: charge.paymentType === "PIX" ? "PIX" : "CREDIT_CARD",
-    endToEndId: charge.endToEndId,
-    amount,
-    reason: request.reason ?? null,
-    status: "PROCESSING",
-    returnIdentification: null,
-    providerChargeId: null,
-    error: null,
-    ...parts,
-    createdAt: at,
-    updatedAt: at
-  }
+  const id = yield* (yield* Ids).make("ref", { sandbox })
+  const refund = newRefund(id, charge, amount, at, { reason: request.reason ?? null, status: "PROCESSING", returnIdentification: null, ...parts })
   yield* insertRefund(refund, at)
   // A card's `refund.requested` names the acquirer's id of the payment: it goes with the acquirer's answer.
   if (refund.paymentType === "PIX") yield* (yield* Outbox).append({ accountId, event: "refund.requested", body: refundRequestedBody(refund, charge, at) })
