@@ -47,7 +47,7 @@ const operationsOf = (doc: Json): Array<Operation> => {
     if (schema === undefined) return []
     const resolved = resolve(schema)
     if (resolved.anyOf) return resolved.anyOf.flatMap(codesOf)
-    return resolved.properties?.error?.properties?.code?.enum ?? resolved.properties?.error?.enum ?? []
+    return resolved.properties?.error?.properties?.code?.enum ?? resolved.properties?.error?.enum ?? resolved.properties?.code?.enum ?? []
   }
   return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json).map(([method, op]) => ({

@@ -33,11 +33,12 @@ const hostile: ReadonlyArray<unknown> = [
 const hostileQuery: ReadonlyArray<string> = ["", "a%00b", "1e308", "-1", "x".repeat(300), "%FF"]
 const hostileIds: ReadonlyArray<string> = ["cha_doesnotexist", "a%00b", "x".repeat(150), "%2e%2e"]
 
-/** The spec's error shapes: the envelope, the bare scope 401, OAuth, the card 402, a coupon verdict. */
+/** The spec's error shapes: the envelope, the bare scope 401, OAuth, the card 402, a coupon verdict, the proposal route's `{ message, code }`. */
 const isSpecShape = (status: number, body: Json | undefined) =>
   body !== undefined && (
     (typeof body.error === "object" && typeof body.error?.code === "string" && typeof body.error?.timestamp === "string") ||
     (status === 401 && typeof body.message === "string") ||
+    (typeof body.message === "string" && typeof body.code === "string") ||
     typeof body.error === "string" ||
     (status === 402 && body.success === false) ||
     typeof body.valid === "boolean"

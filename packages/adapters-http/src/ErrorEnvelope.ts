@@ -105,3 +105,25 @@ const envelopeOf = <E extends EnvelopedError>(error: E) => {
     HttpApiSchema.status(statusOf(error))
   ).annotate({ identifier })
 }
+
+type BareError = Schema.Top & {
+  readonly fields: { readonly _tag: Schema.tag<string> }
+  readonly Type: { readonly _tag: string; readonly message: string }
+  readonly Encoded: { readonly _tag: string; readonly message: string }
+}
+
+/**
+ * The schema of a refusal answered without the envelope, `{ message, code }`
+ * (spec: Errors, the proposal route's refusals), with the class's status.
+ */
+export const bare = <E extends BareError>(error: E) => {
+  const tag = error.fields._tag.schema.literal as string
+  const body = Schema.Struct({ message: Schema.String, code: Schema.Literal(tag) }).annotate({ identifier: `${tag}_BARE` })
+  return body.pipe(
+    Schema.decodeTo(error, {
+      decode: SchemaGetter.transform((encoded: typeof body.Type) => ({ _tag: tag, message: encoded.message }) as unknown as E["Encoded"]),
+      encode: SchemaGetter.transform((e: E["Encoded"]) => ({ message: e.message, code: tag }))
+    }),
+    HttpApiSchema.status(statusOf(error))
+  ).annotate({ identifier: `${tag}_BARE` })
+}

@@ -1,5 +1,5 @@
 import { Cause, Effect } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { envelopeResponse, refusalResponse } from "./ErrorEnvelope.ts"
 import { guardInput, MAX_BODY_BYTES } from "./InputGuard.ts"
@@ -8,7 +8,8 @@ import { issueDetails } from "./Middleware.ts"
 /**
  * The last line of defence, around every route: input beyond the bounds of
  * `InputGuard` is refused first; an unknown route answers 404 `NOT_FOUND`, a
- * body that is not JSON answers 400 `INVALID_DATA`, a body above 1 MiB 413
+ * body that is not JSON (or multipart that does not parse) answers 400
+ * `INVALID_DATA`, a body above 1 MiB (or an upload beyond its limits) 413
  * `PAYLOAD_TOO_LARGE`, and any defect answers 500 `INTERNAL_ERROR` in the
  * envelope (logged with its cause, never shown to the client).
  */
@@ -29,6 +30,10 @@ export const ErrorHandlingLive = HttpRouter.middleware(
       }
       if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError") {
         return error.reason.reason === "BodyTooLarge" ? tooLarge : envelopeResponse(400, "INVALID_DATA", "Corpo da requisição inválido")
+      }
+      // A multipart upload (the documents-copy page) that breaks its limits, or does not parse.
+      if (Multipart.isMultipartError(error) && error.reason._tag !== "InternalError") {
+        return error.reason._tag === "Parse" ? envelopeResponse(400, "INVALID_DATA", "Corpo multipart inválido") : tooLarge
       }
       if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
       return Effect.logError("unhandled error", cause).pipe(

@@ -92,14 +92,16 @@ describe("OpenAPI document", () => {
     expect(operation("POST /v1/users/webhooks").security).toEqual([{ oauth2: [] }])
   })
 
-  it("leaves only the token route, the coupon validation, the boleto PDF and the checkout payment without security", () => {
+  it("leaves only the token route, the coupon validation, the boleto PDF, the checkout payment and the documents-copy page without security", () => {
     const publicRoutes = operations.filter((o) => o.operation.security.length === 0).map((o) => o.key)
     expect(publicRoutes.sort()).toEqual([
       "GET /v1/charges/{chargeId}/boleto.pdf",
+      "GET /v1/sandbox/documentscopy/{token}",
       "POST /auth/token",
       "POST /v1/checkouts/pay",
       "POST /v1/coupons/validate",
-      "POST /v1/coupons/{code}/validate"
+      "POST /v1/coupons/{code}/validate",
+      "POST /v1/sandbox/documentscopy/{token}"
     ])
   })
 

@@ -21,7 +21,7 @@ const resolve = (node: Json): Json =>
 const codesOf = (schema: Json): Array<string> => {
   const resolved = resolve(schema)
   if (resolved.anyOf) return resolved.anyOf.flatMap(codesOf)
-  return resolved.properties?.error?.properties?.code?.enum ?? resolved.properties?.error?.enum ?? []
+  return resolved.properties?.error?.properties?.code?.enum ?? resolved.properties?.error?.enum ?? resolved.properties?.code?.enum ?? []
 }
 
 describe("OpenAPI examples", () => {
@@ -43,7 +43,7 @@ describe("OpenAPI examples", () => {
         const examples = Object.values(media.examples ?? {}) as Array<Json>
         expect(examples.length, `${key} ${status}`).toBeGreaterThan(0)
         const codes = codesOf(media.schema)
-        const exampleCodes = examples.map((e) => e.value.error?.code ?? e.value.error)
+        const exampleCodes = examples.map((e) => e.value.error?.code ?? e.value.error ?? e.value.code)
         if (codes.length > 0) expect(exampleCodes.sort(), `${key} ${status}`).toEqual([...codes].sort())
       }
     }

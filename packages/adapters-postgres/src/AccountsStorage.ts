@@ -42,6 +42,21 @@ export const AccountsStorageLive = Layer.effect(Accounts, Effect.gen(function*()
       ),
     findById: accountById.get,
     findSubAccount: subAccount.get,
+    findSubAccountByDocument: (parentId, document) =>
+      run(sql`SELECT ${accountColumns} FROM accounts WHERE parent_id = ${parentId} AND document = ${document}`).pipe(Effect.flatMap(oneAccount)),
+    findOwnByDocument: (masterId, document) =>
+      run(sql`SELECT ${accountColumns} FROM accounts WHERE (id = ${masterId} OR parent_id = ${masterId}) AND document = ${document}
+        ORDER BY parent_id NULLS FIRST, created_at LIMIT 1`).pipe(Effect.flatMap(oneAccount)),
+    listSubAccounts: (parentId, query) =>
+      Effect.gen(function*() {
+        const where = sql`parent_id = ${parentId}
+          ${query.from === null ? sql`` : sql`AND created_at >= ${query.from}`}
+          ${query.to === null ? sql`` : sql`AND created_at <= ${query.to}`}`
+        const items = yield* run(sql`SELECT ${accountColumns} FROM accounts WHERE ${where} ORDER BY created_at, number
+          LIMIT ${query.limit} OFFSET ${query.offset}`).pipe(Effect.flatMap(decodeAccounts))
+        const total = yield* run(sql<{ total: string }>`SELECT count(*)::text AS total FROM accounts WHERE ${where}`)
+        return { items, total: Number(total[0]!.total) }
+      }),
     findByNumber: (number) =>
       run(sql`SELECT ${accountColumns} FROM accounts WHERE number = ${number}`).pipe(Effect.flatMap(oneAccount)),
     numberExists: (number) =>

@@ -26,7 +26,7 @@ const encodeOwnerDebt = Schema.encodeSync(Schema.NullOr(Schema.fromJsonString(Ow
 const decodeDebts = decodeRows(Schema.Struct({
   id: Schema.String,
   holder: Schema.String,
-  refundId: Schema.String,
+  refundId: Schema.NullOr(Schema.String),
   amount: CentsColumn,
   remaining: CentsColumn
 }))
@@ -73,8 +73,9 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
         error = ${outcome.error}, claimed_until = NULL, updated_at = ${at}
         WHERE id = ${id} AND status = 'PROCESSING' RETURNING ${columns(sql)}`).pipe(Effect.map(first)),
     insertDebts: (debts, at) =>
-      debts.length === 0 ? Effect.void : run(sql`INSERT INTO split_debts (id, holder, refund_id, amount_cents, remaining_cents, status, created_at, updated_at)
-        VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.amount}, ${d.remaining}, 'PENDING', ${at}, ${at})`))}`),
+      debts.length === 0 ? Effect.void : run(sql`INSERT INTO split_debts (id, holder, refund_id, reason, amount_cents, remaining_cents, status, created_at, updated_at)
+        VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.refundId === null ? "OPENING_FEE" : "REFUND"}, ${d.amount}, ${d.remaining},
+          'PENDING', ${at}, ${at})`))}`),
     lockPendingDebts: (holders) =>
       holders.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${debtColumns(sql)} FROM split_debts
         WHERE holder IN ${sql.in([...holders])} AND status = 'PENDING' ORDER BY holder, created_at, id FOR UPDATE`).pipe(Effect.flatMap(decodeDebts)),

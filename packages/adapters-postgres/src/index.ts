@@ -10,6 +10,7 @@ import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { LedgerStorageLive } from "./LedgerStorage.ts"
 import { DisputesStorageLive } from "./DisputesStorage.ts"
+import { ProposalsStorageLive } from "./ProposalsStorage.ts"
 import { MedInfractionsStorageLive } from "./MedInfractionsStorage.ts"
 import { PixClaimsStorageLive } from "./PixClaimsStorage.ts"
 import { RefundsStorageLive } from "./RefundsStorage.ts"
@@ -64,5 +65,6 @@ export const StorageLive = Layer.mergeAll(
   CheckoutLinksStorageLive,
   NotificationsStorageLive,
   SubscriptionsStorageLive,
+  ProposalsStorageLive,
   WalletStorageLive
 )

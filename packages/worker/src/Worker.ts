@@ -2,7 +2,8 @@
  * The scheduler worker: every periodic job of the core (outbox fan-out,
  * webhook delivery, charge expiry, sandbox payment confirmation, e-mail
  * notifications, the billing run's cycles, retries, overdue marks, period
- * and dunning ends; later fiscal timing) runs the
+ * and dunning ends, the wallet's receivables, payouts and refunds, the
+ * onboarding of sub-account proposals; later fiscal timing) runs the
  * claimable loop of `ClaimableJob.ts` on its own fiber. Any number of workers
  * may run against one PostgreSQL: every job claims its rows with `SKIP LOCKED`
  * or a lease, so no two workers take the same one.
@@ -27,6 +28,7 @@ export type JobName =
   | "receivables"
   | "payouts"
   | "refunds"
+  | "onboarding"
 
 /** Tuning of one job; anything left out takes the worker-wide value or the default. */
 export interface JobOptions {
@@ -68,7 +70,9 @@ const defaultBatch: Record<JobName, number> = {
   receivables: 250,
   // Each payout and each refund is a call to a provider.
   payouts: 50,
-  refunds: 50
+  refunds: 50,
+  // Each stage is a call to the KYC provider.
+  onboarding: 50
 }
 
 const runBatchOf = {
@@ -85,7 +89,8 @@ const runBatchOf = {
   dunningEnd: (limit: number) => Billing.endDunning(limit),
   receivables: (limit: number) => Billing.settleDueReceivables(limit),
   payouts: (limit: number) => Billing.payOutWithdrawals(limit),
-  refunds: (limit: number) => Billing.completeRefunds(limit)
+  refunds: (limit: number) => Billing.completeRefunds(limit),
+  onboarding: (limit: number) => Billing.onboardProposals(limit)
 } as const
 
 type BillingBatch = ReturnType<(typeof runBatchOf)[JobName]>
@@ -122,7 +127,8 @@ export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJo
     "dunningEnd",
     "receivables",
     "payouts",
-    "refunds"
+    "refunds",
+    "onboarding"
   ] as const).map((name) => workerJob(name, options))
 
 /**

@@ -162,8 +162,9 @@ describe("WorkerOptions", () => {
     { name: "payouts", batchSize: 50, pollInterval },
     { name: "refunds", batchSize: 50, pollInterval }
   ]
+  const onboarding = (pollInterval: string) => [{ name: "onboarding", batchSize: 50, pollInterval }]
 
-  it("runs the five jobs of the single-fiber worker with its defaults (250 ms, 100 rows, 50 deliveries), then the billing run's and the wallet's", () => {
+  it("runs the five jobs of the single-fiber worker with its defaults (250 ms, 100 rows, 50 deliveries), then the billing run's, the wallet's and onboarding", () => {
     expect(tuning()).toEqual([
       { name: "fanOut", batchSize: 100, pollInterval: "250 millis" },
       { name: "delivery", batchSize: 50, pollInterval: "250 millis" },
@@ -171,7 +172,8 @@ describe("WorkerOptions", () => {
       { name: "expiry", batchSize: 100, pollInterval: "250 millis" },
       { name: "notifications", batchSize: 100, pollInterval: "250 millis" },
       ...billingRun("250 millis"),
-      ...wallet("250 millis")
+      ...wallet("250 millis"),
+      ...onboarding("250 millis")
     ])
   })
 
@@ -188,7 +190,8 @@ describe("WorkerOptions", () => {
       { name: "expiry", batchSize: 500, pollInterval: "5 seconds" },
       { name: "notifications", batchSize: 100, pollInterval: "1 second" },
       ...billingRun("1 second"),
-      ...wallet("1 second")
+      ...wallet("1 second"),
+      ...onboarding("1 second")
     ])
   })
 })

@@ -14,12 +14,14 @@ import { CheckoutSessionsGroup } from "./CheckoutSessions.ts"
 import { CouponsGroup } from "./Coupons.ts"
 import { CouponValidationGroup } from "./CouponValidation.ts"
 import { CustomersGroup } from "./Customers.ts"
+import { DocumentsCopyGroup } from "./DocumentsCopy.ts"
 import { documentAmounts } from "./OpenApiAmounts.ts"
 import { documentExamples } from "./OpenApiExamples.ts"
 import { documentAuthentication } from "./OpenApiSecurity.ts"
 import { documentWebhooks } from "./OpenApiWebhooks.ts"
 import { PaymentMethodsGroup } from "./PaymentMethods.ts"
 import { ProductsGroup } from "./Products.ts"
+import { ProposalsGroup } from "./Proposals.ts"
 import { SandboxGroup } from "./Sandbox.ts"
 import { SubscriptionsGroup } from "./Subscriptions.ts"
 import { WalletGroup } from "./Wallet.ts"
@@ -41,6 +43,8 @@ export class BillingApi extends HttpApi.make("billing")
   .add(SubscriptionsGroup)
   .add(CheckoutPaymentGroup)
   .add(SandboxGroup)
+  .add(ProposalsGroup)
+  .add(DocumentsCopyGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

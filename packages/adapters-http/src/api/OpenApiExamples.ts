@@ -254,13 +254,13 @@ const sentenceOf = (code: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
-/** The error codes a response schema can carry: the `code` of envelopes, the `error` of OAuth bodies. */
+/** The error codes a response schema can carry: the `code` of envelopes and of bare refusals, the `error` of OAuth bodies. */
 const codesOf = (doc: Json, schema: Json | undefined): Array<string> => {
   if (schema === undefined) return []
   const resolved = typeof schema.$ref === "string" ? resolveRef(doc, schema.$ref) : schema
   if (Array.isArray(resolved.anyOf)) return resolved.anyOf.flatMap((member: Json) => codesOf(doc, member))
   const error = resolved.properties?.error
-  const codes = error?.properties?.code?.enum ?? error?.enum
+  const codes = error?.properties?.code?.enum ?? error?.enum ?? resolved.properties?.code?.enum
   return Array.isArray(codes) ? codes.filter((c: unknown): c is string => typeof c === "string") : []
 }
 
@@ -285,6 +285,7 @@ const withMessage = (value: unknown, code: string): unknown => {
     return { ...body, error: { ...body.error, message: sentenceOf(code), details: null } }
   }
   if (typeof body.error === "string" && "error_description" in body) return { ...body, error_description: sentenceOf(code) }
+  if (typeof body.code === "string" && typeof body.message === "string") return { ...body, message: sentenceOf(code) }
   return value
 }
 

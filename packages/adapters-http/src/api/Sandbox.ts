@@ -4,6 +4,9 @@ import {
   AdvanceClockResult,
   ChargeNotFound,
   ChargeNotRefundable,
+  FormNotFound,
+  FormUnfinished,
+  ProposalView,
   DisputeClosed,
   DisputeNotFound,
   DisputeRequest,
@@ -21,7 +24,7 @@ import {
   TestClockView
 } from "@billing/core"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { enveloped } from "../ErrorEnvelope.ts"
+import { bare, enveloped } from "../ErrorEnvelope.ts"
 import { authenticated, Id, requires } from "./Common.ts"
 
 const InfractionIdParam = { infractionId: Id }
@@ -100,6 +103,13 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
     })
       .annotateMerge(requires("wallet/write"))
       .annotate(OpenApi.Summary, "Decide a card dispute for the cardholder: CHARGED_BACK, the amount taken back"),
+    HttpApiEndpoint.post("advanceProposal", "/proposals/:formId/advance", {
+      params: { formId: Id },
+      success: ProposalView,
+      error: [enveloped(NotSandboxAccount), bare(FormNotFound), bare(FormUnfinished)]
+    })
+      .annotateMerge(requires("proposals/write"))
+      .annotate(OpenApi.Summary, "Run a proposal's onboarding now: documents sent, every stage decided by the sandbox KYC table"),
     HttpApiEndpoint.post("completePixClaim", "/pix-claims/:claimId/complete", {
       params: { claimId: Id },
       success: PixClaimView,
@@ -108,5 +118,5 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
       .annotateMerge(requires("wallet/write"))
       .annotate(OpenApi.Summary, "Complete a Pix key claim as the institution holding the key would")
   )
-  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks, the MED, card dispute and Pix key portability simulations of sandbox accounts" }))
+  .pipe(authenticated({ prefix: "/v1/sandbox", title: "Sandbox", description: "Test clocks, the MED, card dispute, onboarding and Pix key portability simulations of sandbox accounts" }))
 {}

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { BillingApi } from "../api/Api.ts"
 import { capture, type Services } from "./Common.ts"
+import { withDocumentsUrl } from "./Proposals.ts"
 
 export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effect.fn("Handlers.sandbox")(function*(handlers) {
   const provide = yield* capture<
@@ -11,6 +12,7 @@ export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effec
     | Services<ReturnType<typeof Billing.returnInfraction>>
     | Services<ReturnType<typeof Billing.completePixClaim>>
     | Services<ReturnType<typeof Billing.loseDispute>>
+    | Services<ReturnType<typeof Billing.advanceProposalNow>>
   >()
   return handlers
     .handle("clock", () => provide(Billing.getTestClock()))
@@ -23,5 +25,6 @@ export const SandboxHandlers = HttpApiBuilder.group(BillingApi, "sandbox", Effec
     .handle("getDispute", ({ params }) => provide(Billing.getDispute(params.disputeId)))
     .handle("winDispute", ({ params }) => provide(Billing.winDispute(params.disputeId)))
     .handle("loseDispute", ({ params }) => provide(Billing.loseDispute(params.disputeId)))
+    .handle("advanceProposal", ({ params }) => Effect.flatMap(provide(Billing.advanceProposalNow(params.formId)), withDocumentsUrl))
     .handle("completePixClaim", ({ params }) => provide(Billing.completePixClaim(params.claimId)))
 }))

@@ -12,8 +12,10 @@ import { CheckoutSessionsHandlers } from "./CheckoutSessions.ts"
 import { CouponsHandlers } from "./Coupons.ts"
 import { AlwaysVerdictLive, CouponValidationHandlers } from "./CouponValidation.ts"
 import { CustomersHandlers } from "./Customers.ts"
+import { DocumentsCopyHandlers } from "./DocumentsCopy.ts"
 import { PaymentMethodsHandlers } from "./PaymentMethods.ts"
 import { ProductsHandlers } from "./Products.ts"
+import { ProposalsHandlers } from "./Proposals.ts"
 import { SandboxHandlers } from "./Sandbox.ts"
 import { SubscriptionsHandlers } from "./Subscriptions.ts"
 import { WalletHandlers } from "./Wallet.ts"
@@ -36,7 +38,9 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     CheckoutSessionsHandlers,
     SubscriptionsHandlers,
     CheckoutPaymentHandlers,
-    SandboxHandlers
+    SandboxHandlers,
+    ProposalsHandlers,
+    DocumentsCopyHandlers
   ]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

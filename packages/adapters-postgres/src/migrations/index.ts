@@ -15,6 +15,7 @@ import subscriptions from "./0013_subscriptions.ts"
 import billingRun from "./0014_billing_run.ts"
 import ledger from "./0015_ledger.ts"
 import disputes from "./0016_disputes.ts"
+import proposals from "./0017_proposals.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -37,5 +38,6 @@ export const migrations = Migrator.fromRecord({
   "0013_subscriptions": subscriptions,
   "0014_billing_run": billingRun,
   "0015_ledger": ledger,
-  "0016_disputes": disputes
+  "0016_disputes": disputes,
+  "0017_proposals": proposals
 })

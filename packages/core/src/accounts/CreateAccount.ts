@@ -35,6 +35,35 @@ export interface CreatedAccount {
   readonly clientSecret: string
 }
 
+/**
+ * A new account's record: a fresh id and number, and (sandbox) a random Pix
+ * key so that its BR Codes are complete; production keys come from the
+ * holder's bank registration.
+ */
+export const newAccount = Effect.fn("Accounts.newAccount")(function*(fields: {
+  readonly name: string
+  readonly document: string
+  readonly sandbox: boolean
+  readonly parentId: string | null
+  readonly email: string | null
+  readonly at: Date
+}) {
+  const ids = yield* Ids
+  return new Account({
+    id: (yield* ids.make("acc", { sandbox: fields.sandbox })) as AccountId,
+    number: yield* (yield* Accounts).nextNumber,
+    name: fields.name,
+    document: fields.document,
+    personType: fields.document.length === 11 ? "PF" : "PJ",
+    sandbox: fields.sandbox,
+    parentId: fields.parentId as AccountId | null,
+    pixKey: fields.sandbox ? crypto.randomUUID() : null,
+    city: "SAO PAULO",
+    email: fields.email,
+    createdAt: fields.at
+  })
+})
+
 export const createAccount = Effect.fn("Accounts.create")(function*(input: CreateAccountInput) {
   const document = normalizeDocument(input.document)
   if (input.name.trim().length === 0) {
@@ -68,21 +97,7 @@ export const createAccount = Effect.fn("Accounts.create")(function*(input: Creat
   const secretHash = yield* hashSecret(clientSecret)
   const now = new Date(yield* Clock.currentTimeMillis)
   return yield* transactor.withTransaction(Effect.gen(function*() {
-    const account = new Account({
-      id: (yield* ids.make("acc", { sandbox })) as AccountId,
-      number: yield* accounts.nextNumber,
-      name: input.name.trim(),
-      document,
-      personType: document.length === 11 ? "PF" : "PJ",
-      sandbox,
-      parentId: (input.parentId ?? null) as AccountId | null,
-      // Sandbox accounts get a random key (EVP) so their BR Codes are complete;
-      // production keys come from the account holder's bank registration.
-      pixKey: sandbox ? crypto.randomUUID() : null,
-      city: "SAO PAULO",
-      email: input.email ?? null,
-      createdAt: now
-    })
+    const account = yield* newAccount({ name: input.name.trim(), document, sandbox, parentId: input.parentId ?? null, email: input.email ?? null, at: now })
     yield* accounts.insert(account)
     const clientId = input.clientId ?? `${sandbox ? "sandbox_" : ""}cli_${yield* ids.randomHex(12)}`
     yield* clients.insert({ clientId, accountId: account.id, secretHash, scopes: [...scopes], createdAt: now })

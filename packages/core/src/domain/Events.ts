@@ -24,7 +24,13 @@ export const EngineEventNames = [
   /** The billing run held a cycle for review instead of billing it (safety bounds, `rules/CycleBounds.ts`). */
   "subscription.cycle_held",
   /** A card dispute was opened or decided (`domain/Dispute.ts`): the spec has charge statuses for it and no event. */
-  "charge.dispute.updated"
+  "charge.dispute.updated",
+  /**
+   * The spec's message to a proposal's own `webhookUrl` when its sub-account
+   * opens: delivered to the registration of that URL only, never fanned out
+   * (`onboarding.create` is the catalog's event for every registration).
+   */
+  "account_approved"
 ] as const
 
 /** Whether a registration with an empty `events` list gets `event`: every event of the catalog, none of the engine's own. */

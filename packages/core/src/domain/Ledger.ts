@@ -39,7 +39,7 @@ export type LedgerCategory = typeof LedgerCategories[number]
 /** What a journal entry records; with its reference, unique: nothing is posted twice. */
 export const EntryKinds = [
   "PAYMENT", "RECEIVABLE_SETTLED", "PIX_SENT", "PIX_SENT_SETTLED", "PIX_SENT_RETURNED",
-  "REFUND", "REFUND_SETTLED", "REFUND_RETURNED", "DEBT_SETTLED", "MED_BLOCK", "MED_RELEASE", "MED_RETURN"
+  "REFUND", "REFUND_SETTLED", "REFUND_RETURNED", "DEBT_SETTLED", "MED_BLOCK", "MED_RELEASE", "MED_RETURN", "OPENING_FEE"
 ] as const
 export type EntryKind = typeof EntryKinds[number]
 

@@ -1,13 +1,13 @@
 /**
  * The payload of every event the engine emits, by name: what receivers get
  * and what the OpenAPI document's `webhooks` section describes (so the two
- * cannot drift). Events of the catalog the engine does not emit yet
- * (onboarding) are absent.
+ * cannot drift).
  */
 import { Schema } from "effect"
 import type { EventName } from "../domain/Events.ts"
 import { ChargeExpiredEvent, PaymentSuccessEvent } from "./ChargeEvents.ts"
 import { DisputeUpdatedEvent } from "./DisputeEvents.ts"
+import { AccountApprovedMessage, OnboardingCreateEvent, OnboardingStageEvent } from "./OnboardingEvents.ts"
 import { MedBalanceEvent, MedInfractionUpdatedEvent, MedRefundEvent } from "./MedEvents.ts"
 import { RefundConfirmedEvent, RefundFailedEvent, RefundRequestedEvent } from "./RefundEvents.ts"
 import { ChargeCreatedEvent, CycleHeldEvent, PaymentFailedEvent, PaymentOverdueEvent, SubscriptionEvent, SubscriptionPaymentSuccessEvent } from "./SubscriptionEvents.ts"
@@ -38,5 +38,10 @@ export const EventPayloads = {
   "med.balance.unblocked": MedBalanceEvent,
   "med.refund.opened": MedRefundEvent,
   "med.refund.closed": MedRefundEvent,
-  "charge.dispute.updated": DisputeUpdatedEvent
+  "charge.dispute.updated": DisputeUpdatedEvent,
+  "onboarding.create": OnboardingCreateEvent,
+  "onboarding.backgroundcheck": OnboardingStageEvent,
+  "onboarding.documentscopy": OnboardingStageEvent,
+  "onboarding.proposal": OnboardingStageEvent,
+  "account_approved": AccountApprovedMessage
 } as const satisfies Partial<Record<EventName, Schema.Top>>

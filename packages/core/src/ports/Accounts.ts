@@ -7,6 +7,17 @@ export class Accounts extends Context.Service<Accounts, {
   readonly findById: (id: string) => Effect.Effect<Option.Option<Account>>
   /** The sub-account with this number whose master is `parentId`. */
   readonly findSubAccount: (parentId: string, number: string) => Effect.Effect<Option.Option<Account>>
+  /** The sub-account of `parentId` with this document. */
+  readonly findSubAccountByDocument: (parentId: string, document: string) => Effect.Effect<Option.Option<Account>>
+  /** The caller's own account with this document: the master itself or one of its sub-accounts. */
+  readonly findOwnByDocument: (masterId: string, document: string) => Effect.Effect<Option.Option<Account>>
+  /** The master's sub-accounts created in `[from, to]`, oldest first, a page at `offset`; and how many there are. */
+  readonly listSubAccounts: (parentId: string, query: {
+    readonly from: Date | null
+    readonly to: Date | null
+    readonly offset: number
+    readonly limit: number
+  }) => Effect.Effect<{ readonly items: ReadonlyArray<Account>; readonly total: number }>
   /** The account with this number, of any holder (for public routes that name one). */
   readonly findByNumber: (number: string) => Effect.Effect<Option.Option<Account>>
   /** True when some account, of any holder, has this number. */

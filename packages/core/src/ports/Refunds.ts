@@ -10,11 +10,11 @@ export interface RefundPage {
   readonly lastKey: string | null
 }
 
-/** A receiver's debt for a split reversal it could not pay. */
+/** What an account owes: a split reversal or chargeback it could not pay (`refundId`), or its opening fee (`refundId` null). */
 export interface SplitDebt {
   readonly id: string
   readonly holder: string
-  readonly refundId: string
+  readonly refundId: string | null
   readonly amount: Cents
   readonly remaining: Cents
 }

@@ -387,3 +387,17 @@ export const medReleasePosting = (m: MedMovement): EntryDraft =>
 /** Decided for the payer: the blocked amount is returned through the rails. */
 export const medReturnPosting = (m: MedMovement, returnIdentification: string): EntryDraft =>
   medEntry("MED_RETURN", m, medLines({ ...m, endToEndId: returnIdentification }, { holder: m.accountId, book: "RETAINED" }, { holder: HOUSE, book: "CLEARING" }, "MED_RETURN", "Devolução MED"))
+
+/**
+ * A sub-account's opening fee: a new account has no money yet, so the fee is
+ * owed (its `DEBT` book) and paid from its first credits, as a debt is.
+ */
+export const openingFeePosting = (subAccountId: string, fee: Cents, reference: string): EntryDraft => ({
+  kind: "OPENING_FEE",
+  accountId: subAccountId,
+  referenceId: reference,
+  lines: [
+    line({ holder: subAccountId, book: "DEBT", amount: cents(-fee), category: "FEE", title: "Tarifa de abertura de subconta", referenceId: reference }),
+    line({ holder: HOUSE, book: "FEES", amount: fee, category: "FEE", title: "Tarifa de abertura de subconta", referenceId: reference })
+  ]
+})

@@ -25,7 +25,7 @@ const knownEvents: ReadonlySet<string> = new Set(EventNames)
  * HTTPS (spec: General rule 1); sandbox accounts and loopback receivers may
  * use plain HTTP so that local development works.
  */
-const checkUrl = (url: string, sandbox: boolean) => {
+export const checkWebhookUrl = (url: string, sandbox: boolean) => {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -56,7 +56,7 @@ export const registerWebhook = Effect.fn("Webhooks.register")(function*(input: {
   readonly authToken?: string | undefined
 }) {
   const caller = yield* Caller
-  const url = yield* checkUrl(input.url, caller.account.sandbox)
+  const url = yield* checkWebhookUrl(input.url, caller.account.sandbox)
   const events = yield* checkEvents(input.events)
   if (input.secret !== undefined && input.secret.length < 16) {
     return yield* invalid("secret", "secret must have at least 16 characters")
@@ -109,7 +109,7 @@ export const updateWebhook = Effect.fn("Webhooks.update")(function*(id: string, 
   const current = yield* findOwn(id)
   const updated: WebhookRegistration = {
     ...current,
-    url: input.url === undefined ? current.url : yield* checkUrl(input.url, caller.account.sandbox),
+    url: input.url === undefined ? current.url : yield* checkWebhookUrl(input.url, caller.account.sandbox),
     events: input.events === undefined ? current.events : yield* checkEvents(input.events),
     status: input.status ?? current.status,
     authToken: input.authToken === undefined ? current.authToken : input.authToken
@@ -154,7 +154,7 @@ export const testWebhook = Effect.fn("Webhooks.test")(function*(input: {
     url = registration.url
     headers = yield* deliveryHeaders(registration, body, { "x-webhook-event": event, "x-webhook-test": "true" })
   } else if (input.url !== undefined) {
-    url = yield* checkUrl(input.url, caller.account.sandbox)
+    url = yield* checkWebhookUrl(input.url, caller.account.sandbox)
     headers = { "content-type": "application/json", "x-webhook-event": event, "x-webhook-test": "true" }
   } else {
     return yield* new InvalidData({ message: "url is required when webhookId is absent", details: { field: "url" } })

@@ -1,0 +1,140 @@
+/**
+ * The onboarding of a finished proposal (spec: Proposal and onboarding),
+ * run by the worker's `onboarding` job: background check, documents copy
+ * (once the owner sent them on the documents-copy page), proposal analysis,
+ * each decided by the KYC port with its `onboarding.*` event; then account
+ * creation: the sub-account (with its master's fee schedule, read through
+ * its master), its opening fee (owed until its first credits pay it),
+ * `onboarding.create`, and the signed `account_approved` to the proposal's
+ * `webhookUrl`. Each step is one transaction under the proposal's lock, so
+ * a step two workers race on happens once.
+ */
+import { Clock, Effect, Option } from "effect"
+import { newAccount } from "../accounts/CreateAccount.ts"
+import type { Account } from "../domain/Account.ts"
+import { type OnboardingStage, OnboardingStages, type Proposal } from "../domain/Proposal.ts"
+import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
+import { accountApprovedBody, onboardingCreateBody, onboardingStageBody } from "../events/OnboardingEvents.ts"
+import { postEntries } from "../ledger/PostEntries.ts"
+import { Accounts } from "../ports/Accounts.ts"
+import { Ids } from "../ports/Ids.ts"
+import { Kyc, type KycDecision } from "../ports/Kyc.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Proposals } from "../ports/Proposals.ts"
+import { Refunds } from "../ports/Refunds.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
+import { SUBACCOUNT_OPENING_FEE } from "../rules/Fees.ts"
+import { openingFeePosting } from "../rules/Postings.ts"
+import { SANDBOX_ISPB } from "../sandbox/PixProviderSandbox.ts"
+
+/** How long a worker holds the proposals it is asking the KYC provider about before another may take them. */
+export const ONBOARDING_LEASE_MILLIS = 60_000
+
+const STAGE_EVENTS = {
+  backgroundCheck: "onboarding.backgroundcheck",
+  documentsCopy: "onboarding.documentscopy",
+  proposal: "onboarding.proposal"
+} as const
+
+/** The proposal as it is now, locked, when `step` still applies to it; none when another worker moved it meanwhile. */
+const lockIf = Effect.fnUntraced(function*(proposal: Proposal, step: (p: Proposal) => boolean) {
+  const found = yield* (yield* Proposals).lock(proposal.accountId, proposal.id)
+  return Option.filter(found, step)
+})
+
+/** Records the KYC provider's decision on `stage`, with its event. */
+const recordStage = Effect.fnUntraced(function*(proposal: Proposal, stage: OnboardingStage, decision: KycDecision) {
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const current = yield* lockIf(proposal, (p) => p[stage] === "PENDING")
+    if (Option.isNone(current)) return Option.none<Proposal>()
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const status = decision._tag === "Approved" ? "APPROVED" as const : "REPROVED" as const
+    const decided: Proposal = { ...current.value, [stage]: status, reason: decision._tag === "Reproved" ? decision.reason : null, updatedAt: at }
+    yield* (yield* Proposals).update(decided)
+    yield* (yield* Outbox).append({ accountId: decided.accountId, event: STAGE_EVENTS[stage], body: onboardingStageBody(STAGE_EVENTS[stage], decided, status, at) })
+    return Option.some(decided)
+  }))
+})
+
+/** The signed `account_approved` for the proposal's registration, queued as a delivery of the master (never fanned out). */
+const queueAccountApproved = Effect.fnUntraced(function*(proposal: Proposal, account: Account, at: Date) {
+  if (proposal.webhookId === null) return
+  yield* (yield* WebhookDeliveries).insertMany([{
+    id: yield* (yield* Ids).make("whe"),
+    accountId: proposal.accountId,
+    webhookId: proposal.webhookId,
+    event: "account_approved",
+    body: accountApprovedBody(proposal, account, SANDBOX_ISPB),
+    status: "pending",
+    attempt: 0,
+    responseStatusCode: null,
+    error: null,
+    createdAt: at,
+    deliveredAt: null
+  }])
+})
+
+/** Opens the approved proposal's sub-account: account, opening fee, `onboarding.create` and `account_approved`. */
+const openSubAccount = Effect.fnUntraced(function*(proposal: Proposal) {
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const current = yield* lockIf(proposal, (p) => p.proposal === "APPROVED" && p.account === "PENDING")
+    if (Option.isNone(current)) return Option.none<Proposal>()
+    const accounts = yield* Accounts
+    const master = Option.getOrUndefined(yield* accounts.findById(current.value.accountId))!
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const form = current.value.form
+    const account = yield* newAccount({
+      name: (form.fullName ?? form.businessName)!,
+      document: current.value.documentNumber,
+      sandbox: master.sandbox,
+      parentId: master.id,
+      email: form.email ?? form.businessEmail ?? null,
+      at
+    })
+    yield* accounts.insert(account)
+    const proposals = yield* Proposals
+    const fee = Option.getOrElse(yield* proposals.openingFeeOf(master.id), () => SUBACCOUNT_OPENING_FEE)
+    if (fee > 0) {
+      const debtId = yield* (yield* Ids).make("sdb", { sandbox: master.sandbox })
+      yield* postEntries([openingFeePosting(account.id, fee, debtId)], at)
+      yield* (yield* Refunds).insertDebts([{ id: debtId, holder: account.id, refundId: null, amount: fee, remaining: fee }], at)
+    }
+    const opened: Proposal = { ...current.value, account: "CONFIRMED", subAccountId: account.id, updatedAt: at }
+    yield* proposals.update(opened)
+    yield* (yield* Outbox).append({ accountId: master.id, event: "onboarding.create", body: onboardingCreateBody(opened, account, SANDBOX_ISPB, at) })
+    yield* queueAccountApproved(opened, account, at)
+    return Option.some(opened)
+  }))
+})
+
+/**
+ * Runs every stage of `proposal` that can run now, in order: the next
+ * undecided stage (documents copy waits for the documents), then the
+ * account once all are approved. Stops at a reproval, at a provider that
+ * could not be reached (asked again on the next pass), or when another
+ * worker moved the proposal.
+ */
+export const advanceProposal = Effect.fn("Onboarding.advance")(function*(proposal: Proposal) {
+  let current = proposal
+  for (const stage of OnboardingStages) {
+    if (current[stage] === "REPROVED") return current
+    if (current[stage] === "APPROVED") continue
+    if (stage === "documentsCopy" && current.documentsSentAt === null) return current
+    const decision = yield* (yield* Kyc).decide(stage, current).pipe(Effect.option)
+    if (Option.isNone(decision)) return current
+    const decided = yield* recordStage(current, stage, decision.value)
+    if (Option.isNone(decided)) return current
+    current = decided.value
+    if (decision.value._tag === "Reproved") return current
+  }
+  return Option.getOrElse(yield* openSubAccount(current), () => current)
+})
+
+/** Worker step: advances up to `limit` finished proposals with a stage to run. */
+export const onboardProposals = Effect.fn("Onboarding.run")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const claimed = yield* (yield* Proposals).claimDue(limit, scope, at, ONBOARDING_LEASE_MILLIS)
+  yield* Effect.forEach(claimed, advanceProposal, { concurrency: 8, discard: true })
+  return claimed.length
+})

@@ -1,0 +1,29 @@
+/** Storage of sub-account proposals and their onboarding. */
+import { Context, type Effect, type Option } from "effect"
+import type { Proposal } from "../domain/Proposal.ts"
+import type { RunScope } from "../domain/RunScope.ts"
+import type { Cents } from "../money/Money.ts"
+
+export class Proposals extends Context.Service<Proposals, {
+  /** Inserts a new form; false when the master has a live form of the document already (another request made it meanwhile). */
+  readonly insert: (proposal: Proposal) => Effect.Effect<boolean>
+  /** Writes every field of a proposal found before (its form, stages, ids), and ends a worker's lease on it: what it did is recorded. */
+  readonly update: (proposal: Proposal) => Effect.Effect<void>
+  readonly find: (accountId: string, formId: string) => Effect.Effect<Option.Option<Proposal>>
+  /** The master's proposal, locked until the transaction ends. */
+  readonly lock: (accountId: string, formId: string) => Effect.Effect<Option.Option<Proposal>>
+  /** The master's latest proposal of `documentNumber` that was not reproved, locked. */
+  readonly lockLiveOf: (accountId: string, documentNumber: string) => Effect.Effect<Option.Option<Proposal>>
+  /** The proposal whose documents-copy page has this key. */
+  readonly findByDocumentsToken: (token: string) => Effect.Effect<Option.Option<Proposal>>
+  /**
+   * Up to `limit` finished proposals with a stage to run (documents copy
+   * only once the documents were sent), leased for `leaseMillis` so that no
+   * other worker takes them meanwhile.
+   */
+  /** The onboarding of each of these sub-accounts that was opened by a proposal. */
+  readonly onboardingsOf: (subAccountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<{ readonly subAccountId: string; readonly onboardingId: string }>>
+  /** The opening fee the master charges its new sub-accounts, when it set one (the spec's 15.00 otherwise). */
+  readonly openingFeeOf: (masterId: string) => Effect.Effect<Option.Option<Cents>>
+  readonly claimDue: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Proposal>>
+}>()("@billing/core/ports/Proposals") {}
