@@ -12,6 +12,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { apiCaller } from "./support/Api.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
 
@@ -80,14 +81,7 @@ describe("sub-accounts on postgres", () => {
   const master = async () => {
     const account = await engine.createAccount({ email: "master@example.com" })
     const token = await engine.token(account)
-    const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
-      const response = await fetch(`${engine.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...extra },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-      return { status: response.status, body: await response.json() }
-    }
+    const call = apiCaller(engine.baseUrl, token)
     const events = async (prefix: string) =>
       (await sql((s) => s<{ body: string }>`SELECT body FROM outbox WHERE account_id = ${account.accountId} AND event LIKE ${prefix + "%"} ORDER BY id`))
         .map((row) => JSON.parse(row.body))

@@ -10,6 +10,7 @@ import { chargesPass } from "@billing/worker"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { apiCaller } from "./support/Api.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 
 /** The message PostgreSQL gave, at the end of the error's cause chain. */
@@ -27,14 +28,7 @@ describe("wallet ledger on postgres", () => {
   const merchant = async (document = "11444777000161") => {
     const account = await engine.createAccount({ document })
     const token = await engine.token(account)
-    const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
-      const response = await fetch(`${engine.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...extra },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-      return { status: response.status, body: await response.json() }
-    }
+    const call = apiCaller(engine.baseUrl, token)
     /** A Pix charge of `amount` reais, paid through the sandbox; its id. */
     const receive = async (amount: number, extra: Record<string, unknown> = {}) => {
       const created = await call("POST", "/v1/charges/pix", { amount, ...extra })
