@@ -237,7 +237,13 @@ describe("sub-accounts on postgres", () => {
 
     const opened = await call("POST", `/v1/sandbox/proposals/${first.body.formId}/advance`)
     expect(opened.status, JSON.stringify(opened.body)).toBe(200)
-    expect(opened.body).toMatchObject({ type: "PJ", businessName: "Valida Testes LTDA", proposalStatus: { account: "CONFIRMED" }, accountNumber: expect.any(String) })
+    expect(opened.body).toMatchObject({
+      type: "PJ",
+      businessName: "Valida Testes LTDA",
+      owner: [{ type: "PF", ownerType: "SOCIO", documentNumber: cpf("123456789"), birthDate: "02-02-1990" }],
+      proposalStatus: { account: "CONFIRMED" },
+      accountNumber: expect.any(String)
+    })
     const found = await call("GET", `/v1/accounts/cnpj/${document}`)
     expect(found.body).toMatchObject({ accountNumber: opened.body.accountNumber, name: "Valida Testes LTDA", documentNumber: document, type: "PJ" })
     expect((await call("GET", `/v1/accounts/cnpj/${cnpj("987654320001")}`)).body.error.code).toBe("ACCOUNT_NOT_FOUND")
@@ -337,7 +343,12 @@ describe("sub-accounts on postgres", () => {
     expect((await second.call("GET", `/v1/proposals/${formId}`)).body.code).toBe("FORM_NOT_FOUND")
     expect((await second.call("POST", `/v1/sandbox/proposals/${formId}/advance`)).body.code).toBe("FORM_NOT_FOUND")
     expect((await second.call("GET", "/v1/accounts/subaccounts")).body.subAccounts).toEqual([])
-    const foreign = await second.call("GET", "/v1/wallet/balance", undefined, { "x-sub-account": opened.accountNumber })
-    expect([401, 404]).toContain(foreign.status)
+    // Another master's sub-account in X-Sub-Account: 401 OWNERSHIP_MISMATCH on the wallet (as the provider), 401 UNAUTHORIZED on charges (the spec).
+    const wallet = await second.call("GET", "/v1/wallet/balance", undefined, { "x-sub-account": opened.accountNumber })
+    expect([wallet.status, wallet.body.error.code]).toEqual([401, "OWNERSHIP_MISMATCH"])
+    const charges = await second.call("POST", "/v1/charges/pix", { amount: 10 }, { "x-sub-account": opened.accountNumber })
+    expect([charges.status, charges.body.error.code]).toEqual([401, "UNAUTHORIZED"])
+    const unknown = await second.call("GET", "/v1/wallet/balance", undefined, { "x-sub-account": "999999999" })
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, "NOT_FOUND"])
   })
 })

@@ -3,7 +3,7 @@ import { Context, Effect, Layer, Option, Redacted, SchemaIssue } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, type HttpApiError } from "effect/http-api"
 import { InvalidTokenRequest } from "./api/Auth.ts"
-import { Authentication, InvalidInput, InvalidInputCode, RequiredScope } from "./api/Common.ts"
+import { Authentication, ForeignSubAccountCode, InvalidInput, InvalidInputCode, RequiredScope } from "./api/Common.ts"
 import { envelopeResponse } from "./ErrorEnvelope.ts"
 import { recordAccount } from "./RequestLog.ts"
 
@@ -50,13 +50,14 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function*() {
     const services = yield* Effect.context<SigningKey | Accounts>()
     return Authentication.of({
-      oauth2: (httpEffect, { credential, endpoint }) =>
+      oauth2: (httpEffect, { credential, endpoint, group }) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const caller = yield* Billing.authenticate({
             bearer: Redacted.value(credential),
             requiredScopes: Option.getOrElse(Context.getOption(endpoint.annotations, RequiredScope), () => []),
-            subAccount: request.headers["x-sub-account"]
+            subAccount: request.headers["x-sub-account"],
+            foreignSubAccount: Option.getOrUndefined(Context.getOption(group.annotations, ForeignSubAccountCode))
           }).pipe(Effect.provideContext(services))
           yield* recordAccount(caller.account.id)
           // From here on "now" is the account's: a sandbox account's test clock when it has one.
@@ -67,7 +68,9 @@ export const AuthenticationLive = Layer.effect(
         }).pipe(
           // The spec's bare body for a token that lacks the route's scope.
           Effect.catchTag("MissingScope", () =>
-            Effect.succeed(HttpServerResponse.jsonUnsafe({ message: MISSING_SCOPE_MESSAGE }, { status: 401 })))
+            Effect.succeed(HttpServerResponse.jsonUnsafe({ message: MISSING_SCOPE_MESSAGE }, { status: 401 }))),
+          // Declared by the wallet's routes themselves (their `accountId` answers it too), not by every route's middleware.
+          Effect.catchTag("OWNERSHIP_MISMATCH", (e) => envelopeResponse(401, "OWNERSHIP_MISMATCH", e.message, e.details))
         )
     })
   })

@@ -20,6 +20,14 @@ import { enveloped } from "../ErrorEnvelope.ts"
 export class InvalidInputCode extends Context.Service<InvalidInputCode, string>()("@billing/adapters-http/InvalidInputCode") {}
 
 /**
+ * How a group refuses an `X-Sub-Account` of another master (default 401
+ * `UNAUTHORIZED`); the wallet answers 401 `OWNERSHIP_MISMATCH`, as the provider.
+ */
+export class ForeignSubAccountCode extends Context.Service<ForeignSubAccountCode, "UNAUTHORIZED" | "OWNERSHIP_MISMATCH">()(
+  "@billing/adapters-http/ForeignSubAccountCode"
+) {}
+
+/**
  * The scopes that grant a route, any one of them (none: any valid token of
  * the account); read by the `Authentication` middleware. Set it with {@link requires}.
  */

@@ -47,7 +47,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
 import { chargeErrors } from "./Charges.ts"
-import { authenticated, ChargeIdParam, Id, requires } from "./Common.ts"
+import { authenticated, ChargeIdParam, ForeignSubAccountCode, Id, requires } from "./Common.ts"
 
 /** The refusals of a route that names an account by `accountId`. */
 const accountErrors = [enveloped(SubAccountNotOwned), enveloped(NotFound)] as const
@@ -203,4 +203,6 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       .annotate(OpenApi.Summary, "Cancel an open Pix key claim")
   )
   .pipe(authenticated({ prefix: "/v1/wallet", title: "Wallet", description: "Balance, statement, withdrawals, refunds and the sandbox payment simulation" }))
+  // Another master's sub-account in `X-Sub-Account` is 401 `OWNERSHIP_MISMATCH` here, as the provider answers its wallet routes.
+  .annotate(ForeignSubAccountCode, "OWNERSHIP_MISMATCH")
 {}

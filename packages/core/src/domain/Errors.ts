@@ -43,3 +43,14 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NOT_FOUND", ErrorF
 export class InternalError extends Schema.TaggedError<InternalError>()("INTERNAL_ERROR", ErrorFields, {
   httpApiStatus: 500
 }) {}
+
+/**
+ * 401 `OWNERSHIP_MISMATCH`: the sub-account named (a wallet route's
+ * `accountId`, or its `X-Sub-Account`) belongs to another master. The same
+ * code as a Pix key of another holder (400), with the status the provider
+ * gives each; named apart in the OpenAPI document.
+ */
+export class SubAccountNotOwned extends Schema.TaggedError<SubAccountNotOwned>()("OWNERSHIP_MISMATCH", ErrorFields, {
+  httpApiStatus: 401,
+  envelopeIdentifier: "OWNERSHIP_MISMATCH_SUBACCOUNT"
+}) {}

@@ -6,7 +6,8 @@
  * pending fields, the stages reached, and the sub-account once opened.
  */
 import { Schema } from "effect"
-import { FormStatus, type Proposal, ProposalForm, StageStatus } from "./Proposal.ts"
+import { FormStatus, type Proposal, ProposalForm, ProposalOwner, StageStatus } from "./Proposal.ts"
+import { optional } from "./Values.ts"
 import { Instant } from "./Wire.ts"
 
 const answerFields = {
@@ -28,6 +29,8 @@ export const documentsCopyPath = (token: string): string => `/v1/sandbox/documen
 
 export const ProposalView = Schema.Struct({
   ...ProposalForm.fields,
+  /** Each partner, a person (`type: "PF"`), as the provider's status shows them. */
+  owner: optional(Schema.Array(Schema.Struct({ ...ProposalOwner.fields, type: Schema.Literal("PF") }))),
   documentNumber: Schema.String,
   type: Schema.Literals(["PF", "PJ"]),
   metaData: Schema.Struct({ formId: Schema.String, createdAt: Instant, updatedAt: Instant, origin: Schema.Literal("API") }),
@@ -49,21 +52,25 @@ export const ProposalView = Schema.Struct({
 }).annotate({ identifier: "ProposalStatus" })
 export type ProposalView = typeof ProposalView.Type
 
-export const toProposalView = (p: Proposal, accountNumber: string | null): ProposalView => ({
-  ...p.form,
-  documentNumber: p.documentNumber,
-  type: p.type,
-  metaData: { formId: p.id, createdAt: p.createdAt, updatedAt: p.updatedAt, origin: "API" },
-  proposalStatus: {
-    form: p.formStatus,
-    backgroundCheck: p.backgroundCheck,
-    documents: p.documentsCopy,
-    proposal: p.proposal,
-    account: p.account,
-    urlDocumentscopy: documentsCopyPath(p.documentsToken)
-  },
-  pendingFields: p.pendingFields,
-  onboardingId: p.onboardingId,
-  accountNumber,
-  reason: p.reason
-})
+export const toProposalView = (p: Proposal, accountNumber: string | null): ProposalView => {
+  const { owner, ...form } = p.form
+  return {
+    ...form,
+    ...(owner === undefined ? {} : { owner: owner.map((o) => ({ ...o, type: "PF" as const })) }),
+    documentNumber: p.documentNumber,
+    type: p.type,
+    metaData: { formId: p.id, createdAt: p.createdAt, updatedAt: p.updatedAt, origin: "API" },
+    proposalStatus: {
+      form: p.formStatus,
+      backgroundCheck: p.backgroundCheck,
+      documents: p.documentsCopy,
+      proposal: p.proposal,
+      account: p.account,
+      urlDocumentscopy: documentsCopyPath(p.documentsToken)
+    },
+    pendingFields: p.pendingFields,
+    onboardingId: p.onboardingId,
+    accountNumber,
+    reason: p.reason
+  }
+}

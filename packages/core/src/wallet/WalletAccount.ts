@@ -5,21 +5,11 @@
  * (401 `OWNERSHIP_MISMATCH`, as the provider answers); a number that exists
  * nowhere is unknown (404 `NOT_FOUND`).
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import type { Account } from "../domain/Account.ts"
-import { ErrorFields, NotFound } from "../domain/Errors.ts"
+import { NotFound, SubAccountNotOwned } from "../domain/Errors.ts"
 import { Accounts } from "../ports/Accounts.ts"
-
-/**
- * 401 `OWNERSHIP_MISMATCH`: the sub-account named belongs to another master.
- * The same code as a Pix key of another holder (400), with the status the
- * provider gives each; named apart in the OpenAPI document.
- */
-export class SubAccountNotOwned extends Schema.TaggedError<SubAccountNotOwned>()("OWNERSHIP_MISMATCH", ErrorFields, {
-  httpApiStatus: 401,
-  envelopeIdentifier: "OWNERSHIP_MISMATCH_SUBACCOUNT"
-}) {}
 
 export const walletAccount = Effect.fn("Wallet.account")(function*(accountNumber: string | undefined) {
   const caller = yield* Caller
