@@ -244,7 +244,7 @@ describe("webhook delivery on postgres", () => {
       const now = Date.now()
       const leased = await engine.run(Effect.gen(function*() {
         const deliveries = yield* WebhookDeliveries
-        return yield* deliveries.lease(100, new Date(now), new Date(now + 30_000))
+        return yield* deliveries.lease({ limit: 100, perRegistration: 100, busy: new Map(), now: new Date(now), leaseUntil: new Date(now + 30_000) })
       }))
       expect(leased.map((d) => d.webhookId)).toContain(hook.webhookId)
       // While the lease holds, other workers leave the row alone.

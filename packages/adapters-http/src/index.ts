@@ -1,4 +1,4 @@
 export { BillingApi } from "./api/Api.ts"
 export { EnvelopeBody, envelopeBody } from "./ErrorEnvelope.ts"
 export { HttpServerLive } from "./Server.ts"
-export { WebhookTransportFetch } from "./WebhookTransportFetch.ts"
+export { WebhookTransportHttp } from "./WebhookTransportHttp.ts"

@@ -1,21 +1,30 @@
 /**
- * Webhook deliveries on `effect/sql`: leased with `FOR UPDATE SKIP LOCKED`
- * so two workers never send one delivery at once; listed newest first by a
- * keyset cursor (`seq`).
+ * Webhook deliveries on `effect/sql`: fanned out from the outbox and leased
+ * with `FOR UPDATE SKIP LOCKED` in single statements, so any number of
+ * workers share them and two never send one delivery at once; results
+ * written back in batches; listed newest first by a keyset cursor (`seq`).
  */
 import { WebhookDeliveries, WebhookDelivery } from "@billing/core"
-import { type Array as Arr, Effect, Layer } from "effect"
+import { type Array as Arr, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { decodeRows, withoutSeq, withSeq } from "./Rows.ts"
 import { first, run } from "./Statements.ts"
 
 const decodeDeliveries = decodeRows(withSeq(WebhookDelivery.fields))
+const decodeCounters = decodeRows(Schema.Struct({
+  delivered: Schema.NumberFromString,
+  failed: Schema.NumberFromString,
+  inFlight: Schema.NumberFromString,
+  pending: Schema.NumberFromString,
+  oldestPendingAt: Schema.NullOr(Schema.Date)
+}))
 
 export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const deliveryColumns = sql`id, seq::text AS seq, account_id AS "accountId", webhook_id AS "webhookId", event, body, status, attempt,
     response_status_code AS "responseStatusCode", error, created_at AS "createdAt", delivered_at AS "deliveredAt"`
+  const due = (now: Date) => sql`(q.status = 'pending' OR (q.status = 'sending' AND q.lease_until < ${now}))`
   return WebhookDeliveries.of({
     insertMany: (rows) =>
       rows.length === 0 ? Effect.void : run(sql`INSERT INTO webhook_deliveries ${
@@ -30,24 +39,78 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
           created_at: d.createdAt
         })) as unknown as Arr.NonEmptyReadonlyArray<Record<string, unknown>>)
       }`),
-    lease: (limit, now, leaseUntil) =>
-      run(sql`
-        UPDATE webhook_deliveries SET status = 'sending', lease_until = ${leaseUntil}, attempt = attempt + 1
-        WHERE id IN (
-          SELECT id FROM webhook_deliveries
-          WHERE status = 'pending' OR (status = 'sending' AND lease_until < ${now})
-          ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    fanOut: (limit, { ownEvents, at }) =>
+      run(sql<{ events: string }>`
+        WITH events AS (
+          SELECT id, account_id, event, body, created_at FROM outbox
+          WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+        ), marked AS (
+          UPDATE outbox SET processed_at = ${at} FROM events WHERE outbox.id = events.id RETURNING outbox.id
+        ), inserted AS (
+          INSERT INTO webhook_deliveries (id, account_id, webhook_id, event, body, status, attempt, created_at, ordering_key)
+          SELECT 'whe_' || replace(gen_random_uuid()::text, '-', ''), e.account_id, w.id, e.event, e.body, 'pending', 0, e.created_at,
+            coalesce(j.doc ->> 'subscriptionId', j.doc ->> 'chargeId', j.doc ->> 'formId')
+          FROM events e
+          CROSS JOIN LATERAL (SELECT e.body::jsonb AS doc) j
+          JOIN webhooks w ON w.account_id = e.account_id AND w.status = 'active'
+            AND ((jsonb_array_length(w.events) = 0 AND e.event <> ALL (${ownEvents.length === 0 ? sql`ARRAY[]::text[]` : sql`ARRAY[${sql.csv(ownEvents.map((name) => sql`${name}`))}]::text[]`}))
+              OR w.events @> jsonb_build_array(e.event))
+          ORDER BY e.id, w.created_at, w.id
+          RETURNING 1
         )
-        RETURNING ${deliveryColumns}`).pipe(Effect.flatMap(decodeDeliveries), Effect.map(withoutSeq)),
-    complete: (id, o) =>
-      run(sql`UPDATE webhook_deliveries SET
-          status = ${o.status},
-          response_status_code = ${o.responseStatusCode},
-          error = ${o.error},
-          lease_until = NULL,
-          attempt = attempt + ${o.countAttempt ? 1 : 0},
-          delivered_at = ${o.status === "delivered" ? o.at : null}
-        WHERE id = ${id}`),
+        SELECT count(*)::text AS events FROM marked`).pipe(Effect.map((rows) => Number(rows[0]!.events))),
+    lease: ({ limit, perRegistration, busy, now, leaseUntil }) => {
+      const busyRows = busy.size === 0
+        ? sql`SELECT NULL::text AS webhook_id, 0 AS n WHERE false`
+        : sql`SELECT * FROM (VALUES ${sql.csv([...busy].map(([id, n]) => sql`(${id}::text, ${n}::int)`))}) AS v (webhook_id, n)`
+      return run(sql`
+        WITH busy AS (${busyRows}),
+        picked AS (
+          SELECT d.id AS picked_id FROM webhooks w
+          LEFT JOIN busy b ON b.webhook_id = w.id
+          CROSS JOIN LATERAL (
+            SELECT q.id, q.seq FROM webhook_deliveries q
+            WHERE q.webhook_id = w.id AND ${due(now)}
+              AND (q.ordering_key IS NULL OR NOT EXISTS (
+                SELECT 1 FROM webhook_deliveries e
+                WHERE e.webhook_id = q.webhook_id AND e.ordering_key = q.ordering_key AND e.seq < q.seq AND e.status IN ('pending', 'sending')))
+            ORDER BY q.seq
+            LIMIT greatest(0, ${perRegistration}::int - coalesce(b.n, 0))
+            FOR UPDATE OF q SKIP LOCKED
+          ) d
+          ORDER BY row_number() OVER (PARTITION BY w.id ORDER BY d.seq), d.seq
+          LIMIT ${limit}
+        )
+        UPDATE webhook_deliveries SET status = 'sending', lease_until = ${leaseUntil}, attempt = attempt + 1
+        FROM picked WHERE webhook_deliveries.id = picked.picked_id
+        RETURNING ${deliveryColumns}`).pipe(Effect.flatMap(decodeDeliveries), Effect.map(withoutSeq))
+    },
+    completeMany: (outcomes) =>
+      outcomes.length === 0 ? Effect.void : run(sql`
+        WITH results (id, status, code, error, at, counted) AS (
+          VALUES ${sql.csv(outcomes.map((o) =>
+            sql`(${o.id}::text, ${o.status}::text, ${o.responseStatusCode}::int, ${o.error}::text, ${o.at}::timestamptz, ${o.countAttempt ? 1 : 0}::int)`
+          ))}
+        ), updated AS (
+          UPDATE webhook_deliveries d SET status = r.status, response_status_code = r.code, error = r.error, lease_until = NULL,
+            attempt = d.attempt + r.counted, delivered_at = CASE WHEN r.status = 'delivered' THEN r.at END
+          FROM results r WHERE d.id = r.id
+          RETURNING d.webhook_id, d.status
+        )
+        INSERT INTO webhook_counters (webhook_id, delivered, failed)
+        SELECT webhook_id, count(*) FILTER (WHERE status = 'delivered'), count(*) FILTER (WHERE status = 'failed') FROM updated GROUP BY webhook_id
+        ORDER BY webhook_id
+        ON CONFLICT (webhook_id) DO UPDATE SET delivered = webhook_counters.delivered + excluded.delivered,
+          failed = webhook_counters.failed + excluded.failed`),
+    counters: (webhookId) =>
+      run(sql`SELECT coalesce(c.delivered, 0)::text AS delivered, coalesce(c.failed, 0)::text AS failed,
+          (SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'sending')::text AS "inFlight",
+          (SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'pending')::text AS pending,
+          (SELECT min(created_at) FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'pending') AS "oldestPendingAt"
+        FROM (SELECT 1) AS one LEFT JOIN webhook_counters c ON c.webhook_id = ${webhookId}`).pipe(
+        Effect.flatMap(decodeCounters),
+        Effect.map((rows) => rows[0]!)
+      ),
     find: (accountId, id) =>
       run(sql`SELECT ${deliveryColumns} FROM webhook_deliveries WHERE account_id = ${accountId} AND id = ${id}`).pipe(
         Effect.flatMap(decodeDeliveries),

@@ -71,8 +71,14 @@ export const WebhooksStorageLive = Layer.effect(Webhooks, Effect.gen(function*()
           WHERE account_id = ${r.accountId} AND id = ${r.id}`)),
     remove: (accountId, id) =>
       run(sql<{ id: string }>`DELETE FROM webhooks WHERE account_id = ${accountId} AND id = ${id} RETURNING id`).pipe(
+        Effect.tap((rows) =>
+          // What still waited for it can never be sent: failed, as a send to an inactive registration is.
+          rows.length === 0 ? Effect.void : run(sql`UPDATE webhook_deliveries SET status = 'failed', error = 'webhook registration removed', lease_until = NULL
+            WHERE webhook_id = ${id} AND status = 'pending'`)),
         Effect.map((rows) => rows.length > 0)
       ),
+    findMany: (ids) =>
+      ids.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${webhookColumns} FROM webhooks WHERE id IN ${sql.in([...ids])}`).pipe(Effect.flatMap(opened)),
     subscribersOf: (accountId, event) =>
       run(sql`SELECT ${webhookColumns} FROM webhooks
         WHERE account_id = ${accountId} AND status = 'active'

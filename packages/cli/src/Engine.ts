@@ -3,7 +3,7 @@
  * all packages meet (DESIGN: arrows point `cli -> {adapters-*, worker} -> core`).
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
-import { WebhookTransportFetch } from "@billing/adapters-http"
+import { WebhookTransportHttp } from "@billing/adapters-http"
 import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProviderSandbox, SigningKey } from "@billing/core"
 import { Layer } from "effect"
 import { SecretKeyLive } from "./SecretKeyLive.ts"
@@ -49,7 +49,7 @@ export const DatabaseLive = (config: EngineConfig) =>
  * ones will replace them for production accounts.
  */
 export const EngineLive = (config: EngineConfig, options: { readonly migrate?: boolean } = {}) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportFetch, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox).pipe(
+  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
     Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),

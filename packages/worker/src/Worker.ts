@@ -11,11 +11,11 @@
 import { Billing } from "@billing/core"
 import { type Duration, Effect, Layer } from "effect"
 import { type ClaimableJob, drain, forkJobs } from "./ClaimableJob.ts"
+import { DEFAULT_DISPATCHER, type DispatcherOptions, runDispatcher } from "./Dispatcher.ts"
 
-/** The worker's jobs, by the name used in `WorkerOptions.jobs` and in logs. */
+/** The worker's claimable jobs, by the name used in `WorkerOptions.jobs` and in logs; webhook delivery is the dispatcher's. */
 export type JobName =
   | "fanOut"
-  | "delivery"
   | "expiry"
   | "sandboxPayments"
   | "notifications"
@@ -44,20 +44,20 @@ export interface WorkerOptions {
   readonly pollInterval?: Duration.Input
   /** Events fanned out per transaction (same as `jobs.fanOut.batch`, which wins). */
   readonly fanOutBatch?: number
-  /** Deliveries leased per batch (same as `jobs.delivery.batch`, which wins). */
+  /** Deliveries leased per query (same as `dispatcher.leaseBatch`, which wins). */
   readonly deliveryBatch?: number
   /** Per-job batch size and poll interval. */
   readonly jobs?: { readonly [K in JobName]?: JobOptions }
+  /** Webhook delivery: concurrency, per-registration limit, batches. */
+  readonly dispatcher?: DispatcherOptions
 }
 
 /** Polling every quarter second keeps a webhook or an e-mail well under a second behind its cause. */
 const DEFAULT_POLL_INTERVAL: Duration.Input = "250 millis"
 
-// Deliveries wait on receivers (up to 5 s each) under a 30 s lease, so they
-// are taken in smaller batches than rows that only touch the database.
 const defaultBatch: Record<JobName, number> = {
-  fanOut: 100,
-  delivery: 50,
+  // Each event fans out to its registrations in one statement.
+  fanOut: 500,
   expiry: 100,
   sandboxPayments: 100,
   notifications: 100,
@@ -77,7 +77,6 @@ const defaultBatch: Record<JobName, number> = {
 
 const runBatchOf = {
   fanOut: (limit: number) => Billing.fanOut(limit),
-  delivery: (limit: number) => Billing.deliverDue(limit),
   expiry: (limit: number) => Billing.expireDueCharges(limit),
   sandboxPayments: (limit: number) => Billing.confirmSandboxPayments(limit),
   notifications: (limit: number) => Billing.sendPendingNotifications(limit),
@@ -96,8 +95,7 @@ const runBatchOf = {
 type BillingBatch = ReturnType<(typeof runBatchOf)[JobName]>
 type BillingJob = ClaimableJob<Effect.Error<BillingBatch>, Effect.Services<BillingBatch>>
 
-const legacyBatch = (name: JobName, options: WorkerOptions) =>
-  name === "fanOut" ? options.fanOutBatch : name === "delivery" ? options.deliveryBatch : undefined
+const legacyBatch = (name: JobName, options: WorkerOptions) => name === "fanOut" ? options.fanOutBatch : undefined
 
 /** The job `name` as configured by `options`. */
 export const workerJob = (name: JobName, options: WorkerOptions = {}): BillingJob => ({
@@ -115,7 +113,6 @@ export const workerJob = (name: JobName, options: WorkerOptions = {}): BillingJo
 export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJob> =>
   ([
     "fanOut",
-    "delivery",
     "sandboxPayments",
     "expiry",
     "notifications",
@@ -131,15 +128,27 @@ export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJo
     "onboarding"
   ] as const).map((name) => workerJob(name, options))
 
+/** The dispatcher's settings under `options`: its own, then the worker-wide ones it shares. */
+export const dispatcherOptions = (options: WorkerOptions = {}): DispatcherOptions => ({
+  ...(options.deliveryBatch === undefined ? {} : { leaseBatch: options.deliveryBatch }),
+  ...(options.pollInterval === undefined ? {} : { pollInterval: options.pollInterval }),
+  ...options.dispatcher
+})
+
 /**
  * One pass of webhook work, as one caller drives it (tests, scripts): fan out
- * every committed event, then send one batch of what is due.
+ * every committed event, then send what is due, round after round (one
+ * subscription's or charge's events go one at a time, in order), until
+ * nothing is.
  */
 export const deliveryPass = Effect.fn("Worker.deliveryPass")(function*(options: WorkerOptions = {}) {
   const fanned = yield* drain(workerJob("fanOut", options))
-  const delivery = workerJob("delivery", options)
-  const sent = yield* delivery.runBatch(delivery.batchSize)
-  return { fanned, sent }
+  let sent = 0
+  for (;;) {
+    const round = yield* Billing.deliverDue(options.deliveryBatch ?? DEFAULT_DISPATCHER.leaseBatch)
+    if (round === 0) return { fanned, sent }
+    sent += round
+  }
 })
 
 /**
@@ -159,4 +168,8 @@ export const chargesPass = Effect.fn("Worker.chargesPass")(function*(options: { 
  * Runs every job of the worker, each on its own fiber, for as long as the
  * layer lives. Used by `billing serve` and `billing worker`.
  */
-export const WorkerLive = (options: WorkerOptions = {}) => Layer.effectDiscard(forkJobs(workerJobs(options)))
+export const WorkerLive = (options: WorkerOptions = {}) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    yield* forkJobs(workerJobs(options))
+    yield* Effect.forkScoped(runDispatcher(dispatcherOptions(options)))
+  }))

@@ -11,7 +11,7 @@ import { TestClock } from "effect/testing"
 import { startEngine, type TestEngine } from "../../../test/support/Engine.ts"
 import { startReceiver } from "../../../test/support/Receiver.ts"
 import { type ClaimableJob, forkJobs, runJob } from "../src/ClaimableJob.ts"
-import { workerJobs, WorkerLive, type WorkerOptions } from "../src/Worker.ts"
+import { dispatcherOptions, workerJobs, WorkerLive, type WorkerOptions } from "../src/Worker.ts"
 
 interface Batch {
   readonly at: number
@@ -164,10 +164,9 @@ describe("WorkerOptions", () => {
   ]
   const onboarding = (pollInterval: string) => [{ name: "onboarding", batchSize: 50, pollInterval }]
 
-  it("runs the five jobs of the single-fiber worker with its defaults (250 ms, 100 rows, 50 deliveries), then the billing run's, the wallet's and onboarding", () => {
+  it("runs the claimable jobs with their defaults (250 ms; 500 events fanned out, 100 rows), the billing run's, the wallet's and onboarding", () => {
     expect(tuning()).toEqual([
-      { name: "fanOut", batchSize: 100, pollInterval: "250 millis" },
-      { name: "delivery", batchSize: 50, pollInterval: "250 millis" },
+      { name: "fanOut", batchSize: 500, pollInterval: "250 millis" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "250 millis" },
       { name: "expiry", batchSize: 100, pollInterval: "250 millis" },
       { name: "notifications", batchSize: 100, pollInterval: "250 millis" },
@@ -177,15 +176,14 @@ describe("WorkerOptions", () => {
     ])
   })
 
-  it("keeps pollInterval, fanOutBatch and deliveryBatch, and lets one job's own settings win", () => {
+  it("keeps pollInterval and fanOutBatch, and lets one job's own settings win", () => {
     expect(tuning({
       pollInterval: "1 second",
       fanOutBatch: 7,
       deliveryBatch: 9,
-      jobs: { delivery: { batch: 20 }, expiry: { batch: 500, pollInterval: "5 seconds" } }
+      jobs: { fanOut: { batch: 20 }, expiry: { batch: 500, pollInterval: "5 seconds" } }
     })).toEqual([
-      { name: "fanOut", batchSize: 7, pollInterval: "1 second" },
-      { name: "delivery", batchSize: 20, pollInterval: "1 second" },
+      { name: "fanOut", batchSize: 20, pollInterval: "1 second" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "1 second" },
       { name: "expiry", batchSize: 500, pollInterval: "5 seconds" },
       { name: "notifications", batchSize: 100, pollInterval: "1 second" },
@@ -193,6 +191,12 @@ describe("WorkerOptions", () => {
       ...wallet("1 second"),
       ...onboarding("1 second")
     ])
+  })
+
+  it("gives the dispatcher the worker's poll interval and deliveryBatch as its lease batch, its own settings winning", () => {
+    expect(dispatcherOptions({ pollInterval: "1 second", deliveryBatch: 9 })).toEqual({ pollInterval: "1 second", leaseBatch: 9 })
+    expect(dispatcherOptions({ deliveryBatch: 9, dispatcher: { leaseBatch: 50, perRegistration: 2 } })).toEqual({ leaseBatch: 50, perRegistration: 2 })
+    expect(dispatcherOptions()).toEqual({})
   })
 })
 

@@ -16,6 +16,7 @@ import billingRun from "./0014_billing_run.ts"
 import ledger from "./0015_ledger.ts"
 import disputes from "./0016_disputes.ts"
 import proposals from "./0017_proposals.ts"
+import deliveryAtScale from "./0018_delivery_at_scale.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -39,5 +40,6 @@ export const migrations = Migrator.fromRecord({
   "0014_billing_run": billingRun,
   "0015_ledger": ledger,
   "0016_disputes": disputes,
-  "0017_proposals": proposals
+  "0017_proposals": proposals,
+  "0018_delivery_at_scale": deliveryAtScale
 })

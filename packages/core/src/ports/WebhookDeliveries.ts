@@ -6,29 +6,59 @@ export interface DeliveryPage {
   readonly nextPageToken: string | null
 }
 
+/** What one attempt of a delivery came to. */
+export interface DeliveryOutcome {
+  readonly id: string
+  /** The registration and event, for the log of a failure. */
+  readonly webhookId: string
+  readonly event: string
+  readonly status: Extract<DeliveryStatus, "delivered" | "failed">
+  readonly responseStatusCode: number | null
+  readonly error: string | null
+  readonly at: Date
+  /** An attempt made outside a lease (a manual retry) is counted here; a leased one was counted by `lease`. */
+  readonly countAttempt: boolean
+}
+
+/** A registration's deliveries: attempts delivered and failed so far, in flight, waiting, and since when the oldest waits. */
+export interface DeliveryCounters {
+  readonly delivered: number
+  readonly failed: number
+  readonly inFlight: number
+  readonly pending: number
+  readonly oldestPendingAt: Date | null
+}
+
 export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   readonly insertMany: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
   /**
-   * Leases up to `limit` deliveries that are pending, or whose previous lease
-   * ran out (a worker died mid-delivery), marking them `sending` until
-   * `leaseUntil` and counting the attempt. Rows are claimed with
-   * `FOR UPDATE SKIP LOCKED`, so two workers never lease the same one.
+   * Fans out up to `limit` unprocessed outbox events in one statement: one
+   * delivery per active registration of the event's account that takes it
+   * (an empty `events` list takes every event but `ownEvents`, the engine's
+   * own), each keyed by the subscription or charge it is about, and the
+   * events marked processed. Claims with `SKIP LOCKED`, so any number of
+   * workers fan out at once. Returns how many events it took.
    */
-  readonly lease: (limit: number, now: Date, leaseUntil: Date) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
+  readonly fanOut: (limit: number, options: { readonly ownEvents: ReadonlyArray<string>; readonly at: Date }) => Effect.Effect<number>
   /**
-   * Records the outcome of an attempt. `countAttempt` is for attempts made
-   * outside a lease (a manual retry); a leased attempt was counted by `lease`.
+   * Leases up to `limit` due deliveries (pending, or sending under a lease
+   * that ran out: a worker died mid-delivery), fairly: every registration's
+   * oldest first, at most `perRegistration` in flight for each counting the
+   * caller's own (`busy`), and never one whose subscription or charge has an
+   * earlier delivery to the same registration still waiting or in flight.
+   * Marks them `sending` until `leaseUntil` and counts the attempt; claimed
+   * with `SKIP LOCKED`, so two workers never lease the same one.
    */
-  readonly complete: (
-    id: string,
-    outcome: {
-      readonly status: DeliveryStatus
-      readonly responseStatusCode: number | null
-      readonly error: string | null
-      readonly at: Date
-      readonly countAttempt: boolean
-    }
-  ) => Effect.Effect<void>
+  readonly lease: (options: {
+    readonly limit: number
+    readonly perRegistration: number
+    readonly busy: ReadonlyMap<string, number>
+    readonly now: Date
+    readonly leaseUntil: Date
+  }) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
+  /** Records the outcomes of attempts, in one statement, with their registrations' counters. */
+  readonly completeMany: (outcomes: ReadonlyArray<DeliveryOutcome>) => Effect.Effect<void>
+  readonly counters: (webhookId: string) => Effect.Effect<DeliveryCounters>
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<WebhookDelivery>>
   readonly list: (
     accountId: string,

@@ -8,7 +8,10 @@ export class Webhooks extends Context.Service<Webhooks, {
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<WebhookRegistration>>
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<WebhookRegistration>>
   readonly update: (registration: WebhookRegistration) => Effect.Effect<void>
+  /** Removes a registration; what still waited to be sent to it is failed. */
   readonly remove: (accountId: string, id: string) => Effect.Effect<boolean>
+  /** The registrations with these ids, of any account (the dispatcher's, for the deliveries it leased). */
+  readonly findMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WebhookRegistration>>
   /** Active registrations of the account that take this event (an empty list takes all). */
   readonly subscribersOf: (accountId: string, event: EventName) => Effect.Effect<ReadonlyArray<WebhookRegistration>>
 }>()("@billing/core/ports/Webhooks") {}

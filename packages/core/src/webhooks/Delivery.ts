@@ -1,66 +1,42 @@
 /**
- * Webhook delivery from the outbox, run by the worker. Two steps, each safe
+ * Webhook delivery from the outbox, run by the worker. Each step is safe
  * with any number of workers on one database:
  *
  * 1. `fanOut` turns committed outbox events into one delivery row per
- *    subscribed registration, in one transaction that claims the events with
+ *    subscribed registration in one statement that claims the events with
  *    `SKIP LOCKED`, so an event is fanned out exactly once.
- * 2. `deliverDue` leases pending deliveries (again `SKIP LOCKED`, plus a lease
- *    time) and POSTs them. A worker that dies mid-POST leaves its lease to run
- *    out; another worker then sends the row again (at least once, as the spec
- *    warns receivers).
+ * 2. `leaseDeliveries` leases due deliveries fairly across registrations
+ *    (`SKIP LOCKED` plus a lease time), `attemptDelivery` POSTs one, and
+ *    `recordOutcomes` writes results back in batches. The worker's
+ *    dispatcher keeps a bounded number of attempts in flight, a few per
+ *    registration, so a slow receiver only ever holds its own slots. A
+ *    worker that dies mid-POST leaves its lease to run out; another then
+ *    sends the row again (at least once, as the spec warns receivers).
  *
  * A failed POST is recorded as `failed` and is not retried automatically
  * (spec: Events, Delivery rules 3); `retryDelivery` is the manual resend.
  */
 import { Clock, Effect, Option } from "effect"
+import { EngineEventNames } from "../domain/Events.ts"
 import type { WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
-import { Ids } from "../ports/Ids.ts"
-import { Outbox } from "../ports/Outbox.ts"
-import { Transactor } from "../ports/Transactor.ts"
-import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
+import { type DeliveryOutcome, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
 import { WebhookTransport } from "../ports/WebhookTransport.ts"
 import { signWebhook } from "./Signature.ts"
 
 /** The receiver must answer within 5 seconds (spec: Delivery rules 1). */
 export const DELIVERY_TIMEOUT_MILLIS = 5_000
-/** A lease comfortably longer than one POST, after which a dead worker's row is taken again. */
-export const DELIVERY_LEASE_MILLIS = 30_000
+/**
+ * How long a lease holds a delivery: the 5 s answer limit, and as long again
+ * for its result to be written; a worker killed mid-delivery hands it on
+ * that soon.
+ */
+export const DELIVERY_LEASE_MILLIS = 10_000
 
 /** Fans out up to `limit` outbox events; returns how many events it took. */
 export const fanOut = Effect.fn("Delivery.fanOut")(function*(limit: number) {
-  const outbox = yield* Outbox
-  const webhooks = yield* Webhooks
-  const deliveries = yield* WebhookDeliveries
-  const ids = yield* Ids
-  const transactor = yield* Transactor
-  return yield* transactor.withTransaction(Effect.gen(function*() {
-    const events = yield* outbox.claimUnprocessed(limit)
-    if (events.length === 0) return 0
-    const rows: Array<WebhookDelivery> = []
-    for (const event of events) {
-      const subscribers = yield* webhooks.subscribersOf(event.accountId, event.event)
-      for (const registration of subscribers) {
-        rows.push({
-          id: yield* ids.make("whe"),
-          accountId: event.accountId,
-          webhookId: registration.id,
-          event: event.event,
-          body: event.body,
-          status: "pending",
-          attempt: 0,
-          responseStatusCode: null,
-          error: null,
-          createdAt: event.createdAt,
-          deliveredAt: null
-        })
-      }
-    }
-    yield* deliveries.insertMany(rows)
-    yield* outbox.markProcessed(events.map((e) => e.id))
-    return events.length
-  }))
+  const at = new Date(yield* Clock.currentTimeMillis)
+  return yield* (yield* WebhookDeliveries).fanOut(limit, { ownEvents: EngineEventNames, at })
 })
 
 /** The headers of one POST: signature over the exact body, plus the static token when configured. */
@@ -82,54 +58,83 @@ export const deliveryHeaders = Effect.fn("Delivery.headers")(function*(
 })
 
 /**
- * A failed delivery is not retried by itself (spec), so the operator must see
- * it: one warning naming the delivery, its registration, the event and why.
- * Never the URL (it may hold a token) nor the body.
+ * Leases up to `limit` due deliveries, at most `perRegistration` in flight
+ * for any registration counting the caller's `busy` ones, with the
+ * registrations they go to.
  */
-const logFailure = (delivery: WebhookDelivery, reason: string) =>
-  Effect.logWarning("webhook delivery failed").pipe(
-    Effect.annotateLogs({ deliveryId: delivery.id, webhookId: delivery.webhookId, event: delivery.event, reason })
-  )
+export const leaseDeliveries = Effect.fn("Delivery.lease")(function*(options: {
+  readonly limit: number
+  readonly perRegistration: number
+  readonly busy: ReadonlyMap<string, number>
+}) {
+  const now = yield* Clock.currentTimeMillis
+  const deliveries = yield* (yield* WebhookDeliveries).lease({
+    ...options,
+    now: new Date(now),
+    leaseUntil: new Date(now + DELIVERY_LEASE_MILLIS)
+  })
+  const found = yield* (yield* Webhooks).findMany([...new Set(deliveries.map((d) => d.webhookId))])
+  return { deliveries, registrations: new Map(found.map((r) => [r.id, r])) }
+})
 
-/** POSTs one delivery and records the outcome; a failure is logged. */
-export const sendDelivery = Effect.fn("Delivery.send")(function*(delivery: WebhookDelivery, countAttempt: boolean) {
-  const webhooks = yield* Webhooks
-  const deliveries = yield* WebhookDeliveries
-  const transport = yield* WebhookTransport
-  const registration = yield* webhooks.find(delivery.accountId, delivery.webhookId)
-  if (Option.isNone(registration) || registration.value.status !== "active") {
-    const at = new Date(yield* Clock.currentTimeMillis)
-    const outcome = { status: "failed", responseStatusCode: null, error: "webhook registration removed or inactive", at, countAttempt } as const
-    yield* deliveries.complete(delivery.id, outcome)
-    yield* logFailure(delivery, outcome.error)
-    return outcome
+/**
+ * POSTs one delivery to its registration (signed over the exact bytes sent)
+ * and answers the outcome; never fails. A registration removed or inactive
+ * fails the delivery without a POST.
+ */
+export const attemptDelivery = Effect.fn("Delivery.attempt")(function*(
+  delivery: WebhookDelivery,
+  registration: WebhookRegistration | undefined,
+  countAttempt = false
+) {
+  const outcome = (fields: Pick<DeliveryOutcome, "status" | "responseStatusCode" | "error">) =>
+    Effect.map(Clock.currentTimeMillis, (now): DeliveryOutcome => ({
+      id: delivery.id,
+      webhookId: delivery.webhookId,
+      event: delivery.event,
+      ...fields,
+      at: new Date(now),
+      countAttempt
+    }))
+  if (registration === undefined || registration.status !== "active") {
+    return yield* outcome({ status: "failed", responseStatusCode: null, error: "webhook registration removed or inactive" })
   }
-  const headers = yield* deliveryHeaders(registration.value, delivery.body, {
+  const headers = yield* deliveryHeaders(registration, delivery.body, {
     "x-webhook-event-id": delivery.id,
     "x-webhook-event": delivery.event
   })
-  const response = yield* transport.post({
-    url: registration.value.url,
-    headers,
-    body: delivery.body,
-    timeoutMillis: DELIVERY_TIMEOUT_MILLIS
-  })
-  const at = new Date(yield* Clock.currentTimeMillis)
-  const outcome = response._tag === "Answered"
-    ? response.status >= 200 && response.status < 300
-      ? { status: "delivered" as const, responseStatusCode: response.status, error: null, at, countAttempt }
-      : { status: "failed" as const, responseStatusCode: response.status, error: `receiver answered HTTP ${response.status}`, at, countAttempt }
-    : { status: "failed" as const, responseStatusCode: null, error: response.reason, at, countAttempt }
-  yield* deliveries.complete(delivery.id, outcome)
-  if (outcome.status === "failed") yield* logFailure(delivery, outcome.error)
-  return outcome
+  const response = yield* (yield* WebhookTransport).post({ url: registration.url, headers, body: delivery.body, timeoutMillis: DELIVERY_TIMEOUT_MILLIS })
+  if (response._tag === "NoAnswer") return yield* outcome({ status: "failed", responseStatusCode: null, error: response.reason })
+  return yield* response.status >= 200 && response.status < 300
+    ? outcome({ status: "delivered", responseStatusCode: response.status, error: null })
+    : outcome({ status: "failed", responseStatusCode: response.status, error: `receiver answered HTTP ${response.status}` })
 })
 
-/** Leases and sends up to `limit` due deliveries; returns how many it sent. */
+/**
+ * Writes attempts' outcomes back in one statement. A failed delivery is not
+ * retried by itself (spec), so the operator must see it: one warning each,
+ * naming the delivery and why; never the URL (it may hold a token) nor the body.
+ */
+export const recordOutcomes = Effect.fn("Delivery.recordOutcomes")(function*(outcomes: ReadonlyArray<DeliveryOutcome>) {
+  yield* (yield* WebhookDeliveries).completeMany(outcomes)
+  yield* Effect.forEach(outcomes.filter((o) => o.status === "failed"), (o) =>
+    Effect.logWarning("webhook delivery failed").pipe(
+      Effect.annotateLogs({ deliveryId: o.id, webhookId: o.webhookId, event: o.event, reason: o.error })
+    ), { discard: true })
+})
+
+/** One round, as a caller drives it (tests, scripts): leases up to `limit` due deliveries, sends them `concurrency` at a time, records them; how many it sent. */
 export const deliverDue = Effect.fn("Delivery.deliverDue")(function*(limit: number, concurrency = 8) {
-  const deliveries = yield* WebhookDeliveries
-  const now = yield* Clock.currentTimeMillis
-  const leased = yield* deliveries.lease(limit, new Date(now), new Date(now + DELIVERY_LEASE_MILLIS))
-  yield* Effect.forEach(leased, (d) => sendDelivery(d, false), { concurrency, discard: true })
-  return leased.length
+  const { deliveries, registrations } = yield* leaseDeliveries({ limit, perRegistration: limit, busy: new Map() })
+  const outcomes = yield* Effect.forEach(deliveries, (d) => attemptDelivery(d, registrations.get(d.webhookId)), { concurrency })
+  yield* recordOutcomes(outcomes)
+  return deliveries.length
+})
+
+/** Sends one delivery again, outside any lease (the manual retry), and records it. */
+export const resendDelivery = Effect.fn("Delivery.resend")(function*(delivery: WebhookDelivery) {
+  const registration = yield* (yield* Webhooks).find(delivery.accountId, delivery.webhookId)
+  const outcome = yield* attemptDelivery(delivery, Option.getOrUndefined(registration), true)
+  yield* recordOutcomes([outcome])
+  return outcome
 })

@@ -12,12 +12,21 @@ const encoder = new TextEncoder()
 /** Default tolerance of receivers: signatures older (or newer) than 5 minutes are refused. */
 export const DEFAULT_TOLERANCE_SECONDS = 300
 
-const hmacHex = async (secret: string, message: string): Promise<string> => {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign"
-  ])
-  return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message))))
+/** Registrations' keys seen lately, imported once each: a sender signs thousands of bodies with one secret. */
+const MAX_CACHED_KEYS = 10_000
+const keys = new Map<string, Promise<Awaited<ReturnType<typeof crypto.subtle.importKey>>>>()
+
+const hmacKey = (secret: string) => {
+  const known = keys.get(secret)
+  if (known !== undefined) return known
+  if (keys.size >= MAX_CACHED_KEYS) keys.clear()
+  const key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+  keys.set(secret, key)
+  return key
 }
+
+const hmacHex = async (secret: string, message: string): Promise<string> =>
+  toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(message))))
 
 /** The header value for `body` signed at `timestampMillis`. */
 export const signWebhook = async (secret: string, body: string, timestampMillis: number): Promise<string> =>

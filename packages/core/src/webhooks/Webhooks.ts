@@ -13,7 +13,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
 import { WebhookTransport } from "../ports/WebhookTransport.ts"
-import { DELIVERY_TIMEOUT_MILLIS, deliveryHeaders, sendDelivery } from "./Delivery.ts"
+import { DELIVERY_TIMEOUT_MILLIS, deliveryHeaders, resendDelivery } from "./Delivery.ts"
 import { samplePayload } from "./TestPayloads.ts"
 import { WebhookEventNotFound, WebhookNotFound } from "./WebhookErrors.ts"
 
@@ -203,7 +203,7 @@ export const retryDelivery = Effect.fn("Webhooks.retry")(function*(webhookEventI
   if (Option.isNone(found)) {
     return yield* new WebhookEventNotFound({ message: `Evento ${webhookEventId} não encontrado`, details: null })
   }
-  const outcome = yield* sendDelivery(found.value, true)
+  const outcome = yield* resendDelivery(found.value)
   return {
     message: outcome.status === "delivered" ? "Evento reenviado com sucesso" : "Falha ao reenviar o evento",
     webhookEventId,
