@@ -295,7 +295,7 @@ describe("sub-accounts on postgres", () => {
     expect(await envelope(pfProposal(document, { birthDate: "01-01-2020" }))).toEqual(["INVALID_DATA", "birthDate"])
     expect(await envelope(pfProposal(document, { businessName: "Empresa" }))).toEqual(["INVALID_DATA", "businessName"])
     expect(await envelope(pfProposal(document, { fullName: "a\u0000b" }))).toEqual(["INVALID_DATA", undefined])
-    expect(await envelope(pfProposal(document, { webhookUrl: "ftp://example.com" }))).toEqual(["INVALID_DATA", "url"])
+    expect(await envelope(pfProposal(document, { webhookUrl: "ftp://example.com" }))).toEqual(["INVALID_DATA", "webhookUrl"])
     const company = cnpj("112223330001")
     expect(await envelope(pjProposal(company, "12345678900"))).toEqual(["INVALID_DOCUMENT", "owner[0].documentNumber"])
     expect(await envelope(pjProposal(company, cpf("123456789"), { companyType: "SA" }))).toEqual(["INVALID_DATA", undefined])
@@ -321,6 +321,34 @@ describe("sub-accounts on postgres", () => {
     expect(kept[0]!.n).toBe("1")
   })
 
+  it("takes blank fields as pending, keeps documents sent before the form was complete, and opens one account when the worker and the sandbox route race", async () => {
+    const { account, call } = await master()
+    const document = cpf("246813579")
+    const blank = await call("POST", "/v1/proposals", pfProposal(document, { email: "", phoneNumber: " ", address: { ...address, postalCode: "", state: "" } }))
+    expect(blank.status, JSON.stringify(blank.body)).toBe(201)
+    expect(blank.body.pendingFields).toEqual(["phoneNumber", "email", "address.postalCode", "address.state"])
+    // The owner sends the documents while the form is unfinished; completing it keeps them.
+    const token = (await call("GET", `/v1/proposals/${blank.body.formId}`)).body.proposalStatus.urlDocumentscopy.split("/").pop()
+    const upload = new FormData()
+    upload.append("documents", new Blob(["rg"]), "rg.png")
+    expect((await fetch(`${engine.baseUrl}/v1/sandbox/documentscopy/${token}`, { method: "POST", body: upload })).status).toBe(200)
+    expect((await call("POST", "/v1/proposals", pfProposal(document))).body).toMatchObject({ status: "FINISHED", formId: blank.body.formId })
+    // The worker and the sandbox route at once: one account, one opening fee.
+    await Promise.all([engine.run(Billing.onboardProposals(100)), call("POST", `/v1/sandbox/proposals/${blank.body.formId}/advance`)])
+    await engine.run(Billing.onboardProposals(100))
+    const opened = (await call("GET", `/v1/proposals/${blank.body.formId}`)).body
+    expect(opened.proposalStatus).toMatchObject({ documents: "APPROVED", account: "CONFIRMED" })
+    const fees = await sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM ledger_entries WHERE kind = 'OPENING_FEE' AND reference_id = ${blank.body.formId}`)
+    expect(fees[0]!.n).toBe("1")
+    expect((await call("GET", "/v1/accounts/subaccounts")).body.subAccounts).toHaveLength(1)
+    expect((await call("GET", "/v1/wallet/balance", undefined, { "x-sub-account": opened.accountNumber })).body.debtBalance).toBe(15)
+    // Credentials of that sub-account open no sub-accounts of their own.
+    const subCredentials = await engine.createAccount({ document: cpf("135792468"), parentId: account.accountId })
+    const subCall = apiCaller(engine.baseUrl, await engine.token(subCredentials))
+    const nested = await subCall("POST", "/v1/proposals", pfProposal(cpf("975318642")))
+    expect([nested.status, nested.body.error?.code]).toEqual([401, "UNAUTHORIZED"])
+  })
+
   it("keeps one form per document when ten requests race to create it", async () => {
     const { account, call } = await master()
     const document = cpf("765432109")
@@ -340,6 +368,11 @@ describe("sub-accounts on postgres", () => {
     const second = await master()
     const { formId } = (await first.call("POST", "/v1/proposals", pfProposal(cpf("847362514")))).body
     const opened = (await first.call("POST", `/v1/sandbox/proposals/${formId}/advance`)).body
+    const company = cnpj("556677880001")
+    const pj = (await first.call("POST", "/v1/proposals", pjProposal(company, cpf("123456789")))).body
+    expect((await first.call("POST", `/v1/sandbox/proposals/${pj.formId}/advance`)).body.proposalStatus.account).toBe("CONFIRMED")
+    expect((await first.call("GET", `/v1/accounts/cnpj/${company}`)).status).toBe(200)
+    expect((await second.call("GET", `/v1/accounts/cnpj/${company}`)).body.error.code).toBe("ACCOUNT_NOT_FOUND")
     expect((await second.call("GET", `/v1/proposals/${formId}`)).body.code).toBe("FORM_NOT_FOUND")
     expect((await second.call("POST", `/v1/sandbox/proposals/${formId}/advance`)).body.code).toBe("FORM_NOT_FOUND")
     expect((await second.call("GET", "/v1/accounts/subaccounts")).body.subAccounts).toEqual([])

@@ -43,9 +43,10 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
       return run(sql`UPDATE proposals SET form = ${form}, form_status = ${p.formStatus}, pending_fields = ${pending},
         background_check = ${p.backgroundCheck}, documents_copy = ${p.documentsCopy}, proposal = ${p.proposal}, account = ${p.account},
         reason = ${p.reason}, onboarding_id = ${p.onboardingId}, documents_sent_at = ${p.documentsSentAt}, sub_account_id = ${p.subAccountId},
-        webhook_id = ${p.webhookId}, updated_at = ${p.updatedAt}, claimed_until = NULL
+        webhook_id = ${p.webhookId}, updated_at = ${p.updatedAt}
         WHERE id = ${p.id}`)
     },
+    release: (formId) => run(sql`UPDATE proposals SET claimed_until = NULL WHERE id = ${formId}`),
     find: (accountId, formId) => select(sql`account_id = ${accountId} AND id = ${formId}`).pipe(Effect.map(first)),
     lock: (accountId, formId) => select(sql`account_id = ${accountId} AND id = ${formId}`, sql`FOR UPDATE`).pipe(Effect.map(first)),
     lockLiveOf: (accountId, documentNumber) =>

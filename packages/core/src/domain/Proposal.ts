@@ -9,7 +9,7 @@
 import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { toDayNumber } from "../brazil/CalendarDate.ts"
 import { ErrorFields } from "./Errors.ts"
-import { Cep, Email, Identifier, Name, optional, PhoneE164, Text, Uf } from "./Values.ts"
+import { Cep, Email, Identifier, Name, optional, optionalOrBlank, PhoneE164, Text, Uf } from "./Values.ts"
 
 /** A birth date as the provider writes it, day-month-year with dashes (`31-12-2000`), a real date. */
 export const BirthDate = Text.pipe(
@@ -30,14 +30,14 @@ export const isoBirthDate = (date: BirthDate): string => `${date.slice(6)}-${dat
 
 /** An address of a proposal; the owner's complement comes as `complement` in the provider's answers, so both are read. */
 export const ProposalAddress = Schema.Struct({
-  postalCode: optional(Cep),
+  postalCode: optionalOrBlank(Cep),
   street: optional(Name),
   number: optional(Identifier),
   addressComplement: optional(Name),
   complement: optional(Name),
   neighborhood: optional(Name),
   city: optional(Name),
-  state: optional(Uf)
+  state: optionalOrBlank(Uf)
 })
 export type ProposalAddress = typeof ProposalAddress.Type
 
@@ -49,11 +49,11 @@ export const ProposalOwner = Schema.Struct({
   ownerType: optional(Identifier),
   documentNumber: optional(Identifier),
   fullName: optional(Name),
-  phoneNumber: optional(PhoneE164),
-  email: optional(Email),
+  phoneNumber: optionalOrBlank(PhoneE164),
+  email: optionalOrBlank(Email),
   motherName: optional(Name),
   socialName: optional(Name),
-  birthDate: optional(BirthDate),
+  birthDate: optionalOrBlank(BirthDate),
   address: optional(ProposalAddress),
   isPoliticallyExposedPerson: optional(Schema.Boolean),
   financialOwnerDetails: optional(Schema.Struct({ ownerDeclaredIncome: FinancialCode, ownerDeclaredRevenue: FinancialCode }))
@@ -73,17 +73,17 @@ export const ProposalForm = Schema.Struct({
   fullName: optional(Name),
   motherName: optional(Name),
   socialName: optional(Name),
-  birthDate: optional(BirthDate),
-  phoneNumber: optional(PhoneE164),
-  email: optional(Email),
+  birthDate: optionalOrBlank(BirthDate),
+  phoneNumber: optionalOrBlank(PhoneE164),
+  email: optionalOrBlank(Email),
   isPoliticallyExposedPerson: optional(Schema.Boolean),
   address: optional(ProposalAddress),
   financialDetails: optional(Schema.Struct({ declaredIncome: FinancialCode, occupation: FinancialCode, netWorth: FinancialCode })),
   // PJ
   businessName: optional(Name),
   tradingName: optional(Name),
-  businessEmail: optional(Email),
-  contactNumber: optional(PhoneE164),
+  businessEmail: optionalOrBlank(Email),
+  contactNumber: optionalOrBlank(PhoneE164),
   companyType: optional(Schema.Literals(["PJ", "MEI", "ME"])),
   owner: optional(Schema.Array(ProposalOwner).pipe(Schema.check(Schema.isMaxLength(MAX_OWNERS)))),
   businessAddress: optional(ProposalAddress),

@@ -125,3 +125,22 @@ export const optional = <S extends Schema.Top>(schema: S) =>
       })
     )
   )
+
+/** Blank text: what the provider's clients send for a field they do not have yet. */
+const Blank = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH), Schema.isPattern(/^\s*$/)))
+
+/**
+ * An optional field of a form filled in steps (a sub-account proposal):
+ * `null` and blank text (`""`) both decode to an absent key, so a field sent
+ * blank is pending rather than refused for its format.
+ */
+export const optionalOrBlank = <S extends Schema.Top>(schema: S) =>
+  Schema.optionalKey(Schema.NullOr(Schema.Union([Blank, schema]))).pipe(
+    Schema.decodeTo(
+      Schema.optionalKey(Schema.toType(schema)),
+      SchemaTransformation.transformOptional<S["Type"], S["Type"] | string | null>({
+        decode: (value) => Option.filter(value, (v): v is S["Type"] => v !== null && !(typeof v === "string" && v.trim() === "")),
+        encode: (value) => value
+      })
+    )
+  )

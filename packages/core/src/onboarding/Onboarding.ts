@@ -97,7 +97,8 @@ const openSubAccount = Effect.fnUntraced(function*(proposal: Proposal) {
     const fee = Option.getOrElse(yield* proposals.openingFeeOf(master.id), () => SUBACCOUNT_OPENING_FEE)
     if (fee > 0) {
       const debtId = yield* (yield* Ids).make("sdb", { sandbox: master.sandbox })
-      yield* postEntries([openingFeePosting(account.id, fee, debtId)], at)
+      // One opening fee per proposal: the entry is referenced by it, which the ledger keeps unique.
+      yield* postEntries([openingFeePosting(account.id, fee, current.value.id)], at)
       yield* (yield* Refunds).insertDebts([{ id: debtId, holder: account.id, refundId: null, amount: fee, remaining: fee }], at)
     }
     const opened: Proposal = { ...current.value, account: "CONFIRMED", subAccountId: account.id, updatedAt: at }
@@ -108,33 +109,48 @@ const openSubAccount = Effect.fnUntraced(function*(proposal: Proposal) {
   }))
 })
 
+/** The proposal as stored now: what another worker made of it when this one lost a race. */
+const reread = (proposal: Proposal) =>
+  Effect.map(Effect.flatMap(Proposals, (proposals) => proposals.find(proposal.accountId, proposal.id)), Option.getOrElse(() => proposal))
+
 /**
  * Runs every stage of `proposal` that can run now, in order: the next
  * undecided stage (documents copy waits for the documents), then the
  * account once all are approved. Stops at a reproval, at a provider that
- * could not be reached (asked again on the next pass), or when another
- * worker moved the proposal.
+ * could not be reached (`unreachable`: asked again once the lease runs
+ * out), or when another worker moved the proposal (answered as it is now).
  */
 export const advanceProposal = Effect.fn("Onboarding.advance")(function*(proposal: Proposal) {
   let current = proposal
   for (const stage of OnboardingStages) {
-    if (current[stage] === "REPROVED") return current
+    if (current[stage] === "REPROVED") return { proposal: current, unreachable: false }
     if (current[stage] === "APPROVED") continue
-    if (stage === "documentsCopy" && current.documentsSentAt === null) return current
+    if (stage === "documentsCopy" && current.documentsSentAt === null) return { proposal: current, unreachable: false }
     const decision = yield* (yield* Kyc).decide(stage, current).pipe(Effect.option)
-    if (Option.isNone(decision)) return current
+    if (Option.isNone(decision)) return { proposal: current, unreachable: true }
     const decided = yield* recordStage(current, stage, decision.value)
-    if (Option.isNone(decided)) return current
+    if (Option.isNone(decided)) return { proposal: yield* reread(current), unreachable: false }
     current = decided.value
-    if (decision.value._tag === "Reproved") return current
+    if (decision.value._tag === "Reproved") return { proposal: current, unreachable: false }
   }
-  return Option.getOrElse(yield* openSubAccount(current), () => current)
+  const opened = yield* openSubAccount(current)
+  return { proposal: Option.isSome(opened) ? opened.value : yield* reread(current), unreachable: false }
 })
 
-/** Worker step: advances up to `limit` finished proposals with a stage to run. */
+/**
+ * Worker step: advances up to `limit` finished proposals with a stage to
+ * run, each under this worker's lease until it is done with it (so no other
+ * worker asks the KYC provider the same thing meanwhile); a provider that
+ * could not be reached keeps the lease, and is asked again when it runs out.
+ */
 export const onboardProposals = Effect.fn("Onboarding.run")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const at = new Date(yield* Clock.currentTimeMillis)
-  const claimed = yield* (yield* Proposals).claimDue(limit, scope, at, ONBOARDING_LEASE_MILLIS)
-  yield* Effect.forEach(claimed, advanceProposal, { concurrency: 8, discard: true })
+  const proposals = yield* Proposals
+  const claimed = yield* proposals.claimDue(limit, scope, at, ONBOARDING_LEASE_MILLIS)
+  yield* Effect.forEach(claimed, (proposal) =>
+    Effect.flatMap(advanceProposal(proposal), (advanced) => advanced.unreachable ? Effect.void : proposals.release(proposal.id)), {
+    concurrency: 8,
+    discard: true
+  })
   return claimed.length
 })

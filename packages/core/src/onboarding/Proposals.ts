@@ -9,7 +9,7 @@
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { documentKind, isValidCpf, normalizeDocument } from "../brazil/Documents.ts"
-import { invalidData } from "../domain/Errors.ts"
+import { invalidData, Unauthorized } from "../domain/Errors.ts"
 import {
   DocumentNumberRequired,
   FormAlreadyFinished,
@@ -67,7 +67,7 @@ const formOf = Effect.fnUntraced(function*(type: "PF" | "PJ", request: ProposalR
   if (foreign !== undefined) return yield* invalidData(foreign, `${foreign} does not apply to a ${type} proposal (${type === "PF" ? "CPF" : "CNPJ"})`)
   const form: Record<string, unknown> = {}
   for (const field of own) if (request[field] !== undefined) form[field] = request[field]
-  if (request.webhookUrl !== undefined) form.webhookUrl = yield* checkWebhookUrl(request.webhookUrl, (yield* Caller).master.sandbox)
+  if (request.webhookUrl !== undefined) form.webhookUrl = yield* checkWebhookUrl(request.webhookUrl, (yield* Caller).master.sandbox, "webhookUrl")
   const owners = (request.owner ?? []).map((owner) => owner.documentNumber === undefined ? owner : { ...owner, documentNumber: normalizeDocument(owner.documentNumber) })
   for (const [i, owner] of owners.entries()) {
     if (owner.documentNumber !== undefined && !isValidCpf(owner.documentNumber)) {
@@ -121,6 +121,8 @@ const formToComplete = Effect.fnUntraced(function*(masterId: string, document: s
 
 export const submitProposal = Effect.fn("Proposals.submit")(function*(request: ProposalRequest) {
   const { master } = yield* Caller
+  // Credentials of a sub-account (the operator may issue them) open no sub-accounts of their own.
+  if (master.parentId !== null) return yield* new Unauthorized({ message: "Só uma conta master abre subcontas", details: null })
   const { document, type } = yield* documentOf(request)
   const nowMillis = yield* Clock.currentTimeMillis
   const sent = yield* formOf(type, request, nowMillis)
@@ -154,7 +156,7 @@ export const submitProposal = Effect.fn("Proposals.submit")(function*(request: P
       reason: null,
       onboardingId: finished ? yield* randomUuid : null,
       documentsToken: known?.documentsToken ?? (yield* (yield* Ids).randomHex(16)),
-      documentsSentAt: null,
+      documentsSentAt: known?.documentsSentAt ?? null,
       subAccountId: null,
       webhookId: registration?.webhookId ?? null,
       createdAt: known?.createdAt ?? at,

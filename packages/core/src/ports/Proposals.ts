@@ -7,8 +7,10 @@ import type { Cents } from "../money/Money.ts"
 export class Proposals extends Context.Service<Proposals, {
   /** Inserts a new form; false when the master has a live form of the document already (another request made it meanwhile). */
   readonly insert: (proposal: Proposal) => Effect.Effect<boolean>
-  /** Writes every field of a proposal found before (its form, stages, ids), and ends a worker's lease on it: what it did is recorded. */
+  /** Writes every field of a proposal found before (its form, stages, ids); a worker's lease on it stays. */
   readonly update: (proposal: Proposal) => Effect.Effect<void>
+  /** Ends a worker's lease on the proposal: what it could do now is done. */
+  readonly release: (formId: string) => Effect.Effect<void>
   readonly find: (accountId: string, formId: string) => Effect.Effect<Option.Option<Proposal>>
   /** The master's proposal, locked until the transaction ends. */
   readonly lock: (accountId: string, formId: string) => Effect.Effect<Option.Option<Proposal>>

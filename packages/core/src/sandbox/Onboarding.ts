@@ -63,7 +63,7 @@ export const advanceProposalNow = Effect.fn("Onboarding.advanceNow")(function*(f
   if (found.value.formStatus === "UNFINISHED") {
     return yield* new FormUnfinished({ message: `O formulário ${formId} ainda tem campos pendentes: ${found.value.pendingFields.join(", ")}` })
   }
-  const advanced = yield* advanceProposal(yield* markDocumentsSent(found.value))
+  const { proposal: advanced } = yield* advanceProposal(yield* markDocumentsSent(found.value))
   const subAccount = advanced.subAccountId === null ? Option.none() : yield* (yield* Accounts).findById(advanced.subAccountId)
   return toProposalView(advanced, Option.getOrNull(Option.map(subAccount, (a) => a.number)))
 })

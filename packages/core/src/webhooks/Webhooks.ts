@@ -25,19 +25,19 @@ const knownEvents: ReadonlySet<string> = new Set(EventNames)
  * HTTPS (spec: General rule 1); sandbox accounts and loopback receivers may
  * use plain HTTP so that local development works.
  */
-export const checkWebhookUrl = (url: string, sandbox: boolean) => {
+export const checkWebhookUrl = (url: string, sandbox: boolean, field = "url") => {
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
-    return Effect.fail(invalid("url", "url must be an absolute http(s) URL"))
+    return Effect.fail(invalid(field, `${field} must be an absolute http(s) URL`))
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    return Effect.fail(invalid("url", "url must be an absolute http(s) URL"))
+    return Effect.fail(invalid(field, `${field} must be an absolute http(s) URL`))
   }
   const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname)
   if (parsed.protocol === "http:" && !sandbox && !loopback) {
-    return Effect.fail(invalid("url", "url must use HTTPS"))
+    return Effect.fail(invalid(field, `${field} must use HTTPS`))
   }
   return Effect.succeed(parsed.toString())
 }
