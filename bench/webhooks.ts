@@ -14,7 +14,7 @@
  * rate of the other nine, against their rate in the first run.
  *
  * Receivers run in their own process (bench/_support/receivers.ts).
- * Settings: BENCH_EVENTS (50000).
+ * Settings: BENCH_EVENTS (50000), BENCH_WORKER_ARGS (Node flags of the worker).
  */
 import { Billing } from "@billing/core"
 import { DEFAULT_DISPATCHER } from "@billing/worker"
@@ -89,7 +89,8 @@ const seed = async (run: number) => {
 }
 
 const startWorker = () =>
-  spawn(process.execPath, [join(here, "../packages/cli/src/main.ts"), "worker"], {
+  // BENCH_WORKER_ARGS: Node flags for the worker (`--cpu-prof` to see where its time goes).
+  spawn(process.execPath, [...(process.env.BENCH_WORKER_ARGS?.split(" ").filter((a) => a !== "") ?? []), join(here, "../packages/cli/src/main.ts"), "worker"], {
     env: { ...process.env, DATABASE_URL: databaseUrl, BILLING_SECRET_KEY: TEST_SECRET_KEY, BILLING_LOG_LEVEL: "error" },
     stdio: ["ignore", "ignore", "inherit"]
   })
@@ -110,6 +111,17 @@ const peakRss = (child: ChildProcess) => {
     return peak
   }
 }
+
+/** Stops a worker as an operator would (SIGTERM, so a profile it writes is complete), and for good after 5 s. */
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill("SIGTERM")
+  })
 
 const waitFor = async (done: () => Promise<boolean>, seconds: number, what: string) => {
   const deadline = Date.now() + seconds * 1000
@@ -137,7 +149,7 @@ const worker = startWorker()
 const rss = peakRss(worker)
 await waitFor(async () => (await receivers.ask("counts")).counts.reduce((a, b) => a + b, 0) >= N, 600, "deliveries")
 const peakMb = rss()
-worker.kill("SIGKILL")
+await stop(worker)
 const { times } = await receivers.ask("times")
 const everyReceiver = Array.from({ length: RECEIVERS }, (_, r) => r)
 const perSecond = rateOf(times, everyReceiver)
@@ -175,7 +187,7 @@ await seed(2)
 const second = startWorker()
 const share = N / RECEIVERS
 await waitFor(async () => (await slow.ask("counts")).counts.slice(1).every((c) => c >= share), 600, "the nine fast receivers")
-second.kill("SIGKILL")
+await stop(second)
 const slowTimes = (await slow.ask("times")).times
 const slowOthersPerSecond = rateOf(slowTimes, everyReceiver.slice(1))
 console.log(`one slow receiver (${SLOW_MILLIS} ms): the other nine at ${fmt(slowOthersPerSecond, 0)}/s (${fmt(othersPerSecond, 0)}/s without it); the slow one got ${slowTimes[0]!.length}`)

@@ -31,7 +31,7 @@ export interface DispatcherOptions {
 
 export const DEFAULT_DISPATCHER = {
   concurrency: 256,
-  perRegistration: 4,
+  perRegistration: 16,
   leaseBatch: 200,
   writeBatch: 500,
   pollInterval: "250 millis",

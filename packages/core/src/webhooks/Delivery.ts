@@ -22,7 +22,7 @@ import type { WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
 import { type DeliveryOutcome, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
 import { WebhookTransport } from "../ports/WebhookTransport.ts"
-import { signWebhook } from "./Signature.ts"
+import { signWebhookEffect } from "./Signature.ts"
 
 /** The receiver must answer within 5 seconds (spec: Delivery rules 1). */
 export const DELIVERY_TIMEOUT_MILLIS = 5_000
@@ -40,13 +40,14 @@ export const fanOut = Effect.fn("Delivery.fanOut")(function*(limit: number) {
 })
 
 /** The headers of one POST: signature over the exact body, plus the static token when configured. */
-export const deliveryHeaders = Effect.fn("Delivery.headers")(function*(
+// Untraced: it runs for every delivery, thousands a second.
+export const deliveryHeaders = Effect.fnUntraced(function*(
   registration: Pick<WebhookRegistration, "secret" | "authToken">,
   body: string,
   extra: Readonly<Record<string, string>> = {}
 ) {
   const now = yield* Clock.currentTimeMillis
-  const signature = yield* Effect.promise(() => signWebhook(registration.secret, body, now))
+  const signature = yield* signWebhookEffect(registration.secret, body, now)
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "user-agent": "billing-engine-webhooks/1",
@@ -82,7 +83,7 @@ export const leaseDeliveries = Effect.fn("Delivery.lease")(function*(options: {
  * and answers the outcome; never fails. A registration removed or inactive
  * fails the delivery without a POST.
  */
-export const attemptDelivery = Effect.fn("Delivery.attempt")(function*(
+export const attemptDelivery = Effect.fnUntraced(function*(
   delivery: WebhookDelivery,
   registration: WebhookRegistration | undefined,
   countAttempt = false
