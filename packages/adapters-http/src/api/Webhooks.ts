@@ -1,5 +1,6 @@
 /** `/v1/users/webhooks`: registrations, deliveries, test and retry. */
-import { DeliveryView, InvalidData, optional, WebhookEventNotFound, WebhookNotFound, WebhookView } from "@billing/core"
+import { DeliveryView, InvalidData, optional, WebhookEventNotFound, WebhookNotFound, WebhookDetailView,
+  WebhookView } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
@@ -75,11 +76,11 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(OpenApi.Summary, "Send a test event"),
     HttpApiEndpoint.get("get", "/:webhookId", {
       params: WebhookIdParam,
-      success: WebhookView,
+      success: WebhookDetailView,
       error: enveloped(WebhookNotFound)
     })
       .annotateMerge(requires())
-      .annotate(OpenApi.Summary, "Get a webhook"),
+      .annotate(OpenApi.Summary, "Get a webhook, with its deliveries' counters"),
     HttpApiEndpoint.put("update", "/:webhookId", {
       params: WebhookIdParam,
       payload: Schema.Struct({

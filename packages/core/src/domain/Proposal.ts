@@ -22,7 +22,7 @@ export const BirthDate = Text.pipe(
     }),
     encode: SchemaGetter.passthrough()
   })
-)
+).annotate({ description: "A date DD-MM-YYYY" })
 export type BirthDate = typeof BirthDate.Type
 
 /** The ISO date (`YYYY-MM-DD`) of a `BirthDate`. */

@@ -127,7 +127,9 @@ export const optional = <S extends Schema.Top>(schema: S) =>
   )
 
 /** Blank text: what the provider's clients send for a field they do not have yet. */
-const Blank = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH), Schema.isPattern(/^\s*$/)))
+const Blank = Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_TEXT_LENGTH), Schema.isPattern(/^\s*$/))).annotate({
+  description: "Blank: not sent yet"
+})
 
 /**
  * An optional field of a form filled in steps (a sub-account proposal):

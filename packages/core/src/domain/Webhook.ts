@@ -58,6 +58,22 @@ export const WebhookView = Schema.Struct({
   createdAt: Instant
 }).annotate({ identifier: "Webhook" })
 
+/**
+ * `GET /v1/users/webhooks/{id}`: the registration with its deliveries'
+ * counters: attempts delivered and failed so far, in flight now, waiting,
+ * and since when the oldest waits (null when none does).
+ */
+export const WebhookDetailView = Schema.Struct({
+  ...WebhookView.fields,
+  deliveries: Schema.Struct({
+    delivered: Schema.Number,
+    failed: Schema.Number,
+    inFlight: Schema.Number,
+    pending: Schema.Number,
+    oldestPendingAt: Schema.NullOr(Instant)
+  })
+}).annotate({ identifier: "WebhookDetail" })
+
 /** A delivery as clients see it in listings; its id is the `webhookEventId` to retry. */
 export const DeliveryView = Schema.Struct({
   webhookEventId: delivery.id,

@@ -96,7 +96,9 @@ export const listWebhooks = Effect.fn("Webhooks.list")(function*() {
 })
 
 export const getWebhook = Effect.fn("Webhooks.get")(function*(id: string) {
-  return toWebhookView(yield* findOwn(id))
+  const registration = yield* findOwn(id)
+  const deliveries = yield* (yield* WebhookDeliveries).counters(registration.id)
+  return { ...toWebhookView(registration), deliveries }
 })
 
 export const updateWebhook = Effect.fn("Webhooks.update")(function*(id: string, input: {

@@ -1,0 +1,213 @@
+/**
+ * Event delivery at scale, on PostgreSQL with real receivers: a slow or
+ * dead receiver holds only its own few slots while other registrations'
+ * deliveries flow, and two worker processes share a backlog, one of them
+ * killed mid-run, with every event delivered and none sent twice at the
+ * same time.
+ */
+import { runDispatcher, runJob, workerJob } from "@billing/worker"
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Effect, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { apiCaller } from "./support/Api.ts"
+import { startEngine, TEST_SECRET_KEY, type TestEngine } from "./support/Engine.ts"
+import { startReceiver } from "./support/Receiver.ts"
+
+const main = join(dirname(fileURLToPath(import.meta.url)), "../packages/cli/src/main.ts")
+
+describe("event delivery at scale on postgres", () => {
+  let engine: TestEngine
+  const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
+
+  /** An account with one registration for `payment.success` at `url`; its id, its registration and its API client. */
+  const registered = async (url: string) => {
+    const account = await engine.createAccount()
+    const call = apiCaller(engine.baseUrl, await engine.token(account))
+    const hook = await call("POST", "/v1/users/webhooks", { url, events: ["payment.success"] })
+    expect(hook.status).toBe(201)
+    return { accountId: account.accountId, webhookId: hook.body.webhookId as string, call }
+  }
+
+  /** `n` committed `payment.success` events of the account, each about its own charge. */
+  const seed = (accountId: string, n: number) =>
+    sql((s) => s`INSERT INTO outbox (account_id, event, body, created_at)
+      SELECT ${accountId}, 'payment.success', json_build_object('event', 'payment.success', 'chargeId', ${accountId} || '_' || i, 'n', i)::text, now()
+      FROM generate_series(1, ${n}) AS i`)
+
+  /** Runs the fan-out job and the dispatcher in this process until `done` answers true (polled every 20 ms), then stops them. */
+  const dispatchUntil = (done: () => Promise<boolean>, seconds = 30) =>
+    engine.run(Effect.scoped(Effect.gen(function*() {
+      yield* Effect.forkScoped(runJob(workerJob("fanOut", { pollInterval: "50 millis" })))
+      yield* Effect.forkScoped(runDispatcher({ pollInterval: "50 millis" }))
+      yield* Effect.promise(done).pipe(
+        Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (finished) => finished }),
+        Effect.timeout(`${seconds} seconds`)
+      )
+    })))
+
+  beforeAll(async () => {
+    engine = await startEngine("postgres")
+  })
+  afterAll(() => engine?.dispose())
+
+  it("lets a fast receiver get all of its 500 events before a receiver that answers in 4.5 s has got 50", async () => {
+    const slow = await startReceiver(() => ({ status: 200, delayMillis: 4_500 }))
+    const fast = await startReceiver()
+    try {
+      const slowOne = await registered(slow.url)
+      const fastOne = await registered(fast.url)
+      await seed(slowOne.accountId, 500)
+      await seed(fastOne.accountId, 500)
+      let slowWhenFastDone = -1
+      await dispatchUntil(async () => {
+        if (fast.received.length < 500) return false
+        slowWhenFastDone = slow.received.length
+        return true
+      })
+      expect(fast.received).toHaveLength(500)
+      expect(slowWhenFastDone).toBeGreaterThan(0)
+      expect(slowWhenFastDone).toBeLessThan(50)
+      // The fast registration's counters, through the API.
+      const detail = (await fastOne.call("GET", `/v1/users/webhooks/${fastOne.webhookId}`)).body
+      expect(detail.deliveries).toMatchObject({ delivered: 500, failed: 0, inFlight: 0, pending: 0, oldestPendingAt: null })
+      const waiting = (await slowOne.call("GET", `/v1/users/webhooks/${slowOne.webhookId}`)).body.deliveries
+      expect(waiting.delivered + waiting.inFlight + waiting.pending).toBe(500)
+      expect(waiting.oldestPendingAt).not.toBeNull()
+    } finally {
+      await slow.close()
+      await fast.close()
+    }
+  }, 60_000)
+
+  it("sends one charge's events to a registration in the order they were committed, while different charges go at once", async () => {
+    // A receiver that answers in 5 ms and notes a charge's event arriving while another of that charge is still unanswered.
+    const received: Array<{ chargeId: string; n: number }> = []
+    const open = new Set<string>()
+    let overlaps = 0
+    const server = createServer((req, res) => {
+      let text = ""
+      req.on("data", (chunk: Buffer) => (text += chunk.toString()))
+      req.on("end", () => {
+        const body = JSON.parse(text) as { chargeId: string; n: number }
+        if (open.has(body.chargeId)) overlaps++
+        open.add(body.chargeId)
+        received.push(body)
+        setTimeout(() => {
+          open.delete(body.chargeId)
+          res.writeHead(200).end()
+        }, 5)
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const one = await registered(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`)
+      // 60 events over 3 charges, interleaved: charge i % 3, in the order of n.
+      await sql((s) => s`INSERT INTO outbox (account_id, event, body, created_at)
+        SELECT ${one.accountId}, 'payment.success', json_build_object('event', 'payment.success', 'chargeId', 'cha_' || (i % 3), 'n', i)::text, now()
+        FROM generate_series(1, 60) AS i ORDER BY i`)
+      await dispatchUntil(async () => received.length >= 60)
+      for (const charge of ["cha_0", "cha_1", "cha_2"]) {
+        const order = received.filter((b) => b.chargeId === charge).map((b) => b.n)
+        expect(order, charge).toEqual([...order].sort((a, b) => a - b))
+        expect(order).toHaveLength(20)
+      }
+      // One charge's next event waits for the answer to its last; the three charges go side by side.
+      expect(overlaps).toBe(0)
+      expect(new Set(received.slice(0, 3).map((b) => b.chargeId)).size).toBe(3)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it("fails a receiver that never answers at 5 s each, while another account's deliveries complete meanwhile", async () => {
+    const dead = await startReceiver(() => ({ status: 200, delayMillis: 600_000 }))
+    const live = await startReceiver()
+    try {
+      const deadOne = await registered(dead.url)
+      const liveOne = await registered(live.url)
+      await seed(deadOne.accountId, 20)
+      await seed(liveOne.accountId, 300)
+      const started = Date.now()
+      let liveDoneAfter = -1
+      const failed = async () => {
+        if (liveDoneAfter < 0 && live.received.length >= 300) liveDoneAfter = Date.now() - started
+        const rows = await sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM webhook_deliveries WHERE webhook_id = ${deadOne.webhookId} AND status = 'failed'`)
+        return rows[0]!.n === "20"
+      }
+      await dispatchUntil(failed, 40)
+      // 20 deliveries, 16 at a time: two rounds of 5 s. The live account's 300 came long before the first.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(10_000)
+      expect(liveDoneAfter).toBeGreaterThanOrEqual(0)
+      expect(liveDoneAfter).toBeLessThan(5_000)
+      const errors = await sql((s) => s<{ error: string }>`SELECT DISTINCT error FROM webhook_deliveries WHERE webhook_id = ${deadOne.webhookId}`)
+      expect(errors.map((e) => e.error)).toEqual(["no answer within 5000 ms"])
+      expect((await deadOne.call("GET", `/v1/users/webhooks/${deadOne.webhookId}`)).body.deliveries).toMatchObject({ delivered: 0, failed: 20, pending: 0 })
+    } finally {
+      await dead.close()
+      await live.close()
+    }
+  }, 60_000)
+
+  it("delivers 20,000 events with two worker processes, one killed mid-run: every one delivered, none sent twice at once, a re-send keeping its id", async () => {
+    // A receiver that notices one delivery arriving while the same one is still being answered.
+    const arrivals = new Map<string, number>()
+    const open = new Set<string>()
+    let overlaps = 0
+    const server = createServer((req, res) => {
+      const id = String(req.headers["x-webhook-event-id"])
+      if (open.has(id)) overlaps++
+      open.add(id)
+      arrivals.set(id, (arrivals.get(id) ?? 0) + 1)
+      req.resume()
+      req.on("end", () =>
+        setTimeout(() => {
+          open.delete(id)
+          if (!res.destroyed) res.writeHead(200).end()
+        }, 2))
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
+    const workers: Array<ChildProcess> = []
+    try {
+      const accounts = await Promise.all(Array.from({ length: 4 }, () => registered(url)))
+      for (const a of accounts) await seed(a.accountId, 5_000)
+      const start = () => {
+        const env = { ...process.env, DATABASE_URL: (engine.config as { databaseUrl: string }).databaseUrl, BILLING_SECRET_KEY: TEST_SECRET_KEY, BILLING_LOG_LEVEL: "error" }
+        const child = spawn(process.execPath, [main, "worker"], { env, stdio: ["ignore", "ignore", "inherit"] })
+        workers.push(child)
+        return child
+      }
+      const killed = start()
+      start()
+      const until = async (done: () => boolean, seconds: number) => {
+        const deadline = Date.now() + seconds * 1000
+        while (!done()) {
+          if (Date.now() > deadline) throw new Error(`not done in ${seconds} s: ${arrivals.size} of 20000 received`)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+      }
+      await until(() => arrivals.size >= 4_000, 60)
+      killed.kill("SIGKILL")
+      // The killed worker's deliveries in flight are sent again once their lease (10 s) runs out.
+      await until(() => arrivals.size >= 20_000, 90)
+      const ids = await sql((s) => s<{ id: string; status: string }>`SELECT id, status FROM webhook_deliveries
+        WHERE webhook_id IN ${s.in(accounts.map((a) => a.webhookId))}`)
+      expect(ids).toHaveLength(20_000)
+      expect(new Set(arrivals.keys())).toEqual(new Set(ids.map((d) => d.id)))
+      expect(overlaps).toBe(0)
+      expect([...arrivals.values()].filter((n) => n > 1).length).toBeGreaterThan(0)
+      await expect.poll(async () => (await sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM webhook_deliveries
+        WHERE webhook_id IN ${s.in(accounts.map((a) => a.webhookId))} AND status = 'delivered'`))[0]!.n, { timeout: 15_000 }).toBe("20000")
+    } finally {
+      for (const w of workers) w.kill("SIGKILL")
+      server.closeAllConnections()
+      server.close()
+    }
+  }, 180_000)
+})
