@@ -183,8 +183,6 @@ describe("event delivery at scale on postgres", () => {
         workers.push(child)
         return child
       }
-      const killed = start()
-      start()
       const until = async (done: () => boolean, seconds: number) => {
         const deadline = Date.now() + seconds * 1000
         while (!done()) {
@@ -192,6 +190,10 @@ describe("event delivery at scale on postgres", () => {
           await new Promise((resolve) => setTimeout(resolve, 20))
         }
       }
+      // The first worker is delivering at full speed (deliveries in flight, results not yet written) when it is killed.
+      const killed = start()
+      await until(() => arrivals.size >= 2_000, 60)
+      start()
       await until(() => arrivals.size >= 4_000, 60)
       killed.kill("SIGKILL")
       // The killed worker's deliveries in flight are sent again once their lease (10 s) runs out.

@@ -188,6 +188,9 @@ describe("sub-accounts on postgres", () => {
       await engine.run(chargesPass())
       expect((await call("GET", `/v1/charges/${charge.body.chargeId}?view=detail`, undefined, sub)).body).toMatchObject({ fees: { total: 0.67 } })
       expect((await call("GET", "/v1/wallet/balance", undefined, sub)).body).toMatchObject({ availableBalance: 4.33, debtBalance: 0 })
+      // The statement names the fee's payment a FEE: 15.00 from the available balance, and off the debt.
+      const feePaid = (await call("GET", "/v1/wallet/transactions?category=FEE", undefined, sub)).body.transactions
+      expect(feePaid.map((t: any) => [t.type, t.amount, t.title])).toEqual(expect.arrayContaining([["DEBIT", 15, "Pagamento de débito"]]))
 
       // The list, in the provider's shape.
       const list = (await call("GET", "/v1/accounts/subaccounts?page=1&perPage=15")).body

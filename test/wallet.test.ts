@@ -566,9 +566,11 @@ describe("wallet ledger on postgres", () => {
     const [owed, taken] = (await call("GET", "/v1/wallet/transactions?limit=2")).body.transactions
     expect([taken.type, taken.category, taken.amount, taken.balanceAfter]).toEqual(["DEBIT", "CHARGEBACK", 9.53, 0])
     expect([owed.category, owed.amount]).toEqual(["CHARGEBACK", 30.47])
-    // The next credit pays the debt: 50.00 received, 30.47 owed, 19.53 left.
+    // The next credit pays the debt: 50.00 received, 30.47 owed, 19.53 left; the payment is a CHARGEBACK line of the statement.
     await receive(50)
     expect(await balance()).toMatchObject({ availableBalance: 19.53, debtBalance: 0 })
+    const paidBack = (await call("GET", "/v1/wallet/transactions?category=CHARGEBACK&type=DEBIT&limit=1")).body.transactions[0]
+    expect([paidBack.title, paidBack.amount, paidBack.balanceAfter]).toEqual(["Pagamento de débito", 30.47, 19.53])
 
     // A dispute on a partially refunded charge, won: back to PARTIALLY_REFUNDED; more than is left, refused.
     const fourth = await payByCard(20)

@@ -30,6 +30,14 @@ const decodeDebts = decodeRows(Schema.Struct({
   amount: CentsColumn,
   remaining: CentsColumn
 }))
+const decodePendingDebts = decodeRows(Schema.Struct({
+  id: Schema.String,
+  holder: Schema.String,
+  refundId: Schema.NullOr(Schema.String),
+  amount: CentsColumn,
+  remaining: CentsColumn,
+  category: Schema.Literals(["REFUND", "CHARGEBACK", "FEE"])
+}))
 const debtColumns = (sql: SqlClient.SqlClient) =>
   sql`id, holder, refund_id AS "refundId", amount_cents AS amount, remaining_cents AS remaining`
 
@@ -77,8 +85,11 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
         VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.refundId === null ? "OPENING_FEE" : "REFUND"}, ${d.amount}, ${d.remaining},
           'PENDING', ${at}, ${at})`))}`),
     lockPendingDebts: (holders) =>
-      holders.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${debtColumns(sql)} FROM split_debts
-        WHERE holder IN ${sql.in([...holders])} AND status = 'PENDING' ORDER BY holder, created_at, id FOR UPDATE`).pipe(Effect.flatMap(decodeDebts)),
+      holders.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${debtColumns(sql)},
+          CASE WHEN d.reason = 'OPENING_FEE' THEN 'FEE'
+            WHEN (SELECT r.reason FROM refunds r WHERE r.id = d.refund_id) = 'CHARGEBACK' THEN 'CHARGEBACK' ELSE 'REFUND' END AS category
+        FROM split_debts d
+        WHERE holder IN ${sql.in([...holders])} AND status = 'PENDING' ORDER BY holder, created_at, id FOR UPDATE OF d`).pipe(Effect.flatMap(decodePendingDebts)),
     payDebts: (payments, at) =>
       payments.length === 0 ? Effect.void : run(sql`UPDATE split_debts SET remaining_cents = v.remaining,
           status = CASE WHEN v.remaining = 0 THEN 'PAID' ELSE 'PENDING' END, updated_at = ${at}

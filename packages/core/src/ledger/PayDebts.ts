@@ -22,10 +22,13 @@ export const payDebtsFrom = Effect.fn("Ledger.payDebtsFrom")(function*(holders: 
   const byHolder = Map.groupBy(debts, (debt) => debt.holder)
   for (const [holder, owed] of byHolder) {
     const payments = payOldestFirst(owed, yield* ledger.lockBalance(holder, "AVAILABLE"))
-    const total = cents(payments.reduce((sum, p) => sum + p.paid, 0))
-    if (total === 0) continue
-    const reference = yield* ids.make("dsp", { sandbox: isSandboxReference(owed[0]!.id) })
-    yield* postEntries([debtSettlementPosting(holder, total, reference)], at)
+    if (payments.length === 0) continue
+    // One entry per kind of debt paid, so the statement names each under its own category (an opening fee is a FEE).
+    const categoryOf = new Map(owed.map((debt) => [debt.id, debt.category]))
+    for (const [category, paid] of Map.groupBy(payments, (p) => categoryOf.get(p.id)!)) {
+      const reference = yield* ids.make("dsp", { sandbox: isSandboxReference(owed[0]!.id) })
+      yield* postEntries([debtSettlementPosting(holder, cents(paid.reduce((sum, p) => sum + p.paid, 0)), reference, category)], at)
+    }
     yield* refunds.payDebts(payments, at)
   }
 })

@@ -10,6 +10,9 @@ export interface RefundPage {
   readonly lastKey: string | null
 }
 
+/** A debt's statement category: a refund's split reversal (`REFUND`), a chargeback (`CHARGEBACK`), an opening fee (`FEE`). */
+export type DebtCategory = "REFUND" | "CHARGEBACK" | "FEE"
+
 /** What an account owes: a split reversal or chargeback it could not pay (`refundId`), or its opening fee (`refundId` null). */
 export interface SplitDebt {
   readonly id: string
@@ -42,8 +45,8 @@ export class Refunds extends Context.Service<Refunds, {
     readonly error: string | null
   }, at: Date) => Effect.Effect<Option.Option<Refund>>
   readonly insertDebts: (debts: ReadonlyArray<SplitDebt>, at: Date) => Effect.Effect<void>
-  /** The pending debts of `holders`, oldest first, locked until the transaction ends. */
-  readonly lockPendingDebts: (holders: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SplitDebt>>
+  /** The pending debts of `holders`, oldest first, locked until the transaction ends; each with the statement category of what it is for. */
+  readonly lockPendingDebts: (holders: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SplitDebt & { readonly category: DebtCategory }>>
   /** Records what was paid of each debt (`remaining` after the payment); a debt left at zero is `PAID`. */
   readonly payDebts: (payments: ReadonlyArray<{ readonly id: string; readonly remaining: Cents }>, at: Date) => Effect.Effect<void>
   /** Cancels the debts of a refused refund; each debt as it stood. */

@@ -337,14 +337,18 @@ export const payOldestFirst = (debts: ReadonlyArray<{ readonly id: string; reado
   })
 }
 
-/** `amount` of a holder's new credits pays its debts (split reversals, chargebacks) down: from its available balance to its DEBT book. */
-export const debtSettlementPosting = (holder: string, amount: Cents, reference: string): EntryDraft => ({
+/**
+ * `amount` of a holder's new credits pays its debts of `category` down (a
+ * split reversal's, a chargeback's, an opening fee): from its available
+ * balance to its DEBT book.
+ */
+export const debtSettlementPosting = (holder: string, amount: Cents, reference: string, category: "REFUND" | "CHARGEBACK" | "FEE"): EntryDraft => ({
   kind: "DEBT_SETTLED",
   accountId: holder,
   referenceId: reference,
   lines: [
-    line({ holder, book: "AVAILABLE", amount: cents(-amount), category: "REFUND", title: "Pagamento de débito", referenceId: reference }),
-    line({ holder, book: "DEBT", amount, category: "REFUND", title: "Pagamento de débito", referenceId: reference })
+    line({ holder, book: "AVAILABLE", amount: cents(-amount), category, title: "Pagamento de débito", referenceId: reference }),
+    line({ holder, book: "DEBT", amount, category, title: "Pagamento de débito", referenceId: reference })
   ]
 })
 
