@@ -7,6 +7,7 @@
 import { creditRecognitionDate, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { addDays } from "../brazil/CalendarDate.ts"
 import type { Charge } from "../domain/Charge.ts"
+import type { Refund } from "../domain/Refund.ts"
 import { type Counterparty, type EntryDraft, HOUSE, type LineDraft, type Receivable } from "../domain/Ledger.ts"
 import { allocateRemainderToFirst } from "../money/Allocation.ts"
 import { type Cents, cents } from "../money/Money.ts"
@@ -243,6 +244,42 @@ export interface RefundMovement {
   readonly paymentMethod: "PIX" | "CREDIT_CARD"
   readonly endToEndId: string | null
   readonly parts: ReadonlyArray<RefundPart>
+}
+
+/** Sums `amount` by holder. */
+export const byHolder = (rows: ReadonlyArray<{ readonly holder: string; readonly amount: Cents }>): Map<string, Cents> => {
+  const sums = new Map<string, Cents>()
+  for (const row of rows) sums.set(row.holder, cents((sums.get(row.holder) ?? 0) + row.amount))
+  return sums
+}
+
+/** The refund's movement in the ledger, from what it recorded: each holder's part, and whether it is a chargeback. */
+export const refundMovement = (refund: Refund): RefundMovement => {
+  const taken = byHolder(refund.receivablesTaken)
+  const ownerPart = refund.amount - refund.splitReversals.reduce((sum, r) => sum + r.amount, 0)
+  const ownerFromReceivable = taken.get(refund.accountId) ?? 0
+  const ownerOwed = refund.ownerDebt?.amount ?? 0
+  return {
+    id: refund.id,
+    category: refund.reason === "CHARGEBACK" ? "CHARGEBACK" : "REFUND",
+    accountId: refund.accountId,
+    amount: refund.amount,
+    chargeId: refund.chargeId,
+    paymentMethod: refund.paymentType,
+    endToEndId: refund.endToEndId,
+    parts: [
+      {
+        holder: refund.accountId,
+        fromReceivable: cents(ownerFromReceivable),
+        fromAvailable: cents(ownerPart - ownerFromReceivable - ownerOwed),
+        owed: cents(ownerOwed)
+      },
+      ...refund.splitReversals.map((r) => {
+        const fromReceivable = taken.get(r.accountId) ?? 0
+        return { holder: r.accountId, fromReceivable: cents(fromReceivable), fromAvailable: cents(r.reversed - fromReceivable), owed: cents(r.amount - r.reversed) }
+      })
+    ]
+  }
 }
 
 /** What a holder pays at once of its `part` of a refund: what the charge's receivable gave, then what its balance has; the rest it owes. */

@@ -30,49 +30,13 @@ import { PixProvider } from "../ports/PixProvider.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
-import { paidAtOnce, type RefundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
+import { byHolder, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
 /** How long a worker holds the refunds it is asking the provider about before another may take them. */
 export const REFUND_LEASE_MILLIS = 60_000
 
 const REFUNDABLE: ReadonlyArray<Charge["status"]> = ["PAID", "PARTIALLY_REFUNDED"]
-
-/** Sums `amount` by holder. */
-const byHolder = (rows: ReadonlyArray<{ readonly holder: string; readonly amount: Cents }>): Map<string, Cents> => {
-  const sums = new Map<string, Cents>()
-  for (const row of rows) sums.set(row.holder, cents((sums.get(row.holder) ?? 0) + row.amount))
-  return sums
-}
-
-/** The refund's movement in the ledger, from what it recorded. */
-const movementOf = (refund: Refund): RefundMovement => {
-  const taken = byHolder(refund.receivablesTaken)
-  const ownerPart = refund.amount - refund.splitReversals.reduce((sum, r) => sum + r.amount, 0)
-  const ownerFromReceivable = taken.get(refund.accountId) ?? 0
-  const ownerOwed = refund.ownerDebt?.amount ?? 0
-  return {
-    id: refund.id,
-    category: refund.reason === "CHARGEBACK" ? "CHARGEBACK" : "REFUND",
-    accountId: refund.accountId,
-    amount: refund.amount,
-    chargeId: refund.chargeId,
-    paymentMethod: refund.paymentType,
-    endToEndId: refund.endToEndId,
-    parts: [
-      {
-        holder: refund.accountId,
-        fromReceivable: cents(ownerFromReceivable),
-        fromAvailable: cents(ownerPart - ownerFromReceivable - ownerOwed),
-        owed: cents(ownerOwed)
-      },
-      ...refund.splitReversals.map((r) => {
-        const fromReceivable = taken.get(r.accountId) ?? 0
-        return { holder: r.accountId, fromReceivable: cents(fromReceivable), fromAvailable: cents(r.reversed - fromReceivable), owed: cents(r.amount - r.reversed) }
-      })
-    ]
-  }
-}
 
 /** The charge the request names, locked, checked refundable, and how much of it this refund takes. */
 const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: string, request: RefundRequest) {
@@ -177,7 +141,7 @@ export const insertRefund = Effect.fn("Wallet.insertRefund")(function*(refund: R
     ...(refund.ownerDebt === null ? [] : [{ id: refund.ownerDebt.debtId, holder: refund.accountId, amount: refund.ownerDebt.amount }])
   ]
   yield* refunds.insertDebts(debts.map((debt) => ({ ...debt, refundId: refund.id, remaining: debt.amount })), at)
-  const movement = movementOf(refund)
+  const movement = refundMovement(refund)
   yield* postEntries([refundPosting(movement), ...(refund.status === "CONFIRMED" ? [refundSettledPosting(movement, refund.returnIdentification)] : [])], at)
 })
 
@@ -234,7 +198,7 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
       outbox.append({ accountId: settled.accountId, event, body })
     if (settled.paymentType === "CREDIT_CARD") yield* append("refund.requested", refundRequestedBody(settled, charge, at))
     if (settled.status === "CONFIRMED") {
-      yield* postEntries([refundSettledPosting(movementOf(settled), settled.returnIdentification)], at)
+      yield* postEntries([refundSettledPosting(refundMovement(settled), settled.returnIdentification)], at)
       yield* moveChargeByRefunds(charge, at)
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
     } else {
@@ -248,7 +212,7 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
         debtPaid: byHolder(canceled.map((debt) => ({ holder: debt.holder, amount: cents(debt.amount - debt.remaining) }))),
         receivableKept: byHolder(kept)
       }
-      yield* postEntries([refundReturnedPosting(movementOf(settled), back)], at)
+      yield* postEntries([refundReturnedPosting(refundMovement(settled), back)], at)
       yield* append("refund.failed", refundFailedBody(settled, charge, at))
     }
     return settled

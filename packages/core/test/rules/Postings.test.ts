@@ -5,10 +5,14 @@ import type { Charge, PaymentType } from "../../src/domain/Charge.ts"
 import { type EntryDraft, HOUSE, type Receivable } from "../../src/domain/Ledger.ts"
 import { type Cents, cents } from "../../src/money/Money.ts"
 import { computeFees } from "../../src/rules/Fees.ts"
+import type { Refund } from "../../src/domain/Refund.ts"
 import {
+  debtSettlementPosting,
+  payOldestFirst,
   paymentPosting,
   type PixSendMovement,
   receivableSettlement,
+  refundMovement,
   refundPosting,
   refundReturnedPosting,
   refundSettledPosting,
@@ -156,6 +160,7 @@ describe("posting laws", () => {
       | { readonly _tag: "outcome"; readonly paid: boolean }
       | { readonly _tag: "settle" }
       | { readonly _tag: "refund"; readonly which: number; readonly percent: number; readonly confirmed: boolean; readonly chargeback: boolean }
+      | { readonly _tag: "payDebts" }
     const step: fc.Arbitrary<Step> = fc.oneof(
       { weight: 3, arbitrary: chargeArbitrary.map((charge) => ({ _tag: "pay" as const, charge })) },
       {
@@ -170,6 +175,7 @@ describe("posting laws", () => {
       },
       { weight: 1, arbitrary: fc.record({ _tag: fc.constant("outcome" as const), paid: fc.boolean() }) },
       { weight: 1, arbitrary: fc.constant({ _tag: "settle" as const }) },
+      { weight: 1, arbitrary: fc.constant({ _tag: "payDebts" as const }) },
       { weight: 3, arbitrary: fc.record({
           _tag: fc.constant("refund" as const),
           which: fc.nat(),
@@ -195,6 +201,8 @@ describe("posting laws", () => {
       const pending: Array<{ -readonly [K in keyof Receivable]: Receivable[K] }> = []
       const inFlight: Array<PixSendMovement> = []
       const paid: Array<{ charge: Charge; refunded: number }> = []
+      // What each holder owes, oldest first, as the split debts the use cases write.
+      const debts: Array<{ id: string; holder: string; remaining: Cents }> = []
       let expected = 0
       for (const [i, s] of steps.entries()) {
         if (s._tag === "pay") {
@@ -204,6 +212,16 @@ describe("posting laws", () => {
           pending.push(...receivables.map((r, n) => ({ ...r, id: `rcv_${i}_${n}` })))
           paid.push({ charge, refunded: 0 })
           expected += charge.amount - charge.fee
+        } else if (s._tag === "payDebts") {
+          // As a credit does: what each holder has available pays its debts, oldest first.
+          for (const holder of new Set(debts.map((d) => d.holder))) {
+            const owed = debts.filter((d) => d.holder === holder && d.remaining > 0)
+            const payments = payOldestFirst(owed, cents(balanceOf(holder, "AVAILABLE")))
+            const total = payments.reduce((a, p) => a + p.paid, 0)
+            if (total === 0) continue
+            post(debtSettlementPosting(holder, cents(total), `dsp_${i}_${holder}`, "REFUND"))
+            for (const p of payments) debts.find((d) => d.id === p.id)!.remaining = p.remaining
+          }
         } else if (s._tag === "settle") {
           // As the worker: a receivable a refund took whole settles nothing.
           for (const r of pending.splice(0)) if (r.amount > 0) post(receivableSettlement(r, null))
@@ -250,9 +268,45 @@ describe("posting laws", () => {
           // A merchant's own refund needs the owner's part: else INSUFFICIENT_BALANCE and nothing moves.
           if (parts[0]!.owed > 0 && !chargeback) continue
           for (const t of taken) t.row.amount = cents(t.row.amount - t.amount)
-          const m = { id: `ref_${i}`, category: chargeback ? "CHARGEBACK" as const : "REFUND" as const, accountId: "OWNER", amount, chargeId: target.charge.id, paymentMethod: target.charge.paymentType as "PIX" | "CREDIT_CARD", endToEndId: null, parts }
+          // The refund as the use case records it; its movement is the production's reading of that record.
+          const reversals = receivers.map((r, k) => {
+            const part = parts[k + 1]!
+            return {
+              accountId: r.accountId,
+              accountNumber: r.accountNumber,
+              amount: r.amount,
+              reversed: cents(part.fromReceivable + part.fromAvailable),
+              status: part.owed > 0 ? "PENDING" as const : "REVERSED" as const,
+              debtId: part.owed > 0 ? `sdb_${i}_${k}` : null
+            }
+          })
+          const refund: Refund = {
+            id: `ref_${i}`,
+            accountId: "OWNER",
+            chargeId: target.charge.id,
+            paymentType: target.charge.paymentType as "PIX" | "CREDIT_CARD",
+            endToEndId: null,
+            amount,
+            reason: chargeback ? "CHARGEBACK" : "CUSTOMER_REQUEST",
+            status: chargeback ? "CONFIRMED" : "PROCESSING",
+            returnIdentification: null,
+            providerChargeId: null,
+            error: null,
+            splitReversals: reversals,
+            receivablesTaken: taken.map((t) => ({ receivableId: t.row.id, holder: t.row.holder, amount: cents(t.amount) })),
+            ownerDebt: parts[0]!.owed > 0 ? { debtId: `sdb_${i}_owner`, amount: parts[0]!.owed } : null,
+            createdAt: PAID_AT,
+            updatedAt: PAID_AT
+          }
+          const m = refundMovement(refund)
+          expect(m.parts).toEqual(parts)
+          const lines = refundPosting(m).lines
+          expect(new Set(lines.map((l) => l.category))).toEqual(new Set([chargeback ? "CHARGEBACK" : "REFUND"]))
           post(refundPosting(m))
+          const owedNow = [...reversals.flatMap((r) => r.debtId === null ? [] : [{ id: r.debtId, holder: r.accountId, remaining: cents(r.amount - r.reversed) }]),
+            ...(refund.ownerDebt === null ? [] : [{ id: refund.ownerDebt.debtId, holder: "OWNER", remaining: refund.ownerDebt.amount }])]
           if (s.confirmed || chargeback) {
+            debts.push(...owedNow)
             post(refundSettledPosting(m, null))
             target.refunded += amount
             expected -= amount
@@ -272,6 +326,10 @@ describe("posting laws", () => {
       expect(accounts).toBe(expected)
       // What is left in the house's payouts is exactly what was sent and has no outcome yet.
       expect(balanceOf(HOUSE, "PAYOUTS")).toBe(inFlight.reduce((a, w) => a + w.amount, 0))
+      // Every holder's DEBT book is what it still owes.
+      for (const holder of new Set(debts.map((d) => d.holder))) {
+        expect(0 - balanceOf(holder, "DEBT") + 0, holder).toBe(debts.filter((d) => d.holder === holder).reduce((a, d) => a + d.remaining, 0))
+      }
       // Every receivable still pending is in its holder's RECEIVABLE book.
       for (const holder of new Set(pending.map((r) => r.holder))) {
         expect(balanceOf(holder, "RECEIVABLE")).toBe(pending.filter((r) => r.holder === holder).reduce((a, r) => a + r.amount, 0))
