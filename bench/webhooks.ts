@@ -180,7 +180,8 @@ console.log(`baseline: ${N} bare keep-alive POSTs at ${fmt(baselinePerSecond, 0)
 bare.child.kill()
 agent.destroy()
 
-// Run 2: receiver 0 answers after 4.5 s; the other nine's rate.
+// Run 2: receiver 0 answers after 4.5 s; the other nine's rate, from the same starting state as run 1.
+await sql((s) => s`TRUNCATE webhook_deliveries, webhook_counters, outbox`)
 const slow = await startReceivers(0)
 await pointAt(slow.ports)
 await seed(2)
