@@ -117,12 +117,13 @@ describe.each(databaseKinds)("webhook management on %s", (kind) => {
   })
 })
 
-describe("webhook delivery on postgres", () => {
+// On PGlite too: the embedded database is the default of `billing serve`, whose worker delivers.
+describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
   let engine: TestEngine
   let account: Account
   let auth: Record<string, string>
   beforeAll(async () => {
-    engine = await startEngine("postgres")
+    engine = await startEngine(kind)
     account = await engine.createAccount()
     auth = { authorization: `Bearer ${await engine.token(account, "webhooks/write webhooks/read")}` }
   })
