@@ -301,6 +301,25 @@ describe("wallet ledger on postgres", () => {
     expect((await call("POST", "/v1/wallet/withdraw", { amount: 4, ...key })).status).toBe(200)
   })
 
+  it("confirms two workers' batches of sandbox payments that credit the same two merchants in opposite orders, without a deadlock", async () => {
+    const first = await merchant("11222333000181")
+    const second = await merchant()
+    const requested = async (m: Awaited<ReturnType<typeof merchant>>, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const created = await m.call("POST", "/v1/charges/pix", { amount: 1 })
+        expect((await m.call("POST", `/v1/wallet/pay/${created.body.chargeId}`)).status).toBe(200)
+      }
+    }
+    // Requested in this order, the first batch of 40 credits the second merchant, then the first; the next batch the other way round.
+    await requested(second, 20)
+    await requested(first, 40)
+    await requested(second, 20)
+    const [a, b] = await Promise.all([engine.run(Billing.confirmSandboxPayments(40)), engine.run(Billing.confirmSandboxPayments(40))])
+    expect(a + b).toBe(80)
+    expect((await first.balance()).availableBalance).toBe(40)
+    expect((await second.balance()).availableBalance).toBe(40)
+  })
+
   it("lets exactly 10 of 50 concurrent withdrawals through when the balance covers 10", async () => {
     const { call, receive, balance } = await merchant()
     // 10 × (1.00 + 0.47) = 14.70.

@@ -109,6 +109,9 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
         const of = (holder: string, book: string) => rows.find((row) => row.holder === holder && row.book === book)?.balance ?? cents(0)
         return new Map<string, WalletBalance>(accountIds.map((id) => [id, { available: of(id, "AVAILABLE"), receivable: of(id, "RECEIVABLE"), retained: of(id, "RETAINED"), debt: of(id, "DEBT") }]))
       }),
+    lockBooks: (holders) =>
+      holders.length === 0 ? Effect.void : run(sql`SELECT 1 FROM ledger_balances WHERE holder IN ${sql.in([...holders])}
+        ORDER BY holder, book FOR UPDATE`).pipe(Effect.asVoid),
     lockBalance: (accountId, book) =>
       run(sql<{ balance: string }>`SELECT balance_cents::text AS balance FROM ledger_balances
         WHERE holder = ${accountId} AND book = ${book} FOR UPDATE`).pipe(

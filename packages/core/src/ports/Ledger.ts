@@ -47,6 +47,13 @@ export class Ledger extends Context.Service<Ledger, {
    * entry's accounts in id order. Call in a transaction.
    */
   readonly lockBalance: (accountId: string, book: AccountBook) => Effect.Effect<Cents>
+  /**
+   * Locks every book of `holders` until the transaction ends, in the order
+   * every posting takes them (holder, then book): a transaction that will
+   * post for several accounts one after the other takes them all first, so
+   * two such transactions never wait for each other in a circle.
+   */
+  readonly lockBooks: (holders: ReadonlyArray<string>) => Effect.Effect<void>
   readonly statement: (accountId: string, filter: StatementFilter) => Effect.Effect<StatementPage>
   /** Sets the merchant's note on one of its statement lines; the line, or none when it is not one of the account's. */
   readonly setNote: (accountId: string, lineId: string, note: string, at: Date) => Effect.Effect<Option.Option<LedgerLine>>

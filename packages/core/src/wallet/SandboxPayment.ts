@@ -8,7 +8,7 @@ import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { Clock, Effect, Option } from "effect"
 import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { makeEndToEndId } from "../brazil/EndToEndId.ts"
-import { ChargeNotPayable, type PixPayer } from "../domain/Charge.ts"
+import { type Charge, ChargeNotPayable, type PixPayer } from "../domain/Charge.ts"
 import { SANDBOX_ISPB } from "../sandbox/PixProviderSandbox.ts"
 import { findCharge } from "../charges/ManageCharges.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
@@ -16,8 +16,10 @@ import { Charges } from "../ports/Charges.ts"
 import { SandboxPayments } from "../ports/SandboxPayments.ts"
 import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Ids } from "../ports/Ids.ts"
+import { Ledger } from "../ports/Ledger.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { paymentShares } from "../rules/Postings.ts"
 import { recordChargePaid } from "../subscriptions/SubscriptionPayments.ts"
 
 
@@ -70,22 +72,24 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
   const psp = yield* SandboxPsp
   return yield* transactor.withTransaction(Effect.gen(function*() {
     const pending = yield* queue.claimPending(limit, scope)
-    let paid = 0
+    const confirmed: Array<{ readonly charge: Charge; readonly at: Date; readonly endToEndId: string }> = []
     for (const job of pending) {
       const now = yield* Clock.currentTimeMillis
       const at = new Date(now)
       const random = (yield* ids.randomHex(6)).slice(0, 11)
       const endToEndId = makeEndToEndId(SANDBOX_ISPB, now, random)!
       const moved = yield* charges.transition(job.chargeId, ChargeTransitions.paymentConfirmed, { paidAt: at, endToEndId, payer: SANDBOX_PAYER }, at)
-      if (Option.isSome(moved)) {
-        // The sandbox PSP's own statement shows the Pix in, as a PSP's would.
-        if (moved.value.paymentType === "PIX") yield* psp.record(moved.value.accountId, { endToEndId, direction: "CREDIT", amount: moved.value.amount, at })
-        yield* recordChargePaid(moved.value, at)
-        yield* enqueueChargeNotifications(moved.value, ["oneoff.payment.success", "new.sale"])
-        paid++
-      }
+      if (Option.isSome(moved)) confirmed.push({ charge: moved.value, at, endToEndId })
       yield* queue.markProcessed(job.chargeId, at)
     }
-    return paid
+    // The batch credits several merchants one charge after another: their books are taken first, all in one order.
+    yield* (yield* Ledger).lockBooks([...new Set(confirmed.flatMap(({ charge }) => paymentShares(charge).map((share) => share.holder)))])
+    for (const { charge, at, endToEndId } of confirmed) {
+      // The sandbox PSP's own statement shows the Pix in, as a PSP's would.
+      if (charge.paymentType === "PIX") yield* psp.record(charge.accountId, { endToEndId, direction: "CREDIT", amount: charge.amount, at })
+      yield* recordChargePaid(charge, at)
+      yield* enqueueChargeNotifications(charge, ["oneoff.payment.success", "new.sale"])
+    }
+    return confirmed.length
   }))
 })
