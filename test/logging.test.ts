@@ -6,8 +6,9 @@
  * delivery as one warning; and, through the real `billing serve`, JSON logs
  * that are one valid JSON object per line.
  */
-import { chargesPass, deliveryPass } from "@billing/worker"
-import { Layer, Logger, References } from "effect"
+import { chargesPass, deliveryPass, runDispatcher, runJob, workerJob } from "@billing/worker"
+import { Effect, Layer, Logger, References, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshPostgresDatabase, startEngine, type TestEngine } from "./support/Engine.ts"
@@ -150,6 +151,39 @@ describe("request log and structured logs", () => {
         reason: "receiver answered HTTP 500"
       })
       expect(JSON.stringify(warnings)).not.toContain(receiver.url)
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it("logs each registration's delivery counters while its deliveries move, and not while they rest", async () => {
+    const receiver = await startReceiver()
+    try {
+      const account = await engine.createAccount()
+      const token = await engine.token(account)
+      const registered = await fetch(`${engine.baseUrl}/v1/users/webhooks`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: receiver.url, events: ["payment.success"] })
+      }).then((r) => r.json())
+      await engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO outbox (account_id, event, body, created_at)
+        SELECT ${account.accountId}, 'payment.success', json_build_object('event', 'payment.success', 'chargeId', 'cha_log_' || i)::text, now()
+        FROM generate_series(1, 3) AS i`))
+      const reports = () => logs.entries.filter((e) => e.message === "webhook deliveries" && e.annotations.webhookId === registered.webhookId)
+      let whenAllReported = 0
+      await engine.run(Effect.scoped(Effect.gen(function*() {
+        yield* Effect.forkScoped(runJob(workerJob("fanOut", { pollInterval: "20 millis" })))
+        yield* Effect.forkScoped(runDispatcher({ pollInterval: "20 millis", reportInterval: "100 millis" }))
+        // All three reported, then three more report intervals at rest.
+        yield* Effect.promise(async () => reports().at(-1)?.annotations.delivered === 3).pipe(
+          Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (done) => done })
+        )
+        whenAllReported = reports().length
+        yield* Effect.sleep("350 millis")
+      })))
+      expect(reports()).toHaveLength(whenAllReported)
+      expect(reports().at(-1)!.level).toBe("Info")
+      expect(reports().at(-1)!.annotations).toMatchObject({ delivered: 3, failed: 0, inFlight: 0 })
     } finally {
       await receiver.close()
     }

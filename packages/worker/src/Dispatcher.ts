@@ -53,24 +53,29 @@ const writeOutcomes = (outcomes: Queue.Queue<DeliveryOutcome>, batch: number) =>
     Effect.forever
   )
 
-/** Logs each registration's counters that moved since the last report. */
-const report = (counters: Map<string, RegistrationCounters>) =>
-  Effect.forEach([...counters], ([webhookId, c]) =>
-    Effect.logInfo("webhook deliveries").pipe(Effect.annotateLogs({ webhookId, delivered: c.delivered, failed: c.failed, inFlight: c.inFlight })), {
-    discard: true
+/** Logs the counters of each registration in `moved` (those that moved since the last report), and forgets which moved. */
+const report = (counters: ReadonlyMap<string, RegistrationCounters>, moved: Set<string>) =>
+  Effect.suspend(() => {
+    const ids = [...moved]
+    moved.clear()
+    return Effect.forEach(ids, (webhookId) => {
+      const c = counters.get(webhookId)!
+      return Effect.logInfo("webhook deliveries").pipe(Effect.annotateLogs({ webhookId, delivered: c.delivered, failed: c.failed, inFlight: c.inFlight }))
+    }, { discard: true })
   })
 
 /** Runs the dispatcher for as long as the fiber lives; interrupt it to stop (deliveries in flight are sent again after their lease). */
 export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOptions = {}) {
   const settings = { ...DEFAULT_DISPATCHER, ...options }
   const counters = new Map<string, RegistrationCounters>()
+  const moved = new Set<string>()
   const busy = new Map<string, number>()
   let inFlight = 0
   const freed = yield* Queue.unbounded<void>()
   const outcomes = yield* Queue.unbounded<DeliveryOutcome>()
   const sending = yield* FiberSet.make()
   yield* Effect.forkScoped(writeOutcomes(outcomes, settings.writeBatch))
-  yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(Effect.suspend(() => report(counters))))))
+  yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(report(counters, moved)))))
 
   const countersOf = (webhookId: string) => {
     const known = counters.get(webhookId)
@@ -82,6 +87,7 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
   const settle = (webhookId: string, outcome: DeliveryOutcome | undefined) =>
     Effect.suspend(() => {
       const c = countersOf(webhookId)
+      moved.add(webhookId)
       c.inFlight--
       if (outcome !== undefined) c[outcome.status]++
       inFlight--
