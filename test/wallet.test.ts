@@ -5,9 +5,9 @@
  * database itself refuses what would break the books. Expected amounts are
  * worked out by hand in the comments.
  */
-import { Billing } from "@billing/core"
+import { Accounts, Billing, cents, PixProvider } from "@billing/core"
 import { chargesPass } from "@billing/worker"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiCaller } from "./support/Api.ts"
@@ -318,6 +318,27 @@ describe("wallet ledger on postgres", () => {
     expect(a + b).toBe(80)
     expect((await first.balance()).availableBalance).toBe(40)
     expect((await second.balance()).availableBalance).toBe(40)
+  })
+
+  it("answers a payout asked twice (a worker retrying) with the first one, on the sandbox PSP's statement once", async () => {
+    const { account } = await merchant()
+    const ask = (at: string) =>
+      engine.run(Effect.gen(function*() {
+        const holder = Option.getOrThrow(yield* (yield* Accounts).findById(account.accountId))
+        return yield* (yield* PixProvider).payOut({
+          account: holder,
+          reference: "SANDBOX_wdr_retried",
+          amount: cents(1_000),
+          key: { type: "CPF", value: "52998224725" },
+          at: new Date(at)
+        })
+      }))
+    const first = await ask("2026-11-20T15:00:00.000Z")
+    const again = await ask("2026-11-20T15:07:00.000Z")
+    expect(first._tag).toBe("Paid")
+    expect(again).toEqual(first)
+    const entries = await sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM sandbox_psp_entries WHERE account_id = ${account.accountId}`)
+    expect(entries[0]!.n).toBe("1")
   })
 
   it("lets exactly 10 of 50 concurrent withdrawals through when the balance covers 10", async () => {

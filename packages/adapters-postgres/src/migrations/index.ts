@@ -17,6 +17,7 @@ import ledger from "./0015_ledger.ts"
 import disputes from "./0016_disputes.ts"
 import proposals from "./0017_proposals.ts"
 import deliveryAtScale from "./0018_delivery_at_scale.ts"
+import sandboxPspReference from "./0019_sandbox_psp_reference.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -41,5 +42,6 @@ export const migrations = Migrator.fromRecord({
   "0015_ledger": ledger,
   "0016_disputes": disputes,
   "0017_proposals": proposals,
-  "0018_delivery_at_scale": deliveryAtScale
+  "0018_delivery_at_scale": deliveryAtScale,
+  "0019_sandbox_psp_reference": sandboxPspReference
 })

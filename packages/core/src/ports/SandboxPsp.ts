@@ -9,5 +9,7 @@ import type { PspEntry } from "./PixProvider.ts"
 
 export class SandboxPsp extends Context.Service<SandboxPsp, {
   readonly record: (accountId: string, entry: PspEntry) => Effect.Effect<void>
+  /** Records what it paid for the engine's `reference` the first time it is asked; the entry of that first time, every time. */
+  readonly recordOnce: (accountId: string, reference: string, entry: PspEntry) => Effect.Effect<PspEntry>
   readonly statement: (accountId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<PspEntry>>
 }>()("@billing/core/ports/SandboxPsp") {}

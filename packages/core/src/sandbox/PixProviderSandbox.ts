@@ -46,11 +46,16 @@ const sandboxKeyHolder = (key: PixKey) => {
 
 /**
  * Pays out what `answer` says was paid, recording it on the sandbox PSP's
- * statement as money out of the account (a refusal moves nothing).
+ * statement as money out of the account (a refusal moves nothing). Asked
+ * again for the same `reference` (a worker retrying), it answers the first
+ * payout, as the port promises, and pays nothing more.
  */
-const recorded = (psp: SandboxPsp["Service"], account: Account, amount: Cents, at: Date, answer: PayoutAnswer) =>
+const recorded = (psp: SandboxPsp["Service"], account: Account, reference: string, amount: Cents, at: Date, answer: PayoutAnswer) =>
   answer._tag === "Paid"
-    ? Effect.as(psp.record(account.id, { endToEndId: answer.endToEndId, direction: "DEBIT", amount, at }), answer)
+    ? Effect.map(psp.recordOnce(account.id, reference, { endToEndId: answer.endToEndId, direction: "DEBIT", amount, at }), (first): PayoutAnswer => ({
+      _tag: "Paid",
+      endToEndId: first.endToEndId
+    }))
     : Effect.succeed(answer)
 
 /**
@@ -84,11 +89,11 @@ export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*
     },
     lookupKey: (key) => Effect.succeed(sandboxKeyHolder(key)),
     payOut: (input) =>
-      recorded(psp, input.account, input.amount, input.at, input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
+      recorded(psp, input.account, input.reference, input.amount, input.at, input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
         ? { _tag: "Refused", reason: "Chave PIX recusada pela instituição de destino" }
         : { _tag: "Paid", endToEndId: sandboxSpiId("E", input.at, input.reference) }),
     returnPix: (input) =>
-      recorded(psp, input.account, input.amount, input.at, input.amount % 100 === SANDBOX_REFUSED_REFUND_CENTS
+      recorded(psp, input.account, input.reference, input.amount, input.at, input.amount % 100 === SANDBOX_REFUSED_REFUND_CENTS
         ? { _tag: "Refused", reason: "Devolução recusada pela instituição do pagador" }
         : { _tag: "Paid", endToEndId: sandboxSpiId("D", input.at, input.reference) }),
     statement: (input) => psp.statement(input.account.id, input.from, input.to),
