@@ -546,20 +546,21 @@ describe("wallet ledger on postgres", () => {
     ])
     expect((await call("POST", "/v1/sandbox/med/infractions", { chargeId })).body.error.code).toBe("CHARGE_NOT_REFUNDABLE")
 
-    // A charge refunded while its infraction is open cannot return the block to the payer: the block is released instead.
+    // While an infraction blocks 3.00 of a 5.00 charge, the merchant may refund only the other 2.00: the 3.00 may still go back through the MED.
     const later = await receive(5)
     await receive(10)
     const contested = (await call("POST", "/v1/sandbox/med/infractions", { chargeId: later, amount: 3 })).body
     const laterE2e = (await call("GET", `/v1/charges/${later}?view=detail`)).body.pix.endToEndId as string
-    // 4.00 of the 5.00 refunded from the other payment's money: 1.00 is left to return, 3.00 is blocked.
-    expect((await call("POST", "/v1/wallet/refunds", { endToEndId: laterE2e, amount: 4, reason: "CUSTOMER_REQUEST" })).status).toBe(201)
+    const overBlock = await call("POST", "/v1/wallet/refunds", { endToEndId: laterE2e, amount: 2.01, reason: "CUSTOMER_REQUEST" })
+    expect([overBlock.status, overBlock.body.error.code, overBlock.body.error.details]).toEqual([400, "REFUND_AMOUNT_EXCEEDED", { requested: "2.01", available: "2.00", blockedByMed: "3.00" }])
+    expect((await call("POST", "/v1/sandbox/med/infractions", { chargeId: later, amount: 2.01 })).body.error.code).toBe("REFUND_AMOUNT_EXCEEDED")
+    expect((await call("POST", "/v1/wallet/refunds", { endToEndId: laterE2e, amount: 2, reason: "CUSTOMER_REQUEST" })).status).toBe(201)
     await engine.run(Billing.completeRefunds(1000))
-    const late = await call("POST", `/v1/sandbox/med/infractions/${contested.infractionId}/return`)
-    expect([late.status, late.body.error.code]).toEqual([400, "REFUND_AMOUNT_EXCEEDED"])
-    expect((await call("POST", `/v1/sandbox/med/infractions/${contested.infractionId}/release`)).body.status).toBe("RELEASED")
-    expect((await call("POST", "/v1/sandbox/med/infractions", { chargeId: later, amount: 1.01 })).body.error.code).toBe("REFUND_AMOUNT_EXCEEDED")
-    // 15.00 received, 4.00 refunded: 11.00, nothing blocked.
-    expect(await balance()).toMatchObject({ availableBalance: 11, retainedBalance: 0 })
+    // The MED then returns its 3.00: the whole 5.00 went back, once.
+    expect((await call("POST", `/v1/sandbox/med/infractions/${contested.infractionId}/return`)).body.status).toBe("RETURNED")
+    expect((await call("GET", `/v1/charges/${later}`)).body.status).toBe("REFUNDED")
+    // 15.00 received, 2.00 refunded, 3.00 returned: 10.00, nothing blocked.
+    expect(await balance()).toMatchObject({ availableBalance: 10, retainedBalance: 0 })
     expect((await call("GET", "/v1/sandbox/med/infractions/SANDBOX_med_nothing")).status).toBe(404)
   })
 

@@ -1,5 +1,5 @@
 /** MED infractions on `effect/sql`. */
-import { MedInfraction, MedInfractions } from "@billing/core"
+import { cents, MedInfraction, MedInfractions } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
@@ -21,6 +21,9 @@ export const MedInfractionsStorageLive = Layer.effect(MedInfractions, Effect.gen
         VALUES (${m.id}, ${m.accountId}, ${m.chargeId}, ${m.endToEndId}, ${m.amount}, ${m.blocked}, ${m.reason}, ${m.status}, ${m.refundId},
         ${m.createdAt}, ${m.updatedAt})`),
     lock: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`),
+    blockedOf: (chargeId) =>
+      run(sql<{ blocked: string }>`SELECT coalesce(sum(blocked_cents), 0)::text AS blocked FROM med_infractions
+        WHERE charge_id = ${chargeId} AND status = 'OPEN'`).pipe(Effect.map((rows) => cents(Number(rows[0]!.blocked)))),
     find: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id}`),
     decide: (id, status, refundId, at) =>
       one(sql`UPDATE med_infractions SET status = ${status}, refund_id = ${refundId}, updated_at = ${at}

@@ -53,9 +53,10 @@ export const openInfraction = Effect.fn("Med.open")(function*(request: MedInfrac
     if (charge.paymentType !== "PIX" || charge.endToEndId === null || !["PAID", "PARTIALLY_REFUNDED"].includes(charge.status)) {
       return yield* new ChargeNotRefundable({ message: "Só um PIX recebido pode ter infração MED", details: { status: charge.status } })
     }
-    const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)))
+    // What earlier open infractions block is contested already.
+    const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)) - (yield* (yield* MedInfractions).blockedOf(charge.id)))
     const amount = request.amount ?? remaining
-    if (amount > remaining || remaining === 0) {
+    if (amount > remaining || remaining <= 0) {
       return yield* new RefundAmountExceeded({ message: "Valor contestado excede o valor disponível para devolução", details: { available: toDecimalString(remaining) } })
     }
     const available = yield* (yield* Ledger).lockBalance(account.id, "AVAILABLE")

@@ -25,6 +25,7 @@ import { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
+import { MedInfractions } from "../ports/MedInfractions.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
 import { Refunds } from "../ports/Refunds.ts"
@@ -54,12 +55,14 @@ const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: s
     })
   }
   if (charge.paymentType === "PIX" && request.reason === undefined) return yield* invalidData("reason", "reason is required for a Pix refund")
-  const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)))
+  // What an open MED infraction blocks may still go back to the payer through the MED: no refund returns it meanwhile.
+  const blocked = yield* (yield* MedInfractions).blockedOf(charge.id)
+  const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)) - blocked)
   const amount = request.amount ?? remaining
-  if (amount > remaining || remaining === 0) {
+  if (amount > remaining || remaining <= 0) {
     return yield* new RefundAmountExceeded({
-      message: "Valor do estorno excede o valor disponível para devolução",
-      details: { requested: toDecimalString(amount), available: toDecimalString(remaining) }
+      message: blocked > 0 ? "Valor do estorno excede o valor disponível: parte da cobrança está bloqueada por MED" : "Valor do estorno excede o valor disponível para devolução",
+      details: { requested: toDecimalString(amount), available: toDecimalString(cents(Math.max(0, remaining))), blockedByMed: toDecimalString(blocked) }
     })
   }
   return { charge, amount }
