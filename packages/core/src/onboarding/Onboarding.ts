@@ -20,13 +20,13 @@ import { Accounts } from "../ports/Accounts.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Kyc, type KycDecision } from "../ports/Kyc.ts"
 import { Outbox } from "../ports/Outbox.ts"
+import { PixProvider } from "../ports/PixProvider.ts"
 import { Proposals } from "../ports/Proposals.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { SUBACCOUNT_OPENING_FEE } from "../rules/Fees.ts"
 import { openingFeePosting } from "../rules/Postings.ts"
-import { SANDBOX_ISPB } from "../sandbox/PixProviderSandbox.ts"
 
 /** How long a worker holds the proposals it is asking the KYC provider about before another may take them. */
 export const ONBOARDING_LEASE_MILLIS = 60_000
@@ -58,14 +58,14 @@ const recordStage = Effect.fnUntraced(function*(proposal: Proposal, stage: Onboa
 })
 
 /** The signed `account_approved` for the proposal's registration, queued as a delivery of the master (never fanned out). */
-const queueAccountApproved = Effect.fnUntraced(function*(proposal: Proposal, account: Account, at: Date) {
+const queueAccountApproved = Effect.fnUntraced(function*(proposal: Proposal, account: Account, ispb: string, at: Date) {
   if (proposal.webhookId === null) return
   yield* (yield* WebhookDeliveries).insertMany([{
     id: yield* (yield* Ids).make("whe"),
     accountId: proposal.accountId,
     webhookId: proposal.webhookId,
     event: "account_approved",
-    body: accountApprovedBody(proposal, account, SANDBOX_ISPB),
+    body: accountApprovedBody(proposal, account, ispb),
     status: "pending",
     attempt: 0,
     responseStatusCode: null,
@@ -103,8 +103,9 @@ const openSubAccount = Effect.fnUntraced(function*(proposal: Proposal) {
     }
     const opened: Proposal = { ...current.value, account: "CONFIRMED", subAccountId: account.id, updatedAt: at }
     yield* proposals.update(opened)
-    yield* (yield* Outbox).append({ accountId: master.id, event: "onboarding.create", body: onboardingCreateBody(opened, account, SANDBOX_ISPB, at) })
-    yield* queueAccountApproved(opened, account, at)
+    const { ispb } = yield* PixProvider
+    yield* (yield* Outbox).append({ accountId: master.id, event: "onboarding.create", body: onboardingCreateBody(opened, account, ispb, at) })
+    yield* queueAccountApproved(opened, account, ispb, at)
     return Option.some(opened)
   }))
 })

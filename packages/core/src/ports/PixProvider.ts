@@ -92,4 +92,6 @@ export class PixProvider extends Context.Service<PixProvider, {
   }) => Effect.Effect<PayoutAnswer, PixProviderError>
   /** The provider's statement of the account's Pix between `from` (inclusive) and `to` (exclusive). */
   readonly statement: (input: { readonly account: Account; readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<PspEntry>, PixProviderError>
+  /** The ISPB of the institution that holds the accounts' money (what `account_approved` names a new account's bank by). */
+  readonly ispb: string
 }>()("@billing/core/ports/PixProvider") {}

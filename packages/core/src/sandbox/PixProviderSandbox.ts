@@ -67,6 +67,7 @@ const recorded = (psp: SandboxPsp["Service"], account: Account, reference: strin
 export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*() {
   const psp = yield* SandboxPsp
   return PixProvider.of({
+    ispb: SANDBOX_ISPB,
     /** Pix Automático with a first charge: a composite dynamic code whose payload and recurrence locations are on a sandbox host. */
     createRecurrence: (input) => {
       const recurrencyId = sandboxRecurrencyId(input.expiresAt, input.txid)
