@@ -57,7 +57,8 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.post("pay", "/pay/:chargeId", {
       params: ChargeIdParam,
       success: Schema.Struct({ chargeId: Schema.String, status: Schema.Literal("PROCESSING"), message: Schema.String }),
-      error: [...chargeErrors, enveloped(NotSandboxAccount), enveloped(ChargeNotPayable)]
+      // Another master's sub-account in `X-Sub-Account` is 401 OWNERSHIP_MISMATCH on every wallet route.
+      error: [...chargeErrors, enveloped(NotSandboxAccount), enveloped(ChargeNotPayable), enveloped(SubAccountNotOwned)]
     })
       .annotateMerge(requires("wallet/write"))
       .annotate(OpenApi.Summary, "Pay a charge in the sandbox"),
@@ -115,7 +116,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.post("dict", "/dict", {
       payload: DictRequest,
       success: DictView,
-      error: [enveloped(InvalidData), enveloped(PixKeyNotFound)]
+      error: [enveloped(InvalidData), enveloped(PixKeyNotFound), enveloped(SubAccountNotOwned)]
     })
       .annotateMerge(requires("wallet/read", "wallet/write"))
       .annotate(OpenApi.Summary, "Look a Pix key up in the DICT"),
