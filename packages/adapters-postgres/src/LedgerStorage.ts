@@ -3,7 +3,7 @@
  * statements; the database moves the balances (migration 0015), so this
  * adapter never computes one.
  */
-import { cents, Counterparty, type EntryToPost, HOUSE, Ledger, LedgerLine, type LineDraft, Receivable, type WalletBalance } from "@billing/core"
+import { cents, Counterparty, type EntryToPost, HOUSE, Ledger, LedgerLine, type LineDraft, Receivable, Rules, type WalletBalance } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
@@ -159,12 +159,8 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
         const open = yield* run(sql<{ id: string; left: string }>`SELECT id, (amount_cents - refunded_cents)::text AS left FROM receivables
           WHERE holder = ${holder} AND charge_id = ${chargeId} AND settled_at IS NULL AND refunded_cents < amount_cents
           ORDER BY installment DESC FOR UPDATE`)
-        let wanted: number = amount
-        const taken = open.flatMap((row) => {
-          const take = Math.min(wanted, Number(row.left))
-          wanted -= take
-          return take === 0 ? [] : [{ receivableId: row.id, holder, amount: cents(take) }]
-        })
+        const taken = Rules.takeInOrder(open.map((row) => ({ receivableId: row.id, remaining: cents(Number(row.left)) })), amount)
+          .map((t) => ({ receivableId: t.receivableId, holder, amount: t.paid }))
         if (taken.length > 0) {
           yield* run(sql`UPDATE receivables SET refunded_cents = refunded_cents + v.take
             FROM (VALUES ${sql.csv(taken.map((t) => sql`(${t.receivableId}, ${t.amount}::bigint)`))}) AS v (id, take) WHERE receivables.id = v.id`)

@@ -82,7 +82,7 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
         WHERE id = ${id} AND status = 'PROCESSING' RETURNING ${columns(sql)}`).pipe(Effect.map(first)),
     insertDebts: (debts, at) =>
       debts.length === 0 ? Effect.void : run(sql`INSERT INTO split_debts (id, holder, refund_id, reason, amount_cents, remaining_cents, status, created_at, updated_at)
-        VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.refundId === null ? "OPENING_FEE" : "REFUND"}, ${d.amount}, ${d.remaining},
+        VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.refundId === null ? "OPENING_FEE" : "REFUND"}, ${d.amount}, ${d.amount},
           'PENDING', ${at}, ${at})`))}`),
     lockPendingDebts: (holders) =>
       holders.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${debtColumns(sql)},

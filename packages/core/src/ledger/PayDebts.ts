@@ -4,11 +4,11 @@
  * first, as one entry from its `AVAILABLE` book to its `DEBT` book.
  */
 import { Effect } from "effect"
-import { cents } from "../money/Money.ts"
+import { sumCents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { Refunds } from "../ports/Refunds.ts"
-import { debtSettlementPosting, payOldestFirst } from "../rules/Postings.ts"
+import { debtSettlementPosting, takeInOrder } from "../rules/Postings.ts"
 import { isSandboxReference, postEntries } from "./PostEntries.ts"
 
 /** Pays the pending split debts of `holders` from their available balances; call in the transaction that credited them. */
@@ -21,13 +21,12 @@ export const payDebtsFrom = Effect.fn("Ledger.payDebtsFrom")(function*(holders: 
   const ids = yield* Ids
   const byHolder = Map.groupBy(debts, (debt) => debt.holder)
   for (const [holder, owed] of byHolder) {
-    const payments = payOldestFirst(owed, yield* ledger.lockBalance(holder, "AVAILABLE"))
+    const payments = takeInOrder(owed, yield* ledger.lockBalance(holder, "AVAILABLE"))
     if (payments.length === 0) continue
     // One entry per kind of debt paid, so the statement names each under its own category (an opening fee is a FEE).
-    const categoryOf = new Map(owed.map((debt) => [debt.id, debt.category]))
-    for (const [category, paid] of Map.groupBy(payments, (p) => categoryOf.get(p.id)!)) {
+    for (const [category, paid] of Map.groupBy(payments, (p) => p.category)) {
       const reference = yield* ids.make("dsp", { sandbox: isSandboxReference(owed[0]!.id) })
-      yield* postEntries([debtSettlementPosting(holder, cents(paid.reduce((sum, p) => sum + p.paid, 0)), reference, category)], at)
+      yield* postEntries([debtSettlementPosting(holder, sumCents(paid.map((p) => p.paid)), reference, category)], at)
     }
     yield* refunds.payDebts(payments, at)
   }

@@ -17,6 +17,13 @@ export const ZERO = cents(0)
 /** The minimum charge of the spec: 0.01. */
 export const ONE_CENT = cents(1)
 
+/** The sum of `amounts`. */
+export const sumCents = (amounts: Iterable<Cents>): Cents => {
+  let total = 0
+  for (const amount of amounts) total += amount
+  return cents(total)
+}
+
 export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", {
   input: Schema.String,
   message: Schema.String

@@ -99,7 +99,7 @@ const openSubAccount = Effect.fnUntraced(function*(proposal: Proposal) {
       const debtId = yield* (yield* Ids).make("sdb", { sandbox: master.sandbox })
       // One opening fee per proposal: the entry is referenced by it, which the ledger keeps unique.
       yield* postEntries([openingFeePosting(account.id, fee, current.value.id)], at)
-      yield* (yield* Refunds).insertDebts([{ id: debtId, holder: account.id, refundId: null, amount: fee, remaining: fee }], at)
+      yield* (yield* Refunds).insertDebts([{ id: debtId, holder: account.id, refundId: null, amount: fee }], at)
     }
     const opened: Proposal = { ...current.value, account: "CONFIRMED", subAccountId: account.id, updatedAt: at }
     yield* proposals.update(opened)

@@ -44,7 +44,8 @@ export class Refunds extends Context.Service<Refunds, {
     readonly providerChargeId: string | null
     readonly error: string | null
   }, at: Date) => Effect.Effect<Option.Option<Refund>>
-  readonly insertDebts: (debts: ReadonlyArray<SplitDebt>, at: Date) => Effect.Effect<void>
+  /** Opens debts, each owing its whole `amount`. */
+  readonly insertDebts: (debts: ReadonlyArray<Omit<SplitDebt, "remaining">>, at: Date) => Effect.Effect<void>
   /** The pending debts of `holders`, oldest first, locked until the transaction ends; each with the statement category of what it is for. */
   readonly lockPendingDebts: (holders: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SplitDebt & { readonly category: DebtCategory }>>
   /** Records what was paid of each debt (`remaining` after the payment); a debt left at zero is `PAID`. */

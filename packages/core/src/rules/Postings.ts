@@ -10,7 +10,8 @@ import type { Charge } from "../domain/Charge.ts"
 import type { Refund } from "../domain/Refund.ts"
 import { type Counterparty, type EntryDraft, HOUSE, type LineDraft, type Receivable } from "../domain/Ledger.ts"
 import { allocateRemainderToFirst } from "../money/Allocation.ts"
-import { type Cents, cents } from "../money/Money.ts"
+import { type Cents, cents, sumCents } from "../money/Money.ts"
+import { roundDown } from "../money/Rounding.ts"
 
 /** Days between a card payment and each of its installments' settlement: month by month. */
 export const CARD_INSTALLMENT_DAYS = 30
@@ -43,7 +44,7 @@ export const partsByReceiver = (charge: Charge): ReadonlyArray<{ readonly accoun
 /** Each holder's net share of a paid charge: the owner keeps what fees and split parts leave. */
 export const paymentShares = (charge: Charge): ReadonlyArray<{ readonly holder: string; readonly amount: Cents }> => {
   const parts = partsByReceiver(charge)
-  const owner = charge.net - parts.reduce((sum, part) => sum + part.amount, 0)
+  const owner = charge.net - sumCents(parts.map((part) => part.amount))
   return [{ holder: charge.accountId, amount: cents(owner) }, ...parts.map((part) => ({ holder: part.accountId, amount: part.amount }))]
 }
 
@@ -215,9 +216,16 @@ export const pixSendReturnedPosting = (w: PixSendMovement): EntryDraft => ({
  */
 export const reversalParts = (charge: Charge, amount: Cents) =>
   partsByReceiver(charge).flatMap((part) => {
-    const share = cents(Number((BigInt(part.amount) * BigInt(amount)) / BigInt(charge.amount)))
+    const share = roundDown(BigInt(part.amount) * BigInt(amount), BigInt(charge.amount))
     return share === 0 ? [] : [{ accountId: part.accountId, accountNumber: part.accountNumber, amount: share }]
   })
+
+/** What the charge's owner bears of refunding `amount`: what its receivers' parts leave. */
+export const ownerRefundPart = (amount: Cents, receivers: ReadonlyArray<{ readonly amount: Cents }>): Cents =>
+  cents(amount - sumCents(receivers.map((r) => r.amount)))
+
+/** What is left to refund of a charge of `amount`: less what refunds took, and what an open MED infraction blocks. */
+export const leftToRefund = (amount: Cents, refunded: Cents, blocked: Cents): Cents => cents(amount - refunded - blocked)
 
 /**
  * What one holder gives back for a refund: from the charge's receivable (a
@@ -256,7 +264,7 @@ export const byHolder = (rows: ReadonlyArray<{ readonly holder: string; readonly
 /** The refund's movement in the ledger, from what it recorded: each holder's part, and whether it is a chargeback. */
 export const refundMovement = (refund: Refund): RefundMovement => {
   const taken = byHolder(refund.receivablesTaken)
-  const ownerPart = refund.amount - refund.splitReversals.reduce((sum, r) => sum + r.amount, 0)
+  const ownerPart = ownerRefundPart(refund.amount, refund.splitReversals)
   const ownerFromReceivable = taken.get(refund.accountId) ?? 0
   const ownerOwed = refund.ownerDebt?.amount ?? 0
   return {
@@ -364,13 +372,17 @@ export const refundReturnedPosting = (m: RefundMovement, back: RefundReturn): En
   ]
 })
 
-/** What `available` pays of `debts` (oldest first): each debt paid and its remaining after it. */
-export const payOldestFirst = (debts: ReadonlyArray<{ readonly id: string; readonly remaining: Cents }>, available: Cents) => {
+/**
+ * What `available` covers of `items`, in their order (debts oldest first,
+ * receivables newest installment first): each item it reaches, what it took
+ * of it (`paid`) and what is left of it (`remaining`).
+ */
+export const takeInOrder = <Item extends { readonly remaining: Cents }>(items: ReadonlyArray<Item>, available: Cents) => {
   let left: number = available
-  return debts.flatMap((debt) => {
-    const paid = Math.min(left, debt.remaining)
+  return items.flatMap((item) => {
+    const paid = Math.min(left, item.remaining)
     left -= paid
-    return paid === 0 ? [] : [{ id: debt.id, paid: cents(paid), remaining: cents(debt.remaining - paid) }]
+    return paid === 0 ? [] : [{ ...item, paid: cents(paid), remaining: cents(item.remaining - paid) }]
   })
 }
 

@@ -17,15 +17,15 @@ import { type Dispute, DisputeClosed, DisputeNotFound } from "../domain/Dispute.
 import { ChargeNotRefundable, RefundAmountExceeded } from "../domain/Refund.ts"
 import { type DisputeRequest, toDisputeView } from "../domain/WalletViews.ts"
 import { disputeUpdatedBody } from "../events/DisputeEvents.ts"
-import { cents, toDecimalString } from "../money/Money.ts"
+import { toDecimalString } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Disputes } from "../ports/Disputes.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { type ChargeTransition, ChargeTransitions } from "../rules/ChargeTransitions.ts"
-import { insertRefund, newRefund, takeRefundParts } from "../wallet/Refunds.ts"
+import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { insertRefund, newRefund, refundableOf, takeRefundParts } from "../wallet/Refunds.ts"
 
 const ONLY_SANDBOX = "Simulação de chargeback disponível apenas em contas sandbox"
 
@@ -42,16 +42,14 @@ export const openDispute = Effect.fn("Disputes.open")(function*(request: Dispute
     const found = yield* (yield* Charges).lockOwn(account.id, { chargeId: request.chargeId })
     if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${request.chargeId} não encontrada`, details: null })
     const charge = found.value
-    if (charge.paymentType !== "CREDIT_CARD" || !["PAID", "PARTIALLY_REFUNDED"].includes(charge.status)) {
+    if (charge.paymentType !== "CREDIT_CARD" || nextChargeStatus(charge.status, "disputed") === undefined) {
       return yield* new ChargeNotRefundable({ message: "Só uma cobrança de cartão paga pode ser contestada", details: { status: charge.status } })
     }
-    const refunds = yield* Refunds
-    const refunded = yield* refunds.refundedOf(charge.id)
+    const { left: remaining } = yield* refundableOf(charge, { withBlocked: false })
     // A refund the acquirer has not answered yet would move the charge under the dispute.
-    if (refunded !== (yield* refunds.refundedOf(charge.id, { confirmedOnly: true }))) {
+    if (charge.amount - remaining !== (yield* (yield* Refunds).refundedOf(charge.id, { confirmedOnly: true }))) {
       return yield* new ChargeNotRefundable({ message: "Há um estorno em andamento nesta cobrança", details: { status: charge.status } })
     }
-    const remaining = cents(charge.amount - refunded)
     const amount = request.amount ?? remaining
     if (amount > remaining) {
       return yield* new RefundAmountExceeded({ message: "Valor contestado excede o valor não estornado", details: { available: toDecimalString(remaining) } })
@@ -103,7 +101,7 @@ export const loseDispute = Effect.fn("Disputes.lose")(function*(id: string) {
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const { charge, dispute } = yield* openOne(account.id, id)
     const at = new Date(yield* Clock.currentTimeMillis)
-    const parts = yield* takeRefundParts(charge, dispute.amount, true)
+    const { parts } = yield* takeRefundParts(charge, dispute.amount, true)
     const refundId = yield* (yield* Ids).make("ref", { sandbox: true })
     const chargeback = newRefund(refundId, charge, dispute.amount, at, { reason: "CHARGEBACK", status: "CONFIRMED", returnIdentification: null, ...parts })
     yield* insertRefund(chargeback, at)

@@ -24,7 +24,8 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { moveChargeByRefunds, newRefund } from "../wallet/Refunds.ts"
+import { moveChargeByRefunds, newRefund, refundableOf } from "../wallet/Refunds.ts"
+import { nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { medBlockPosting, type MedMovement, medReleasePosting, medReturnPosting } from "../rules/Postings.ts"
 import { sandboxSpiId } from "./PixProviderSandbox.ts"
 
@@ -50,11 +51,11 @@ export const openInfraction = Effect.fn("Med.open")(function*(request: MedInfrac
     const found = yield* (yield* Charges).lockOwn(account.id, { chargeId: request.chargeId })
     if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${request.chargeId} não encontrada`, details: null })
     const charge = found.value
-    if (charge.paymentType !== "PIX" || charge.endToEndId === null || !["PAID", "PARTIALLY_REFUNDED"].includes(charge.status)) {
+    if (charge.paymentType !== "PIX" || charge.endToEndId === null || nextChargeStatus(charge.status, "refunded") === undefined) {
       return yield* new ChargeNotRefundable({ message: "Só um PIX recebido pode ter infração MED", details: { status: charge.status } })
     }
     // What earlier open infractions block is contested already.
-    const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)) - (yield* (yield* MedInfractions).blockedOf(charge.id)))
+    const { left: remaining } = yield* refundableOf(charge, { withBlocked: true })
     const amount = request.amount ?? remaining
     if (amount > remaining || remaining <= 0) {
       return yield* new RefundAmountExceeded({ message: "Valor contestado excede o valor disponível para devolução", details: { available: toDecimalString(remaining) } })
@@ -127,13 +128,13 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
     }
     const charges = yield* Charges
     const charge = Option.getOrUndefined(yield* charges.lockOwn(account.id, { chargeId: open.chargeId }))!
-    const refunds = yield* Refunds
-    const remaining = charge.amount - (yield* refunds.refundedOf(charge.id))
+    // This infraction's own block is what may go back: refunds only must leave room for it.
+    const { left: remaining } = yield* refundableOf(charge, { withBlocked: false })
     if (open.blocked > remaining) {
       // Refunded meanwhile: what is blocked cannot all go back to the payer; the merchant releases it instead.
       return yield* new RefundAmountExceeded({
         message: "A cobrança foi estornada depois da abertura da infração: libere o bloqueio",
-        details: { blocked: toDecimalString(open.blocked), available: toDecimalString(cents(remaining)) }
+        details: { blocked: toDecimalString(open.blocked), available: toDecimalString(remaining) }
       })
     }
     const ids = yield* Ids
@@ -146,7 +147,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
       receivablesTaken: [],
       ownerDebt: null
     })
-    yield* refunds.insert(refund)
+    yield* (yield* Refunds).insert(refund)
     const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RETURNED", refund.id, at))!
     yield* postEntries([medReturnPosting(movementOf(returned), refund.returnIdentification!)], at)
     yield* (yield* SandboxPsp).record(account.id, { endToEndId: refund.returnIdentification!, direction: "DEBIT", amount: refund.amount, at })

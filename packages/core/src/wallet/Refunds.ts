@@ -30,14 +30,24 @@ import { Outbox } from "../ports/Outbox.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
-import { byHolder, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
+import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { byHolder, leftToRefund, ownerRefundPart, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
 /** How long a worker holds the refunds it is asking the provider about before another may take them. */
 export const REFUND_LEASE_MILLIS = 60_000
 
-const REFUNDABLE: ReadonlyArray<Charge["status"]> = ["PAID", "PARTIALLY_REFUNDED"]
+/**
+ * What is left to refund of `charge` (call under its lock): what it was
+ * paid, less the refunds not refused, and less what an open MED infraction
+ * blocks (`withBlocked`): that may still go back through the MED, and no
+ * refund returns it meanwhile.
+ */
+export const refundableOf = Effect.fn("Wallet.refundableOf")(function*(charge: Charge, options: { readonly withBlocked: boolean }) {
+  const refunded = yield* (yield* Refunds).refundedOf(charge.id)
+  const blocked = options.withBlocked ? yield* (yield* MedInfractions).blockedOf(charge.id) : cents(0)
+  return { left: leftToRefund(charge.amount, refunded, blocked), blocked }
+})
 
 /** The charge the request names, locked, checked refundable, and how much of it this refund takes. */
 const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: string, request: RefundRequest) {
@@ -48,16 +58,14 @@ const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: s
   if (charge === undefined || (request.chargeId !== undefined && request.chargeId !== charge.id)) {
     return yield* new ChargeNotFound({ message: `Cobrança ${request.chargeId ?? request.endToEndId} não encontrada`, details: null })
   }
-  if (!REFUNDABLE.includes(charge.status) || charge.paymentType === "BOLETO") {
+  if (nextChargeStatus(charge.status, "refunded") === undefined || charge.paymentType === "BOLETO") {
     return yield* new ChargeNotRefundable({
       message: `Não é possível estornar uma cobrança ${charge.paymentType} com status ${charge.status}`,
       details: { status: charge.status, paymentType: charge.paymentType }
     })
   }
   if (charge.paymentType === "PIX" && request.reason === undefined) return yield* invalidData("reason", "reason is required for a Pix refund")
-  // What an open MED infraction blocks may still go back to the payer through the MED: no refund returns it meanwhile.
-  const blocked = yield* (yield* MedInfractions).blockedOf(charge.id)
-  const remaining = cents(charge.amount - (yield* (yield* Refunds).refundedOf(charge.id)) - blocked)
+  const { left: remaining, blocked } = yield* refundableOf(charge, { withBlocked: true })
   const amount = request.amount ?? remaining
   if (amount > remaining || remaining <= 0) {
     return yield* new RefundAmountExceeded({
@@ -77,7 +85,7 @@ const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: s
 const partsOf = Effect.fn("Wallet.refundParts")(function*(charge: Charge, amount: Cents) {
   const ledger = yield* Ledger
   const receivers = reversalParts(charge, amount)
-  const owner = { accountId: charge.accountId, accountNumber: "", amount: cents(amount - receivers.reduce((sum, r) => sum + r.amount, 0)) }
+  const owner = { accountId: charge.accountId, accountNumber: "", amount: ownerRefundPart(amount, receivers) }
   const wanted = [owner, ...receivers].sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
   // Receivables before balances, as the receivables job takes them: the two never wait for each other in a circle.
   const taken: Array<ReceivableTaken> = []
@@ -86,11 +94,13 @@ const partsOf = Effect.fn("Wallet.refundParts")(function*(charge: Charge, amount
   }
   const fromReceivables = byHolder(taken)
   const paid = new Map<string, Cents>()
+  let ownerAvailable = cents(0)
   for (const part of wanted) {
     const available = yield* ledger.lockBalance(part.accountId, "AVAILABLE")
+    if (part === owner) ownerAvailable = available
     paid.set(part.accountId, paidAtOnce(part.amount, fromReceivables.get(part.accountId) ?? cents(0), available))
   }
-  return { owner, receivers, taken, paid }
+  return { owner, receivers, taken, paid, ownerAvailable }
 })
 
 /**
@@ -100,7 +110,7 @@ const partsOf = Effect.fn("Wallet.refundParts")(function*(charge: Charge, amount
  * owner that debt; a merchant's own refund is refused instead.
  */
 export const takeRefundParts = Effect.fn("Wallet.takeRefundParts")(function*(charge: Charge, amount: Cents, sandbox: boolean) {
-  const { owner, receivers, taken, paid } = yield* partsOf(charge, amount)
+  const { owner, receivers, taken, paid, ownerAvailable } = yield* partsOf(charge, amount)
   const ownerPaid = paid.get(owner.accountId)!
   const ids = yield* Ids
   const debtId = ids.make("sdb", { sandbox })
@@ -111,7 +121,9 @@ export const takeRefundParts = Effect.fn("Wallet.takeRefundParts")(function*(cha
     splitReversals.push({ ...part, reversed, status: pending ? "PENDING" : "REVERSED", debtId: pending ? yield* debtId : null })
   }
   const ownerDebt = ownerPaid < owner.amount ? { debtId: yield* debtId, amount: cents(owner.amount - ownerPaid) } : null
-  return { splitReversals, receivablesTaken: taken, ownerDebt }
+  // What the owner had to pay from its balance (its part less its receivables), and what that balance held.
+  const ownerNeeds = { needed: cents(owner.amount - (byHolder(taken).get(owner.accountId) ?? 0)), available: ownerAvailable }
+  return { parts: { splitReversals, receivablesTaken: taken, ownerDebt }, ownerNeeds }
 })
 
 /** A new refund of `amount` of `charge` at `at`: the parts taken, its reason, and the provider's answer when it came at once. */
@@ -139,11 +151,10 @@ export const newRefund = (id: string, charge: Charge, amount: Cents, at: Date, f
 export const insertRefund = Effect.fn("Wallet.insertRefund")(function*(refund: Refund, at: Date) {
   const refunds = yield* Refunds
   yield* refunds.insert(refund)
-  const debts = [
+  yield* refunds.insertDebts([
     ...refund.splitReversals.flatMap((r) => r.debtId === null ? [] : [{ id: r.debtId, holder: r.accountId, amount: cents(r.amount - r.reversed) }]),
     ...(refund.ownerDebt === null ? [] : [{ id: refund.ownerDebt.debtId, holder: refund.accountId, amount: refund.ownerDebt.amount }])
-  ]
-  yield* refunds.insertDebts(debts.map((debt) => ({ ...debt, refundId: refund.id, remaining: debt.amount })), at)
+  ].map((debt) => ({ ...debt, refundId: refund.id })), at)
   const movement = refundMovement(refund)
   yield* postEntries([refundPosting(movement), ...(refund.status === "CONFIRMED" ? [refundSettledPosting(movement, refund.returnIdentification)] : [])], at)
 })
@@ -151,11 +162,8 @@ export const insertRefund = Effect.fn("Wallet.insertRefund")(function*(refund: R
 /** Reserves the refund: row, debts, ledger entry and `refund.requested`, in one transaction. */
 const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, sandbox: boolean, request: RefundRequest) {
   const { charge, amount } = yield* chargeToRefund(accountId, request)
-  const parts = yield* takeRefundParts(charge, amount, sandbox)
+  const { parts, ownerNeeds: { needed, available } } = yield* takeRefundParts(charge, amount, sandbox)
   if (parts.ownerDebt !== null) {
-    const ownerPart = amount - parts.splitReversals.reduce((sum, r) => sum + r.amount, 0)
-    const needed = cents(ownerPart - (byHolder(parts.receivablesTaken).get(accountId) ?? 0))
-    const available = cents(needed - parts.ownerDebt.amount)
     return yield* new InsufficientBalance({
       message: `Saldo insuficiente para o estorno: disponível ${toDecimalString(available)}, necessário ${toDecimalString(needed)}`,
       details: { availableBalance: toDecimalString(available), amount: toDecimalString(needed) }
@@ -205,10 +213,8 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
       yield* moveChargeByRefunds(charge, at)
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
     } else {
-      // The parts' balances before the debts, in account order, as a credit paying debts takes them.
-      for (const holder of [...new Set([settled.accountId, ...settled.splitReversals.map((r) => r.accountId)])].sort()) {
-        yield* (yield* Ledger).lockBalance(holder, "AVAILABLE")
-      }
+      // The parts' books before the debts, in the order postings take them, as a credit paying debts does.
+      yield* (yield* Ledger).lockBooks([settled.accountId, ...settled.splitReversals.map((r) => r.accountId)])
       const canceled = yield* refunds.cancelDebts(settled.id, at)
       const kept = yield* (yield* Ledger).restoreReceivables(settled.receivablesTaken)
       const back = {

@@ -8,7 +8,7 @@ import { computeFees } from "../../src/rules/Fees.ts"
 import type { Refund } from "../../src/domain/Refund.ts"
 import {
   debtSettlementPosting,
-  payOldestFirst,
+  takeInOrder,
   paymentPosting,
   type PixSendMovement,
   receivableSettlement,
@@ -216,7 +216,7 @@ describe("posting laws", () => {
           // As a credit does: what each holder has available pays its debts, oldest first.
           for (const holder of new Set(debts.map((d) => d.holder))) {
             const owed = debts.filter((d) => d.holder === holder && d.remaining > 0)
-            const payments = payOldestFirst(owed, cents(balanceOf(holder, "AVAILABLE")))
+            const payments = takeInOrder(owed, cents(balanceOf(holder, "AVAILABLE")))
             const total = payments.reduce((a, p) => a + p.paid, 0)
             if (total === 0) continue
             post(debtSettlementPosting(holder, cents(total), `dsp_${i}_${holder}`, "REFUND"))
