@@ -3,7 +3,7 @@ import { Dispute, Disputes } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { first, run } from "./Statements.ts"
+import { firstOf, run } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", charge_id AS "chargeId", amount_cents AS amount, reason, status, refund_id AS "refundId",
@@ -13,7 +13,7 @@ const decodeDisputes = decodeRows(Dispute.mapFields((fields) => ({ ...fields, am
 
 export const DisputesStorageLive = Layer.effect(Disputes, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const one = (statement: Statement.Statement<unknown>) => run(statement).pipe(Effect.flatMap(decodeDisputes), Effect.map(first))
+  const one = (statement: Statement.Statement<unknown>) => run(statement).pipe(Effect.flatMap(firstOf(decodeDisputes)))
   return Disputes.of({
     insert: (d) =>
       run(sql`INSERT INTO disputes (id, account_id, charge_id, amount_cents, reason, status, refund_id, created_at, updated_at)

@@ -3,7 +3,7 @@ import { cents, MedInfraction, MedInfractions } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { first, run } from "./Statements.ts"
+import { firstOf, run } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", charge_id AS "chargeId", end_to_end_id AS "endToEndId", amount_cents AS amount,
@@ -13,7 +13,7 @@ const decodeInfractions = decodeRows(MedInfraction.mapFields((fields) => ({ ...f
 
 export const MedInfractionsStorageLive = Layer.effect(MedInfractions, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const one = (statement: Statement.Statement<unknown>) => run(statement).pipe(Effect.flatMap(decodeInfractions), Effect.map(first))
+  const one = (statement: Statement.Statement<unknown>) => run(statement).pipe(Effect.flatMap(firstOf(decodeInfractions)))
   return MedInfractions.of({
     insert: (m) =>
       run(sql`INSERT INTO med_infractions (id, account_id, charge_id, end_to_end_id, amount_cents, blocked_cents, reason, status, refund_id,

@@ -1,15 +1,12 @@
 /**
  * The event outbox on `effect/sql`. Bodies are stored as text, written once,
- * so every delivery sends the same bytes; the worker claims unprocessed rows
- * with `FOR UPDATE SKIP LOCKED`.
+ * so every delivery sends the same bytes; the worker fans unprocessed rows
+ * out with `FOR UPDATE SKIP LOCKED` (`WebhookDeliveriesStorage.fanOut`).
  */
-import { Outbox, OutboxEvent } from "@billing/core"
+import { Outbox } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeRows } from "./Rows.ts"
 import { now, run } from "./Statements.ts"
-
-const decodeOutbox = decodeRows(OutboxEvent)
 
 export const OutboxStorageLive = Layer.effect(Outbox, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -20,13 +17,6 @@ export const OutboxStorageLive = Layer.effect(Outbox, Effect.gen(function*() {
     appendMany: (events) =>
       events.length === 0 ? Effect.void : Effect.flatMap(now, (at) =>
         run(sql`INSERT INTO outbox (account_id, event, body, created_at)
-          VALUES ${sql.csv(events.map((e) => sql`(${e.accountId}, ${e.event}, ${e.body}, ${at})`))}`)),
-    claimUnprocessed: (limit) =>
-      run(sql`SELECT id::text AS id, account_id AS "accountId", event, body, created_at AS "createdAt" FROM outbox
-        WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(Effect.flatMap(decodeOutbox)),
-    markProcessed: (ids) =>
-      ids.length === 0
-        ? Effect.void
-        : Effect.flatMap(now, (at) => run(sql`UPDATE outbox SET processed_at = ${at} WHERE id IN ${sql.in(ids.map((id) => BigInt(id)))}`))
+          VALUES ${sql.csv(events.map((e) => sql`(${e.accountId}, ${e.event}, ${e.body}, ${at})`))}`))
   })
 }))

@@ -3,7 +3,7 @@ import { cents, OwnerDebt, ReceivableTaken, Refund, Refunds, SplitReversal } fro
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
-import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
+import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
 import { first, inScope, run } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
@@ -17,27 +17,21 @@ const decodeRefunds = decodeRows(withSeq({
   amount: CentsColumn,
   splitReversals: Schema.fromJsonString(Schema.Array(SplitReversal)),
   receivablesTaken: Schema.fromJsonString(Schema.Array(ReceivableTaken)),
-  ownerDebt: Schema.NullOr(Schema.fromJsonString(OwnerDebt))
+  ownerDebt: jsonColumn(OwnerDebt)
 }))
 const encodeReversals = Schema.encodeSync(Schema.fromJsonString(Schema.Array(SplitReversal)))
 const encodeTaken = Schema.encodeSync(Schema.fromJsonString(Schema.Array(ReceivableTaken)))
-const encodeOwnerDebt = Schema.encodeSync(Schema.NullOr(Schema.fromJsonString(OwnerDebt)))
+const encodeOwnerDebt = Schema.encodeSync(jsonColumn(OwnerDebt))
 
-const decodeDebts = decodeRows(Schema.Struct({
+const DebtRow = {
   id: Schema.String,
   holder: Schema.String,
   refundId: Schema.NullOr(Schema.String),
   amount: CentsColumn,
   remaining: CentsColumn
-}))
-const decodePendingDebts = decodeRows(Schema.Struct({
-  id: Schema.String,
-  holder: Schema.String,
-  refundId: Schema.NullOr(Schema.String),
-  amount: CentsColumn,
-  remaining: CentsColumn,
-  category: Schema.Literals(["REFUND", "CHARGEBACK", "FEE"])
-}))
+}
+const decodeDebts = decodeRows(Schema.Struct(DebtRow))
+const decodePendingDebts = decodeRows(Schema.Struct({ ...DebtRow, category: Schema.Literals(["REFUND", "CHARGEBACK", "FEE"]) }))
 const debtColumns = (sql: SqlClient.SqlClient) =>
   sql`id, holder, refund_id AS "refundId", amount_cents AS amount, remaining_cents AS remaining`
 

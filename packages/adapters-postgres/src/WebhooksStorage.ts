@@ -8,7 +8,7 @@
  * merchant's webhooks nor present its receiver's token. Rows of an earlier
  * version, kept in clear, are sealed in place when the layer starts.
  */
-import { SecretBox, SecretKey, sentToEveryRegistration, WebhookRegistration, Webhooks } from "@billing/core"
+import { SecretBox, SecretKey, WebhookRegistration, Webhooks } from "@billing/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
@@ -79,10 +79,8 @@ export const WebhooksStorageLive = Layer.effect(Webhooks, Effect.gen(function*()
       ),
     findMany: (ids) =>
       ids.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${webhookColumns} FROM webhooks WHERE id IN ${sql.in([...ids])}`).pipe(Effect.flatMap(opened)),
-    subscribersOf: (accountId, event) =>
-      run(sql`SELECT ${webhookColumns} FROM webhooks
-        WHERE account_id = ${accountId} AND status = 'active'
-          AND ((jsonb_array_length(events) = 0 AND ${sentToEveryRegistration(event)}) OR events @> jsonb_build_array(${event}::text))
-        ORDER BY created_at, id`).pipe(Effect.flatMap(opened))
+    findActiveAt: (accountId, url) =>
+      run(sql`SELECT ${webhookColumns} FROM webhooks WHERE account_id = ${accountId} AND url = ${url} AND status = 'active'
+        ORDER BY created_at, id LIMIT 1`).pipe(Effect.flatMap(opened), Effect.map((rows) => Option.fromNullishOr(rows[0])))
   })
 }))

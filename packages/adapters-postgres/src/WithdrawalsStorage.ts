@@ -15,7 +15,7 @@ const decodeWithdrawals = decodeRows(withSeq({ ...Withdrawal.fields, amount: Cen
 
 const encodeReceiver = Schema.encodeSync(Schema.fromJsonString(Counterparty))
 
-const decodeLimits = decodeRows(Schema.Struct({ dailyLimit: CentsColumn, fee: CentsColumn }))
+const decodeLimits = decodeRows(Schema.Struct({ accountId: Schema.String, dailyLimit: CentsColumn, fee: CentsColumn }))
 
 export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -25,10 +25,11 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
       Effect.map(withoutSeq)
     )
   return Withdrawals.of({
-    limits: (accountId) =>
-      run(sql`SELECT daily_transfer_limit_cents AS "dailyLimit", transfer_fee_cents AS fee FROM wallet_limits WHERE account_id = ${accountId}`).pipe(
+    limits: (accountIds) =>
+      accountIds.length === 0 ? Effect.succeed(new Map()) : run(sql`SELECT account_id AS "accountId", daily_transfer_limit_cents AS "dailyLimit",
+        transfer_fee_cents AS fee FROM wallet_limits WHERE account_id IN ${sql.in([...accountIds])}`).pipe(
         Effect.flatMap(decodeLimits),
-        Effect.map(first)
+        Effect.map((rows) => new Map(rows.map(({ accountId, ...limits }) => [accountId, limits])))
       ),
     insert: (w) =>
       run(sql`INSERT INTO withdrawals (id, kind, account_id, amount_cents, fee_cents, pix_key, pix_key_type, status, receiver, description,

@@ -13,7 +13,8 @@ import {
   paymentTypeOf
 } from "../domain/Charge.ts"
 import { type ChargeListQuery, toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
-import { InvalidData } from "../domain/Errors.ts"
+import { InvalidData, invalidData } from "../domain/Errors.ts"
+import { offsetPage } from "../domain/Pagination.ts"
 import { type ChargeScope, Charges } from "../ports/Charges.ts"
 import { type ChargeTransition, ChargeTransitions } from "../rules/ChargeTransitions.ts"
 
@@ -56,19 +57,17 @@ const instantOf = (query: ChargeListQuery, field: "dateFrom" | "dateTo", alias: 
 
 /** `GET /v1/charges`: every filter of `ChargeListQuery` applied, newest first. */
 export const listCharges = Effect.fn("Charges.list")(function*(query: ChargeListQuery) {
-  const page = query.page ?? 1
-  const limit = query.perPage ?? query.limit ?? DEFAULT_CHARGE_PAGE_SIZE
-  if (page < 1) return yield* new InvalidData({ message: "page must be a positive integer", details: { field: "page" } })
-  if (limit < 1 || limit > 100) {
-    const field = query.perPage === undefined ? "limit" : "perPage"
-    return yield* new InvalidData({ message: `${field} must be an integer from 1 to 100`, details: { field } })
-  }
+  const { page, limit, offset, pagesOf } = yield* offsetPage(query.page, query.perPage ?? query.limit, {
+    sizeField: query.perPage === undefined ? "limit" : "perPage",
+    fallback: DEFAULT_CHARGE_PAGE_SIZE,
+    invalid: invalidData
+  })
   const from = yield* instantOf(query, "dateFrom", "startDate")
   const to = yield* instantOf(query, "dateTo", "endDate")
   const method = query.paymentType ?? query.paymentMethod
   const charges = yield* Charges
   const result = yield* charges.list(yield* chargeScope, {
-    offset: (page - 1) * limit,
+    offset,
     limit,
     from,
     to,
@@ -81,7 +80,7 @@ export const listCharges = Effect.fn("Charges.list")(function*(query: ChargeList
   return {
     data: result.items.map(toListItem),
     totalItems: result.total,
-    totalPages: Math.ceil(result.total / limit),
+    totalPages: pagesOf(result.total),
     page,
     limit,
     dateFrom: from,

@@ -33,9 +33,6 @@ export const EngineEventNames = [
   "account_approved"
 ] as const
 
-/** Whether a registration with an empty `events` list gets `event`: every event of the catalog, none of the engine's own. */
-export const sentToEveryRegistration = (event: string): boolean => !(EngineEventNames as ReadonlyArray<string>).includes(event)
-
 /** Every event name: the spec's catalog, then the engine's own. */
 export const EventNames = [
   "payment.success",

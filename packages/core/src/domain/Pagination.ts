@@ -14,6 +14,25 @@ export const pageLimit = <E>(limit: number | undefined, fallback: number, invali
     ? Effect.succeed(limit)
     : Effect.fail(invalid("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`))
 
+/**
+ * A page of an offset-paged list (`page` from 1; its size, the field
+ * `sizeField`, from 1 to 100, `fallback` when absent): which rows it takes.
+ * `invalid` builds the module's bad-input error for the field.
+ */
+export const offsetPage = <E>(page: number | undefined, size: number | undefined, options: {
+  readonly sizeField: string
+  readonly fallback: number
+  readonly invalid: (field: string, message: string) => E
+}) => {
+  const number = page ?? 1
+  const limit = size ?? options.fallback
+  if (number < 1) return Effect.fail(options.invalid("page", "page must be a positive integer"))
+  if (limit < 1 || limit > MAX_PAGE_SIZE) {
+    return Effect.fail(options.invalid(options.sizeField, `${options.sizeField} must be an integer from 1 to ${MAX_PAGE_SIZE}`))
+  }
+  return Effect.succeed({ page: number, limit, offset: (number - 1) * limit, pagesOf: (total: number) => Math.ceil(total / limit) })
+}
+
 /** The query of a keyset-paginated list: page size and the cursor (`lastKey`) of the previous page. */
 export interface KeysetQuery {
   readonly limit?: number | undefined

@@ -175,6 +175,9 @@ export class FormDocumentMismatch extends Schema.TaggedError<FormDocumentMismatc
   httpApiStatus: 400
 }) {}
 
+/** 400 (bare): the form still lacks fields; it cannot be analysed. */
+export class FormUnfinished extends Schema.TaggedError<FormUnfinished>()("FORM_UNFINISHED", RefusalFields, { httpApiStatus: 400 }) {}
+
 /** 400 (bare): a request racing this one created the form of the same document first. */
 export class FormInProgress extends Schema.TaggedError<FormInProgress>()("FORM_IN_PROGRESS", RefusalFields, { httpApiStatus: 400 }) {}
 

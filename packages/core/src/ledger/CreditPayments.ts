@@ -23,9 +23,11 @@ export const creditPayments = Effect.fn("Ledger.creditPayments")(function*(charg
   if (charges.length === 0) return
   const postings = charges.map((charge) => paymentPosting(charge, charge.paidAt ?? at, payerOf(charge)))
   const posted = yield* postEntries(postings.map((p) => p.entry), at)
+  // A charge credited before (its entry exists) brings nothing new.
+  const fresh = postings.filter((_, i) => posted[i])
   const ids = yield* Ids
-  const receivables = yield* Effect.forEach(postings.filter((_, i) => posted[i]).flatMap((p) => p.receivables), (receivable) =>
+  const receivables = yield* Effect.forEach(fresh.flatMap((p) => p.receivables), (receivable) =>
     Effect.map(ids.make("rcv", { sandbox: isSandboxReference(receivable.chargeId) }), (id) => ({ ...receivable, id })))
   yield* (yield* Ledger).insertReceivables(receivables)
-  yield* payDebtsFrom(creditedHolders(postings.filter((_, i) => posted[i]).map((p) => p.entry)), at)
+  yield* payDebtsFrom(creditedHolders(fresh.map((p) => p.entry)), at)
 })

@@ -25,24 +25,15 @@ import {
 } from "../domain/Proposal.ts"
 import { type ProposalAnswer, toProposalView } from "../domain/ProposalView.ts"
 import { Accounts } from "../ports/Accounts.ts"
-import { Ids, toHex } from "../ports/Ids.ts"
+import { Ids, randomUuid } from "../ports/Ids.ts"
 import { Proposals } from "../ports/Proposals.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
 import { isAdult, isPlausibleBirth, pendingFields } from "../rules/ProposalFields.ts"
-import { checkWebhookUrl } from "../webhooks/Webhooks.ts"
+import { checkWebhookUrl, newRegistration } from "../webhooks/Webhooks.ts"
 
 const PF_FIELDS = ["fullName", "motherName", "socialName", "birthDate", "phoneNumber", "email", "isPoliticallyExposedPerson", "address", "financialDetails"] as const
 const PJ_FIELDS = ["businessName", "tradingName", "businessEmail", "contactNumber", "companyType", "owner", "businessAddress", "financialCompanyDetails"] as const
-
-/** A random UUID (version 4) from the ids port, as the provider's `formId` and `onboardingId` are. */
-export const randomUuid = Effect.map(Effect.flatMap(Ids, (ids) => ids.randomHex(16)), (hex) => {
-  const bytes = hex.match(/../g)!.map((b) => parseInt(b, 16))
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80
-  const h = toHex(Uint8Array.from(bytes))
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
-})
 
 /** The proposal's document, normalized, and the form type it opens. */
 const documentOf = (request: ProposalRequest) => {
@@ -87,19 +78,9 @@ const formOf = Effect.fnUntraced(function*(type: "PF" | "PJ", request: ProposalR
 /** The registration that will sign `account_approved` for `url`: the master's own at that URL, else one made for it (its secret answered once). */
 const registrationFor = Effect.fnUntraced(function*(masterId: string, sandbox: boolean, url: string, at: Date) {
   const webhooks = yield* Webhooks
-  const existing = (yield* webhooks.list(masterId)).find((r) => r.url === url && r.status === "active")
-  if (existing !== undefined) return { webhookId: existing.id, webhookSecret: null }
-  const ids = yield* Ids
-  const registration = {
-    id: yield* ids.make("uwh", { sandbox }),
-    accountId: masterId,
-    url,
-    events: ["account_approved" as const],
-    secret: `whsec_${yield* ids.randomHex(24)}`,
-    authToken: null,
-    status: "active" as const,
-    createdAt: at
-  }
+  const existing = yield* webhooks.findActiveAt(masterId, url)
+  if (Option.isSome(existing)) return { webhookId: existing.value.id, webhookSecret: null }
+  const registration = yield* newRegistration({ accountId: masterId, sandbox, url, events: ["account_approved"], at })
   yield* webhooks.insert(registration)
   return { webhookId: registration.id, webhookSecret: registration.secret }
 })
@@ -178,10 +159,20 @@ export const submitProposal = Effect.fn("Proposals.submit")(function*(request: P
   }))
 })
 
+/** The master's proposal `formId`; 404 `FORM_NOT_FOUND` otherwise. */
+export const ownProposal = Effect.fnUntraced(function*(masterId: string, formId: string) {
+  const found = yield* (yield* Proposals).find(masterId, formId)
+  if (Option.isNone(found)) return yield* new FormNotFound({ message: `Formulário ${formId} não encontrado` })
+  return found.value
+})
+
+/** The proposal as the API shows it, with the number of the sub-account it opened. */
+export const proposalView = Effect.fnUntraced(function*(proposal: Proposal) {
+  const subAccount = proposal.subAccountId === null ? Option.none() : yield* (yield* Accounts).findById(proposal.subAccountId)
+  return toProposalView(proposal, Option.getOrNull(Option.map(subAccount, (a) => a.number)))
+})
+
 export const getProposal = Effect.fn("Proposals.get")(function*(formId: string) {
   const { master } = yield* Caller
-  const found = yield* (yield* Proposals).find(master.id, formId)
-  if (Option.isNone(found)) return yield* new FormNotFound({ message: `Formulário ${formId} não encontrado` })
-  const subAccount = found.value.subAccountId === null ? Option.none() : yield* (yield* Accounts).findById(found.value.subAccountId)
-  return toProposalView(found.value, Option.getOrNull(Option.map(subAccount, (a) => a.number)))
+  return yield* proposalView(yield* ownProposal(master.id, formId))
 })

@@ -10,13 +10,13 @@ import { Caller } from "../auth/Authenticate.ts"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import { type Account } from "../domain/Account.ts"
 import { AccountNotFound, InvalidData, invalidData } from "../domain/Errors.ts"
-import { dateBound } from "../domain/Pagination.ts"
+import { dateBound, offsetPage } from "../domain/Pagination.ts"
 import { Identifier, optional, QueryInt } from "../domain/Values.ts"
 import { Instant, ReaisJson } from "../domain/Wire.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { Proposals } from "../ports/Proposals.ts"
-import { transferLimits } from "../wallet/SendPix.ts"
+import { transferLimitsOf } from "../wallet/SendPix.ts"
 
 export const SubAccountListQuery = Schema.Struct({
   dateFrom: optional(Identifier),
@@ -55,27 +55,28 @@ export const DEFAULT_SUBACCOUNT_PAGE_SIZE = 15
 
 export const listSubAccounts = Effect.fn("SubAccounts.list")(function*(query: SubAccountListQuery) {
   const { master } = yield* Caller
-  const page = query.page ?? 1
-  const perPage = query.perPage ?? DEFAULT_SUBACCOUNT_PAGE_SIZE
-  if (page < 1) return yield* invalidData("page", "page must be a positive integer")
-  if (perPage < 1 || perPage > 100) return yield* invalidData("perPage", "perPage must be an integer from 1 to 100")
+  const { page, limit: perPage, offset, pagesOf } = yield* offsetPage(query.page, query.perPage, {
+    sizeField: "perPage",
+    fallback: DEFAULT_SUBACCOUNT_PAGE_SIZE,
+    invalid: invalidData
+  })
   const from = yield* dateBound(query.dateFrom, { field: "dateFrom", endOfDay: false, invalid: invalidData })
   const to = yield* dateBound(query.dateTo, { field: "dateTo", endOfDay: true, invalid: invalidData })
-  const { items, total } = yield* (yield* Accounts).listSubAccounts(master.id, { from, to, offset: (page - 1) * perPage, limit: perPage })
+  const { items, total } = yield* (yield* Accounts).listSubAccounts(master.id, { from, to, offset, limit: perPage })
   const ids = items.map((a) => a.id)
   const balances = yield* (yield* Ledger).balances(ids)
   const onboardings = new Map((yield* (yield* Proposals).onboardingsOf(ids)).map((o) => [o.subAccountId, o.onboardingId]))
-  const subAccounts = yield* Effect.forEach(items, (account) =>
-    Effect.map(transferLimits(account.id), (limits) => ({
-      accountNumber: account.number,
-      name: account.name,
-      documentNumber: account.document,
-      status: "CONFIRMED" as const,
-      onboardingId: onboardings.get(account.id) ?? null,
-      dailyWithdrawalLimit: limits.dailyLimit,
-      balance: balances.get(account.id)?.available ?? 0,
-      createdAt: account.createdAt
-    })))
+  const limits = yield* transferLimitsOf(ids)
+  const subAccounts = items.map((account) => ({
+    accountNumber: account.number,
+    name: account.name,
+    documentNumber: account.document,
+    status: "CONFIRMED" as const,
+    onboardingId: onboardings.get(account.id) ?? null,
+    dailyWithdrawalLimit: limits.get(account.id)!.dailyLimit,
+    balance: balances.get(account.id)?.available ?? 0,
+    createdAt: account.createdAt
+  }))
   return {
     masterAccountId: master.id,
     subAccounts,
@@ -83,7 +84,7 @@ export const listSubAccounts = Effect.fn("SubAccounts.list")(function*(query: Su
     perPage,
     hasMore: page * perPage < total,
     totalItems: total,
-    totalPages: Math.ceil(total / perPage),
+    totalPages: pagesOf(total),
     dateFrom: from,
     dateTo: to
   } as typeof SubAccountList.Type

@@ -53,3 +53,10 @@ export const toHex = (bytes: Uint8Array): string => {
   for (const b of bytes) out += b.toString(16).padStart(2, "0")
   return out
 }
+
+/** A random UUID of version 4 (the provider's `formId` and `onboardingId`): 16 random bytes with its version and variant set. */
+export const randomUuid = Effect.flatMap(Ids, (ids) =>
+  Effect.map(ids.randomHex(16), (h) => {
+    const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
+  }))

@@ -7,11 +7,5 @@ export class Outbox extends Context.Service<Outbox, {
   readonly append: (event: Omit<OutboxEvent, "id" | "createdAt">) => Effect.Effect<void>
   /** Records events in one statement, in order (a batch's); call it inside the command's transaction. */
   readonly appendMany: (events: ReadonlyArray<Omit<OutboxEvent, "id" | "createdAt">>) => Effect.Effect<void>
-  /**
-   * Claims up to `limit` unprocessed events for this transaction only: rows
-   * another transaction holds are skipped, so concurrent workers never take
-   * the same event. Call inside `Transactor.withTransaction` and mark them.
-   */
-  readonly claimUnprocessed: (limit: number) => Effect.Effect<ReadonlyArray<OutboxEvent>>
-  readonly markProcessed: (ids: ReadonlyArray<string>) => Effect.Effect<void>
+  // Fanning events out is one statement over the outbox, the registrations and the deliveries: `WebhookDeliveries.fanOut`.
 }>()("@billing/core/ports/Outbox") {}

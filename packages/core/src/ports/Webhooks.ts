@@ -1,5 +1,4 @@
 import { Context, type Effect, type Option } from "effect"
-import type { EventName } from "../domain/Events.ts"
 import type { WebhookRegistration } from "../domain/Webhook.ts"
 
 /** Webhook registrations of the accounts. */
@@ -13,5 +12,6 @@ export class Webhooks extends Context.Service<Webhooks, {
   /** The registrations with these ids, of any account (the dispatcher's, for the deliveries it leased). */
   readonly findMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WebhookRegistration>>
   /** Active registrations of the account that take this event (an empty list takes all). */
-  readonly subscribersOf: (accountId: string, event: EventName) => Effect.Effect<ReadonlyArray<WebhookRegistration>>
+  /** The account's active registration at `url`, the oldest when several. */
+  readonly findActiveAt: (accountId: string, url: string) => Effect.Effect<Option.Option<WebhookRegistration>>
 }>()("@billing/core/ports/Webhooks") {}

@@ -12,8 +12,8 @@ export interface WithdrawalPage {
 }
 
 export class Withdrawals extends Context.Service<Withdrawals, {
-  /** The daily transfer limit and transfer fee an operator set for the account, if any (else the spec's defaults). */
-  readonly limits: (accountId: string) => Effect.Effect<Option.Option<{ readonly dailyLimit: Cents; readonly fee: Cents }>>
+  /** The daily transfer limit and transfer fee an operator set for each of the accounts that have them (the others take the spec's defaults). */
+  readonly limits: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, { readonly dailyLimit: Cents; readonly fee: Cents }>>
   readonly insert: (withdrawal: Withdrawal) => Effect.Effect<void>
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Withdrawal>>
   /** What `accountId` withdrew on the São Paulo `day`, returned ones left out. */

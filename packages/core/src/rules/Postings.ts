@@ -32,7 +32,7 @@ const line = (draft: Partial<LineDraft> & Pick<LineDraft, "holder" | "book" | "a
  * two parts (a percentage and a fixed amount), and its money, receivables
  * and refund share are one each.
  */
-export const partsByReceiver = (charge: Charge): ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string; readonly amount: Cents }> => {
+const partsByReceiver = (charge: Charge): ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string; readonly amount: Cents }> => {
   const merged = new Map<string, { accountId: string; accountNumber: string; amount: Cents }>()
   for (const part of charge.split ?? []) {
     const known = merged.get(part.accountId)

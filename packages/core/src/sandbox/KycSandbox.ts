@@ -33,7 +33,7 @@ const documentsOf = (proposal: Proposal): ReadonlyArray<string> => [
   ...(proposal.form.owner ?? []).flatMap((owner) => (owner.documentNumber === undefined ? [] : [owner.documentNumber]))
 ]
 
-export const decideSandboxStage = (stage: OnboardingStage, proposal: Proposal): KycDecision =>
+const decideSandboxStage = (stage: OnboardingStage, proposal: Proposal): KycDecision =>
   documentsOf(proposal).some((document) => document.startsWith(REPROVING_PREFIX[stage]))
     ? { _tag: "Reproved", reason: REASONS[stage] }
     : { _tag: "Approved" }

@@ -5,21 +5,18 @@
  * owner has not and runs every stage now, as the worker would, answering
  * the proposal as it ends. The sandbox KYC table decides each stage.
  */
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { NotFound } from "../domain/Errors.ts"
-import { FormNotFound, type Proposal } from "../domain/Proposal.ts"
-import { toProposalView } from "../domain/ProposalView.ts"
+import { FormUnfinished, type Proposal } from "../domain/Proposal.ts"
 import { advanceProposal } from "../onboarding/Onboarding.ts"
-import { Accounts } from "../ports/Accounts.ts"
+import { ownProposal, proposalView } from "../onboarding/Proposals.ts"
 import { Proposals } from "../ports/Proposals.ts"
 import { Transactor } from "../ports/Transactor.ts"
 
-/** 400 (bare): the form still lacks fields; it cannot be analysed. */
-export class FormUnfinished extends Schema.TaggedError<FormUnfinished>()("FORM_UNFINISHED", { message: Schema.String }, { httpApiStatus: 400 }) {}
-
 /** Records that the proposal's documents were sent, once; the proposal as it is now. */
 const markDocumentsSent = Effect.fnUntraced(function*(proposal: Proposal) {
+  if (proposal.documentsSentAt !== null) return proposal
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const proposals = yield* Proposals
     const current = Option.getOrUndefined(yield* proposals.lock(proposal.accountId, proposal.id))!
@@ -58,12 +55,10 @@ export const receiveDocuments = Effect.fn("Onboarding.receiveDocuments")(functio
 
 export const advanceProposalNow = Effect.fn("Onboarding.advanceNow")(function*(formId: string) {
   const { master } = yield* sandboxCaller("Análise de proposta imediata disponível apenas em contas sandbox")
-  const found = yield* (yield* Proposals).find(master.id, formId)
-  if (Option.isNone(found)) return yield* new FormNotFound({ message: `Formulário ${formId} não encontrado` })
-  if (found.value.formStatus === "UNFINISHED") {
-    return yield* new FormUnfinished({ message: `O formulário ${formId} ainda tem campos pendentes: ${found.value.pendingFields.join(", ")}` })
+  const found = yield* ownProposal(master.id, formId)
+  if (found.formStatus === "UNFINISHED") {
+    return yield* new FormUnfinished({ message: `O formulário ${formId} ainda tem campos pendentes: ${found.pendingFields.join(", ")}` })
   }
-  const { proposal: advanced } = yield* advanceProposal(yield* markDocumentsSent(found.value))
-  const subAccount = advanced.subAccountId === null ? Option.none() : yield* (yield* Accounts).findById(advanced.subAccountId)
-  return toProposalView(advanced, Option.getOrNull(Option.map(subAccount, (a) => a.number)))
+  const { proposal: advanced } = yield* advanceProposal(yield* markDocumentsSent(found))
+  return yield* proposalView(advanced)
 })

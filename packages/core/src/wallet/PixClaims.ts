@@ -18,7 +18,7 @@ import { PixClaims } from "../ports/PixClaims.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
 /** How long the institution holding a key has to answer a portability claim (DICT rules). */
-export const CLAIM_RESOLUTION_MILLIS = 7 * 86_400_000
+const CLAIM_RESOLUTION_MILLIS = 7 * 86_400_000
 
 export const requestPixClaim = Effect.fn("Wallet.requestPixClaim")(function*(request: PixClaimRequest) {
   const account = yield* walletAccount(request.accountId)

@@ -14,10 +14,10 @@ import { Ledger } from "../ports/Ledger.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
 /** The widest range one request reads: a year and a half, past the last installment of a 12-installment card. */
-export const MAX_RECEIVABLE_DAYS = 400
+const MAX_RECEIVABLE_DAYS = 400
 
 /** Most receivables one calendar day answers. */
-export const MAX_RECEIVABLES_PER_DAY = 500
+const MAX_RECEIVABLES_PER_DAY = 500
 
 const dayOf = (field: string, value: string | undefined, fallback: string) =>
   value === undefined

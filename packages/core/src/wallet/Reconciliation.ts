@@ -21,7 +21,7 @@ import { walletAccount } from "./WalletAccount.ts"
 type Movement = PspEntry
 
 /** What each side has that the other has not, and what both have differently (pure; the law of the route). */
-export const reconcile = (ledger: ReadonlyArray<Movement>, provider: ReadonlyArray<PspEntry>) => {
+const reconcile = (ledger: ReadonlyArray<Movement>, provider: ReadonlyArray<PspEntry>) => {
   const theirs = new Map(provider.map((entry) => [entry.endToEndId, entry]))
   const ours = new Map(ledger.map((entry) => [entry.endToEndId, entry]))
   const differing = ledger.flatMap((mine) => {

@@ -35,7 +35,7 @@ import { byHolder, leftToRefund, ownerRefundPart, paidAtOnce, refundMovement, re
 import { walletAccount } from "./WalletAccount.ts"
 
 /** How long a worker holds the refunds it is asking the provider about before another may take them. */
-export const REFUND_LEASE_MILLIS = 60_000
+const REFUND_LEASE_MILLIS = 60_000
 
 /**
  * What is left to refund of `charge` (call under its lock): what it was

@@ -83,7 +83,7 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
       yield* queue.markProcessed(job.chargeId, at)
     }
     // The batch credits several merchants one charge after another: their books are taken first, all in one order.
-    yield* (yield* Ledger).lockBooks([...new Set(confirmed.flatMap(({ charge }) => paymentShares(charge).map((share) => share.holder)))])
+    yield* (yield* Ledger).lockBooks(confirmed.flatMap(({ charge }) => paymentShares(charge).map((share) => share.holder)))
     for (const { charge, at, endToEndId } of confirmed) {
       // The sandbox PSP's own statement shows the Pix in, as a PSP's would.
       if (charge.paymentType === "PIX") yield* psp.record(charge.accountId, { endToEndId, direction: "CREDIT", amount: charge.amount, at })

@@ -44,11 +44,15 @@ import { walletAccount } from "./WalletAccount.ts"
 /** How long a worker holds the withdrawals it is paying out before another may take them. */
 export const PAYOUT_LEASE_MILLIS = 60_000
 
-/** The account's transfer fee and daily limit: what an operator set, else the spec's defaults. */
-export const transferLimits = Effect.fn("Wallet.transferLimits")(function*(accountId: string) {
-  const set = yield* (yield* Withdrawals).limits(accountId)
-  return Option.getOrElse(set, () => ({ dailyLimit: DEFAULT_DAILY_TRANSFER_LIMIT, fee: DEFAULT_PIX_TRANSFER_FEE }))
+/** Each account's transfer fee and daily limit: what an operator set, else the spec's defaults. */
+export const transferLimitsOf = Effect.fn("Wallet.transferLimitsOf")(function*(accountIds: ReadonlyArray<string>) {
+  const set = yield* (yield* Withdrawals).limits(accountIds)
+  const defaults = { dailyLimit: DEFAULT_DAILY_TRANSFER_LIMIT, fee: DEFAULT_PIX_TRANSFER_FEE }
+  return new Map(accountIds.map((id) => [id, set.get(id) ?? defaults]))
 })
+
+/** The account's transfer fee and daily limit. */
+export const transferLimits = (accountId: string) => Effect.map(transferLimitsOf([accountId]), (limits) => limits.get(accountId)!)
 
 const notTheHolders = () => new OwnershipMismatch({ message: "A chave PIX nao pertence ao titular da conta", details: null })
 

@@ -49,6 +49,30 @@ const checkEvents = (events: ReadonlyArray<string> | undefined) => {
     : Effect.succeed([...new Set(events ?? [])] as Array<EventName>)
 }
 
+/** A new active registration (`uwh_`) of `accountId`; its secret generated when none is given. */
+export const newRegistration = Effect.fnUntraced(function*(fields: {
+  readonly accountId: string
+  readonly sandbox: boolean
+  readonly url: string
+  readonly events: ReadonlyArray<EventName>
+  readonly secret?: string | undefined
+  readonly authToken?: string | undefined
+  readonly at: Date
+}) {
+  const ids = yield* Ids
+  const registration: WebhookRegistration = {
+    id: yield* ids.make("uwh", { sandbox: fields.sandbox }),
+    accountId: fields.accountId,
+    url: fields.url,
+    events: fields.events,
+    secret: fields.secret ?? `whsec_${yield* ids.randomHex(24)}`,
+    authToken: fields.authToken ?? null,
+    status: "active",
+    createdAt: fields.at
+  }
+  return registration
+})
+
 export const registerWebhook = Effect.fn("Webhooks.register")(function*(input: {
   readonly url: string
   readonly events?: ReadonlyArray<string> | undefined
@@ -61,17 +85,15 @@ export const registerWebhook = Effect.fn("Webhooks.register")(function*(input: {
   if (input.secret !== undefined && input.secret.length < 16) {
     return yield* invalid("secret", "secret must have at least 16 characters")
   }
-  const ids = yield* Ids
-  const registration: WebhookRegistration = {
-    id: yield* ids.make("uwh", { sandbox: caller.account.sandbox }),
+  const registration = yield* newRegistration({
     accountId: caller.account.id,
+    sandbox: caller.account.sandbox,
     url,
     events,
-    secret: input.secret ?? `whsec_${yield* ids.randomHex(24)}`,
-    authToken: input.authToken ?? null,
-    status: "active",
-    createdAt: new Date(yield* Clock.currentTimeMillis)
-  }
+    secret: input.secret,
+    authToken: input.authToken,
+    at: new Date(yield* Clock.currentTimeMillis)
+  })
   const transactor = yield* Transactor
   const webhooks = yield* Webhooks
   yield* transactor.withTransaction(webhooks.insert(registration))
