@@ -116,7 +116,17 @@ type BareError = Schema.Top & {
  * The schema of a refusal answered without the envelope, `{ message, code }`
  * (spec: Errors, the proposal route's refusals), with the class's status.
  */
+const bareSchemas = new WeakMap<Schema.Top, Schema.Top>()
+
 export const bare = <E extends BareError>(error: E) => {
+  const known = bareSchemas.get(error)
+  if (known !== undefined) return known as ReturnType<typeof bareOf<E>>
+  const schema = bareOf(error)
+  bareSchemas.set(error, schema)
+  return schema
+}
+
+const bareOf = <E extends BareError>(error: E) => {
   const tag = error.fields._tag.schema.literal as string
   const body = Schema.Struct({ message: Schema.String, code: Schema.Literal(tag) }).annotate({ identifier: `${tag}_BARE` })
   return body.pipe(

@@ -103,9 +103,8 @@ export const jsonSuspect = (text: string): boolean => {
   return false
 }
 
-const bodyProblem = (contentType: string, text: string): Problem | undefined => {
-  if (contentType.includes("application/x-www-form-urlencoded")) return formProblem(text)
-  if (!contentType.includes("json") || text === "" || !jsonSuspect(text)) return undefined
+const jsonBodyProblem = (text: string): Problem | undefined => {
+  if (text === "" || !jsonSuspect(text)) return undefined
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
@@ -115,6 +114,14 @@ const bodyProblem = (contentType: string, text: string): Problem | undefined => 
   }
   return jsonProblem(parsed)
 }
+
+/**
+ * The check of a body of `contentType`, when the guard has one: form and JSON
+ * bodies are read whole here; any other (a multipart upload) is left to its
+ * route's parser, which bounds it and reads it as a stream.
+ */
+const bodyCheck = (contentType: string): ((text: string) => Problem | undefined) | undefined =>
+  contentType.includes("application/x-www-form-urlencoded") ? formProblem : contentType.includes("json") ? jsonBodyProblem : undefined
 
 const refuse = (request: HttpServerRequest.HttpServerRequest, problem: Problem) =>
   refusalResponse(request.url, 400, {
@@ -137,10 +144,9 @@ export const guardInput = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const inQuery = queryProblem(request.url)
     if (inQuery !== undefined) return yield* refuse(request, inQuery)
-    const contentType = request.headers["content-type"] ?? ""
-    // A multipart body (the documents-copy upload) is left to its route's parser, which bounds it and reads it as a stream.
-    if (hasBody(request.method) && (contentType.includes("json") || contentType.includes("application/x-www-form-urlencoded"))) {
-      const inBody = bodyProblem(contentType, yield* request.text)
+    const check = hasBody(request.method) ? bodyCheck(request.headers["content-type"] ?? "") : undefined
+    if (check !== undefined) {
+      const inBody = check(yield* request.text)
       if (inBody !== undefined) return yield* refuse(request, inBody)
     }
     return yield* httpEffect

@@ -56,8 +56,7 @@ export const AuthenticationLive = Layer.effect(
           const caller = yield* Billing.authenticate({
             bearer: Redacted.value(credential),
             requiredScopes: Option.getOrElse(Context.getOption(endpoint.annotations, RequiredScope), () => []),
-            subAccount: request.headers["x-sub-account"],
-            foreignSubAccount: Option.getOrUndefined(Context.getOption(group.annotations, ForeignSubAccountCode))
+            subAccount: request.headers["x-sub-account"]
           }).pipe(Effect.provideContext(services))
           yield* recordAccount(caller.account.id)
           // From here on "now" is the account's: a sandbox account's test clock when it has one.
@@ -69,8 +68,11 @@ export const AuthenticationLive = Layer.effect(
           // The spec's bare body for a token that lacks the route's scope.
           Effect.catchTag("MissingScope", () =>
             Effect.succeed(HttpServerResponse.jsonUnsafe({ message: MISSING_SCOPE_MESSAGE }, { status: 401 }))),
-          // Declared by the wallet's routes themselves (their `accountId` answers it too), not by every route's middleware.
-          Effect.catchTag("OWNERSHIP_MISMATCH", (e) => envelopeResponse(401, "OWNERSHIP_MISMATCH", e.message, e.details))
+          // Another master's sub-account: 401 in the group's words, `UNAUTHORIZED` unless it says `OWNERSHIP_MISMATCH` (the wallet's).
+          Effect.catchTag("OWNERSHIP_MISMATCH", (e) =>
+            Option.getOrUndefined(Context.getOption(group.annotations, ForeignSubAccountCode)) === "OWNERSHIP_MISMATCH"
+              ? envelopeResponse(401, "OWNERSHIP_MISMATCH", e.message, e.details)
+              : envelopeResponse(401, "UNAUTHORIZED", "Sem permissão sobre a subconta informada", e.details))
         )
     })
   })

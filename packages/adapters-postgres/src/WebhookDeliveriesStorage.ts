@@ -53,7 +53,7 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
           FROM events e
           CROSS JOIN LATERAL (SELECT e.body::jsonb AS doc) j
           JOIN webhooks w ON w.account_id = e.account_id AND w.status = 'active'
-            AND ((jsonb_array_length(w.events) = 0 AND e.event <> ALL (${ownEvents.length === 0 ? sql`ARRAY[]::text[]` : sql`ARRAY[${sql.csv(ownEvents.map((name) => sql`${name}`))}]::text[]`}))
+            AND ((jsonb_array_length(w.events) = 0 AND e.event <> ALL (ARRAY[${sql.csv(ownEvents.map((name) => sql`${name}`))}]::text[]))
               OR w.events @> jsonb_build_array(e.event))
           ORDER BY e.id, w.created_at, w.id
           RETURNING 1
@@ -104,10 +104,11 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
           failed = webhook_counters.failed + excluded.failed`),
     counters: (webhookId) =>
       run(sql`SELECT coalesce(c.delivered, 0)::text AS delivered, coalesce(c.failed, 0)::text AS failed,
-          (SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'sending')::text AS "inFlight",
-          (SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'pending')::text AS pending,
-          (SELECT min(created_at) FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'pending') AS "oldestPendingAt"
-        FROM (SELECT 1) AS one LEFT JOIN webhook_counters c ON c.webhook_id = ${webhookId}`).pipe(
+          q."inFlight"::text AS "inFlight", q.pending::text AS pending, q."oldestPendingAt"
+        FROM (SELECT count(*) FILTER (WHERE status = 'sending') AS "inFlight", count(*) FILTER (WHERE status = 'pending') AS pending,
+            min(created_at) FILTER (WHERE status = 'pending') AS "oldestPendingAt"
+          FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status IN ('pending', 'sending')) AS q
+        LEFT JOIN webhook_counters c ON c.webhook_id = ${webhookId}`).pipe(
         Effect.flatMap(decodeCounters),
         Effect.map((rows) => rows[0]!)
       ),

@@ -38,11 +38,10 @@ export const DEFAULT_DISPATCHER = {
   reportInterval: "30 seconds"
 } as const satisfies Required<DispatcherOptions>
 
-/** Per registration, since the worker started: attempts delivered and failed, and in flight now. */
+/** Per registration, since the worker started: attempts delivered and failed (what is in flight is `busy`). */
 interface RegistrationCounters {
   delivered: number
   failed: number
-  inFlight: number
 }
 
 /** Writes outcomes back as they come, in batches; a batch that cannot be written is logged (its rows are sent again after their lease). */
@@ -54,13 +53,13 @@ const writeOutcomes = (outcomes: Queue.Queue<DeliveryOutcome>, batch: number) =>
   )
 
 /** Logs the counters of each registration in `moved` (those that moved since the last report), and forgets which moved. */
-const report = (counters: ReadonlyMap<string, RegistrationCounters>, moved: Set<string>) =>
+const report = (counters: ReadonlyMap<string, RegistrationCounters>, busy: ReadonlyMap<string, number>, moved: Set<string>) =>
   Effect.suspend(() => {
     const ids = [...moved]
     moved.clear()
     return Effect.forEach(ids, (webhookId) => {
       const c = counters.get(webhookId)!
-      return Effect.logInfo("webhook deliveries").pipe(Effect.annotateLogs({ webhookId, delivered: c.delivered, failed: c.failed, inFlight: c.inFlight }))
+      return Effect.logInfo("webhook deliveries").pipe(Effect.annotateLogs({ webhookId, delivered: c.delivered, failed: c.failed, inFlight: busy.get(webhookId) ?? 0 }))
     }, { discard: true })
   })
 
@@ -75,12 +74,12 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
   const outcomes = yield* Queue.unbounded<DeliveryOutcome>()
   const sending = yield* FiberSet.make()
   yield* Effect.forkScoped(writeOutcomes(outcomes, settings.writeBatch))
-  yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(report(counters, moved)))))
+  yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(report(counters, busy, moved)))))
 
   const countersOf = (webhookId: string) => {
     const known = counters.get(webhookId)
     if (known !== undefined) return known
-    const fresh = { delivered: 0, failed: 0, inFlight: 0 }
+    const fresh = { delivered: 0, failed: 0 }
     counters.set(webhookId, fresh)
     return fresh
   }
@@ -88,7 +87,6 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
     Effect.suspend(() => {
       const c = countersOf(webhookId)
       moved.add(webhookId)
-      c.inFlight--
       if (outcome !== undefined) c[outcome.status]++
       inFlight--
       const left = (busy.get(webhookId) ?? 1) - 1
@@ -105,7 +103,6 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
     for (const delivery of deliveries) {
       inFlight++
       busy.set(delivery.webhookId, (busy.get(delivery.webhookId) ?? 0) + 1)
-      countersOf(delivery.webhookId).inFlight++
       let outcome: DeliveryOutcome | undefined
       yield* FiberSet.run(sending, Billing.attemptDelivery(delivery, registrations.get(delivery.webhookId)).pipe(
         Effect.tap((o) => {

@@ -46,12 +46,6 @@ export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
   /** The scopes that grant the call, any one of them; empty when any valid token of the account may make it. */
   readonly requiredScopes: ReadonlyArray<Scope>
   readonly subAccount: string | undefined
-  /**
-   * How a route refuses an `X-Sub-Account` of another master: 401
-   * `UNAUTHORIZED` (the spec's charge routes, the default) or 401
-   * `OWNERSHIP_MISMATCH` (the wallet routes, as the provider answers them).
-   */
-  readonly foreignSubAccount?: "UNAUTHORIZED" | "OWNERSHIP_MISMATCH" | undefined
 }) {
   if (request.bearer === undefined || request.bearer.length === 0) {
     return yield* new Unauthorized({ message: "Token de autenticação ausente", details: null })
@@ -81,10 +75,7 @@ export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
       // problem (401), one that exists nowhere is unknown (404), as the spec
       // lists them for X-Sub-Account.
       if (yield* accounts.numberExists(header)) {
-        const details = { subAccount: header }
-        return yield* request.foreignSubAccount === "OWNERSHIP_MISMATCH"
-          ? new SubAccountNotOwned({ message: `Subconta ${header} nao pertence a esta conta master`, details })
-          : new Unauthorized({ message: "Sem permissão sobre a subconta informada", details })
+        return yield* new SubAccountNotOwned({ message: `Subconta ${header} nao pertence a esta conta master`, details: { subAccount: header } })
       }
       return yield* new NotFound({ message: "Subconta não encontrada", details: { subAccount: header } })
     }

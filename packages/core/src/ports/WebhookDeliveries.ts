@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { DeliveryStatus, WebhookDelivery } from "../domain/Webhook.ts"
+import type { DeliveryStatus, WebhookDelivery, WebhookDetailView } from "../domain/Webhook.ts"
 
 export interface DeliveryPage {
   readonly items: ReadonlyArray<WebhookDelivery>
@@ -21,13 +21,7 @@ export interface DeliveryOutcome {
 }
 
 /** A registration's deliveries: attempts delivered and failed so far, in flight, waiting, and since when the oldest waits. */
-export interface DeliveryCounters {
-  readonly delivered: number
-  readonly failed: number
-  readonly inFlight: number
-  readonly pending: number
-  readonly oldestPendingAt: Date | null
-}
+export type DeliveryCounters = typeof WebhookDetailView.fields.deliveries.Type
 
 export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   readonly insertMany: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
@@ -39,7 +33,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
    * events marked processed. Claims with `SKIP LOCKED`, so any number of
    * workers fan out at once. Returns how many events it took.
    */
-  readonly fanOut: (limit: number, options: { readonly ownEvents: ReadonlyArray<string>; readonly at: Date }) => Effect.Effect<number>
+  readonly fanOut: (limit: number, options: { readonly ownEvents: readonly [string, ...Array<string>]; readonly at: Date }) => Effect.Effect<number>
   /**
    * Leases up to `limit` due deliveries (pending, or sending under a lease
    * that ran out: a worker died mid-delivery), fairly: every registration's

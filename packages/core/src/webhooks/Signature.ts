@@ -38,9 +38,13 @@ const nodeCrypto = (globalThis as {
   }
 }).process?.getBuiltinModule?.("node:crypto")
 
+/** Node's HMAC, at once; only where `nodeCrypto` is there. */
+const nodeHmacHex = (node: NonNullable<typeof nodeCrypto>, secret: string, message: string) =>
+  node.createHmac("sha256", secret).update(message).digest("hex")
+
 const hmacHex = async (secret: string, message: string): Promise<string> =>
   nodeCrypto !== undefined
-    ? nodeCrypto.createHmac("sha256", secret).update(message).digest("hex")
+    ? nodeHmacHex(nodeCrypto, secret, message)
     : toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(message))))
 
 const headerOf = (timestampMillis: number, hex: string) => `t=${timestampMillis},v1=${hex}`
@@ -52,7 +56,7 @@ export const signWebhook = async (secret: string, body: string, timestampMillis:
 /** `signWebhook` as an effect: at once where Node's `crypto` is there (no promise to wait for), through Web Crypto elsewhere. */
 export const signWebhookEffect = (secret: string, body: string, timestampMillis: number): Effect.Effect<string> =>
   nodeCrypto !== undefined
-    ? Effect.sync(() => headerOf(timestampMillis, nodeCrypto.createHmac("sha256", secret).update(`${timestampMillis}.${body}`).digest("hex")))
+    ? Effect.sync(() => headerOf(timestampMillis, nodeHmacHex(nodeCrypto, secret, `${timestampMillis}.${body}`)))
     : Effect.promise(() => signWebhook(secret, body, timestampMillis))
 
 export type VerifyResult =
