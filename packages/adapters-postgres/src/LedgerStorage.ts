@@ -37,12 +37,10 @@ const receivableColumns = (sql: SqlClient.SqlClient) =>
     to_char(r.settles_on, 'YYYY-MM-DD') AS "settlesOn"`
 
 const decodeRail = decodeRows(Schema.Struct({
-  endToEndId: Schema.NullOr(Schema.String),
+  endToEndId: Schema.String,
   direction: Schema.Literals(["CREDIT", "DEBIT"]),
   amount: CentsColumn,
-  at: Schema.Date,
-  kind: Schema.String,
-  referenceId: Schema.String
+  at: Schema.Date
 }))
 
 const decodeDays = decodeRows(Schema.Struct({ day: Schema.String, amount: CentsColumn, count: Schema.Int }))
@@ -149,10 +147,10 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
         RETURNING ${receivableColumns(sql)}, c.subscription_id AS "subscriptionId"`).pipe(Effect.flatMap(decodeReceivables)),
     railMovements: (accountId, from, to) =>
       run(sql`SELECT l.end_to_end_id AS "endToEndId", CASE WHEN l.amount_cents < 0 THEN 'CREDIT' ELSE 'DEBIT' END AS direction,
-          abs(l.amount_cents) AS amount, l.created_at AS at, e.kind, e.reference_id AS "referenceId"
+          abs(l.amount_cents) AS amount, l.created_at AS at
         FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
         WHERE e.account_id = ${accountId} AND e.created_at >= ${from} AND e.created_at < ${to}
-          AND l.book = 'CLEARING' AND l.payment_method = 'PIX'
+          AND l.book = 'CLEARING' AND l.payment_method = 'PIX' AND l.end_to_end_id IS NOT NULL
         ORDER BY l.created_at, l.id`).pipe(Effect.flatMap(decodeRail)),
     takeReceivables: (holder, chargeId, amount) =>
       Effect.gen(function*() {

@@ -4,6 +4,7 @@
  * an entry that does not balance or a balance below zero, and never lets a
  * line change.
  */
+import type { PspEntry } from "./PixProvider.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { RunScope } from "../domain/RunScope.ts"
 import type { AccountBook, EntryDraft, LedgerCategory, LedgerLine, Receivable, WalletBalance } from "../domain/Ledger.ts"
@@ -66,17 +67,11 @@ export class Ledger extends Context.Service<Ledger, {
   readonly settleDue: (day: string, limit: number, scope: RunScope, at: Date) => Effect.Effect<ReadonlyArray<Receivable & { readonly subscriptionId: string | null }>>
   /**
    * The Pix the ledger says crossed the rails for `accountId` between `from`
-   * (inclusive) and `to` (exclusive): its clearing lines, money in as
-   * `CREDIT`, out as `DEBIT`, with the SPI's id each carries.
+   * (inclusive) and `to` (exclusive): its clearing lines that carry the
+   * SPI's id, money in as `CREDIT`, out as `DEBIT`, in the shape of the
+   * provider's own statement.
    */
-  readonly railMovements: (accountId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<{
-    readonly endToEndId: string | null
-    readonly direction: "CREDIT" | "DEBIT"
-    readonly amount: Cents
-    readonly at: Date
-    readonly kind: string
-    readonly referenceId: string
-  }>>
+  readonly railMovements: (accountId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<PspEntry>>
   /**
    * Takes up to `amount` from the holder's unsettled receivables of the
    * charge, newest installment first (a refund of a card not settled yet),

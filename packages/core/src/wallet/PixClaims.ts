@@ -12,7 +12,7 @@ import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { invalidData } from "../domain/Errors.ts"
 import { type PixClaim, PixClaimClosed, PixClaimInProgress, PixClaimNotFound } from "../domain/PixClaim.ts"
 import { type PixClaimRequest, toPixClaimView } from "../domain/WalletViews.ts"
-import { normalizePixKey, OwnershipMismatch } from "../domain/Withdrawal.ts"
+import { notTheHolders, parseKey } from "./SendPix.ts"
 import { Ids } from "../ports/Ids.ts"
 import { PixClaims } from "../ports/PixClaims.ts"
 import { walletAccount } from "./WalletAccount.ts"
@@ -23,11 +23,8 @@ const CLAIM_RESOLUTION_MILLIS = 7 * 86_400_000
 export const requestPixClaim = Effect.fn("Wallet.requestPixClaim")(function*(request: PixClaimRequest) {
   const account = yield* walletAccount(request.accountId)
   if (request.pixKeyType === "EVP") return yield* invalidData("pixKeyType", "random keys (EVP) cannot be claimed: register a new one")
-  const pixKey = normalizePixKey(request.pixKeyType, request.pixKey)
-  if (pixKey === undefined) return yield* invalidData("pixKey", `pixKey is not a valid ${request.pixKeyType} key`)
-  if ((request.pixKeyType === "CPF" || request.pixKeyType === "CNPJ") && pixKey !== account.document) {
-    return yield* new OwnershipMismatch({ message: "A chave PIX nao pertence ao titular da conta", details: null })
-  }
+  const { value: pixKey } = yield* parseKey(request)
+  if ((request.pixKeyType === "CPF" || request.pixKeyType === "CNPJ") && pixKey !== account.document) return yield* notTheHolders()
   const now = yield* Clock.currentTimeMillis
   const claim: PixClaim = {
     id: yield* (yield* Ids).make("clm", { sandbox: account.sandbox }),

@@ -9,7 +9,7 @@ import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { addDays, daysBetween, toDayNumber } from "../brazil/CalendarDate.ts"
 import { invalidData } from "../domain/Errors.ts"
 import type { ReceivablesQuery } from "../domain/WalletViews.ts"
-import { cents } from "../money/Money.ts"
+import { sumCents } from "../money/Money.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
@@ -40,7 +40,7 @@ export const receivables = Effect.fn("Wallet.receivables")(function*(query: Rece
     accountId: account.number,
     dateFrom: from,
     dateTo: to,
-    total: cents(days.reduce((sum, d) => sum + d.amount, 0)),
+    total: sumCents(days.map((d) => d.amount)),
     days: days.map((d) => ({ date: d.day, amount: d.amount, count: d.count }))
   }
 })
@@ -53,7 +53,7 @@ export const receivablesCalendar = Effect.fn("Wallet.receivablesCalendar")(funct
   return {
     accountId: account.number,
     date,
-    total: cents(shown.reduce((sum, r) => sum + r.amount, 0)),
+    total: sumCents(shown.map((r) => r.amount)),
     hasMore: items.length > MAX_RECEIVABLES_PER_DAY,
     items: shown.map((r) => ({ receivableId: r.id, chargeId: r.chargeId, installment: r.installment, paymentMethod: r.paymentMethod, amount: r.amount }))
   }

@@ -11,17 +11,14 @@ import { saoPauloDate, startOfSaoPauloDay } from "../brazil/BankCalendar.ts"
 import { addDays, toDayNumber } from "../brazil/CalendarDate.ts"
 import { invalidData } from "../domain/Errors.ts"
 import type { ReconciliationQuery } from "../domain/WalletViews.ts"
-import { cents } from "../money/Money.ts"
+import { sumCents } from "../money/Money.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { PixProvider, type PspEntry } from "../ports/PixProvider.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
-/** A Pix on either side: the ledger's clearing line or the provider's statement entry. */
-type Movement = PspEntry
-
 /** What each side has that the other has not, and what both have differently (pure; the law of the route). */
-const reconcile = (ledger: ReadonlyArray<Movement>, provider: ReadonlyArray<PspEntry>) => {
+const reconcile = (ledger: ReadonlyArray<PspEntry>, provider: ReadonlyArray<PspEntry>) => {
   const theirs = new Map(provider.map((entry) => [entry.endToEndId, entry]))
   const ours = new Map(ledger.map((entry) => [entry.endToEndId, entry]))
   const differing = ledger.flatMap((mine) => {
@@ -38,10 +35,10 @@ const reconcile = (ledger: ReadonlyArray<Movement>, provider: ReadonlyArray<PspE
   }
 }
 
-const totals = (entries: ReadonlyArray<Movement>) => ({
+const totals = (entries: ReadonlyArray<PspEntry>) => ({
   count: entries.length,
-  credits: cents(entries.filter((e) => e.direction === "CREDIT").reduce((sum, e) => sum + e.amount, 0)),
-  debits: cents(entries.filter((e) => e.direction === "DEBIT").reduce((sum, e) => sum + e.amount, 0))
+  credits: sumCents(entries.filter((e) => e.direction === "CREDIT").map((e) => e.amount)),
+  debits: sumCents(entries.filter((e) => e.direction === "DEBIT").map((e) => e.amount))
 })
 
 export const reconciliation = Effect.fn("Wallet.reconciliation")(function*(query: ReconciliationQuery) {
@@ -49,8 +46,7 @@ export const reconciliation = Effect.fn("Wallet.reconciliation")(function*(query
   const date = query.date ?? saoPauloDate(yield* Clock.currentTimeMillis)
   if (toDayNumber(date) === undefined) return yield* invalidData("date", "date must be a date, YYYY-MM-DD")
   const [from, to] = [startOfSaoPauloDay(date), startOfSaoPauloDay(addDays(date, 1))]
-  const rails = yield* (yield* Ledger).railMovements(account.id, from, to)
-  const ledger = rails.flatMap((m) => (m.endToEndId === null ? [] : [{ endToEndId: m.endToEndId, direction: m.direction, amount: m.amount, at: m.at }]))
+  const ledger = yield* (yield* Ledger).railMovements(account.id, from, to)
   const provider = yield* (yield* PixProvider).statement({ account, from, to }).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: `Extrato do provedor PIX indisponível: ${e.message}`, details: null }))
   )

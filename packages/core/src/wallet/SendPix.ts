@@ -54,10 +54,11 @@ export const transferLimitsOf = Effect.fn("Wallet.transferLimitsOf")(function*(a
 /** The account's transfer fee and daily limit. */
 export const transferLimits = (accountId: string) => Effect.map(transferLimitsOf([accountId]), (limits) => limits.get(accountId)!)
 
-const notTheHolders = () => new OwnershipMismatch({ message: "A chave PIX nao pertence ao titular da conta", details: null })
+/** 400 `OWNERSHIP_MISMATCH`: the key is not the account holder's. */
+export const notTheHolders = () => new OwnershipMismatch({ message: "A chave PIX nao pertence ao titular da conta", details: null })
 
 /** The key in its canonical form, or `INVALID_DATA` naming `pixKey`. */
-const parseKey = (request: { readonly pixKey: string; readonly pixKeyType: PixKey["type"] }) => {
+export const parseKey = (request: { readonly pixKey: string; readonly pixKeyType: PixKey["type"] }) => {
   const value = normalizePixKey(request.pixKeyType, request.pixKey)
   return value === undefined
     ? Effect.fail(invalidData("pixKey", `pixKey is not a valid ${request.pixKeyType} key`))
