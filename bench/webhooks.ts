@@ -7,9 +7,10 @@
  * 5 accounts, 10 registrations, each on its own receiver), then starts the
  * worker and waits for every receipt. Prints deliveries per second from the
  * first receipt to the last, p50 and p99 from the events' commit to their
- * receipt, and the worker's peak RSS. Baseline, in the same run: the same
- * number of bodies POSTed to the same receivers by a bare keep-alive client
- * (`node:http`), as many in flight per receiver as the worker allows (4).
+ * receipt, the worker's peak RSS and CPU time per delivery. Baseline, in
+ * the same run: the same number of bodies POSTed to the same receivers by a
+ * bare keep-alive client (`node:http`), as many in flight per receiver as
+ * the worker allows (16), with its CPU time per POST.
  * Then the same seeding again with receiver 0 answering after 4.5 s: the
  * rate of the other nine, against their rate in the first run.
  *
@@ -123,6 +124,12 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
+/** The CPU time `pid` has used so far (user and system), in seconds, from `/proc` (clock ticks of 1/100 s). */
+const cpuSecondsOf = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 const waitFor = async (done: () => Promise<boolean>, seconds: number, what: string) => {
   const deadline = Date.now() + seconds * 1000
   while (!(await done())) {
@@ -149,13 +156,15 @@ const worker = startWorker()
 const rss = peakRss(worker)
 await waitFor(async () => (await receivers.ask("counts")).counts.reduce((a, b) => a + b, 0) >= N, 600, "deliveries")
 const peakMb = rss()
+// Per delivery, with the worker's start (loading its modules) and its fan-out.
+const workerCpuMicros = (cpuSecondsOf(worker.pid!) / N) * 1e6
 await stop(worker)
 const { times } = await receivers.ask("times")
 const everyReceiver = Array.from({ length: RECEIVERS }, (_, r) => r)
 const perSecond = rateOf(times, everyReceiver)
 const othersPerSecond = rateOf(times, everyReceiver.slice(1))
 const latencies = times.flat().map((t) => t - committedAt).sort((a, b) => a - b)
-console.log(`worker: ${N} deliveries at ${fmt(perSecond, 0)}/s; from commit to receipt p50 ${fmt(percentile(latencies, 50), 0)} ms, p99 ${fmt(percentile(latencies, 99), 0)} ms; peak RSS ${fmt(peakMb, 0)} MB`)
+console.log(`worker: ${N} deliveries at ${fmt(perSecond, 0)}/s; from commit to receipt p50 ${fmt(percentile(latencies, 50), 0)} ms, p99 ${fmt(percentile(latencies, 99), 0)} ms; peak RSS ${fmt(peakMb, 0)} MB; CPU ${fmt(workerCpuMicros, 0)} µs per delivery`)
 receivers.child.kill()
 
 // Baseline: the same bodies by a bare keep-alive client, PER_RECEIVER in flight per receiver.
@@ -171,12 +180,15 @@ const post = (port: number, body: string) =>
     req.end(body)
   })
 const perLane = N / (RECEIVERS * PER_RECEIVER)
+const clientCpuBefore = process.cpuUsage()
 await Promise.all(Array.from({ length: RECEIVERS * PER_RECEIVER }, async (_, lane) => {
   const receiver = lane % RECEIVERS
   for (let i = 0; i < perLane; i++) await post(bare.ports[receiver]!, bodyOf(lane * perLane + i))
 }))
+const clientCpu = process.cpuUsage(clientCpuBefore)
+const baselineCpuMicros = (clientCpu.user + clientCpu.system) / N
 const baselinePerSecond = rateOf((await bare.ask("times")).times, everyReceiver)
-console.log(`baseline: ${N} bare keep-alive POSTs at ${fmt(baselinePerSecond, 0)}/s`)
+console.log(`baseline: ${N} bare keep-alive POSTs at ${fmt(baselinePerSecond, 0)}/s; client CPU ${fmt(baselineCpuMicros, 0)} µs per POST`)
 bare.child.kill()
 agent.destroy()
 
@@ -198,5 +210,6 @@ await engine.dispose()
 console.log(
   `RESULT webhooks per_s=${fmt(perSecond, 0)} baseline_per_s=${fmt(baselinePerSecond, 0)} ratio=${fmt(perSecond / baselinePerSecond, 2)} ` +
     `p50_ms=${fmt(percentile(latencies, 50), 0)} p99_ms=${fmt(percentile(latencies, 99), 0)} rss_mb=${fmt(peakMb, 0)} ` +
+    `cpu_us=${fmt(workerCpuMicros, 0)} baseline_cpu_us=${fmt(baselineCpuMicros, 0)} ` +
     `slow_others_per_s=${fmt(slowOthersPerSecond, 0)} others_per_s=${fmt(othersPerSecond, 0)} slow_others_ratio=${fmt(slowOthersPerSecond / othersPerSecond, 2)}`
 )

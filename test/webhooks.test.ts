@@ -245,7 +245,7 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       const now = Date.now()
       const leased = await engine.run(Effect.gen(function*() {
         const deliveries = yield* WebhookDeliveries
-        return yield* deliveries.lease({ limit: 100, perRegistration: 100, busy: new Map(), now: new Date(now), leaseUntil: new Date(now + 30_000) })
+        return yield* deliveries.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil: new Date(now + 30_000) })
       }))
       expect(leased.map((d) => d.webhookId)).toContain(hook.webhookId)
       // While the lease holds, other workers leave the row alone.
@@ -261,6 +261,41 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ subscriptionId: "sub_dead" })
       const delivery = (await deliveries()).find((d) => d.webhookId === hook.webhookId)!
       expect(delivery).toMatchObject({ status: "delivered", attempt: 2 })
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it("a leased delivery handed back unsent is due again at once with its attempt uncounted; a lease that ran out is not the caller's to hand back", async () => {
+    const receiver = await startReceiver()
+    try {
+      const hook = await register({ url: receiver.url, events: ["subscription.expired"] })
+      await emit(engine, account.accountId, "subscription.expired", { subscriptionId: "sub_handed_back" })
+      await engine.run(Billing.fanOut(100))
+      const lease = (now: number) =>
+        engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
+          d.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil: new Date(now + 30_000) })))
+      const release = (ids: ReadonlyArray<string>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.release(ids, new Date())))
+      const mine = async () => (await deliveries()).find((d) => d.webhookId === hook.webhookId)!
+
+      const leased = (await lease(Date.now())).filter((d) => d.webhookId === hook.webhookId)
+      expect(leased).toHaveLength(1)
+      // Under a lease, the delivery reads as in flight.
+      expect(await mine()).toMatchObject({ status: "sending", attempt: 1 })
+      await release(leased.map((d) => d.id))
+      expect(await mine()).toMatchObject({ status: "pending", attempt: 0 })
+
+      // Leased again, and the lease runs out (moved into the past): by then another worker may hold it, so a late hand-back changes nothing.
+      await lease(Date.now())
+      await engine.run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE webhook_id = ${hook.webhookId}`
+      }))
+      await release(leased.map((d) => d.id))
+      expect(await mine()).toMatchObject({ status: "sending", attempt: 1 })
+      await pass()
+      expect(receiver.received).toHaveLength(1)
+      expect(await mine()).toMatchObject({ status: "delivered", attempt: 2 })
     } finally {
       await receiver.close()
     }

@@ -11,6 +11,7 @@ import { WebhookTransport, type WebhookResponse } from "@billing/core"
 import { Effect, Layer } from "effect"
 import http from "node:http"
 import https from "node:https"
+import { urlToHttpOptions } from "node:url"
 
 /** Sockets kept per receiver origin; the dispatcher's own limits bound what is in flight. */
 const MAX_SOCKETS_PER_ORIGIN = 256
@@ -20,8 +21,32 @@ const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN, maxF
 
 const reasonOf = (error: unknown) => `request failed: ${error instanceof Error ? error.message : String(error)}`
 
+/** Where a URL's POSTs go, or why they cannot; parsed once per registration URL rather than once per delivery. */
+type Target = { readonly _tag: "Target"; readonly secure: boolean; readonly options: http.RequestOptions } | { readonly _tag: "Invalid"; readonly reason: string }
+
+const MAX_CACHED_TARGETS = 10_000
+
+const targetOf = (url: string): Target => {
+  try {
+    const parsed = new URL(url)
+    const secure = parsed.protocol === "https:"
+    return { _tag: "Target", secure, options: { ...urlToHttpOptions(parsed), method: "POST" } }
+  } catch (error) {
+    return { _tag: "Invalid", reason: reasonOf(error) }
+  }
+}
+
 export const WebhookTransportHttp = Layer.sync(WebhookTransport, () => {
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) }
+  const targets = new Map<string, Target>()
+  const cachedTargetOf = (url: string) => {
+    const known = targets.get(url)
+    if (known !== undefined) return known
+    if (targets.size >= MAX_CACHED_TARGETS) targets.clear()
+    const target = targetOf(url)
+    targets.set(url, target)
+    return target
+  }
   return WebhookTransport.of({
     post: (request) =>
       Effect.callback<WebhookResponse>((resume) => {
@@ -33,17 +58,14 @@ export const WebhookTransportHttp = Layer.sync(WebhookTransport, () => {
           clearTimeout(timer)
           resume(Effect.succeed(response))
         }
-        let url: URL
-        try {
-          url = new URL(request.url)
-        } catch (error) {
-          done({ _tag: "NoAnswer", reason: reasonOf(error) })
+        const target = cachedTargetOf(request.url)
+        if (target._tag === "Invalid") {
+          done({ _tag: "NoAnswer", reason: target.reason })
           return
         }
-        const secure = url.protocol === "https:"
-        const req = (secure ? https : http).request(url, {
-          method: "POST",
-          agent: secure ? agents.https : agents.http,
+        const req = (target.secure ? https : http).request({
+          ...target.options,
+          agent: target.secure ? agents.https : agents.http,
           headers: { ...request.headers, "content-length": Buffer.byteLength(request.body) }
         })
         timer = setTimeout(() => {

@@ -22,9 +22,15 @@ const decodeCounters = decodeRows(Schema.Struct({
 
 export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const deliveryColumns = sql`id, seq::text AS seq, account_id AS "accountId", webhook_id AS "webhookId", event, body, status, attempt,
+  // A delivery in flight is a pending one under a lease (migration 0020); its status reads `sending`.
+  const deliveryColumns = sql`id, seq::text AS seq, account_id AS "accountId", webhook_id AS "webhookId", event, body,
+    CASE WHEN status = 'pending' AND lease_until IS NOT NULL THEN 'sending' ELSE status END AS status, attempt,
     response_status_code AS "responseStatusCode", error, created_at AS "createdAt", delivered_at AS "deliveredAt"`
-  const due = (now: Date) => sql`(q.status = 'pending' OR (q.status = 'sending' AND q.lease_until < ${now}))`
+  const due = (now: Date) => sql`q.status = 'pending' AND (q.lease_until IS NULL OR q.lease_until < ${now})`
+  const statusIs = (status: string) =>
+    status === "sending" ? sql`status = 'pending' AND lease_until IS NOT NULL`
+    : status === "pending" ? sql`status = 'pending' AND lease_until IS NULL`
+    : sql`status = ${status}`
   return WebhookDeliveries.of({
     insertMany: (rows) =>
       rows.length === 0 ? Effect.void : run(sql`INSERT INTO webhook_deliveries ${
@@ -59,38 +65,48 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
           RETURNING 1
         )
         SELECT count(*)::text AS events FROM marked`).pipe(Effect.map((rows) => Number(rows[0]!.events))),
-    lease: ({ limit, perRegistration, busy, now, leaseUntil }) => {
-      const busyRows = busy.size === 0
+    lease: ({ limit, room, now, leaseUntil }) => {
+      const roomRows = room.of.size === 0
         ? sql`SELECT NULL::text AS webhook_id, 0 AS n WHERE false`
-        : sql`SELECT * FROM (VALUES ${sql.csv([...busy].map(([id, n]) => sql`(${id}::text, ${n}::int)`))}) AS v (webhook_id, n)`
+        : sql`SELECT * FROM (VALUES ${sql.csv([...room.of].map(([id, n]) => sql`(${id}::text, ${n}::int)`))}) AS v (webhook_id, n)`
       return run(sql`
-        WITH busy AS (${busyRows}),
+        WITH room AS (${roomRows}),
         picked AS (
           SELECT d.id AS picked_id FROM webhooks w
-          LEFT JOIN busy b ON b.webhook_id = w.id
+          LEFT JOIN room r ON r.webhook_id = w.id
           CROSS JOIN LATERAL (
             SELECT q.id, q.seq FROM webhook_deliveries q
             WHERE q.webhook_id = w.id AND ${due(now)}
               AND (q.ordering_key IS NULL OR NOT EXISTS (
                 SELECT 1 FROM webhook_deliveries e
-                WHERE e.webhook_id = q.webhook_id AND e.ordering_key = q.ordering_key AND e.seq < q.seq AND e.status IN ('pending', 'sending')))
+                WHERE e.webhook_id = q.webhook_id AND e.ordering_key = q.ordering_key AND e.seq < q.seq AND e.status = 'pending'))
             ORDER BY q.seq
-            LIMIT greatest(0, ${perRegistration}::int - coalesce(b.n, 0))
+            LIMIT greatest(0, coalesce(r.n, ${room.others}::int))
             FOR UPDATE OF q SKIP LOCKED
           ) d
           ORDER BY row_number() OVER (PARTITION BY w.id ORDER BY d.seq), d.seq
           LIMIT ${limit}
         )
-        UPDATE webhook_deliveries SET status = 'sending', lease_until = ${leaseUntil}, attempt = attempt + 1
+        UPDATE webhook_deliveries SET lease_until = ${leaseUntil}, attempt = attempt + 1
         FROM picked WHERE webhook_deliveries.id = picked.picked_id
         RETURNING ${deliveryColumns}`).pipe(Effect.flatMap(decodeDeliveries), Effect.map(withoutSeq))
     },
+    // Only a lease still running is the caller's: one that ran out may be another worker's by now.
+    release: (ids, now) =>
+      ids.length === 0 ? Effect.void : run(sql`UPDATE webhook_deliveries SET lease_until = NULL, attempt = attempt - 1
+        WHERE id IN ${sql.in(ids)} AND status = 'pending' AND lease_until > ${now}`),
+    // One JSON parameter for the whole batch: a VALUES list of 500 rows is 3,000 parameters to bind and plan.
     completeMany: (outcomes) =>
       outcomes.length === 0 ? Effect.void : run(sql`
-        WITH results (id, status, code, error, at, counted) AS (
-          VALUES ${sql.csv(outcomes.map((o) =>
-            sql`(${o.id}::text, ${o.status}::text, ${o.responseStatusCode}::int, ${o.error}::text, ${o.at}::timestamptz, ${o.countAttempt ? 1 : 0}::int)`
-          ))}
+        WITH results AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(outcomes.map((o) => ({
+            id: o.id,
+            status: o.status,
+            code: o.responseStatusCode,
+            error: o.error,
+            at: o.at.toISOString(),
+            counted: o.countAttempt ? 1 : 0
+          })))}::jsonb) AS r (id text, status text, code int, error text, at timestamptz, counted int)
         ), updated AS (
           UPDATE webhook_deliveries d SET status = r.status, response_status_code = r.code, error = r.error, lease_until = NULL,
             attempt = d.attempt + r.counted, delivered_at = CASE WHEN r.status = 'delivered' THEN r.at END
@@ -105,9 +121,9 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
     counters: (webhookId) =>
       run(sql`SELECT coalesce(c.delivered, 0)::text AS delivered, coalesce(c.failed, 0)::text AS failed,
           q."inFlight"::text AS "inFlight", q.pending::text AS pending, q."oldestPendingAt"
-        FROM (SELECT count(*) FILTER (WHERE status = 'sending') AS "inFlight", count(*) FILTER (WHERE status = 'pending') AS pending,
-            min(created_at) FILTER (WHERE status = 'pending') AS "oldestPendingAt"
-          FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status IN ('pending', 'sending')) AS q
+        FROM (SELECT count(*) FILTER (WHERE lease_until IS NOT NULL) AS "inFlight", count(*) FILTER (WHERE lease_until IS NULL) AS pending,
+            min(created_at) FILTER (WHERE lease_until IS NULL) AS "oldestPendingAt"
+          FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND status = 'pending') AS q
         LEFT JOIN webhook_counters c ON c.webhook_id = ${webhookId}`).pipe(
         Effect.flatMap(decodeCounters),
         Effect.map((rows) => rows[0]!)
@@ -122,7 +138,7 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
         WHERE account_id = ${accountId}
           ${beforeCursor(sql, o.after)}
           ${o.event === null ? sql`` : sql`AND event = ${o.event}`}
-          ${o.status === null ? sql`` : sql`AND status = ${o.status}`}
+          ${o.status === null ? sql`` : sql`AND ${statusIs(o.status)}`}
         ORDER BY seq DESC LIMIT ${o.limit + 1}`).pipe(
         Effect.flatMap(decodeDeliveries),
         Effect.map((rows) => ({

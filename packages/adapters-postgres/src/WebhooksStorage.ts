@@ -74,7 +74,7 @@ export const WebhooksStorageLive = Layer.effect(Webhooks, Effect.gen(function*()
         Effect.tap((rows) =>
           // What still waited for it can never be sent: failed, as a send to an inactive registration is.
           rows.length === 0 ? Effect.void : run(sql`UPDATE webhook_deliveries SET status = 'failed', error = 'webhook registration removed', lease_until = NULL
-            WHERE webhook_id = ${id} AND status = 'pending'`)),
+            WHERE webhook_id = ${id} AND status = 'pending' AND lease_until IS NULL`)),
         Effect.map((rows) => rows.length > 0)
       ),
     findMany: (ids) =>

@@ -7,7 +7,7 @@ export { createAccount, type CreateAccountInput, type CreatedAccount } from "./a
 export { ensureSandboxAccount } from "./accounts/SandboxBootstrap.ts"
 export { authenticate } from "./auth/Authenticate.ts"
 export { issueToken, type TokenRequest, type TokenResponse } from "./auth/Tokens.ts"
-export { attemptDelivery, deliverDue, fanOut, leaseDeliveries, recordOutcomes } from "./webhooks/Delivery.ts"
+export { attemptDelivery, deliverDue, fanOut, leaseDeliveries, recordOutcomes, releaseDeliveries, sendableUnderLease } from "./webhooks/Delivery.ts"
 export {
   getWebhook,
   listDeliveries,

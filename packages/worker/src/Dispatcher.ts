@@ -2,23 +2,34 @@
  * The webhook dispatcher: keeps up to `concurrency` deliveries in flight,
  * at most `perRegistration` of them to any one registration, so that a slow
  * or dead receiver only ever holds its own few slots while every other
- * registration's deliveries flow. Each freed slot is filled from the next
- * lease, which takes every registration's oldest due deliveries first
- * (fair: a registration with a backlog of 100,000 waits its turn like one
- * with one). Results are written back in batches by one writer fiber.
+ * registration's deliveries flow. Leases take every registration's oldest
+ * due deliveries first (fair: a registration with a backlog of 100,000 waits
+ * its turn like one with one). Results are written back in batches by one
+ * writer fiber.
+ *
+ * Leasing runs beside sending rather than between sends: a registration
+ * whose receiver answers quickly has up to `prefetch` more deliveries leased
+ * ahead, each started the moment one of its slots frees, so a slot never
+ * waits for a lease's round trip to the database (one lease took as long as
+ * a hundred POSTs to a local receiver). A leased delivery that could not
+ * start while its lease still covers the 5 s answer limit is handed back
+ * unsent. A receiver that answers slowly gets no more leased than it has
+ * slots.
  *
  * Any number of workers may run a dispatcher against one database: leases
  * use `SKIP LOCKED`, so a delivery is never sent by two at once; the
  * per-registration limit is per worker.
  */
-import { Billing, type DeliveryOutcome } from "@billing/core"
-import { Cause, type Duration, Effect, FiberSet, Queue } from "effect"
+import { Billing, type DeliveryOutcome, type WebhookDelivery, type WebhookRegistration, type WebhookTransport } from "@billing/core"
+import { Cause, Clock, type Duration, Effect, FiberSet, Queue } from "effect"
 
 export interface DispatcherOptions {
   /** Deliveries in flight at once, across registrations. */
   readonly concurrency?: number
   /** Deliveries in flight at once to one registration. */
   readonly perRegistration?: number
+  /** Deliveries leased ahead, beyond its slots, for a registration that answers quickly. */
+  readonly prefetch?: number
   /** Rows leased per query. */
   readonly leaseBatch?: number
   /** Outcomes written back per statement. */
@@ -32,98 +43,159 @@ export interface DispatcherOptions {
 export const DEFAULT_DISPATCHER = {
   concurrency: 256,
   perRegistration: 16,
+  prefetch: 16,
   leaseBatch: 200,
   writeBatch: 500,
   pollInterval: "250 millis",
   reportInterval: "30 seconds"
 } as const satisfies Required<DispatcherOptions>
 
-/** Per registration, since the worker started: attempts delivered and failed (what is in flight is `busy`). */
-interface RegistrationCounters {
-  delivered: number
-  failed: number
+/**
+ * A registration whose answers take less than this on average gets
+ * deliveries leased ahead: one waiting behind its slots then starts within
+ * about one answer time, well inside its lease.
+ */
+const PREFETCH_BELOW_MILLIS = 1_000
+
+/** A delivery leased and not started yet. */
+interface Leased {
+  readonly delivery: WebhookDelivery
+  readonly registration: WebhookRegistration | undefined
+  readonly leaseUntil: number
 }
 
-/** Writes outcomes back as they come, in batches; a batch that cannot be written is logged (its rows are sent again after their lease). */
-const writeOutcomes = (outcomes: Queue.Queue<DeliveryOutcome>, batch: number) =>
-  Queue.takeBetween(outcomes, 1, batch).pipe(
-    Effect.flatMap((chunk) => Billing.recordOutcomes(chunk)),
-    Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError("webhook outcomes not recorded", cause)),
+/** One registration as this dispatcher sees it, since the worker started. */
+interface Lane {
+  readonly webhookId: string
+  inFlight: number
+  /** Leased, waiting for a slot, oldest first. */
+  readonly ready: Array<Leased>
+  delivered: number
+  failed: number
+  /** Moving average of its answer times; unknown until its first. */
+  answerMillis: number | undefined
+}
+
+/** Takes what `queue` holds, up to `batch` at a time, and writes it; a batch that cannot be written is logged (its rows come back after their lease). */
+const writeInBatches = <A, R>(queue: Queue.Queue<A>, batch: number, write: (items: ReadonlyArray<A>) => Effect.Effect<void, never, R>, what: string) =>
+  Queue.takeBetween(queue, 1, batch).pipe(
+    Effect.flatMap(write),
+    Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`webhook ${what} not recorded`, cause)),
     Effect.forever
   )
 
 /** Logs the counters of each registration in `moved` (those that moved since the last report), and forgets which moved. */
-const report = (counters: ReadonlyMap<string, RegistrationCounters>, busy: ReadonlyMap<string, number>, moved: Set<string>) =>
+const report = (lanes: ReadonlyMap<string, Lane>, moved: Set<string>) =>
   Effect.suspend(() => {
     const ids = [...moved]
     moved.clear()
     return Effect.forEach(ids, (webhookId) => {
-      const c = counters.get(webhookId)!
-      return Effect.logInfo("webhook deliveries").pipe(Effect.annotateLogs({ webhookId, delivered: c.delivered, failed: c.failed, inFlight: busy.get(webhookId) ?? 0 }))
+      const lane = lanes.get(webhookId)!
+      return Effect.logInfo("webhook deliveries").pipe(
+        Effect.annotateLogs({ webhookId, delivered: lane.delivered, failed: lane.failed, inFlight: lane.inFlight })
+      )
     }, { discard: true })
   })
 
-/** Runs the dispatcher for as long as the fiber lives; interrupt it to stop (deliveries in flight are sent again after their lease). */
+/** Runs the dispatcher for as long as the fiber lives; interrupt it to stop (deliveries leased or in flight are sent again after their lease). */
 export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOptions = {}) {
   const settings = { ...DEFAULT_DISPATCHER, ...options }
-  const counters = new Map<string, RegistrationCounters>()
+  const lanes = new Map<string, Lane>()
+  /** Lanes with deliveries ready, in the order they are next served. */
+  const waiting = new Set<Lane>()
   const moved = new Set<string>()
-  const busy = new Map<string, number>()
   let inFlight = 0
+  let held = 0
   const freed = yield* Queue.unbounded<void>()
   const outcomes = yield* Queue.unbounded<DeliveryOutcome>()
+  const late = yield* Queue.unbounded<string>()
   const sending = yield* FiberSet.make()
-  yield* Effect.forkScoped(writeOutcomes(outcomes, settings.writeBatch))
-  yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(report(counters, busy, moved)))))
+  yield* Effect.forkScoped(writeInBatches(outcomes, settings.writeBatch, Billing.recordOutcomes, "outcomes"))
+  yield* Effect.forkScoped(writeInBatches(late, settings.writeBatch, Billing.releaseDeliveries, "releases"))
+  yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(report(lanes, moved)))))
 
-  const countersOf = (webhookId: string) => {
-    const known = counters.get(webhookId)
+  const laneOf = (webhookId: string) => {
+    const known = lanes.get(webhookId)
     if (known !== undefined) return known
-    const fresh = { delivered: 0, failed: 0 }
-    counters.set(webhookId, fresh)
+    const fresh: Lane = { webhookId, inFlight: 0, ready: [], delivered: 0, failed: 0, answerMillis: undefined }
+    lanes.set(webhookId, fresh)
     return fresh
   }
-  const settle = (webhookId: string, outcome: DeliveryOutcome | undefined) =>
+  /** How many more of a lane's deliveries this dispatcher may hold: its slots, and its prefetch while it answers quickly. */
+  const roomOf = (lane: Lane) => {
+    const quick = lane.answerMillis !== undefined && lane.answerMillis < PREFETCH_BELOW_MILLIS
+    return Math.max(0, settings.perRegistration + (quick ? settings.prefetch : 0) - lane.inFlight - lane.ready.length)
+  }
+
+  const settle = (lane: Lane, outcome: DeliveryOutcome | undefined, tookMillis: number) =>
     Effect.suspend(() => {
-      const c = countersOf(webhookId)
-      moved.add(webhookId)
-      if (outcome !== undefined) c[outcome.status]++
+      moved.add(lane.webhookId)
+      if (outcome !== undefined) lane[outcome.status]++
+      lane.answerMillis = lane.answerMillis === undefined ? tookMillis : 0.8 * lane.answerMillis + 0.2 * tookMillis
+      lane.inFlight--
       inFlight--
-      const left = (busy.get(webhookId) ?? 1) - 1
-      if (left === 0) busy.delete(webhookId)
-      else busy.set(webhookId, left)
-      return Queue.offer(freed, undefined)
+      held--
+      return Effect.andThen(pump, Queue.offer(freed, undefined))
     })
 
-  /** Leases what the free slots can take and starts each; how many it started and how many it asked for. */
-  const fill = Effect.gen(function*() {
-    const wanted = Math.min(settings.concurrency - inFlight, settings.leaseBatch)
-    if (wanted <= 0) return { started: 0, wanted }
-    const { deliveries, registrations } = yield* Billing.leaseDeliveries({ limit: wanted, perRegistration: settings.perRegistration, busy })
-    for (const delivery of deliveries) {
-      inFlight++
-      busy.set(delivery.webhookId, (busy.get(delivery.webhookId) ?? 0) + 1)
-      let outcome: DeliveryOutcome | undefined
-      yield* FiberSet.run(sending, Billing.attemptDelivery(delivery, registrations.get(delivery.webhookId)).pipe(
-        Effect.tap((o) => {
-          outcome = o
-          return Queue.offer(outcomes, o)
-        }),
-        Effect.ensuring(Effect.suspend(() => settle(delivery.webhookId, outcome)))
-      ))
+  const send = (lane: Lane, leased: Leased, now: number) => {
+    lane.inFlight++
+    inFlight++
+    let outcome: DeliveryOutcome | undefined
+    return FiberSet.run(sending, Billing.attemptDelivery(leased.delivery, leased.registration).pipe(
+      Effect.tap((o) => {
+        outcome = o
+        return Queue.offer(outcomes, o)
+      }),
+      Effect.ensuring(Effect.flatMap(Clock.currentTimeMillis, (end) => settle(lane, outcome, end - now)))
+    ))
+  }
+
+  /** Starts what free slots allow from the lanes waiting, in turn; hands back what waited past its lease. */
+  const pump: Effect.Effect<void, never, WebhookTransport> = Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    for (const lane of [...waiting]) {
+      if (inFlight >= settings.concurrency) return
+      waiting.delete(lane)
+      while (lane.ready.length > 0 && lane.inFlight < settings.perRegistration && inFlight < settings.concurrency) {
+        const leased = lane.ready.shift()!
+        if (Billing.sendableUnderLease(leased.leaseUntil, now)) {
+          yield* send(lane, leased, now)
+        } else {
+          held--
+          yield* Queue.offer(late, leased.delivery.id)
+        }
+      }
+      // Served: to the back of the turn.
+      if (lane.ready.length > 0) waiting.add(lane)
     }
-    return { started: deliveries.length, wanted }
+  })
+
+  /** Leases what the lanes have room for and starts what it can; how many it leased and how many it asked for. */
+  const fill = Effect.gen(function*() {
+    const asked = Math.min(settings.leaseBatch, 2 * settings.concurrency - held)
+    if (asked <= 0) return { leased: 0, asked }
+    const room = { others: settings.perRegistration, of: new Map([...lanes.values()].map((lane) => [lane.webhookId, roomOf(lane)])) }
+    const { deliveries, registrations, leaseUntil } = yield* Billing.leaseDeliveries({ limit: asked, room })
+    for (const delivery of deliveries) {
+      const lane = laneOf(delivery.webhookId)
+      lane.ready.push({ delivery, registration: registrations.get(delivery.webhookId), leaseUntil })
+      waiting.add(lane)
+      held++
+    }
+    yield* pump
+    return { leased: deliveries.length, asked }
   }).pipe(
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
         ? Effect.interrupt
-        : Effect.logError("webhook lease failed", cause).pipe(Effect.as({ started: 0, wanted: 1 })))
+        : Effect.logError("webhook lease failed", cause).pipe(Effect.as({ leased: 0, asked: 1 })))
   )
 
   for (;;) {
-    const { started, wanted } = yield* fill
+    const { leased, asked } = yield* fill
     // A full lease may leave more due: lease again at once. Otherwise wait for a slot to free, or for new work.
-    if (wanted > 0 && started === wanted) continue
+    if (asked > 0 && leased === asked) continue
     yield* Effect.raceFirst(Queue.take(freed), Effect.sleep(settings.pollInterval))
     yield* Queue.clear(freed)
   }

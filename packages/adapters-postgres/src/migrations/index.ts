@@ -18,6 +18,7 @@ import disputes from "./0016_disputes.ts"
 import proposals from "./0017_proposals.ts"
 import deliveryAtScale from "./0018_delivery_at_scale.ts"
 import sandboxPspReference from "./0019_sandbox_psp_reference.ts"
+import deliveryLeasesInPlace from "./0020_delivery_leases_in_place.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -43,5 +44,6 @@ export const migrations = Migrator.fromRecord({
   "0016_disputes": disputes,
   "0017_proposals": proposals,
   "0018_delivery_at_scale": deliveryAtScale,
-  "0019_sandbox_psp_reference": sandboxPspReference
+  "0019_sandbox_psp_reference": sandboxPspReference,
+  "0020_delivery_leases_in_place": deliveryLeasesInPlace
 })

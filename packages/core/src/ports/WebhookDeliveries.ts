@@ -20,6 +20,12 @@ export interface DeliveryOutcome {
   readonly countAttempt: boolean
 }
 
+/** How many deliveries a lease may take of each registration: `of` the ones named, `others` any other. */
+export interface DeliveryRoom {
+  readonly others: number
+  readonly of: ReadonlyMap<string, number>
+}
+
 /** A registration's deliveries: attempts delivered and failed so far, in flight, waiting, and since when the oldest waits. */
 export type DeliveryCounters = typeof WebhookDetailView.fields.deliveries.Type
 
@@ -37,19 +43,21 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   /**
    * Leases up to `limit` due deliveries (pending, or sending under a lease
    * that ran out: a worker died mid-delivery), fairly: every registration's
-   * oldest first, at most `perRegistration` in flight for each counting the
-   * caller's own (`busy`), and never one whose subscription or charge has an
-   * earlier delivery to the same registration still waiting or in flight.
-   * Marks them `sending` until `leaseUntil` and counts the attempt; claimed
-   * with `SKIP LOCKED`, so two workers never lease the same one.
+   * oldest first, at most `room.of` a registration's own room for it (what
+   * the caller may take of it now; `room.others` for a registration not
+   * named), and never one whose subscription or charge has an earlier
+   * delivery to the same registration still waiting or in flight. Marks
+   * them `sending` until `leaseUntil` and counts the attempt; claimed with
+   * `SKIP LOCKED`, so two workers never lease the same one.
    */
   readonly lease: (options: {
     readonly limit: number
-    readonly perRegistration: number
-    readonly busy: ReadonlyMap<string, number>
+    readonly room: DeliveryRoom
     readonly now: Date
     readonly leaseUntil: Date
   }) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
+  /** Hands back leased deliveries that were not sent, those whose lease still runs at `now`: due again at once, their attempt not counted. */
+  readonly release: (ids: ReadonlyArray<string>, now: Date) => Effect.Effect<void>
   /** Records the outcomes of attempts, in one statement, with their registrations' counters. */
   readonly completeMany: (outcomes: ReadonlyArray<DeliveryOutcome>) => Effect.Effect<void>
   readonly counters: (webhookId: string) => Effect.Effect<DeliveryCounters>

@@ -19,7 +19,7 @@
 import { Clock, Effect, Option } from "effect"
 import { EngineEventNames } from "../domain/Events.ts"
 import type { WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
-import { type DeliveryOutcome, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
+import { type DeliveryOutcome, type DeliveryRoom, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
 import { WebhookTransport } from "../ports/WebhookTransport.ts"
 import { signWebhookEffect } from "./Signature.ts"
@@ -59,23 +59,37 @@ export const deliveryHeaders = Effect.fnUntraced(function*(
 })
 
 /**
- * Leases up to `limit` due deliveries, at most `perRegistration` in flight
- * for any registration counting the caller's `busy` ones, with the
- * registrations they go to.
+ * Leases up to `limit` due deliveries, at most `room` of each registration
+ * (see `WebhookDeliveries.lease`), with the registrations they go to and
+ * until when the lease holds them.
  */
 export const leaseDeliveries = Effect.fn("Delivery.lease")(function*(options: {
   readonly limit: number
-  readonly perRegistration: number
-  readonly busy: ReadonlyMap<string, number>
+  readonly room: DeliveryRoom
 }) {
   const now = yield* Clock.currentTimeMillis
-  const deliveries = yield* (yield* WebhookDeliveries).lease({
-    ...options,
-    now: new Date(now),
-    leaseUntil: new Date(now + DELIVERY_LEASE_MILLIS)
-  })
+  const leaseUntil = now + DELIVERY_LEASE_MILLIS
+  const deliveries = yield* (yield* WebhookDeliveries).lease({ ...options, now: new Date(now), leaseUntil: new Date(leaseUntil) })
   const found = yield* (yield* Webhooks).findMany([...new Set(deliveries.map((d) => d.webhookId))])
-  return { deliveries, registrations: new Map(found.map((r) => [r.id, r])) }
+  return { deliveries, registrations: new Map(found.map((r) => [r.id, r])), leaseUntil }
+})
+
+/** Room for clocks that disagree a little (the worker's against another's). */
+const LEASE_MARGIN_MILLIS = 1_000
+
+/**
+ * Whether a delivery leased until `leaseUntil` may still be sent at `now`:
+ * only if its POST ends (answered or aborted at the 5 s limit) while the
+ * lease still holds, so that no other worker can have leased it again and
+ * be sending it at the same time.
+ */
+export const sendableUnderLease = (leaseUntil: number, now: number): boolean =>
+  now + DELIVERY_TIMEOUT_MILLIS + LEASE_MARGIN_MILLIS <= leaseUntil
+
+/** Hands back leased deliveries that will not be sent in time (see `sendableUnderLease`): due again at once. */
+export const releaseDeliveries = Effect.fn("Delivery.release")(function*(ids: ReadonlyArray<string>) {
+  const now = yield* Clock.currentTimeMillis
+  yield* (yield* WebhookDeliveries).release(ids, new Date(now))
 })
 
 /**
@@ -126,7 +140,7 @@ export const recordOutcomes = Effect.fn("Delivery.recordOutcomes")(function*(out
 
 /** One round, as a caller drives it (tests, scripts): leases up to `limit` due deliveries, sends them `concurrency` at a time, records them; how many it sent. */
 export const deliverDue = Effect.fn("Delivery.deliverDue")(function*(limit: number, concurrency = 8) {
-  const { deliveries, registrations } = yield* leaseDeliveries({ limit, perRegistration: limit, busy: new Map() })
+  const { deliveries, registrations } = yield* leaseDeliveries({ limit, room: { others: limit, of: new Map() } })
   const outcomes = yield* Effect.forEach(deliveries, (d) => attemptDelivery(d, registrations.get(d.webhookId)), { concurrency })
   yield* recordOutcomes(outcomes)
   return deliveries.length
