@@ -11,7 +11,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, Schedule } from "effect"
+import { Effect, Layer, Logger, References, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiCaller } from "./support/Api.ts"
@@ -40,7 +40,7 @@ describe("event delivery at scale on postgres", () => {
       FROM generate_series(1, ${n}) AS i`)
 
   /** Runs the fan-out job and the dispatcher in this process until `done` answers true (polled every 20 ms), then stops them. */
-  const dispatchUntil = (done: () => Promise<boolean>, seconds = 30) =>
+  const dispatchUntil = (done: () => Promise<boolean>, seconds = 30, logging: Layer.Layer<never> = Layer.empty) =>
     engine.run(Effect.scoped(Effect.gen(function*() {
       yield* Effect.forkScoped(runJob(workerJob("fanOut", { pollInterval: "50 millis" })))
       yield* Effect.forkScoped(runDispatcher({ pollInterval: "50 millis" }))
@@ -48,7 +48,7 @@ describe("event delivery at scale on postgres", () => {
         Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (finished) => finished }),
         Effect.timeout(`${seconds} seconds`)
       )
-    })))
+    })).pipe(Effect.provide(logging)))
 
   beforeAll(async () => {
     engine = await startEngine("postgres")
@@ -81,6 +81,34 @@ describe("event delivery at scale on postgres", () => {
     } finally {
       await slow.close()
       await fast.close()
+    }
+  }, 60_000)
+
+  it("hands back what it leased ahead for a receiver that turns slow, and sends it later: each delivered once, its attempt counted once", async () => {
+    // Fast, then 4.5 s for the 61st to 76th requests (its 16 slots), then fast again.
+    let requests = 0
+    const receiver = await startReceiver(() => {
+      requests++
+      return { status: 200, delayMillis: requests > 60 && requests <= 76 ? 4_500 : 0 }
+    })
+    const one = await registered(receiver.url)
+    const handedBack: Array<number> = []
+    const logger = Logger.make(({ fiber, message }) => {
+      const annotations = fiber.getRef(References.CurrentLogAnnotations)
+      if (String(message).includes("handed back") && annotations.webhookId === one.webhookId) handedBack.push(Number(annotations.deliveries))
+    })
+    try {
+      await seed(one.accountId, 200)
+      await dispatchUntil(async () => receiver.received.length >= 200, 30, Layer.mergeAll(Logger.layer([logger]), Layer.succeed(References.MinimumLogLevel, "Info")))
+      // What waited behind the slow answers went back rather than start past its lease, then went out once.
+      expect(handedBack.length).toBeGreaterThan(0)
+      const ids = receiver.received.map((r) => r.headers["x-webhook-event-id"])
+      expect(new Set(ids).size).toBe(200)
+      const rows = await sql((s) => s<{ status: string; attempt: number }>`SELECT status, attempt FROM webhook_deliveries WHERE webhook_id = ${one.webhookId}`)
+      expect(rows).toHaveLength(200)
+      expect(rows.every((r) => r.status === "delivered" && r.attempt === 1)).toBe(true)
+    } finally {
+      await receiver.close()
     }
   }, 60_000)
 

@@ -157,14 +157,19 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
     for (const lane of [...waiting]) {
       if (inFlight >= settings.concurrency) return
       waiting.delete(lane)
+      let handedBack = 0
       while (lane.ready.length > 0 && lane.inFlight < settings.perRegistration && inFlight < settings.concurrency) {
         const leased = lane.ready.shift()!
         if (Billing.sendableUnderLease(leased.leaseUntil, now)) {
           yield* send(lane, leased, now)
         } else {
           held--
+          handedBack++
           yield* Queue.offer(late, leased.delivery.id)
         }
+      }
+      if (handedBack > 0) {
+        yield* Effect.logInfo("webhook deliveries handed back unsent").pipe(Effect.annotateLogs({ webhookId: lane.webhookId, deliveries: handedBack }))
       }
       // Served: to the back of the turn.
       if (lane.ready.length > 0) waiting.add(lane)
