@@ -180,7 +180,9 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
   const fill = Effect.gen(function*() {
     const asked = Math.min(settings.leaseBatch, 2 * settings.concurrency - held)
     if (asked <= 0) return { leased: 0, asked }
-    const room = { others: settings.perRegistration, of: new Map([...lanes.values()].map((lane) => [lane.webhookId, roomOf(lane)])) }
+    // Lanes holding nothing take their slots as any other does: the lease names at most what this dispatcher holds.
+    const holding = [...lanes.values()].filter((lane) => lane.inFlight + lane.ready.length > 0)
+    const room = { others: settings.perRegistration, of: new Map(holding.map((lane) => [lane.webhookId, roomOf(lane)])) }
     const { deliveries, registrations, leaseUntil } = yield* Billing.leaseDeliveries({ limit: asked, room })
     for (const delivery of deliveries) {
       const lane = laneOf(delivery.webhookId)
