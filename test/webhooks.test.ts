@@ -266,33 +266,39 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
     }
   })
 
-  it("a leased delivery handed back unsent is due again at once with its attempt uncounted; a lease that ran out is not the caller's to hand back", async () => {
+  it("a leased delivery handed back unsent is due again at once with its attempt uncounted; a hand-back under a lease it no longer holds changes nothing", async () => {
     const receiver = await startReceiver()
     try {
       const hook = await register({ url: receiver.url, events: ["subscription.expired"] })
       await emit(engine, account.accountId, "subscription.expired", { subscriptionId: "sub_handed_back" })
       await engine.run(Billing.fanOut(100))
-      const lease = (now: number) =>
-        engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
-          d.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil: new Date(now + 30_000) })))
-      const release = (ids: ReadonlyArray<string>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.release(ids, new Date())))
+      /** Leases what is due for 30 s from `now`, as a worker would; the leases of this registration's deliveries. */
+      const lease = async (now: number) => {
+        const leaseUntil = new Date(now + 30_000)
+        const leased = await engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
+          d.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil })))
+        return leased.filter((d) => d.webhookId === hook.webhookId).map((d) => ({ id: d.id, leaseUntil }))
+      }
+      const release = (leases: ReadonlyArray<{ id: string; leaseUntil: Date }>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.release(leases)))
       const mine = async () => (await deliveries()).find((d) => d.webhookId === hook.webhookId)!
 
-      const leased = (await lease(Date.now())).filter((d) => d.webhookId === hook.webhookId)
-      expect(leased).toHaveLength(1)
+      const first = await lease(Date.now())
+      expect(first).toHaveLength(1)
       // Under a lease, the delivery reads as in flight.
       expect(await mine()).toMatchObject({ status: "sending", attempt: 1 })
-      await release(leased.map((d) => d.id))
+      await release(first)
       expect(await mine()).toMatchObject({ status: "pending", attempt: 0 })
 
-      // Leased again, and the lease runs out (moved into the past): by then another worker may hold it, so a late hand-back changes nothing.
-      await lease(Date.now())
+      // Another worker leases it; a late hand-back under the first lease must not take it from that worker.
+      const second = await lease(Date.now() + 1_000)
+      expect(second).toHaveLength(1)
+      await release(first)
+      expect(await mine()).toMatchObject({ status: "sending", attempt: 1 })
+      // That worker dies; its lease runs out (moved into the past) and the delivery goes out once.
       await engine.run(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE webhook_id = ${hook.webhookId}`
       }))
-      await release(leased.map((d) => d.id))
-      expect(await mine()).toMatchObject({ status: "sending", attempt: 1 })
       await pass()
       expect(receiver.received).toHaveLength(1)
       expect(await mine()).toMatchObject({ status: "delivered", attempt: 2 })

@@ -91,11 +91,12 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
         FROM picked WHERE webhook_deliveries.id = picked.picked_id
         RETURNING ${deliveryColumns}`).pipe(Effect.flatMap(decodeDeliveries), Effect.map(withoutSeq))
     },
-    // Only a lease still running is the caller's: one that ran out may be another worker's by now.
-    release: (ids, now) =>
-      ids.length === 0 ? Effect.void : run(sql`UPDATE webhook_deliveries SET lease_until = NULL, attempt = attempt - 1
-        WHERE id IN ${sql.in(ids)} AND status = 'pending' AND lease_until > ${now}`),
-    // One JSON parameter for the whole batch: a VALUES list of 500 rows is 3,000 parameters to bind and plan.
+    release: (leases) =>
+      leases.length === 0 ? Effect.void : run(sql`
+        UPDATE webhook_deliveries d SET lease_until = NULL, attempt = d.attempt - 1
+        FROM jsonb_to_recordset(${JSON.stringify(leases.map((l) => ({ id: l.id, until: l.leaseUntil.toISOString() })))}::jsonb) AS r (id text, until timestamptz)
+        WHERE d.id = r.id AND d.status = 'pending' AND d.lease_until = r.until`),
+    // One JSON parameter for a whole batch: a VALUES list of 500 rows is 3,000 parameters to bind and plan.
     completeMany: (outcomes) =>
       outcomes.length === 0 ? Effect.void : run(sql`
         WITH results AS (

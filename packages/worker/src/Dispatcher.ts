@@ -108,7 +108,7 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
   let held = 0
   const freed = yield* Queue.unbounded<void>()
   const outcomes = yield* Queue.unbounded<DeliveryOutcome>()
-  const late = yield* Queue.unbounded<string>()
+  const late = yield* Queue.unbounded<{ readonly id: string; readonly leaseUntil: number }>()
   const sending = yield* FiberSet.make()
   yield* Effect.forkScoped(writeInBatches(outcomes, settings.writeBatch, Billing.recordOutcomes, "outcomes"))
   yield* Effect.forkScoped(writeInBatches(late, settings.writeBatch, Billing.releaseDeliveries, "releases"))
@@ -165,7 +165,7 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
         } else {
           held--
           handedBack++
-          yield* Queue.offer(late, leased.delivery.id)
+          yield* Queue.offer(late, { id: leased.delivery.id, leaseUntil: leased.leaseUntil })
         }
       }
       if (handedBack > 0) {
@@ -178,6 +178,7 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
 
   /** Leases what the lanes have room for and starts what it can; how many it leased and how many it asked for. */
   const fill = Effect.gen(function*() {
+    // What it holds, in flight and leased ahead, stays under twice what it may have in flight.
     const asked = Math.min(settings.leaseBatch, 2 * settings.concurrency - held)
     if (asked <= 0) return { leased: 0, asked }
     // Lanes holding nothing take their slots as any other does: the lease names at most what this dispatcher holds.

@@ -43,9 +43,9 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   /**
    * Leases up to `limit` due deliveries (pending, or sending under a lease
    * that ran out: a worker died mid-delivery), fairly: every registration's
-   * oldest first, at most `room.of` a registration's own room for it (what
-   * the caller may take of it now; `room.others` for a registration not
-   * named), and never one whose subscription or charge has an earlier
+   * oldest first, at most as many of a registration as its room (what the
+   * caller may take of it now: `room.of` for those named, `room.others` for
+   * any other), and never one whose subscription or charge has an earlier
    * delivery to the same registration still waiting or in flight. Marks
    * them `sending` until `leaseUntil` and counts the attempt; claimed with
    * `SKIP LOCKED`, so two workers never lease the same one.
@@ -56,8 +56,12 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
     readonly now: Date
     readonly leaseUntil: Date
   }) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
-  /** Hands back leased deliveries that were not sent, those whose lease still runs at `now`: due again at once, their attempt not counted. */
-  readonly release: (ids: ReadonlyArray<string>, now: Date) => Effect.Effect<void>
+  /**
+   * Hands back leased deliveries that were not sent: due again at once,
+   * their attempt not counted. Each only while it is still under the lease
+   * it was given: once that ran out, another lease may hold it.
+   */
+  readonly release: (leases: ReadonlyArray<{ readonly id: string; readonly leaseUntil: Date }>) => Effect.Effect<void>
   /** Records the outcomes of attempts, in one statement, with their registrations' counters. */
   readonly completeMany: (outcomes: ReadonlyArray<DeliveryOutcome>) => Effect.Effect<void>
   readonly counters: (webhookId: string) => Effect.Effect<DeliveryCounters>

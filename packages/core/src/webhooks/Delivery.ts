@@ -87,9 +87,8 @@ export const sendableUnderLease = (leaseUntil: number, now: number): boolean =>
   now + DELIVERY_TIMEOUT_MILLIS + LEASE_MARGIN_MILLIS <= leaseUntil
 
 /** Hands back leased deliveries that will not be sent in time (see `sendableUnderLease`): due again at once. */
-export const releaseDeliveries = Effect.fn("Delivery.release")(function*(ids: ReadonlyArray<string>) {
-  const now = yield* Clock.currentTimeMillis
-  yield* (yield* WebhookDeliveries).release(ids, new Date(now))
+export const releaseDeliveries = Effect.fn("Delivery.release")(function*(leases: ReadonlyArray<{ readonly id: string; readonly leaseUntil: number }>) {
+  yield* (yield* WebhookDeliveries).release(leases.map((l) => ({ id: l.id, leaseUntil: new Date(l.leaseUntil) })))
 })
 
 /**
