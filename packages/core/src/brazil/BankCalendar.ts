@@ -95,8 +95,23 @@ export const creditRecognitionDate = (receivableDate: string): string => busines
 // en-CA formats dates as YYYY-MM-DD.
 const formatter = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit", day: "2-digit" })
 
-/** The calendar date in São Paulo at the instant `epochMillis`: "today" for charges and settlement. */
-export const saoPauloDate = (epochMillis: number): string => formatter.format(epochMillis)
+let lastHour = Number.NaN
+let lastDate = ""
+
+/**
+ * The calendar date in São Paulo at the instant `epochMillis`: "today" for
+ * charges and settlement. The date of the last hour asked is kept: a billing
+ * run asks it for every cycle, and the city's offsets from UTC have always
+ * been whole hours, so its date never changes within an hour of UTC.
+ */
+export const saoPauloDate = (epochMillis: number): string => {
+  const hour = Math.floor(epochMillis / 3_600_000)
+  if (hour !== lastHour) {
+    lastDate = formatter.format(epochMillis)
+    lastHour = hour
+  }
+  return lastDate
+}
 
 /**
  * The last instant of a calendar day in São Paulo. The city has kept UTC−3

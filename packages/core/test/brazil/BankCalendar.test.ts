@@ -1,4 +1,5 @@
 import { getHolidays } from "@brazilian-utils/brazilian-utils"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   addBusinessDays,
@@ -95,6 +96,17 @@ describe("bank calendar", () => {
     // In 2018 São Paulo still kept daylight saving (UTC-2 in January).
     expect(saoPauloDate(Date.UTC(2018, 0, 15, 1, 59))).toBe("2018-01-14")
     expect(saoPauloDate(Date.UTC(2018, 0, 15, 2, 0))).toBe("2018-01-15")
+  })
+
+  it("tells the same date as a fresh formatter for any instant, asked in any order", () => {
+    const fresh = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" })
+    // 2015 to 2035, with the daylight-saving years; runs of instants inside one hour and across its edges.
+    const instant = fc.integer({ min: Date.UTC(2015, 0, 1), max: Date.UTC(2035, 0, 1) })
+    fc.assert(fc.property(fc.array(fc.tuple(instant, fc.integer({ min: -3_600_000, max: 3_600_000 })), { minLength: 1, maxLength: 20 }), (asks) => {
+      for (const [at, step] of asks) {
+        for (const t of [at, at + step]) expect(saoPauloDate(t)).toBe(fresh.format(t))
+      }
+    }), { numRuns: 300 })
   })
 })
 
