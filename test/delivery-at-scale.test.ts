@@ -112,6 +112,37 @@ describe("event delivery at scale on postgres", () => {
     }
   }, 60_000)
 
+  it("hands back, when it stops, what it had leased ahead, so no delivery waits out a lease no one will use", async () => {
+    // Quick for 30 requests, then each answer takes 3 s: its 2 slots stay busy and its lane holds what was leased ahead.
+    let requests = 0
+    const receiver = await startReceiver(() => ({ status: 200, delayMillis: ++requests > 30 ? 3_000 : 0 }))
+    const one = await registered(receiver.url)
+    const leased = () =>
+      sql((s) => s<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ${one.webhookId} AND status = 'pending' AND lease_until IS NOT NULL`)
+    try {
+      await seed(one.accountId, 60)
+      let heldAhead = 0
+      await engine.run(Effect.scoped(Effect.gen(function*() {
+        yield* Effect.forkScoped(runJob(workerJob("fanOut", { pollInterval: "50 millis" })))
+        yield* Effect.forkScoped(runDispatcher({ pollInterval: "50 millis", perRegistration: 2, prefetch: 8 }))
+        // Until both slots wait on slow answers and the lane has filled behind them.
+        yield* Effect.promise(async () => receiver.received.length >= 32 && (heldAhead = (await leased())[0]!.n) > 2).pipe(
+          Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (ready) => ready }),
+          Effect.timeout("20 seconds")
+        )
+      })))
+      expect(heldAhead).toBeGreaterThan(2)
+      // Stopped: only the 2 abandoned in flight are still leased; the rest are due again at once, their attempts uncounted.
+      expect((await leased())[0]!.n).toBeLessThanOrEqual(2)
+      const waiting = await sql((s) => s<{ attempt: number }>`SELECT attempt FROM webhook_deliveries
+        WHERE webhook_id = ${one.webhookId} AND status = 'pending' AND lease_until IS NULL`)
+      expect(waiting.length).toBe(60 - 30 - (await leased())[0]!.n)
+      expect(waiting.every((d) => d.attempt === 0)).toBe(true)
+    } finally {
+      await receiver.close()
+    }
+  }, 60_000)
+
   it("sends one charge's events to a registration in the order they were committed, while different charges go at once", async () => {
     // A receiver that answers in 5 ms and notes a charge's event arriving while another of that charge is still unanswered.
     const received: Array<{ chargeId: string; n: number }> = []

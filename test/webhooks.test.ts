@@ -307,6 +307,61 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
     }
   })
 
+  it("records an outcome only under the lease it was sent under: one that comes after another worker leased the delivery again counts nothing", async () => {
+    const hook = await register({ url: "http://127.0.0.1:1/hooks", events: ["subscription.expired"] })
+    await emit(engine, account.accountId, "subscription.expired", { subscriptionId: "sub_late_outcome" })
+    await engine.run(Billing.fanOut(100))
+    const leaseAt = async (now: number) => {
+      const leaseUntil = new Date(now + 30_000)
+      const leased = await engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
+        d.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil })))
+      return { id: leased.find((d) => d.webhookId === hook.webhookId)!.id, leaseUntil }
+    }
+    const outcome = (id: string, lease: Date | null) => ({
+      id,
+      webhookId: hook.webhookId,
+      event: "subscription.expired",
+      status: "delivered" as const,
+      responseStatusCode: 200,
+      error: null,
+      at: new Date(),
+      lease
+    })
+    const record = (o: ReturnType<typeof outcome>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.completeMany([o])))
+    const counters = () => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.counters(hook.webhookId)))
+
+    // A worker leases it and is slow to record; its lease runs out and another worker leases it.
+    const first = await leaseAt(Date.now())
+    await engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE id = ${first.id}`))
+    const second = await leaseAt(Date.now())
+    expect(second.id).toBe(first.id)
+    await record(outcome(first.id, first.leaseUntil))
+    expect((await deliveries()).find((d) => d.webhookEventId === first.id)).toMatchObject({ status: "sending", attempt: 2 })
+    expect(await counters()).toMatchObject({ delivered: 0, inFlight: 1 })
+    // The worker holding it records it.
+    await record(outcome(first.id, second.leaseUntil))
+    expect((await deliveries()).find((d) => d.webhookEventId === first.id)).toMatchObject({ status: "delivered", attempt: 2 })
+    expect(await counters()).toMatchObject({ delivered: 1, inFlight: 0 })
+  })
+
+  it("fails what a removed registration had waiting, leased by a worker or not", async () => {
+    const hook = await register({ url: "http://127.0.0.1:1/hooks", events: ["subscription.expired"] })
+    for (const id of ["sub_removed_1", "sub_removed_2"]) await emit(engine, account.accountId, "subscription.expired", { subscriptionId: id })
+    await engine.run(Billing.fanOut(100))
+    // One of the two leased by a worker (the other waits behind nothing: different subscriptions).
+    const now = Date.now()
+    await engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
+      d.lease({ limit: 1, room: { others: 0, of: new Map([[hook.webhookId, 1]]) }, now: new Date(now), leaseUntil: new Date(now + 30_000) })))
+    const mine = async () => (await deliveries()).filter((d) => d.webhookId === hook.webhookId)
+    expect((await mine()).map((d) => d.status).sort()).toEqual(["pending", "sending"])
+    const removed = await fetch(`${engine.baseUrl}/v1/users/webhooks/${hook.webhookId}`, { method: "DELETE", headers: auth })
+    expect(removed.status).toBe(200)
+    const after = await mine()
+    expect(after).toHaveLength(2)
+    for (const d of after) expect(d).toMatchObject({ status: "failed", error: "webhook registration removed" })
+  })
+
   it("test delivery: only the payload reaches the receiver, signed when webhookId is given", async () => {
     const receiver = await startReceiver()
     try {

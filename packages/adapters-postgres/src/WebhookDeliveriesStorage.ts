@@ -106,12 +106,12 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
             code: o.responseStatusCode,
             error: o.error,
             at: o.at.toISOString(),
-            counted: o.countAttempt ? 1 : 0
-          })))}::jsonb) AS r (id text, status text, code int, error text, at timestamptz, counted int)
+            lease: o.lease?.toISOString() ?? null
+          })))}::jsonb) AS r (id text, status text, code int, error text, at timestamptz, lease timestamptz)
         ), updated AS (
           UPDATE webhook_deliveries d SET status = r.status, response_status_code = r.code, error = r.error, lease_until = NULL,
-            attempt = d.attempt + r.counted, delivered_at = CASE WHEN r.status = 'delivered' THEN r.at END
-          FROM results r WHERE d.id = r.id
+            attempt = d.attempt + CASE WHEN r.lease IS NULL THEN 1 ELSE 0 END, delivered_at = CASE WHEN r.status = 'delivered' THEN r.at END
+          FROM results r WHERE d.id = r.id AND (r.lease IS NULL OR d.lease_until = r.lease)
           RETURNING d.webhook_id, d.status
         )
         INSERT INTO webhook_counters (webhook_id, delivered, failed)

@@ -72,9 +72,10 @@ export const WebhooksStorageLive = Layer.effect(Webhooks, Effect.gen(function*()
     remove: (accountId, id) =>
       run(sql<{ id: string }>`DELETE FROM webhooks WHERE account_id = ${accountId} AND id = ${id} RETURNING id`).pipe(
         Effect.tap((rows) =>
-          // What still waited for it can never be sent: failed, as a send to an inactive registration is.
+          // What still waited for it, leased or not, can never be sent (leases only read registrations that exist): failed,
+          // as a send to an inactive registration is. An attempt in flight then finds its lease gone and records nothing.
           rows.length === 0 ? Effect.void : run(sql`UPDATE webhook_deliveries SET status = 'failed', error = 'webhook registration removed', lease_until = NULL
-            WHERE webhook_id = ${id} AND status = 'pending' AND lease_until IS NULL`)),
+            WHERE webhook_id = ${id} AND status = 'pending'`)),
         Effect.map((rows) => rows.length > 0)
       ),
     findMany: (ids) =>

@@ -55,7 +55,7 @@ export const DEFAULT_DISPATCHER = {
  * deliveries leased ahead: one waiting behind its slots then starts within
  * about one answer time, well inside its lease.
  */
-const PREFETCH_BELOW_MILLIS = 1_000
+const PREFETCH_BELOW_MILLIS = 500
 
 /** A delivery leased and not started yet. */
 interface Leased {
@@ -97,8 +97,8 @@ const report = (lanes: ReadonlyMap<string, Lane>, moved: Set<string>) =>
     }, { discard: true })
   })
 
-/** Runs the dispatcher for as long as the fiber lives; interrupt it to stop (deliveries leased or in flight are sent again after their lease). */
-export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOptions = {}) {
+/** The dispatcher's loop, its fibers and its lanes, in the scope of its run. */
+const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOptions) {
   const settings = { ...DEFAULT_DISPATCHER, ...options }
   const lanes = new Map<string, Lane>()
   /** Lanes with deliveries ready, in the order they are next served. */
@@ -113,6 +113,15 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
   yield* Effect.forkScoped(writeInBatches(outcomes, settings.writeBatch, Billing.recordOutcomes, "outcomes"))
   yield* Effect.forkScoped(writeInBatches(late, settings.writeBatch, Billing.releaseDeliveries, "releases"))
   yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(report(lanes, moved)))))
+  // On stop, once the loop below has stopped and before the writers above are: what waits in lanes goes back at once
+  // rather than after its lease, and outcomes not yet written are written.
+  yield* Effect.addFinalizer(() =>
+    Effect.gen(function*() {
+      const waited = [...lanes.values()].flatMap((lane) => lane.ready.splice(0).map((l) => ({ id: l.delivery.id, leaseUntil: l.leaseUntil })))
+      yield* Billing.releaseDeliveries([...waited, ...(yield* Queue.clear(late))])
+      yield* Billing.recordOutcomes(yield* Queue.clear(outcomes))
+    }).pipe(Effect.catchCause((cause) => Effect.logError("webhook deliveries not handed back on stop", cause)))
+  )
 
   const laneOf = (webhookId: string) => {
     const known = lanes.get(webhookId)
@@ -142,7 +151,7 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
     lane.inFlight++
     inFlight++
     let outcome: DeliveryOutcome | undefined
-    return FiberSet.run(sending, Billing.attemptDelivery(leased.delivery, leased.registration).pipe(
+    return FiberSet.run(sending, Billing.attemptDelivery(leased.delivery, leased.registration, leased.leaseUntil).pipe(
       Effect.tap((o) => {
         outcome = o
         return Queue.offer(outcomes, o)
@@ -151,25 +160,28 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
     ))
   }
 
-  /** Starts what free slots allow from the lanes waiting, in turn; hands back what waited past its lease. */
+  /**
+   * Hands back what waited too long for its lane's slots, then starts what
+   * free slots allow from the lanes waiting, in turn. A lane holds its
+   * deliveries in lease order, so those that can no longer start are at its
+   * head, and once one can start, all after it can.
+   */
   const pump: Effect.Effect<void, never, WebhookTransport> = Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     for (const lane of [...waiting]) {
-      if (inFlight >= settings.concurrency) return
       waiting.delete(lane)
       let handedBack = 0
-      while (lane.ready.length > 0 && lane.inFlight < settings.perRegistration && inFlight < settings.concurrency) {
+      while (lane.ready.length > 0 && !Billing.sendableUnderLease(lane.ready[0]!.leaseUntil, now)) {
         const leased = lane.ready.shift()!
-        if (Billing.sendableUnderLease(leased.leaseUntil, now)) {
-          yield* send(lane, leased, now)
-        } else {
-          held--
-          handedBack++
-          yield* Queue.offer(late, { id: leased.delivery.id, leaseUntil: leased.leaseUntil })
-        }
+        held--
+        handedBack++
+        yield* Queue.offer(late, { id: leased.delivery.id, leaseUntil: leased.leaseUntil })
       }
       if (handedBack > 0) {
         yield* Effect.logInfo("webhook deliveries handed back unsent").pipe(Effect.annotateLogs({ webhookId: lane.webhookId, deliveries: handedBack }))
+      }
+      while (lane.ready.length > 0 && lane.inFlight < settings.perRegistration && inFlight < settings.concurrency) {
+        yield* send(lane, lane.ready.shift()!, now)
       }
       // Served: to the back of the turn.
       if (lane.ready.length > 0) waiting.add(lane)
@@ -208,3 +220,10 @@ export const runDispatcher = Effect.fn("Worker.dispatcher")(function*(options: D
     yield* Queue.clear(freed)
   }
 })
+
+/**
+ * Runs the dispatcher for as long as the fiber lives; interrupt it to stop:
+ * what waits in its lanes is handed back and outcomes are written at once,
+ * deliveries in flight are sent again after their lease.
+ */
+export const runDispatcher = (options: DispatcherOptions = {}) => Effect.scoped(dispatch(options))

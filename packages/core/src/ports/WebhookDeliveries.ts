@@ -16,8 +16,14 @@ export interface DeliveryOutcome {
   readonly responseStatusCode: number | null
   readonly error: string | null
   readonly at: Date
-  /** An attempt made outside a lease (a manual retry) is counted here; a leased one was counted by `lease`. */
-  readonly countAttempt: boolean
+  /**
+   * The lease it was sent under: its outcome counts only while the delivery
+   * is still under it (a late one, after another worker leased it again, is
+   * that worker's to record). None for a manual retry, which is sent outside
+   * any lease and whose attempt is counted here (a leased one was counted by
+   * `lease`).
+   */
+  readonly lease: Date | null
 }
 
 /** How many deliveries a lease may take of each registration: `of` the ones named, `others` any other. */
@@ -62,7 +68,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
    * it was given: once that ran out, another lease may hold it.
    */
   readonly release: (leases: ReadonlyArray<{ readonly id: string; readonly leaseUntil: Date }>) => Effect.Effect<void>
-  /** Records the outcomes of attempts, in one statement, with their registrations' counters. */
+  /** Records the outcomes of attempts (see `DeliveryOutcome.lease`), in one statement, with their registrations' counters. */
   readonly completeMany: (outcomes: ReadonlyArray<DeliveryOutcome>) => Effect.Effect<void>
   readonly counters: (webhookId: string) => Effect.Effect<DeliveryCounters>
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<WebhookDelivery>>

@@ -74,17 +74,18 @@ export const leaseDeliveries = Effect.fn("Delivery.lease")(function*(options: {
   return { deliveries, registrations: new Map(found.map((r) => [r.id, r])), leaseUntil }
 })
 
-/** Room for clocks that disagree a little (the worker's against another's). */
-const LEASE_MARGIN_MILLIS = 1_000
+/** What a lease keeps after the POST: for the outcome to be written, and for clocks that disagree a little. */
+const RESULT_MARGIN_MILLIS = 3_000
 
 /**
  * Whether a delivery leased until `leaseUntil` may still be sent at `now`:
- * only if its POST ends (answered or aborted at the 5 s limit) while the
- * lease still holds, so that no other worker can have leased it again and
- * be sending it at the same time.
+ * only if its POST ends (answered or aborted at the 5 s limit) and its
+ * outcome is written while the lease still holds, so that no other worker
+ * can have leased it again and be sending it at the same time. Of a 10 s
+ * lease, a delivery leased ahead may wait 2 s for a slot.
  */
 export const sendableUnderLease = (leaseUntil: number, now: number): boolean =>
-  now + DELIVERY_TIMEOUT_MILLIS + LEASE_MARGIN_MILLIS <= leaseUntil
+  now + DELIVERY_TIMEOUT_MILLIS + RESULT_MARGIN_MILLIS <= leaseUntil
 
 /** Hands back leased deliveries that will not be sent in time (see `sendableUnderLease`): due again at once. */
 export const releaseDeliveries = Effect.fn("Delivery.release")(function*(leases: ReadonlyArray<{ readonly id: string; readonly leaseUntil: number }>) {
@@ -94,12 +95,13 @@ export const releaseDeliveries = Effect.fn("Delivery.release")(function*(leases:
 /**
  * POSTs one delivery to its registration (signed over the exact bytes sent)
  * and answers the outcome; never fails. A registration removed or inactive
- * fails the delivery without a POST.
+ * fails the delivery without a POST. `lease` is the lease it is sent under
+ * (epoch milliseconds), null for a manual retry.
  */
 export const attemptDelivery = Effect.fnUntraced(function*(
   delivery: WebhookDelivery,
   registration: WebhookRegistration | undefined,
-  countAttempt = false
+  lease: number | null
 ) {
   const outcome = (fields: Pick<DeliveryOutcome, "status" | "responseStatusCode" | "error">) =>
     Effect.map(Clock.currentTimeMillis, (now): DeliveryOutcome => ({
@@ -108,7 +110,7 @@ export const attemptDelivery = Effect.fnUntraced(function*(
       event: delivery.event,
       ...fields,
       at: new Date(now),
-      countAttempt
+      lease: lease === null ? null : new Date(lease)
     }))
   if (registration === undefined || registration.status !== "active") {
     return yield* outcome({ status: "failed", responseStatusCode: null, error: "webhook registration removed or inactive" })
@@ -139,8 +141,8 @@ export const recordOutcomes = Effect.fn("Delivery.recordOutcomes")(function*(out
 
 /** One round, as a caller drives it (tests, scripts): leases up to `limit` due deliveries, sends them `concurrency` at a time, records them; how many it sent. */
 export const deliverDue = Effect.fn("Delivery.deliverDue")(function*(limit: number, concurrency = 8) {
-  const { deliveries, registrations } = yield* leaseDeliveries({ limit, room: { others: limit, of: new Map() } })
-  const outcomes = yield* Effect.forEach(deliveries, (d) => attemptDelivery(d, registrations.get(d.webhookId)), { concurrency })
+  const { deliveries, registrations, leaseUntil } = yield* leaseDeliveries({ limit, room: { others: limit, of: new Map() } })
+  const outcomes = yield* Effect.forEach(deliveries, (d) => attemptDelivery(d, registrations.get(d.webhookId), leaseUntil), { concurrency })
   yield* recordOutcomes(outcomes)
   return deliveries.length
 })
@@ -148,7 +150,7 @@ export const deliverDue = Effect.fn("Delivery.deliverDue")(function*(limit: numb
 /** Sends one delivery again, outside any lease (the manual retry), and records it. */
 export const resendDelivery = Effect.fn("Delivery.resend")(function*(delivery: WebhookDelivery) {
   const registration = yield* (yield* Webhooks).find(delivery.accountId, delivery.webhookId)
-  const outcome = yield* attemptDelivery(delivery, Option.getOrUndefined(registration), true)
+  const outcome = yield* attemptDelivery(delivery, Option.getOrUndefined(registration), null)
   yield* recordOutcomes([outcome])
   return outcome
 })
