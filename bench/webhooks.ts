@@ -15,7 +15,8 @@
  * rate of the other nine, against their rate in the first run.
  *
  * Receivers run in their own process (bench/_support/receivers.ts).
- * Settings: BENCH_EVENTS (50000), BENCH_WORKER_ARGS (Node flags of the worker).
+ * Settings: BENCH_EVENTS (50000), BENCH_WORKER_ARGS (Node flags of the worker),
+ * BENCH_IDLE_REGISTRATIONS (0: accounts with a registration each, and no events).
  */
 import { Billing } from "@billing/core"
 import { DEFAULT_DISPATCHER } from "@billing/worker"
@@ -72,6 +73,14 @@ for (let r = 0; r < RECEIVERS; r++) {
   )
   registrations.push(registered.webhookId)
 }
+// Merchants with a registration and nothing to receive, as a large installation has: a lease must not visit each of them.
+const IDLE_REGISTRATIONS = Number(process.env.BENCH_IDLE_REGISTRATIONS ?? 0)
+await sql((s) => s`INSERT INTO accounts (id, number, name, document, person_type, sandbox, created_at)
+  SELECT 'acc_idle_' || i, 'idle' || i, 'Idle', '11444777000161', 'PJ', true, now() FROM generate_series(1, ${IDLE_REGISTRATIONS}) AS i`)
+await sql((s) => s`INSERT INTO webhooks (id, account_id, url, events, secret, status, created_at)
+  SELECT 'uwh_idle_' || i, 'acc_idle_' || i, 'http://127.0.0.1:1/', '[]'::jsonb, 'unused', 'active', now()
+  FROM generate_series(1, ${IDLE_REGISTRATIONS}) AS i`)
+
 const pointAt = (ports: ReadonlyArray<number>) =>
   sql((s) => Effect.forEach(registrations, (id, r) => s`UPDATE webhooks SET url = ${`http://127.0.0.1:${ports[r]}/hooks`} WHERE id = ${id}`))
 

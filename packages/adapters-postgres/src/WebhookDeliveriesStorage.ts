@@ -69,14 +69,23 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
       const roomRows = room.of.size === 0
         ? sql`SELECT NULL::text AS webhook_id, 0 AS n WHERE false`
         : sql`SELECT * FROM (VALUES ${sql.csv([...room.of].map(([id, n]) => sql`(${id}::text, ${n}::int)`))}) AS v (webhook_id, n)`
+      // The registrations with deliveries waiting, found one index descent each (a loose index scan of the queue):
+      // every lease visiting every registration took 430 ms with 10,000 idle ones, against 9 ms with none.
       return run(sql`
-        WITH room AS (${roomRows}),
+        WITH RECURSIVE room AS (${roomRows}),
+        waiting (webhook_id) AS (
+          (SELECT webhook_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY webhook_id LIMIT 1)
+          UNION ALL
+          SELECT (SELECT q.webhook_id FROM webhook_deliveries q WHERE q.status = 'pending' AND q.webhook_id > w.webhook_id
+            ORDER BY q.webhook_id LIMIT 1)
+          FROM waiting w WHERE w.webhook_id IS NOT NULL
+        ),
         picked AS (
-          SELECT d.id AS picked_id FROM webhooks w
-          LEFT JOIN room r ON r.webhook_id = w.id
+          SELECT d.id AS picked_id FROM waiting w
+          LEFT JOIN room r ON r.webhook_id = w.webhook_id
           CROSS JOIN LATERAL (
             SELECT q.id, q.seq FROM webhook_deliveries q
-            WHERE q.webhook_id = w.id AND ${due(now)}
+            WHERE q.webhook_id = w.webhook_id AND ${due(now)}
               AND (q.ordering_key IS NULL OR NOT EXISTS (
                 SELECT 1 FROM webhook_deliveries e
                 WHERE e.webhook_id = q.webhook_id AND e.ordering_key = q.ordering_key AND e.seq < q.seq AND e.status = 'pending'))
@@ -84,7 +93,8 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
             LIMIT greatest(0, coalesce(r.n, ${room.others}::int))
             FOR UPDATE OF q SKIP LOCKED
           ) d
-          ORDER BY row_number() OVER (PARTITION BY w.id ORDER BY d.seq), d.seq
+          WHERE w.webhook_id IS NOT NULL
+          ORDER BY row_number() OVER (PARTITION BY w.webhook_id ORDER BY d.seq), d.seq
           LIMIT ${limit}
         )
         UPDATE webhook_deliveries SET lease_until = ${leaseUntil}, attempt = attempt + 1
