@@ -76,10 +76,14 @@ interface Lane {
   answerMillis: number | undefined
 }
 
-/** Takes what `queue` holds, up to `batch` at a time, and writes it; a batch that cannot be written is logged (its rows come back after their lease). */
+/**
+ * Takes what `queue` holds, up to `batch` at a time, and writes it; a batch
+ * that cannot be written is logged (its rows come back after their lease).
+ * A batch taken is written even when the dispatcher stops meanwhile.
+ */
 const writeInBatches = <A, R>(queue: Queue.Queue<A>, batch: number, write: (items: ReadonlyArray<A>) => Effect.Effect<void, never, R>, what: string) =>
   Queue.takeBetween(queue, 1, batch).pipe(
-    Effect.flatMap(write),
+    Effect.flatMap((items) => Effect.uninterruptible(write(items))),
     Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`webhook ${what} not recorded`, cause)),
     Effect.forever
   )
@@ -196,15 +200,20 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
     // Lanes holding nothing take their slots as any other does: the lease names at most what this dispatcher holds.
     const holding = [...lanes.values()].filter((lane) => lane.inFlight + lane.ready.length > 0)
     const room = { others: settings.perRegistration, of: new Map(holding.map((lane) => [lane.webhookId, roomOf(lane)])) }
-    const { deliveries, registrations, leaseUntil } = yield* Billing.leaseDeliveries({ limit: asked, room })
-    for (const delivery of deliveries) {
-      const lane = laneOf(delivery.webhookId)
-      lane.ready.push({ delivery, registration: registrations.get(delivery.webhookId), leaseUntil })
-      waiting.add(lane)
-      held++
-    }
+    // Not interrupted between the lease and its lanes: a lease the database committed is always in a lane, so a stop hands it back.
+    const leased = yield* Effect.uninterruptible(Billing.leaseDeliveries({ limit: asked, room }).pipe(
+      Effect.map(({ deliveries, registrations, leaseUntil }) => {
+        for (const delivery of deliveries) {
+          const lane = laneOf(delivery.webhookId)
+          lane.ready.push({ delivery, registration: registrations.get(delivery.webhookId), leaseUntil })
+          waiting.add(lane)
+          held++
+        }
+        return deliveries.length
+      })
+    ))
     yield* pump
-    return { leased: deliveries.length, asked }
+    return { leased, asked }
   }).pipe(
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
