@@ -145,6 +145,18 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       webhookId: string
     }>
 
+  /** Leases what is due for 30 s from `now`, as a worker would; the leases of `webhookId`'s deliveries. */
+  const leaseFor = async (webhookId: string, now: number) => {
+    const leaseUntil = new Date(now + 30_000)
+    const leased = await engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
+      d.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil })))
+    return leased.filter((d) => d.webhookId === webhookId).map((d) => ({ id: d.id, leaseUntil }))
+  }
+  /** The leases of `webhookId`'s deliveries run out (moved into the past instead of waiting 30 s): the worker holding them died. */
+  const expireLeases = (webhookId: string) =>
+    engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE webhook_id = ${webhookId} AND lease_until IS NOT NULL`))
+
   it("POSTs each event to its subscribers, signed so that the receiver helper verifies it", async () => {
     const receiver = await startReceiver()
     try {
@@ -242,20 +254,11 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       await emit(engine, account.accountId, "subscription.renewed", { subscriptionId: "sub_dead" })
       // A worker fans the event out and leases the delivery, then dies before POSTing.
       await engine.run(Billing.fanOut(100))
-      const now = Date.now()
-      const leased = await engine.run(Effect.gen(function*() {
-        const deliveries = yield* WebhookDeliveries
-        return yield* deliveries.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil: new Date(now + 30_000) })
-      }))
-      expect(leased.map((d) => d.webhookId)).toContain(hook.webhookId)
+      expect(await leaseFor(hook.webhookId, Date.now())).toHaveLength(1)
       // While the lease holds, other workers leave the row alone.
       await pass()
       expect(receiver.received).toHaveLength(0)
-      // The lease runs out (moved into the past here instead of waiting 30 s).
-      await engine.run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE webhook_id = ${hook.webhookId}`
-      }))
+      await expireLeases(hook.webhookId)
       await pass()
       expect(receiver.received).toHaveLength(1)
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ subscriptionId: "sub_dead" })
@@ -272,13 +275,7 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       const hook = await register({ url: receiver.url, events: ["subscription.expired"] })
       await emit(engine, account.accountId, "subscription.expired", { subscriptionId: "sub_handed_back" })
       await engine.run(Billing.fanOut(100))
-      /** Leases what is due for 30 s from `now`, as a worker would; the leases of this registration's deliveries. */
-      const lease = async (now: number) => {
-        const leaseUntil = new Date(now + 30_000)
-        const leased = await engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
-          d.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil })))
-        return leased.filter((d) => d.webhookId === hook.webhookId).map((d) => ({ id: d.id, leaseUntil }))
-      }
+      const lease = (now: number) => leaseFor(hook.webhookId, now)
       const release = (leases: ReadonlyArray<{ id: string; leaseUntil: Date }>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.release(leases)))
       const mine = async () => (await deliveries()).find((d) => d.webhookId === hook.webhookId)!
 
@@ -294,11 +291,8 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       expect(second).toHaveLength(1)
       await release(first)
       expect(await mine()).toMatchObject({ status: "sending", attempt: 1 })
-      // That worker dies; its lease runs out (moved into the past) and the delivery goes out once.
-      await engine.run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE webhook_id = ${hook.webhookId}`
-      }))
+      // That worker dies; its lease runs out and the delivery goes out once.
+      await expireLeases(hook.webhookId)
       await pass()
       expect(receiver.received).toHaveLength(1)
       expect(await mine()).toMatchObject({ status: "delivered", attempt: 2 })
@@ -311,12 +305,7 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
     const hook = await register({ url: "http://127.0.0.1:1/hooks", events: ["subscription.expired"] })
     await emit(engine, account.accountId, "subscription.expired", { subscriptionId: "sub_late_outcome" })
     await engine.run(Billing.fanOut(100))
-    const leaseAt = async (now: number) => {
-      const leaseUntil = new Date(now + 30_000)
-      const leased = await engine.run(Effect.flatMap(WebhookDeliveries, (d) =>
-        d.lease({ limit: 100, room: { others: 100, of: new Map() }, now: new Date(now), leaseUntil })))
-      return { id: leased.find((d) => d.webhookId === hook.webhookId)!.id, leaseUntil }
-    }
+    const leaseAt = async (now: number) => (await leaseFor(hook.webhookId, now))[0]!
     const outcome = (id: string, lease: Date | null) => ({
       id,
       webhookId: hook.webhookId,
@@ -332,8 +321,7 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
 
     // A worker leases it and is slow to record; its lease runs out and another worker leases it.
     const first = await leaseAt(Date.now())
-    await engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql`UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE id = ${first.id}`))
+    await expireLeases(hook.webhookId)
     const second = await leaseAt(Date.now())
     expect(second.id).toBe(first.id)
     await record(outcome(first.id, first.leaseUntil))
