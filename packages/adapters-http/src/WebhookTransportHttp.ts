@@ -7,7 +7,7 @@
  * Redirects are not followed. A timeout or a network error is a `NoAnswer`
  * whose reason is recorded on the delivery.
  */
-import { WebhookTransport, type WebhookResponse } from "@billing/core"
+import { boundedMemo, WebhookTransport, type WebhookResponse } from "@billing/core"
 import { Effect, Layer } from "effect"
 import http from "node:http"
 import https from "node:https"
@@ -24,8 +24,6 @@ const reasonOf = (error: unknown) => `request failed: ${error instanceof Error ?
 /** Where a URL's POSTs go, or why they cannot; parsed once per registration URL rather than once per delivery. */
 type Target = { readonly _tag: "Target"; readonly secure: boolean; readonly options: http.RequestOptions } | { readonly _tag: "Invalid"; readonly reason: string }
 
-const MAX_CACHED_TARGETS = 10_000
-
 const targetOf = (url: string): Target => {
   try {
     const parsed = new URL(url)
@@ -38,15 +36,7 @@ const targetOf = (url: string): Target => {
 
 export const WebhookTransportHttp = Layer.sync(WebhookTransport, () => {
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) }
-  const targets = new Map<string, Target>()
-  const cachedTargetOf = (url: string) => {
-    const known = targets.get(url)
-    if (known !== undefined) return known
-    if (targets.size >= MAX_CACHED_TARGETS) targets.clear()
-    const target = targetOf(url)
-    targets.set(url, target)
-    return target
-  }
+  const cachedTargetOf = boundedMemo(10_000, targetOf)
   return WebhookTransport.of({
     post: (request) =>
       Effect.callback<WebhookResponse>((resume) => {

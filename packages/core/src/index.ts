@@ -127,3 +127,4 @@ export { PixProviderSandbox } from "./sandbox/PixProviderSandbox.ts"
 
 // For webhook receivers.
 export { DEFAULT_TOLERANCE_SECONDS, signWebhook, verifyWebhookSignature, type VerifyResult } from "./webhooks/Signature.ts"
+export * from "./BoundedMemo.ts"

@@ -109,7 +109,6 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
   const waiting = new Set<Lane>()
   const moved = new Set<string>()
   let inFlight = 0
-  let held = 0
   const freed = yield* Queue.unbounded<void>()
   const outcomes = yield* Queue.unbounded<DeliveryOutcome>()
   const late = yield* Queue.unbounded<{ readonly id: string; readonly leaseUntil: number }>()
@@ -147,7 +146,6 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
       lane.answerMillis = lane.answerMillis === undefined ? tookMillis : 0.8 * lane.answerMillis + 0.2 * tookMillis
       lane.inFlight--
       inFlight--
-      held--
       return Effect.andThen(pump, Queue.offer(freed, undefined))
     })
 
@@ -177,7 +175,6 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
       let handedBack = 0
       while (lane.ready.length > 0 && !Billing.sendableUnderLease(lane.ready[0]!.leaseUntil, now)) {
         const leased = lane.ready.shift()!
-        held--
         handedBack++
         yield* Queue.offer(late, { id: leased.delivery.id, leaseUntil: leased.leaseUntil })
       }
@@ -194,11 +191,12 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
 
   /** Leases what the lanes have room for and starts what it can; how many it leased and how many it asked for. */
   const fill = Effect.gen(function*() {
+    const holding = [...lanes.values()].filter((lane) => lane.inFlight + lane.ready.length > 0)
     // What it holds, in flight and leased ahead, stays under twice what it may have in flight.
+    const held = holding.reduce((n, lane) => n + lane.inFlight + lane.ready.length, 0)
     const asked = Math.min(settings.leaseBatch, 2 * settings.concurrency - held)
     if (asked <= 0) return { leased: 0, asked }
     // Lanes holding nothing take their slots as any other does: the lease names at most what this dispatcher holds.
-    const holding = [...lanes.values()].filter((lane) => lane.inFlight + lane.ready.length > 0)
     const room = { others: settings.perRegistration, of: new Map(holding.map((lane) => [lane.webhookId, roomOf(lane)])) }
     // Not interrupted between the lease and its lanes: a lease the database committed is always in a lane, so a stop hands it back.
     const leased = yield* Effect.uninterruptible(Billing.leaseDeliveries({ limit: asked, room }).pipe(
@@ -207,7 +205,6 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
           const lane = laneOf(delivery.webhookId)
           lane.ready.push({ delivery, registration: registrations.get(delivery.webhookId), leaseUntil })
           waiting.add(lane)
-          held++
         }
         return deliveries.length
       })

@@ -270,12 +270,15 @@ export const ReceivablesCalendarView = Schema.Struct({
   }))
 }).annotate({ identifier: "ReceivablesCalendar" })
 
-/** `POST /v1/sandbox/med/infractions`: the paid Pix charge contested, and how much of it (what is left to refund by default). */
-export const MedInfractionRequest = Schema.Struct({
+/** A paid charge contested in the sandbox, how much of it (what is left to refund by default) and why: a MED infraction or a card dispute. */
+const ChargeContestRequest = Schema.Struct({
   chargeId: Identifier,
   amount: optional(Reais),
   reason: optional(Identifier)
 })
+
+/** `POST /v1/sandbox/med/infractions`: a paid Pix charge contested. */
+export const MedInfractionRequest = ChargeContestRequest
 export type MedInfractionRequest = typeof MedInfractionRequest.Type
 
 const med = MedInfraction.fields
@@ -306,12 +309,8 @@ export const toMedInfractionView = (m: MedInfractionType): typeof MedInfractionV
   updatedAt: m.updatedAt
 })
 
-/** `POST /v1/sandbox/disputes`: the paid card charge contested, and how much of it (what is left to refund by default). */
-export const DisputeRequest = Schema.Struct({
-  chargeId: Identifier,
-  amount: optional(Reais),
-  reason: optional(Identifier)
-})
+/** `POST /v1/sandbox/disputes`: a paid card charge contested. */
+export const DisputeRequest = ChargeContestRequest
 export type DisputeRequest = typeof DisputeRequest.Type
 
 const dispute = Dispute.fields

@@ -9,6 +9,7 @@
  */
 import { Effect } from "effect"
 import { constantTimeEqual } from "../auth/ConstantTime.ts"
+import { boundedMemo } from "../BoundedMemo.ts"
 import { toHex } from "../ports/Ids.ts"
 
 const encoder = new TextEncoder()
@@ -17,17 +18,8 @@ const encoder = new TextEncoder()
 export const DEFAULT_TOLERANCE_SECONDS = 300
 
 /** Registrations' keys seen lately, imported once each: a sender signs thousands of bodies with one secret. */
-const MAX_CACHED_KEYS = 10_000
-const keys = new Map<string, Promise<Awaited<ReturnType<typeof crypto.subtle.importKey>>>>()
-
-const hmacKey = (secret: string) => {
-  const known = keys.get(secret)
-  if (known !== undefined) return known
-  if (keys.size >= MAX_CACHED_KEYS) keys.clear()
-  const key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-  keys.set(secret, key)
-  return key
-}
+const hmacKey = boundedMemo(10_000, (secret) =>
+  crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]))
 
 /** Node's `crypto`, found at run time without importing it, so the core still loads where there is none. */
 const nodeCrypto = (globalThis as {
