@@ -3,7 +3,7 @@
  * create and read a Pix charge as that account. Nothing to set up: with no
  * `databaseUrl` or `dataDir` it runs on an in-memory PGlite.
  *
- *   bash scripts/node24.sh node examples/embed.ts
+ *   bash scripts/node.sh node examples/embed.ts
  */
 import { BillingLive } from "@billing/cli"
 import { Billing, cents, Money } from "@billing/core"

@@ -2,7 +2,7 @@
  * A plain Node HTTP receiver for the engine's webhooks, verifying
  * `X-Webhook-Signature` with the helper of `@billing/core`.
  *
- *   WEBHOOK_SECRET=whsec_... bash scripts/node24.sh node examples/webhook-receiver.ts
+ *   WEBHOOK_SECRET=whsec_... bash scripts/node.sh node examples/webhook-receiver.ts
  *
  * then register `http://127.0.0.1:4000/webhooks` with `POST /v1/users/webhooks`
  * (the `secret` in that answer is WEBHOOK_SECRET; `PORT` changes the port).

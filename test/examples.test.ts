@@ -1,8 +1,8 @@
 /**
  * Every file of `examples/` runs with the command written at its top, as a
  * reader would paste it: through `bash`, from the repository root, with the
- * machine's own Node first on PATH (scripts/node24.sh brings Node 24 when
- * that one is older).
+ * machine's own Node first on PATH (scripts/node.sh brings Node 26 when
+ * that one is older or unsound).
  */
 import { signWebhook } from "@billing/core"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -18,7 +18,7 @@ const commandOf = (file: string) => {
   return match?.[1]
 }
 
-/** PATH without the Node 24 that `npm test` put first. */
+/** PATH without the Node that `npm test` put first. */
 const machinePath = (process.env.PATH ?? "").split(delimiter).filter((dir) => !dir.includes(".tools")).join(delimiter)
 
 const children: Array<ChildProcess> = []
@@ -41,7 +41,7 @@ const start = (command: string, env: Record<string, string> = {}) => {
 
 describe("examples", () => {
   it.each(examples)("%s says at its top how to run it", (file) => {
-    expect(commandOf(file)).toMatch(/bash scripts\/node24\.sh node examples\//)
+    expect(commandOf(file)).toMatch(/bash scripts\/node\.sh node examples\//)
   })
 
   it("embed.ts opens an account and creates and reads a Pix charge", async () => {

