@@ -10,13 +10,14 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 node_version="26.12.1"
 tools="$root/.tools"
 
+# The engines field's version, and the engine's own runtime probe (a Node that cannot strip the
+# probe's types is too old anyway).
 system_ok() {
   command -v node >/dev/null 2>&1 || return 1
-  node -e '
+  (cd "$root" && node --input-type=module -e '
+    import { unsoundRuntime } from "./packages/cli/src/SoundRuntime.ts"
     const [a, b] = process.versions.node.split(".").map(Number)
-    JSON.parse("{\"probe\":1,\"\\\\\":1}")
-    const keysRight = Object.keys(JSON.parse("{\"probe\":1,\"\\n\":1}"))[1] === "\n"
-    process.exit(keysRight && (a > 22 || (a === 22 && b >= 19)) ? 0 : 1)'
+    process.exit(unsoundRuntime() === undefined && (a > 22 || (a === 22 && b >= 19)) ? 0 : 1)' 2>/dev/null)
 }
 
 if ! system_ok; then
