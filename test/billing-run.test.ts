@@ -333,7 +333,7 @@ describe("billing run on postgres", () => {
     const ran = await runBilling(["run", "--until", cycle2!.due, "--account", account.accountId], env)
     expect(ran.status, ran.stderr).toBe(0)
     const report = JSON.parse(ran.stdout.trim().split("\n").at(-1)!)
-    expect(report).toMatchObject({ until: new Date(`${cycle2!.due}T03:00:00.000Z`).toISOString(), issued: 1, elapsedMs: expect.any(Number), peakRssMb: expect.any(Number) })
+    expect(report).toMatchObject({ until: new Date(`${cycle2!.due}T03:00:00.000Z`).toISOString(), issued: 1, elapsedMs: expect.any(Number), peakRssMb: expect.any(Number), cpuMs: expect.any(Number) })
     const [after] = await sql((s) => s<{ status: string }>`SELECT status FROM billing_cycles WHERE subscription_id = ${bought.subscriptionId} AND cycle_number = 2`)
     expect(after!.status).toBe("PAID")
   })

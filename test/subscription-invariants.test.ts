@@ -66,6 +66,9 @@ describe("subscription invariants in postgres", () => {
     // Moving a line to another invoice would unbalance the first: lines are never changed.
     expect(await attempt((sql) => sql`UPDATE invoice_lines SET net_amount_cents = net_amount_cents WHERE invoice_id = ${invoiceId}`))
       .toMatch(/never changed or deleted/)
+    // A status change keeps the balance (the check fires only when the total or the discount changes).
+    expect(await attempt((sql) => sql`UPDATE invoices SET status = status WHERE id = ${invoiceId}`)).toBe("committed")
+    expect(await attempt((sql) => sql`UPDATE invoices SET total_cents = total_cents + 1, status = status WHERE id = ${invoiceId}`)).toMatch(/does not balance/)
     // A discount that moves with the total keeps the balance: the check is the sum, not a frozen row.
     expect(await attempt((sql) => sql`UPDATE invoices SET total_cents = total_cents - 100, discount_cents = discount_cents + 100 WHERE id = ${invoiceId}`))
       .toBe("committed")

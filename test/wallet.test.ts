@@ -684,7 +684,7 @@ describe("wallet ledger on postgres", () => {
     expect(refunded).toMatch(/would pass the amount paid/)
   })
 
-  it("refuses, in the database, an entry that does not balance, a false balance after, a balance below zero, a change to a line, a balance moved by hand and a payment posted twice", async () => {
+  it("refuses, in the database, an entry that does not balance, lines of no entry, a false balance after, a balance below zero, a change to a line, a balance moved by hand and a payment posted twice", async () => {
     const { account, receive } = await merchant()
     const chargeId = await receive(5)
     const attempt = (statement: (s: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
@@ -713,6 +713,11 @@ describe("wallet ledger on postgres", () => {
         (${`txn_f2${after}`}, ${`jrn_f${after}`}, 'HOUSE', 'CLEARING', -100, NULL, 'TRANSFER', 't', now())`)))
         .toMatch(refusal)
     }
+    // Balanced lines of an entry that was never written.
+    expect(await attempt((s) => s`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, balance_after_cents, category, title, created_at)
+      VALUES ('txn_g1', 'jrn_never', ${account.accountId}, 'AVAILABLE', 100, 600, 'TRANSFER', 't', now()), ('txn_g2', 'jrn_never', 'HOUSE', 'CLEARING', -100, NULL, 'TRANSFER', 't', now())`))
+      .toMatch(/names entry jrn_never, which does not exist/)
+    expect(await attempt((s) => s`TRUNCATE ledger_entries CASCADE`)).toMatch(/append-only/)
     expect(await attempt((s) => s`UPDATE ledger_lines SET amount_cents = amount_cents * 2 WHERE holder = ${account.accountId}`)).toMatch(/append-only/)
     expect(await attempt((s) => s`DELETE FROM ledger_lines WHERE holder = ${account.accountId}`)).toMatch(/append-only/)
     expect(await attempt((s) => s`DELETE FROM ledger_entries WHERE reference_id = ${chargeId}`)).toMatch(/append-only/)

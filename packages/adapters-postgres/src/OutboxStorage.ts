@@ -6,7 +6,7 @@
 import { Outbox } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { now, run } from "./Statements.ts"
+import { insertRecords, now, run } from "./Statements.ts"
 
 export const OutboxStorageLive = Layer.effect(Outbox, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -16,7 +16,6 @@ export const OutboxStorageLive = Layer.effect(Outbox, Effect.gen(function*() {
         run(sql`INSERT INTO outbox (account_id, event, body, created_at) VALUES (${e.accountId}, ${e.event}, ${e.body}, ${at})`)),
     appendMany: (events) =>
       events.length === 0 ? Effect.void : Effect.flatMap(now, (at) =>
-        run(sql`INSERT INTO outbox (account_id, event, body, created_at)
-          VALUES ${sql.csv(events.map((e) => sql`(${e.accountId}, ${e.event}, ${e.body}, ${at})`))}`))
+        run(insertRecords(sql, "outbox", events.map((e) => ({ account_id: e.accountId, event: e.event, body: e.body, created_at: at })))))
   })
 }))

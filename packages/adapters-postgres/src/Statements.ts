@@ -33,3 +33,32 @@ export const inScope = (sql: SqlClient.SqlClient, scope: RunScope, column: State
   scope.accountId === null
     ? sql`NOT EXISTS (SELECT 1 FROM account_clocks k WHERE k.account_id = ${column})`
     : sql`${column} = ${scope.accountId}`
+
+/**
+ * JSON text of `rows` that PostgreSQL reads back exactly: `JSON.stringify`
+ * writes a lone UTF-16 surrogate as a `\uXXXX` escape, which PostgreSQL
+ * refuses, so each becomes U+FFFD, as the driver's UTF-8 turns one in a
+ * parameter. (Any `\uD800`-`\uDFFF` escape it writes is a lone one: pairs are
+ * written as the character; the lookbehind leaves an escaped backslash
+ * followed by the letters `ud800` alone.)
+ */
+const wellFormedJson = (rows: ReadonlyArray<object>): string =>
+  JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\\ufffd")
+
+/**
+ * Inserts `rows` into `table` with one statement of one parameter, read back
+ * as records of the table's own row type (`json_populate_recordset`). Each
+ * row is keyed by column name, all with the keys of the first (one function
+ * builds them); a `Date` is written as its instant, a column left out gets
+ * its default. Rows are inserted in their order (an outbox's ids follow
+ * it). A VALUES list instead takes a parameter per field, thousands for a
+ * batch, for the driver to encode and the server to parse. No rows insert
+ * nothing.
+ */
+export const insertRecords = (sql: SqlClient.SqlClient, table: string, rows: ReadonlyArray<Record<string, unknown>>) => {
+  if (rows[0] === undefined) return sql`SELECT 1 WHERE false`
+  const list = sql.literal(Object.keys(rows[0]).join(", "))
+  return sql`INSERT INTO ${sql.literal(table)} (${list})
+    SELECT ${list} FROM json_populate_recordset(NULL::${sql.literal(table)}, ${wellFormedJson(rows)}::json) WITH ORDINALITY AS r
+    ORDER BY r.ordinality`
+}

@@ -31,7 +31,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, Int8, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { containsPattern, inScope, run } from "./Statements.ts"
+import { containsPattern, inScope, insertRecords, run } from "./Statements.ts"
 
 const JsonText = <S extends Schema.Top>(schema: S) => Schema.fromJsonString(schema)
 
@@ -58,6 +58,36 @@ const CycleRow = Schema.Struct({
   rulerHistory: JsonText(Schema.Array(RulerEntry))
 })
 const decodeCycles = decodeRows(CycleRow)
+
+/** A row read with its version: `xmin`, the transaction that wrote it, which any write of the row changes. */
+interface VersionedRow {
+  readonly subscriptionId: string
+  readonly rowVersion: string
+}
+
+/** Rows grouped by their subscription, in the order read. */
+const bySubscription = <A extends { readonly subscriptionId: string }>(rows: ReadonlyArray<A>) => {
+  const map = new Map<string, Array<A>>()
+  for (const row of rows) {
+    const own = map.get(row.subscriptionId)
+    if (own === undefined) map.set(row.subscriptionId, [row])
+    else own.push(row)
+  }
+  return map
+}
+
+/** The versions of each subscription's rows, joined in the order read. */
+const versionsBySubscription = (rows: ReadonlyArray<VersionedRow>) =>
+  new Map([...bySubscription(rows)].map(([id, own]) => [id, own.map((row) => row.rowVersion).join(",")]))
+
+/**
+ * A billable subscription's version: the versions of its row, its items (by
+ * position) and its cycles from the current one on (by number). A row
+ * written, added or removed changes it.
+ */
+const billableVersion = (subscription: string, items: string | undefined, cycles: string | undefined) =>
+  `${subscription}|${items ?? ""}|${cycles ?? ""}`
+
 const decodeInvoices = decodeRows(Schema.Struct({
   ...Invoice.fields,
   invoiceNumber: Int8,
@@ -137,15 +167,34 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         AS v (id, subscription_id, offset_in_batch, price_id, product_id, name, product_name, product_type, statement_descriptor,
           unit_amount_cents, quantity, type, recurrence_type, recurrence_interval, trial_days, status, origin, upgraded_from_item_id,
           upgraded_to_item_id, charge_id, created_at, updated_at)`)
+  const cycleRecord = (c: BillingCycle) => ({
+    subscription_id: c.subscriptionId,
+    cycle_number: c.cycleNumber,
+    status: c.status,
+    amount_cents: c.amount,
+    discount_cents: c.discount,
+    credit_cents: c.credit,
+    adjustment_cents: c.adjustment,
+    period_start: c.periodStart,
+    due_date: c.dueDate,
+    issue_date: c.issueDate,
+    payment_method: c.paymentMethod,
+    charge_id: c.chargeId,
+    split_rules: json(c.splitRules),
+    ruler_history: json(c.rulerHistory),
+    manual_retry_count: c.manualRetryCount,
+    last_manual_retry_at: c.lastManualRetryAt,
+    pix_auto_scheduled_end_to_end_id: c.pixAutoScheduledEndToEndId,
+    attempt_count: c.attemptCount,
+    next_attempt_on: c.nextAttemptOn,
+    overdue_at: c.overdueAt,
+    held_reason: c.heldReason,
+    approved_at: c.approvedAt,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt
+  })
   const insertCycles = (cycles: ReadonlyArray<BillingCycle>, options: { readonly skipExisting?: boolean } = {}) =>
-    run(sql`INSERT INTO billing_cycles (subscription_id, cycle_number, status, amount_cents, discount_cents, credit_cents, adjustment_cents, period_start,
-        due_date, issue_date, payment_method, charge_id, split_rules, ruler_history, manual_retry_count, last_manual_retry_at,
-        pix_auto_scheduled_end_to_end_id, attempt_count, next_attempt_on, overdue_at, held_reason, approved_at, created_at, updated_at)
-      VALUES ${sql.csv(cycles.map((c) =>
-        sql`(${c.subscriptionId}, ${c.cycleNumber}, ${c.status}, ${c.amount}, ${c.discount}, ${c.credit}, ${c.adjustment}, ${c.periodStart}::date,
-          ${c.dueDate}::date, ${c.issueDate}::date, ${c.paymentMethod}, ${c.chargeId}, ${json(c.splitRules)}, ${json(c.rulerHistory)},
-          ${c.manualRetryCount}, ${c.lastManualRetryAt}, ${c.pixAutoScheduledEndToEndId}, ${c.attemptCount}, ${c.nextAttemptOn}::date,
-          ${c.overdueAt}, ${c.heldReason}, ${c.approvedAt}, ${c.createdAt}, ${c.updatedAt})`))}
+    run(sql`${insertRecords(sql, "billing_cycles", cycles.map(cycleRecord))}
       ${options.skipExisting ? sql`ON CONFLICT (subscription_id, cycle_number) DO NOTHING` : sql``}`)
   // Numbers the invoices of each account in order, taking them from its counter in one statement per account.
   const insertInvoices = (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) =>
@@ -161,19 +210,37 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         const first = BigInt(counter!.n) - BigInt(own.length) + 1n
         own.forEach((i, k) => numbered.push({ ...i, n: first + BigInt(k) }))
       }
-      yield* run(sql`INSERT INTO invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type, due_date,
-          paid_at, canceled_at, discount_cents, total_cents, charge_id, created_at)
-        VALUES ${sql.csv(numbered.map(({ accountId, invoice, n }) =>
-          sql`(${invoice.id}, ${accountId}, ${invoice.subscriptionId}, ${invoice.cycleNumber}, ${n}, ${invoice.status},
-            ${invoice.paymentType}, ${invoice.dueDate}::date, ${invoice.paidAt}, ${invoice.canceledAt}, ${invoice.discount},
-            ${invoice.total}, ${invoice.chargeId}, ${invoice.createdAt})`))}`)
-      const lines = invoices.flatMap(({ invoice }) => invoice.lines.map((line, position) => ({ id: invoice.id, line, position })))
-      if (lines.length === 0) return
-      yield* run(sql`INSERT INTO invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
-          quantity, net_amount_cents, price_id, product_id)
-        VALUES ${sql.csv(lines.map(({ id, line: l, position }) =>
-          sql`(${id}, ${position}, ${l.name}, ${l.productName}, ${l.planName}, ${l.type}, ${l.origin}, ${l.unitAmount},
-            ${l.quantity}, ${l.netAmount}, ${l.priceId}, ${l.productId})`))}`)
+      yield* run(insertRecords(sql, "invoices", numbered.map(({ accountId, invoice, n }) => ({
+        id: invoice.id,
+        account_id: accountId,
+        subscription_id: invoice.subscriptionId,
+        cycle_number: invoice.cycleNumber,
+        invoice_number: String(n),
+        status: invoice.status,
+        payment_type: invoice.paymentType,
+        due_date: invoice.dueDate,
+        paid_at: invoice.paidAt,
+        canceled_at: invoice.canceledAt,
+        discount_cents: invoice.discount,
+        total_cents: invoice.total,
+        charge_id: invoice.chargeId,
+        created_at: invoice.createdAt
+      }))))
+      const lines = invoices.flatMap(({ invoice }) => invoice.lines.map((l, position) => ({
+        invoice_id: invoice.id,
+        position,
+        name: l.name,
+        product_name: l.productName,
+        plan_name: l.planName,
+        type: l.type,
+        origin: l.origin,
+        unit_amount_cents: l.unitAmount,
+        quantity: l.quantity,
+        net_amount_cents: l.netAmount,
+        price_id: l.priceId,
+        product_id: l.productId
+      })))
+      if (lines.length > 0) yield* run(insertRecords(sql, "invoice_lines", lines))
     })
   const insertInvoice = (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) => insertInvoices([{ accountId, invoice }])
   const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (s) => Option.fromNullishOr(withoutSeq(s)[0]))
@@ -483,36 +550,40 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
     findBillable: (ids) =>
       Effect.gen(function*() {
         if (ids.length === 0) return []
-        const subscriptions = yield* run(sql`SELECT ${columns} FROM subscriptions WHERE id IN ${sql.in([...ids])}`).pipe(
-          Effect.flatMap(decodeSubscriptions),
-          Effect.map(withoutSeq)
-        )
-        const items = yield* run(sql`SELECT ${itemColumns} FROM subscription_items WHERE subscription_id IN ${sql.in([...ids])}
-          ORDER BY subscription_id, position`).pipe(Effect.flatMap(decodeItems))
-        const cycles = yield* run(sql`SELECT ${cycleColumns} FROM billing_cycles c WHERE subscription_id IN ${sql.in([...ids])}
+        // Each statement reads its rows' versions with them, so each part of a version matches what was read.
+        const subscriptionRows = yield* run(sql<{ readonly id: string; readonly rowVersion: string }>`SELECT ${columns}, xmin::text AS "rowVersion"
+          FROM subscriptions WHERE id IN ${sql.in([...ids])}`)
+        const itemRows = yield* run(sql<VersionedRow>`SELECT ${itemColumns}, xmin::text AS "rowVersion" FROM subscription_items
+          WHERE subscription_id IN ${sql.in([...ids])} ORDER BY subscription_id, position`)
+        const cycleRows = yield* run(sql<VersionedRow>`SELECT ${cycleColumns}, c.xmin::text AS "rowVersion" FROM billing_cycles c
+          WHERE subscription_id IN ${sql.in([...ids])}
             AND cycle_number >= (SELECT s.current_cycle_number FROM subscriptions s WHERE s.id = c.subscription_id)
-          ORDER BY subscription_id, cycle_number`).pipe(Effect.flatMap(decodeCycles))
-        const byId = <A extends { readonly subscriptionId: string }>(rows: ReadonlyArray<A>) => {
-          const map = new Map<string, Array<A>>()
-          for (const row of rows) {
-            const own = map.get(row.subscriptionId)
-            if (own === undefined) map.set(row.subscriptionId, [row])
-            else own.push(row)
-          }
-          return map
-        }
-        const itemsOf = byId(items)
-        const cyclesOf = byId(cycles)
-        return subscriptions.map((subscription) => ({
+          ORDER BY subscription_id, cycle_number`)
+        const subscriptions = withoutSeq(yield* decodeSubscriptions(subscriptionRows))
+        const itemsOf = bySubscription(yield* decodeItems(itemRows))
+        const cyclesOf = bySubscription(yield* decodeCycles(cycleRows))
+        const itemVersions = versionsBySubscription(itemRows)
+        const cycleVersions = versionsBySubscription(cycleRows)
+        return subscriptions.map((subscription, i) => ({
           subscription,
           items: itemsOf.get(subscription.id) ?? [],
-          cycles: cyclesOf.get(subscription.id) ?? []
+          cycles: cyclesOf.get(subscription.id) ?? [],
+          version: billableVersion(subscriptionRows[i]!.rowVersion, itemVersions.get(subscription.id), cycleVersions.get(subscription.id))
         }))
       }),
     lockMany: (ids) =>
-      ids.length === 0 ? Effect.void : run(sql`SELECT id FROM subscriptions WHERE id IN ${sql.in([...ids])} ORDER BY id FOR UPDATE`).pipe(
-        Effect.asVoid
-      ),
+      Effect.gen(function*() {
+        if (ids.length === 0) return new Map<string, string>()
+        yield* run(sql`SELECT id FROM subscriptions WHERE id IN ${sql.in([...ids])} ORDER BY id FOR UPDATE`)
+        // A statement of its own: it reads under the lock, what writers that held it committed included.
+        const rows = yield* run(sql<{ readonly id: string; readonly rowVersion: string; readonly items: string | null; readonly cycles: string | null }>`
+          SELECT s.id, s.xmin::text AS "rowVersion",
+            (SELECT string_agg(i.xmin::text, ',' ORDER BY i.position) FROM subscription_items i WHERE i.subscription_id = s.id) AS items,
+            (SELECT string_agg(c.xmin::text, ',' ORDER BY c.cycle_number) FROM billing_cycles c
+              WHERE c.subscription_id = s.id AND c.cycle_number >= s.current_cycle_number) AS cycles
+          FROM subscriptions s WHERE s.id IN ${sql.in([...ids])}`)
+        return new Map(rows.map((row) => [row.id, billableVersion(row.rowVersion, row.items ?? undefined, row.cycles ?? undefined)]))
+      }),
     issueCycles: (rows, at, leaseUntil) =>
       rows.length === 0 ? Effect.succeed([]) : run(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c
         SET status = v.status, charge_id = v.charge_id, amount_cents = v.amount, discount_cents = v.discount,

@@ -19,6 +19,8 @@ import proposals from "./0017_proposals.ts"
 import deliveryAtScale from "./0018_delivery_at_scale.ts"
 import sandboxPspReference from "./0019_sandbox_psp_reference.ts"
 import deliveryLeasesInPlace from "./0020_delivery_leases_in_place.ts"
+import invoiceBalanceOnAmounts from "./0021_invoice_balance_on_amounts.ts"
+import ledgerEntriesCheckedPerStatement from "./0022_ledger_entries_checked_per_statement.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -45,5 +47,7 @@ export const migrations = Migrator.fromRecord({
   "0017_proposals": proposals,
   "0018_delivery_at_scale": deliveryAtScale,
   "0019_sandbox_psp_reference": sandboxPspReference,
-  "0020_delivery_leases_in_place": deliveryLeasesInPlace
+  "0020_delivery_leases_in_place": deliveryLeasesInPlace,
+  "0021_invoice_balance_on_amounts": invoiceBalanceOnAmounts,
+  "0022_ledger_entries_checked_per_statement": ledgerEntriesCheckedPerStatement
 })

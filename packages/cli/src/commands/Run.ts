@@ -29,9 +29,11 @@ export const runCommand = Command.make("run", {
   const scope = Option.match(input.account, { onNone: () => EVERY_ACCOUNT, onSome: (accountId) => ({ accountId }) })
   const totals = yield* Billing.runBillingJobs(scope).pipe(Effect.provideService(Clock.Clock, Billing.shiftedClock(base, until - now)))
   const elapsedMs = base.currentTimeMillisUnsafe() - now
-  // `maxRSS` is in kilobytes: the peak memory of this process over the run, for capacity planning.
-  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
-  yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals, elapsedMs, peakRssMb }))
+  // The peak memory (`maxRSS` is in kilobytes) and the CPU time of this process, for capacity planning.
+  const usage = process.resourceUsage()
+  const peakRssMb = Math.round(usage.maxRSS / 1024)
+  const cpuMs = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)
+  yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals, elapsedMs, peakRssMb, cpuMs }))
 }, Effect.provide(EngineLive(configFromEnv(process.env, { holder: "billing run", share: true }))), Effect.provide(ProgressToStderr))).pipe(
   Command.withDescription("Run every time-driven job once as of a date, and exit")
 )

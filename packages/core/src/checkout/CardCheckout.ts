@@ -20,7 +20,6 @@ import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { type InstallmentPlan, planInstallments } from "../rules/Installments.ts"
 import { recordChargePaid, recordChargeRefused } from "../subscriptions/SubscriptionPayments.ts"
 import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
-import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
@@ -46,7 +45,8 @@ export const checkCard = (card: CardData, today: string): Result.Result<{
 }
 
 /** The card to charge: typed, tokenized (`pm_`) or an acquirer token; `MISSING_CARD_DATA` when none. */
-const cardSource = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string, today: string) {
+const cardSource = Effect.fnUntraced(function*(order: CheckoutOrder, accountId: string, today: string) {
+  const { request } = order
   if (request.card !== undefined) {
     const { card } = yield* Effect.fromResult(checkCard(request.card, today))
     return {
@@ -57,7 +57,8 @@ const cardSource = Effect.fnUntraced(function*(request: CheckoutRequest, account
     }
   }
   if (request.paymentMethodId !== undefined) {
-    const method = yield* (yield* PaymentMethods).find(accountId, request.paymentMethodId)
+    const method = order.savedCard?.pipe(Option.filter((m) => m.id === request.paymentMethodId && m.accountId === accountId))
+      ?? (yield* (yield* PaymentMethods).find(accountId, request.paymentMethodId))
     if (Option.isNone(method)) return yield* invalid("paymentMethodId", `paymentMethodId ${request.paymentMethodId} is not a card of this account`)
     return { payment: { _tag: "Token" as const, token: method.value.acquirerToken }, brand: method.value.brand, firstSix: method.value.firstSix, lastFour: method.value.lastFour }
   }
@@ -84,7 +85,7 @@ export const CARD_ANSWER_WINDOW_MILLIS = 15 * 60_000
  */
 export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutOrder, draft: CheckoutDraft) {
   const { request } = order
-  const source = yield* cardSource(request, draft.owner.id, saoPauloDate(draft.now))
+  const source = yield* cardSource(order, draft.owner.id, saoPauloDate(draft.now))
   const plan = yield* Effect.fromResult(planInstallments({
     amount: draft.amount,
     installments: request.installments ?? 1,

@@ -5,8 +5,9 @@
  * expiration) are checked by its strategy, after the price, so that a
  * refused price or coupon is reported before them, as it always was.
  */
-import { Effect } from "effect"
+import { Effect, type Option } from "effect"
 import type { Account } from "../domain/Account.ts"
+import type { PaymentMethod } from "../domain/PaymentMethod.ts"
 import { type PaymentMethodInput, PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type NotificationKind, NotificationKinds } from "../domain/Notification.ts"
@@ -41,6 +42,8 @@ export interface CheckoutOrder {
   /** E-mails the charge asked for; null sends none. */
   readonly notifications: ReadonlyArray<NotificationKind> | null
   readonly buyer: CheckoutBuyer
+  /** The card `paymentMethodId` names, when the caller read it already (a billing run reads its batch's at once). */
+  readonly savedCard?: Option.Option<PaymentMethod>
 }
 
 /**

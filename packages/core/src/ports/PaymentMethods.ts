@@ -4,4 +4,6 @@ import type { PaymentMethod } from "../domain/PaymentMethod.ts"
 export class PaymentMethods extends Context.Service<PaymentMethods, {
   readonly insert: (method: PaymentMethod) => Effect.Effect<void>
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<PaymentMethod>>
+  /** The cards `ids` of their accounts, in one read (a billing run's batch); unknown ids are left out. */
+  readonly findMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<PaymentMethod>>
 }>()("@billing/core/ports/PaymentMethods") {}

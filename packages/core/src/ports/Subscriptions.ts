@@ -80,6 +80,14 @@ export interface ClaimClock {
   readonly leaseUntil: Date
 }
 
+/**
+ * A subscription as the billing run read it, with the version of the rows it
+ * came from (its own, its items', its cycles'): opaque, and equal to a later
+ * version only when none of those rows was written, added or removed since.
+ * A batch compares it under the lock instead of reading everything again.
+ */
+export type VersionedBillable = BillableSubscription & { readonly version: string }
+
 /** A list entry: the subscription, its main item, its current and next cycles and the last charge issued for it. */
 export interface SubscriptionListEntry {
   readonly subscription: Subscription
@@ -147,10 +155,19 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly claimDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) => Effect.Effect<ReadonlyArray<CycleRef>>
   /** How many cycles `claimDue` could claim for `job` now (a long run's progress). */
   readonly countDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock) => Effect.Effect<number>
-  /** The subscriptions `ids` as the billing run reads them, with their cycles from the current one on (any order; unknown ids are left out). */
-  readonly findBillable: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<BillableSubscription>>
-  /** Locks the subscriptions' rows (in id order, so two batches never deadlock) until the transaction ends. */
-  readonly lockMany: (ids: ReadonlyArray<string>) => Effect.Effect<void>
+  /**
+   * The subscriptions `ids` as the billing run reads them, with their cycles
+   * from the current one on and the version of what was read (any order;
+   * unknown ids are left out).
+   */
+  readonly findBillable: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<VersionedBillable>>
+  /**
+   * Locks the subscriptions' rows (in id order, so two batches never
+   * deadlock) until the transaction ends, and answers the version of each as
+   * it stands under the lock: equal to the one `findBillable` read when
+   * nothing of it was written since.
+   */
+  readonly lockMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, string>>
   /**
    * Issues `SCHEDULED` cycles in one statement: each one's status
    * (`AWAITING_PAYMENT`, or `PROCESSING` for a card attempt), charge and

@@ -7,8 +7,9 @@
  * each cycle's invoice and charge are worked out in memory by the same rules
  * and checkout strategies as a single charge (`prepareSubscriptionCharge`),
  * and everything is written in one transaction of multi-row statements.
- * That transaction locks the subscriptions, reads them again and keeps only
- * the cycles whose inputs did not change meanwhile, then moves them from
+ * That transaction locks the subscriptions and keeps only the cycles whose
+ * subscriptions kept the version read (nothing of them written meanwhile:
+ * no second read, `VersionedBillable`), then moves them from
  * `SCHEDULED` with one conditional update: a cycle claimed by two workers (a
  * lease that ran out under a slow one) is billed by one of them, and a
  * cycle left out is claimed again when its lease ends. Card cycles are
@@ -19,6 +20,7 @@ import { Clock, Data, Effect, Option } from "effect"
 import { type AcquirerAnswer, askAcquirerAgain, failureReasonOf } from "../checkout/CardCheckout.ts"
 import { type PreparedCharge, reserveCheckout } from "../checkout/ReserveCheckout.ts"
 import { CardRefused, type Charge, OPEN_STATUSES, paymentTypeOf } from "../domain/Charge.ts"
+import type { PaymentMethod } from "../domain/PaymentMethod.ts"
 import type { BillableSubscription, BillingCycle, CycleStatus, Invoice } from "../domain/Subscription.ts"
 import { chargeCreated, cycleHeld, type SubscriptionEventEntry } from "../events/SubscriptionEvents.ts"
 import type { Cents } from "../money/Money.ts"
@@ -28,7 +30,8 @@ import type { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Outbox } from "../ports/Outbox.ts"
-import { type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
+import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { type CycleRef, Subscriptions, type VersionedBillable } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { claimClock, CycleGrowthLimit } from "./BillingRunSettings.ts"
@@ -64,31 +67,25 @@ const settle = <E, R>(chargeId: string, prepared: PreparedCharge<E, R>, customer
     )
   )
 
-/** Everything that decides what a cycle bills: when it changed between the read and the lock, the cycle waits for its next claim. */
-const fingerprint = (aggregate: BillableSubscription, cycle: BillingCycle) =>
-  JSON.stringify([
-    aggregate.subscription.status,
-    aggregate.subscription.paymentMethod,
-    aggregate.subscription.paymentMethodId,
-    aggregate.subscription.cancelAtPeriodEnd,
-    aggregate.items.map((item) => [item.id, item.status, item.quantity, item.unitAmount]),
-    [cycle.status, cycle.dueDate, cycle.adjustment, cycle.paymentMethod]
-  ])
-
 /** A cycle ready to be recorded: its invoice, its charge, what its strategy does after the commit, and the cycle after it. */
 interface IssueDraft {
   readonly ref: CycleRef
-  readonly aggregate: BillableSubscription
+  readonly aggregate: VersionedBillable
   readonly cycle: BillingCycle
   readonly amounts: CycleInvoiceAmounts
   readonly charge: Charge
   /** A card's authorization, asked once the cycle is recorded; none for Pix and boleto. */
   readonly acquirerAnswer: Effect.Effect<AcquirerAnswer, never, Acquirer> | undefined
   readonly invoiceId: string
-  readonly fingerprint: string
 }
 
-const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: BillableSubscription, address: Charge["address"]) {
+/** What a batch reads once for all its cycles' charges: each subscription's billing address and card on file. */
+interface BatchReads {
+  readonly addresses: ReadonlyMap<string, NonNullable<Charge["address"]>>
+  readonly cards: ReadonlyMap<string, PaymentMethod>
+}
+
+const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: VersionedBillable, reads: BatchReads) {
   const cycle = aggregate.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
   if (cycle === undefined || cycle.status !== "SCHEDULED") return Option.none<IssueDraft>()
   const amounts = issuedAmounts(aggregate, cycle)
@@ -98,7 +95,8 @@ const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: Billabl
     cycleNumber: cycle.cycleNumber,
     dueDate: cycle.dueDate,
     description: descriptionOf(aggregate, cycle.cycleNumber),
-    address
+    address: reads.addresses.get(sub.id) ?? null,
+    card: Option.fromNullishOr(sub.paymentMethodId === null ? undefined : reads.cards.get(sub.paymentMethodId))
   })
   // The subscription's customer exists: the charge is its, as the reserve would match it by document.
   const charge: Charge = {
@@ -114,30 +112,28 @@ const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: Billabl
     amounts,
     charge,
     acquirerAnswer: (prepared as PreparedCharge<unknown, unknown>).acquirerAnswer,
-    invoiceId,
-    fingerprint: fingerprint(aggregate, cycle)
+    invoiceId
   })
 })
 
 /** A cycle out of the safety bounds: held for review instead of billed. */
 interface HeldCycle {
   readonly ref: CycleRef
-  readonly aggregate: BillableSubscription
+  readonly aggregate: VersionedBillable
   readonly amount: Cents
   readonly previousAmount: Cents | null
   readonly reason: string
-  readonly fingerprint: string
 }
 
 /** The cycle `ref` held, when what it would bill is out of the safety bounds. */
-const heldOf = (ref: CycleRef, aggregate: BillableSubscription, growthLimit: number): Option.Option<HeldCycle> => {
+const heldOf = (ref: CycleRef, aggregate: VersionedBillable, growthLimit: number): Option.Option<HeldCycle> => {
   const cycle = aggregate.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
   if (cycle === undefined || cycle.status !== "SCHEDULED" || cycle.approvedAt !== null) return Option.none()
   const amount = issuedAmounts(aggregate, cycle).total
   const billed = aggregate.cycles.filter((c) => c.cycleNumber < cycle.cycleNumber && c.status !== "SCHEDULED" && c.status !== "CANCELED")
   const previousAmount = billed.at(-1)?.amount ?? null
   const reason = cycleOutOfBounds(amount, previousAmount, growthLimit)
-  return reason === null ? Option.none() : Option.some({ ref, aggregate, amount, previousAmount, reason, fingerprint: fingerprint(aggregate, cycle) })
+  return reason === null ? Option.none() : Option.some({ ref, aggregate, amount, previousAmount, reason })
 }
 
 /** Parks held cycles (still unchanged under the lock) and tells the merchant (`subscription.cycle_held`). */
@@ -180,20 +176,15 @@ const afterIssue = (d: IssueDraft, issued: BillingCycle, next: BillingCycle): Bi
 
 /**
  * Records the drafts in one transaction and answers those it recorded: the
- * subscriptions locked and read again, held cycles parked, the unchanged
- * cycles moved from `SCHEDULED`, then their charges, replacements, next
- * cycles, `charge.created` and invoices in multi-row statements.
+ * subscriptions locked and their versions compared, held cycles parked, the
+ * unchanged cycles moved from `SCHEDULED`, then their charges, replacements,
+ * next cycles, `charge.created` and invoices in multi-row statements.
  */
 const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraft>, held: ReadonlyArray<HeldCycle>, at: Date) {
   const subscriptions = yield* Subscriptions
   const ids = [...new Set([...drafts, ...held].map((d) => d.ref.subscriptionId))]
-  yield* subscriptions.lockMany(ids)
-  const current = new Map((yield* subscriptions.findBillable(ids)).map((a) => [a.subscription.id, a]))
-  const isUnchanged = (d: { readonly ref: CycleRef; readonly fingerprint: string }) => {
-    const now = current.get(d.ref.subscriptionId)
-    const cycle = now?.cycles.find((c) => c.cycleNumber === d.ref.cycleNumber)
-    return now !== undefined && cycle !== undefined && fingerprint(now, cycle) === d.fingerprint
-  }
+  const versions = yield* subscriptions.lockMany(ids)
+  const isUnchanged = (d: { readonly aggregate: VersionedBillable }) => versions.get(d.aggregate.subscription.id) === d.aggregate.version
   yield* recordHolds(held.filter(isUnchanged), at)
   const unchanged = drafts.filter(isUnchanged)
   const issuedOf = (d: IssueDraft): BillingCycle => ({
@@ -233,7 +224,13 @@ export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: R
   const at = new Date(yield* Clock.currentTimeMillis)
   const ids = [...new Set(refs.map((ref) => ref.subscriptionId))]
   const aggregates = new Map((yield* (yield* Subscriptions).findBillable(ids)).map((a) => [a.subscription.id, a]))
-  const addresses = yield* (yield* Charges).billingAddresses(ids)
+  const cardIds = [...aggregates.values()].flatMap(({ subscription: s }) =>
+    s.paymentMethod === "creditcard" && s.paymentMethodId !== null ? [s.paymentMethodId] : []
+  )
+  const reads: BatchReads = {
+    addresses: yield* (yield* Charges).billingAddresses(ids),
+    cards: new Map((yield* (yield* PaymentMethods).findMany(cardIds)).map((m) => [m.id, m]))
+  }
   const growthLimit = yield* CycleGrowthLimit
   const held = refs.flatMap((ref) => {
     const aggregate = aggregates.get(ref.subscriptionId)
@@ -243,7 +240,7 @@ export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: R
   const drafts = yield* Effect.forEach(refs, (ref) => {
     const aggregate = aggregates.get(ref.subscriptionId)
     if (aggregate === undefined || heldKeys.has(`${ref.subscriptionId}/${ref.cycleNumber}`)) return Effect.succeed(Option.none<IssueDraft>())
-    return draftIssue(ref, aggregate, addresses.get(ref.subscriptionId) ?? null).pipe(
+    return draftIssue(ref, aggregate, reads).pipe(
       Effect.catchCause((cause) =>
         Effect.as(Effect.logWarning(`billing run: cycle ${ref.cycleNumber} of ${ref.subscriptionId} not issued`, cause), Option.none<IssueDraft>())
       )
