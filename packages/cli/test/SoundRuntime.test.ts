@@ -12,7 +12,9 @@ const node24Parse = () => {
   return (text: string): unknown => {
     const parsed = JSON.parse(text) as Record<string, unknown>
     if (Object.hasOwn(parsed, "\\")) sawBackslashKey = true
-    return sawBackslashKey && Object.hasOwn(parsed, "\n") ? { ...parsed, "\n": undefined, "\\": parsed["\n"] } : parsed
+    if (!sawBackslashKey || !Object.hasOwn(parsed, "\n")) return parsed
+    const { "\n": value, ...others } = parsed
+    return { ...others, "\\": value }
   }
 }
 
