@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url"
 import { startEngine, TEST_SECRET_KEY } from "../test/support/Engine.ts"
 import { seedDueSubscriptions } from "../test/support/SeedSubscriptions.ts"
 import { fmt } from "./_support/load.ts"
+import { postgresCpuMs } from "./_support/postgresCpu.ts"
 
 const n = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000)
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -48,6 +49,7 @@ try {
   // The run, as an operator runs it.
   const env = { ...process.env, DATABASE_URL: url, BILLING_SECRET_KEY: TEST_SECRET_KEY }
   const started = performance.now()
+  const databaseCpuBefore = postgresCpuMs()
   // The live heap of a run stays under 100 MB, but at this allocation rate V8 grows the old generation
   // lazily to 300 MB and more; a larger young generation and a capped old one keep the process near its
   // live size for a few percent of speed (docs/decisions.md: worker memory).
@@ -62,6 +64,7 @@ try {
   })
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
   const seconds = (performance.now() - started) / 1000
+  const databaseCpuAfter = postgresCpuMs()
   if (code !== 0) throw new Error(`billing run exited with ${code}: ${out}`)
   const report = JSON.parse(out.trim().split("\n").at(-1)!) as { issued: number; peakRssMb: number; elapsedMs: number; cpuMs: number }
   const [issued] = await q<{ n: string }>(`SELECT count(*)::text AS n FROM billing_cycles WHERE cycle_number = 2 AND status <> 'SCHEDULED'`)
@@ -96,7 +99,10 @@ try {
   console.log(`baseline INSERT ... SELECT of ${n} charges, ${n} invoices, ${lines!.n} lines, ${n} events: ${fmt(baselineSeconds)} s`)
   // The run's own CPU per cycle (its start included): on a shared machine a steadier figure than the wall time.
   const cpuUs = (report.cpuMs * 1000) / n
-  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)}`)
+  // And the database's, when its server runs here: the two together are what a cycle costs the machine.
+  const databaseCpuUs = databaseCpuBefore === undefined || databaseCpuAfter === undefined ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / n
+  const databaseCpu = databaseCpuUs === undefined ? "" : ` db_cpu_us=${fmt(databaseCpuUs, 0)}`
+  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)}${databaseCpu} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)}`)
 } finally {
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await engine.dispose()

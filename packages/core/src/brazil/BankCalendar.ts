@@ -3,56 +3,56 @@
  * not Saturday or Sunday, not a national holiday, not a bank holiday
  * (Carnival Monday and Tuesday, Corpus Christi).
  *
- * The dates come from `date-holidays` (country BR, types `public` and
- * `bank`), kept to the national list by their rule: that package also marks
- * election Sundays as `public`, and a state or city holiday must never stop a
- * nationwide settlement. One set per year, built once and cached: these
- * functions run on the hot path of charge creation.
+ * The dates are worked out here: eight fixed dates, Consciência Negra from
+ * 2024 (Lei 14.759/2023), and four that follow Easter. A state or city
+ * holiday never stops a nationwide settlement, and election Sundays are
+ * Sundays. The test checks every year from 1990 to 2200 against the
+ * `date-holidays` package (country BR, its national and bank rules), which
+ * the engine used to load at run time: it carries every country's rules,
+ * 35 MB of memory in each process for these thirteen dates. One set per
+ * year, built once and cached: these functions run on the hot path of
+ * charge creation.
  *
  * Dates are plain `YYYY-MM-DD` strings (see `CalendarDate.ts`); functions
  * taking one expect a real date: check untrusted text with `toDayNumber`.
  */
-import Holidays from "date-holidays"
-import { addDays, dayOfWeek, toDayNumber } from "./CalendarDate.ts"
+import { addDays, dayOfWeek, fromDayNumber, toDayNumber } from "./CalendarDate.ts"
 
 export const SAO_PAULO = "America/Sao_Paulo"
 
 /**
- * The `date-holidays` rules of the national bank holidays: Confraternização
- * Universal, Carnival Monday and Tuesday, Good Friday, Tiradentes, Labour
- * Day, Corpus Christi, Independence, Aparecida, Finados, Proclamação da
- * República, Consciência Negra (national since 2024; the package knows the
- * year) and Christmas.
+ * Confraternização Universal, Tiradentes, Labour Day, Independence,
+ * Aparecida, Finados, Proclamação da República and Christmas.
  */
-const NATIONAL_RULES: ReadonlySet<string> = new Set([
-  "01-01",
-  "easter -48",
-  "easter -47",
-  "easter -2",
-  "04-21",
-  "05-01",
-  "easter 60",
-  "09-07",
-  "10-12",
-  "11-02",
-  "11-15",
-  "11-20",
-  "12-25"
-])
+const FIXED_HOLIDAYS = ["01-01", "04-21", "05-01", "09-07", "10-12", "11-02", "11-15", "12-25"]
 
-const source = new Holidays("BR", { types: ["public", "bank"] })
+/** Consciência Negra, national since 2024. */
+const CONSCIENCIA_NEGRA = { date: "11-20", since: 2024 }
+
+/** Carnival Monday and Tuesday, Good Friday and Corpus Christi: days from Easter Sunday. */
+const FROM_EASTER = [-48, -47, -2, 60]
+
+/** Easter Sunday of `year` (Gregorian): the anonymous computus of Meeus, Jones and Butcher. */
+export const easterSunday = (year: number): string => {
+  const golden = year % 19
+  const century = Math.floor(year / 100)
+  const epact = (19 * golden + century - Math.floor(century / 4) - Math.floor((century - Math.floor((century + 8) / 25) + 1) / 3) + 15) % 30
+  const yearOfCentury = year % 100
+  const weekday = (32 + 2 * (century % 4) + 2 * Math.floor(yearOfCentury / 4) - epact - (yearOfCentury % 4)) % 7
+  const correction = Math.floor((golden + 11 * epact + 22 * weekday) / 451)
+  const n = epact + weekday - 7 * correction + 114
+  return fromDayNumber(Date.UTC(year, Math.floor(n / 31) - 1, (n % 31) + 1) / 86_400_000)
+}
+
 const byYear = new Map<number, ReadonlySet<string>>()
 
 /** The national and bank holidays of a year as `YYYY-MM-DD`, weekends included. */
 export const bankHolidays = (year: number): ReadonlySet<string> => {
   let set = byYear.get(year)
   if (set === undefined) {
-    set = new Set(
-      source
-        .getHolidays(year)
-        .filter((h) => (h.type === "public" || h.type === "bank") && NATIONAL_RULES.has(h.rule))
-        .map((h) => h.date.slice(0, 10))
-    )
+    const easter = easterSunday(year)
+    const fixed = year >= CONSCIENCIA_NEGRA.since ? [...FIXED_HOLIDAYS, CONSCIENCIA_NEGRA.date] : FIXED_HOLIDAYS
+    set = new Set([...fixed.map((day) => `${year}-${day}`), ...FROM_EASTER.map((days) => addDays(easter, days))])
     byYear.set(year, set)
   }
   return set

@@ -1,10 +1,12 @@
 import { getHolidays } from "@brazilian-utils/brazilian-utils"
+import Holidays from "date-holidays"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   addBusinessDays,
   bankHolidays,
   businessDayOnOrAfter,
+  easterSunday,
   creditRecognitionDate,
   isBusinessDay,
   nextBusinessDay,
@@ -32,6 +34,23 @@ describe("bank calendar", () => {
   it.each([2026, 2027])("has exactly the published list in %i, and no election Sunday", (year) => {
     expect([...bankHolidays(year)].sort()).toEqual(published[year])
     expect(bankHolidays(2026).has("2026-10-04")).toBe(false) // first round of the 2026 elections
+  })
+
+  it("agrees with date-holidays (country BR, its national and bank rules) for every year from 1990 to 2200", () => {
+    // Its rules of the national bank holidays; it also types election Sundays and state holidays `public`.
+    const national = new Set(["01-01", "easter -48", "easter -47", "easter -2", "04-21", "05-01", "easter 60", "09-07", "10-12", "11-02", "11-15", "11-20", "12-25"])
+    const source = new Holidays("BR", { types: ["public", "bank"] })
+    for (let year = 1990; year <= 2200; year++) {
+      const theirs = source.getHolidays(year).filter((h) => national.has(h.rule)).map((h) => h.date.slice(0, 10))
+      expect([...bankHolidays(year)].sort(), String(year)).toEqual([...new Set(theirs)].sort())
+    }
+  })
+
+  it("finds Easter Sunday on the dates the Church published", () => {
+    // Dates from the tables of the Roman Missal, including both extremes (22 March, 25 April).
+    expect(["1818", "1943", "2000", "2019", "2024", "2025", "2026", "2038", "2285"].map((y) => easterSunday(Number(y)))).toEqual([
+      "1818-03-22", "1943-04-25", "2000-04-23", "2019-04-21", "2024-03-31", "2025-04-20", "2026-04-05", "2038-04-25", "2285-03-22"
+    ])
   })
 
   it("agrees with brazilian-utils for every year from 2024 (Consciência Negra national) to 2099", () => {
