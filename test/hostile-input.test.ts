@@ -50,6 +50,19 @@ describe("hostile input", () => {
     expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 100 }, () => 200))
   })
 
+  it("keeps a one-character metadata key written as an escape as the merchant sent it, after another client sent the key \"\\\\\"", async () => {
+    // Node 24's JSON.parse read `"\n"` as `"\\"` here (docs/decisions.md, "Node 26 provisioned from npm").
+    const sent = await post("/v1/charges/pix", `{"amount":10,"metadata":{"pedidoLoja4711":1,"\\\\":1}}`, attackerAuth)
+    expect(sent.status).toBe(200)
+    for (const [key, text] of [["\n", "\\n"], ["é", "\\u00e9"]]) {
+      const created = await post("/v1/charges/pix", `{"amount":10,"metadata":{"pedidoLoja4711":2,"${text}":2}}`, merchantAuth)
+      expect(created.status).toBe(200)
+      const { chargeId } = await created.json()
+      const detail = await (await fetch(`${engine.baseUrl}/v1/charges/${chargeId}?view=detail`, { headers: merchantAuth })).json()
+      expect(detail.metadata).toEqual({ pedidoLoja4711: 2, [key!]: 2 })
+    }
+  })
+
   it("refuses a NUL character in a body string, a key, a query value or a path id with 400 naming the field", async () => {
     const before = await countCharges()
     const cases: Array<[Promise<Response>, string]> = [
