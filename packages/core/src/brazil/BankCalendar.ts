@@ -38,9 +38,9 @@ export const easterSunday = (year: number): string => {
   const century = Math.floor(year / 100)
   const epact = (19 * golden + century - Math.floor(century / 4) - Math.floor((century - Math.floor((century + 8) / 25) + 1) / 3) + 15) % 30
   const yearOfCentury = year % 100
-  const weekday = (32 + 2 * (century % 4) + 2 * Math.floor(yearOfCentury / 4) - epact - (yearOfCentury % 4)) % 7
-  const correction = Math.floor((golden + 11 * epact + 22 * weekday) / 451)
-  const n = epact + weekday - 7 * correction + 114
+  const toSunday = (32 + 2 * (century % 4) + 2 * Math.floor(yearOfCentury / 4) - epact - (yearOfCentury % 4)) % 7
+  const correction = Math.floor((golden + 11 * epact + 22 * toSunday) / 451)
+  const n = epact + toSunday - 7 * correction + 114
   return fromDayNumber(Date.UTC(year, Math.floor(n / 31) - 1, (n % 31) + 1) / 86_400_000)
 }
 
