@@ -108,11 +108,12 @@ try {
         net_cents, txid, emv, external_txid, description, metadata, customer, due_date + 30, expires_at + interval '30 days', 0, now(), now(),
         customer_id, card, boleto, address, notifications, subscription_id, 3
       FROM charges WHERE cycle_number = 2`)
-    yield* sql.unsafe(`INSERT INTO invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type, due_date,
-        discount_cents, total_cents, charge_id, created_at)
+    // Invoices with their lines in one statement, as the engine writes them (their balance is checked per statement).
+    yield* sql.unsafe(`WITH invoices_copied AS (INSERT INTO invoices (id, account_id, subscription_id, cycle_number, invoice_number, status,
+        payment_type, due_date, discount_cents, total_cents, charge_id, created_at)
       SELECT 'f' || id, account_id, subscription_id, 3, invoice_number + 1000000000, 'AWAITING_PAYMENT', payment_type, due_date + 30,
-        discount_cents, total_cents, 'f' || charge_id, now() FROM invoices WHERE cycle_number = 2`)
-    yield* sql.unsafe(`INSERT INTO invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
+        discount_cents, total_cents, 'f' || charge_id, now() FROM invoices WHERE cycle_number = 2)
+      INSERT INTO invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
         quantity, net_amount_cents, price_id, product_id)
       SELECT 'f' || l.invoice_id, l.position, l.name, l.product_name, l.plan_name, l.type, l.origin, l.unit_amount_cents, l.quantity,
         l.net_amount_cents, l.price_id, l.product_id

@@ -58,7 +58,17 @@ describe("subscription invariants in postgres", () => {
     expect(result).toMatch(/billing_cycles_pkey/)
   })
 
-  it("keeps every invoice balanced: a changed total or an extra line is refused at commit, and lines are never deleted", async () => {
+  it("keeps every invoice balanced: an invoice without its lines, a changed total or an extra line is refused by its statement, and lines are never deleted", async () => {
+    // An invoice is written with its lines in one statement; alone, it does not balance.
+    const copy = (sql: SqlClient.SqlClient, id: string) => sql`INSERT INTO invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type,
+        due_date, discount_cents, total_cents, charge_id, created_at)
+      SELECT ${id}, account_id, subscription_id, cycle_number, invoice_number + 1000, status, payment_type, due_date, discount_cents, total_cents,
+        charge_id, created_at FROM invoices WHERE id = ${invoiceId}`
+    expect(await attempt((sql) => copy(sql, "inv_alone"))).toMatch(/invoice inv_alone does not balance/)
+    expect(await attempt((sql) => sql`WITH copied AS (${copy(sql, "inv_copy")}) INSERT INTO invoice_lines (invoice_id, position, name, product_name, plan_name,
+        type, origin, unit_amount_cents, quantity, net_amount_cents, price_id, product_id)
+      SELECT 'inv_copy', position, name, product_name, plan_name, type, origin, unit_amount_cents, quantity, net_amount_cents, price_id, product_id
+      FROM invoice_lines WHERE invoice_id = ${invoiceId}`)).toBe("committed")
     expect(await attempt((sql) => sql`UPDATE invoices SET total_cents = total_cents + 1 WHERE id = ${invoiceId}`)).toMatch(/does not balance/)
     expect(await attempt((sql) => sql`INSERT INTO invoice_lines (invoice_id, position, name, type, origin, unit_amount_cents, quantity, net_amount_cents)
       VALUES (${invoiceId}, 9, 'extra', 'ONE_TIME', 'X', 100, 1, 100)`)).toMatch(/does not balance/)

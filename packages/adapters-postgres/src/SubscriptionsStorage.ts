@@ -210,7 +210,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         const first = BigInt(counter!.n) - BigInt(own.length) + 1n
         own.forEach((i, k) => numbered.push({ ...i, n: first + BigInt(k) }))
       }
-      yield* run(insertRecords(sql, "invoices", numbered.map(({ accountId, invoice, n }) => ({
+      const invoiceRows = insertRecords(sql, "invoices", numbered.map(({ accountId, invoice, n }) => ({
         id: invoice.id,
         account_id: accountId,
         subscription_id: invoice.subscriptionId,
@@ -225,7 +225,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         total_cents: invoice.total,
         charge_id: invoice.chargeId,
         created_at: invoice.createdAt
-      }))))
+      })))
       const lines = invoices.flatMap(({ invoice }) => invoice.lines.map((l, position) => ({
         invoice_id: invoice.id,
         position,
@@ -240,7 +240,8 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         price_id: l.priceId,
         product_id: l.productId
       })))
-      if (lines.length > 0) yield* run(insertRecords(sql, "invoice_lines", lines))
+      // One statement: its balance check (0023) runs once it is done, and sees each invoice with all its lines.
+      yield* run(lines.length === 0 ? invoiceRows : sql`WITH invoices_written AS (${invoiceRows}) ${insertRecords(sql, "invoice_lines", lines)}`)
     })
   const insertInvoice = (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) => insertInvoices([{ accountId, invoice }])
   const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (s) => Option.fromNullishOr(withoutSeq(s)[0]))

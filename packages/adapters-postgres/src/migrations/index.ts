@@ -21,6 +21,7 @@ import sandboxPspReference from "./0019_sandbox_psp_reference.ts"
 import deliveryLeasesInPlace from "./0020_delivery_leases_in_place.ts"
 import invoiceBalanceOnAmounts from "./0021_invoice_balance_on_amounts.ts"
 import ledgerEntriesCheckedPerStatement from "./0022_ledger_entries_checked_per_statement.ts"
+import invoiceBalancePerStatement from "./0023_invoice_balance_per_statement.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -49,5 +50,6 @@ export const migrations = Migrator.fromRecord({
   "0019_sandbox_psp_reference": sandboxPspReference,
   "0020_delivery_leases_in_place": deliveryLeasesInPlace,
   "0021_invoice_balance_on_amounts": invoiceBalanceOnAmounts,
-  "0022_ledger_entries_checked_per_statement": ledgerEntriesCheckedPerStatement
+  "0022_ledger_entries_checked_per_statement": ledgerEntriesCheckedPerStatement,
+  "0023_invoice_balance_per_statement": invoiceBalancePerStatement
 })
