@@ -320,9 +320,11 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
     const counters = () => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.counters(hook.webhookId)))
 
     // A worker leases it and is slow to record; its lease runs out and another worker leases it.
-    const first = await leaseAt(Date.now())
+    // A second later: a lease is named by its end, and two taken in the same millisecond would be one.
+    const leasedAt = Date.now()
+    const first = await leaseAt(leasedAt)
     await expireLeases(hook.webhookId)
-    const second = await leaseAt(Date.now())
+    const second = await leaseAt(leasedAt + 1_000)
     expect(second.id).toBe(first.id)
     await record(outcome(first.id, first.leaseUntil))
     expect((await deliveries()).find((d) => d.webhookEventId === first.id)).toMatchObject({ status: "sending", attempt: 2 })
