@@ -60,11 +60,11 @@ export const seedDueSubscriptions = async (engine: TestEngine, n: number): Promi
     const columns = async (table: string, except: ReadonlyArray<string>) =>
       (await q<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = '${table}' ORDER BY ordinal_position`))
         .map((r) => r.c).filter((c) => !except.includes(c))
-    const cloning = async (table: string, replaced: Record<string, string>, from: string) => {
+    const cloneStatement = async (table: string, replaced: Record<string, string>, from: string) => {
       const cols = await columns(table, ["seq"])
       return `INSERT INTO ${table} (${cols.join(", ")}) SELECT ${cols.map((c) => (c in replaced ? `${replaced[c]}` : `t.${c}`)).join(", ")} ${from}`
     }
-    const clone = async (table: string, replaced: Record<string, string>, from: string) => q(await cloning(table, replaced, from))
+    const clone = async (table: string, replaced: Record<string, string>, from: string) => q(await cloneStatement(table, replaced, from))
     const list = templates.map((id) => `'${id}'`).join(", ")
     await q(`CREATE TEMP TABLE tpl AS SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM subscriptions WHERE id IN (${list})`)
     const clones = `FROM generate_series(1, ${n}) g JOIN tpl ON tpl.k = g % 9`
@@ -101,14 +101,14 @@ export const seedDueSubscriptions = async (engine: TestEngine, n: number): Promi
     }, `${clones} JOIN billing_cycles t ON t.subscription_id = tpl.id`)
     // The first invoice of each, as a real subscription has: the tables the run writes start at their real size.
     // Invoices with their lines in one statement, as the engine writes them: the balance is checked per statement.
-    const invoices = await cloning("invoices", {
+    const invoices = await cloneStatement("invoices", {
       id: `'SANDBOX_inv_CLONE' || g`,
       subscription_id: `'SANDBOX_sub_CLONE' || g`,
       charge_id: `'SANDBOX_cha_CLONE' || g`,
       invoice_number: `1000 + g`,
       status: `'PAID'`
     }, `${clones} JOIN invoices t ON t.subscription_id = tpl.id AND t.cycle_number = 1`)
-    const lines = await cloning("invoice_lines", { invoice_id: `'SANDBOX_inv_CLONE' || g` },
+    const lines = await cloneStatement("invoice_lines", { invoice_id: `'SANDBOX_inv_CLONE' || g` },
       `${clones} JOIN invoices i ON i.subscription_id = tpl.id AND i.cycle_number = 1 JOIN invoice_lines t ON t.invoice_id = i.id`)
     await q(`WITH invoices_cloned AS (${invoices}) ${lines}`)
     await q(`UPDATE invoice_counters SET last_number = 1000 + ${n}`)
