@@ -561,15 +561,16 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
             AND cycle_number >= (SELECT s.current_cycle_number FROM subscriptions s WHERE s.id = c.subscription_id)
           ORDER BY subscription_id, cycle_number`)
         const subscriptions = withoutSeq(yield* decodeSubscriptions(subscriptionRows))
+        const rowVersions = new Map(subscriptionRows.map((row) => [row.id, row.rowVersion]))
         const itemsOf = bySubscription(yield* decodeItems(itemRows))
         const cyclesOf = bySubscription(yield* decodeCycles(cycleRows))
         const itemVersions = versionsBySubscription(itemRows)
         const cycleVersions = versionsBySubscription(cycleRows)
-        return subscriptions.map((subscription, i) => ({
+        return subscriptions.map((subscription) => ({
           subscription,
           items: itemsOf.get(subscription.id) ?? [],
           cycles: cyclesOf.get(subscription.id) ?? [],
-          version: billableVersion(subscriptionRows[i]!.rowVersion, itemVersions.get(subscription.id), cycleVersions.get(subscription.id))
+          version: billableVersion(rowVersions.get(subscription.id)!, itemVersions.get(subscription.id), cycleVersions.get(subscription.id))
         }))
       }),
     lockMany: (ids) =>

@@ -16,7 +16,7 @@
  * Dates are plain `YYYY-MM-DD` strings (see `CalendarDate.ts`); functions
  * taking one expect a real date: check untrusted text with `toDayNumber`.
  */
-import { addDays, dayOfWeek, fromDayNumber, toDayNumber } from "./CalendarDate.ts"
+import { addDays, dayOfWeek, toDayNumber } from "./CalendarDate.ts"
 
 export const SAO_PAULO = "America/Sao_Paulo"
 
@@ -41,7 +41,8 @@ export const easterSunday = (year: number): string => {
   const toSunday = (32 + 2 * (century % 4) + 2 * Math.floor(yearOfCentury / 4) - epact - (yearOfCentury % 4)) % 7
   const correction = Math.floor((golden + 11 * epact + 22 * toSunday) / 451)
   const n = epact + toSunday - 7 * correction + 114
-  return fromDayNumber(Date.UTC(year, Math.floor(n / 31) - 1, (n % 31) + 1) / 86_400_000)
+  const [month, day] = [Math.floor(n / 31), (n % 31) + 1].map((part) => String(part).padStart(2, "0"))
+  return `${year}-${month}-${day}`
 }
 
 const byYear = new Map<number, ReadonlySet<string>>()
