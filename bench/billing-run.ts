@@ -38,6 +38,13 @@ const sql = await Effect.runPromise(PgClient.make({ url: Redacted.make(url), max
 const q = <A extends object = Record<string, unknown>>(text: string) => Effect.runPromise(sql.unsafe<A>(text))
 
 try {
+  // The server's memory and checkpoint settings decide the database's side at a million (its tables and
+  // indexes outgrow the default 128 MB of buffers, and a checkpoint every 1 GB of WAL rewrites whole pages):
+  // printed with the figures, and `scripts/postgres-for-scale.sh` applies the ones the note's figures used.
+  const [server] = await q<{ buffers: string; wal: string }>(
+    `SELECT current_setting('shared_buffers') AS buffers, current_setting('max_wal_size') AS wal`
+  )
+  console.log(`PostgreSQL: shared_buffers ${server!.buffers}, max_wal_size ${server!.wal}`)
   const seedStarted = performance.now()
   const { templates } = await seedDueSubscriptions(engine, n)
   // The seeding's debts are not the run's: its dead rows and visibility map (what autovacuum would
@@ -131,7 +138,7 @@ try {
   // And the database's, when its server runs here: the two together are what a cycle costs the machine.
   const databaseCpuUs = databaseCpuBefore === undefined || databaseCpuAfter === undefined ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / n
   const databaseCpu = databaseCpuUs === undefined ? "" : ` db_cpu_us=${fmt(databaseCpuUs, 0)}`
-  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)}${databaseCpu} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)} floor_seconds=${fmt(floorSeconds)} floor_ratio=${fmt(floorSeconds / seconds, 2)}`)
+  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)}${databaseCpu} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)} floor_seconds=${fmt(floorSeconds)} floor_ratio=${fmt(floorSeconds / seconds, 2)} pg_buffers=${server!.buffers}`)
 } finally {
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await engine.dispose()

@@ -113,7 +113,7 @@ describe("request log and structured logs", () => {
     expect(await sent("route-404", "/nowhere")).toEqual({ status: 404, id: "route-404" })
 
     const generated = [await sent(undefined), await sent("a".repeat(101)), await sent("has space"), await sent("new\\nline"), await sent("")]
-    for (const { id } of generated) expect(id).toMatch(/^req_[0-9a-z]{16}$/)
+    for (const { id } of generated) expect(id).toMatch(/^req_[0-9a-z]{21}$/)
     expect(new Set(generated.map((g) => g.id)).size).toBe(generated.length)
 
     await expect.poll(() => requestLines("route-404").length).toBe(1)

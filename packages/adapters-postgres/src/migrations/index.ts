@@ -22,6 +22,7 @@ import deliveryLeasesInPlace from "./0020_delivery_leases_in_place.ts"
 import invoiceBalanceOnAmounts from "./0021_invoice_balance_on_amounts.ts"
 import ledgerEntriesCheckedPerStatement from "./0022_ledger_entries_checked_per_statement.ts"
 import invoiceBalancePerStatement from "./0023_invoice_balance_per_statement.ts"
+import leanerCycleAndChargeIndexes from "./0024_leaner_cycle_and_charge_indexes.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -51,5 +52,6 @@ export const migrations = Migrator.fromRecord({
   "0020_delivery_leases_in_place": deliveryLeasesInPlace,
   "0021_invoice_balance_on_amounts": invoiceBalanceOnAmounts,
   "0022_ledger_entries_checked_per_statement": ledgerEntriesCheckedPerStatement,
-  "0023_invoice_balance_per_statement": invoiceBalancePerStatement
+  "0023_invoice_balance_per_statement": invoiceBalancePerStatement,
+  "0024_leaner_cycle_and_charge_indexes": leanerCycleAndChargeIndexes
 })
