@@ -12,7 +12,10 @@
  * `charge.created`) and charges the cards to the sandbox acquirer. The
  * baseline is one `INSERT ... SELECT` per table writing N charges, N
  * invoices, the same number of lines and N events into tables shaped like
- * the real ones, in one transaction.
+ * the real ones, in one transaction; then the same into copies that have
+ * only the keys every billing schema has (`keyed_seconds`, `keyed_ratio`):
+ * what any engine that keeps one invoice per cycle pays before it computes
+ * anything.
  *
  * Settings: BENCH_SUBSCRIPTIONS (100000), RUN_NODE_FLAGS (the run's V8 flags, see below), RUN_PROFILE=dir
  * (a CPU profile of the run), BENCH_SCANS=1 (print the tables' sequential scans after the run).
@@ -81,26 +84,38 @@ try {
   if (process.env.BENCH_SCANS) console.log(await q(`SELECT relname, seq_scan, seq_tup_read, idx_scan FROM pg_stat_user_tables ORDER BY seq_tup_read DESC LIMIT 8`))
   // Baseline: the same rows, written by INSERT ... SELECT with no logic, in one transaction.
   for (const table of ["charges", "invoices", "invoice_lines", "outbox"]) await q(`CREATE TABLE bench_${table} (LIKE ${table} INCLUDING DEFAULTS)`)
+  // And into copies with nothing but the keys any billing schema has: primary keys, one invoice and one
+  // charge per cycle, an invoice's charge and a line's invoice existing. No logic, sequential ids.
+  await q(`CREATE TABLE bench_keyed_charges (LIKE charges INCLUDING DEFAULTS, PRIMARY KEY (id), UNIQUE (subscription_id, cycle_number))`)
+  await q(`CREATE TABLE bench_keyed_invoices (LIKE invoices INCLUDING DEFAULTS, PRIMARY KEY (id), UNIQUE (subscription_id, cycle_number),
+    FOREIGN KEY (charge_id) REFERENCES bench_keyed_charges (id))`)
+  await q(`CREATE TABLE bench_keyed_invoice_lines (LIKE invoice_lines INCLUDING DEFAULTS, PRIMARY KEY (invoice_id, position),
+    FOREIGN KEY (invoice_id) REFERENCES bench_keyed_invoices (id))`)
+  await q(`CREATE TABLE bench_keyed_outbox (LIKE outbox INCLUDING DEFAULTS, PRIMARY KEY (id))`)
   const [lines] = await q<{ n: string }>(`SELECT count(*)::text AS n FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id WHERE i.cycle_number = 2`)
   const [event] = await q<{ body: string }>(`SELECT body FROM outbox WHERE event = 'charge.created' ORDER BY id DESC LIMIT 1`)
   const body = event!.body.replaceAll("'", "''")
-  const baselineStarted = performance.now()
-  await Effect.runPromise(sql.withTransaction(Effect.gen(function*() {
-    yield* sql.unsafe(`INSERT INTO bench_charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
-        fee_percent_hundredths, net_cents, txid, emv, customer, due_date, expires_at, attempts, customer_id, subscription_id, cycle_number, created_at, updated_at)
-      SELECT 'c' || g, 'acc', 'acc', 'PIX', 'PENDING', 9990, 99, 0, 99, 9891, 'tx' || g, repeat('0', 160), '{"name":"Ana Souza"}', current_date,
-        now(), 0, 'cus', 's' || g, 2, now(), now() FROM generate_series(1, ${n}) g`)
-    yield* sql.unsafe(`INSERT INTO bench_invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type, due_date,
-        discount_cents, total_cents, charge_id, created_at)
-      SELECT 'i' || g, 'acc', 's' || g, 2, g, 'AWAITING_PAYMENT', 'PIX', current_date, 0, 9990, 'c' || g, now() FROM generate_series(1, ${n}) g`)
-    yield* sql.unsafe(`INSERT INTO bench_invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
-        quantity, net_amount_cents, price_id, product_id)
-      SELECT 'i' || (g % ${n} + 1), g, 'Plano', 'Plano', 'Plano', 'RECURRING', 'CHECKOUT', 9990, 1, 9990, 'p', 'p'
-      FROM generate_series(1, ${Number(lines!.n)}) g`)
-    yield* sql.unsafe(`INSERT INTO bench_outbox (account_id, event, body, created_at)
-      SELECT 'acc', 'charge.created', '${body}', now() FROM generate_series(1, ${n}) g`)
-  })))
-  const baselineSeconds = (performance.now() - baselineStarted) / 1000
+  const writeBaseline = async (prefix: string) => {
+    const started = performance.now()
+    await Effect.runPromise(sql.withTransaction(Effect.gen(function*() {
+      yield* sql.unsafe(`INSERT INTO ${prefix}charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
+          fee_percent_hundredths, net_cents, txid, emv, customer, due_date, expires_at, attempts, customer_id, subscription_id, cycle_number, created_at, updated_at)
+        SELECT 'c' || g, 'acc', 'acc', 'PIX', 'PENDING', 9990, 99, 0, 99, 9891, 'tx' || g, repeat('0', 160), '{"name":"Ana Souza"}', current_date,
+          now(), 0, 'cus', 's' || g, 2, now(), now() FROM generate_series(1, ${n}) g`)
+      yield* sql.unsafe(`INSERT INTO ${prefix}invoices (id, account_id, subscription_id, cycle_number, invoice_number, status, payment_type, due_date,
+          discount_cents, total_cents, charge_id, created_at)
+        SELECT 'i' || g, 'acc', 's' || g, 2, g, 'AWAITING_PAYMENT', 'PIX', current_date, 0, 9990, 'c' || g, now() FROM generate_series(1, ${n}) g`)
+      yield* sql.unsafe(`INSERT INTO ${prefix}invoice_lines (invoice_id, position, name, product_name, plan_name, type, origin, unit_amount_cents,
+          quantity, net_amount_cents, price_id, product_id)
+        SELECT 'i' || (g % ${n} + 1), g, 'Plano', 'Plano', 'Plano', 'RECURRING', 'CHECKOUT', 9990, 1, 9990, 'p', 'p'
+        FROM generate_series(1, ${Number(lines!.n)}) g`)
+      yield* sql.unsafe(`INSERT INTO ${prefix}outbox (account_id, event, body, created_at)
+        SELECT 'acc', 'charge.created', '${body}', now() FROM generate_series(1, ${n}) g`)
+    })))
+    return (performance.now() - started) / 1000
+  }
+  const baselineSeconds = await writeBaseline("bench_")
+  const keyedSeconds = await writeBaseline("bench_keyed_")
 
   // The floor: the same rows written by INSERT ... SELECT into the engine's own tables, with their keys,
   // indexes, foreign keys and balance checks (the baseline's copies have none): each subscription's cycle 2
@@ -132,13 +147,14 @@ try {
 
   console.log(`billing run: ${n} cycles issued (${paid!.n} cards paid) in ${fmt(seconds)} s wall (${fmt(report.elapsedMs / 1000)} s in the run), ${fmt(n / seconds, 0)} subscriptions/s, peak RSS ${fmt(report.peakRssMb, 0)} MB`)
   console.log(`baseline INSERT ... SELECT of ${n} charges, ${n} invoices, ${lines!.n} lines, ${n} events: ${fmt(baselineSeconds)} s`)
+  console.log(`the same into copies with primary keys, unique cycles and an invoice's charge and a line's invoice as foreign keys: ${fmt(keyedSeconds)} s (the ratio of an engine that did nothing else: ${fmt(baselineSeconds / keyedSeconds, 2)})`)
   console.log(`floor: the same rows INSERT ... SELECTed into the engine's own tables (keys, indexes, foreign keys, balance checks): ${fmt(floorSeconds)} s`)
   // The run's own CPU per cycle (its start included): on a shared machine a steadier figure than the wall time.
   const cpuUs = (report.cpuMs * 1000) / n
   // And the database's, when its server runs here: the two together are what a cycle costs the machine.
   const databaseCpuUs = databaseCpuBefore === undefined || databaseCpuAfter === undefined ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / n
   const databaseCpu = databaseCpuUs === undefined ? "" : ` db_cpu_us=${fmt(databaseCpuUs, 0)}`
-  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)}${databaseCpu} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)} floor_seconds=${fmt(floorSeconds)} floor_ratio=${fmt(floorSeconds / seconds, 2)} pg_buffers=${server!.buffers}`)
+  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)}${databaseCpu} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)} keyed_seconds=${fmt(keyedSeconds)} keyed_ratio=${fmt(baselineSeconds / keyedSeconds, 2)} floor_seconds=${fmt(floorSeconds)} floor_ratio=${fmt(floorSeconds / seconds, 2)} pg_buffers=${server!.buffers}`)
 } finally {
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await engine.dispose()
