@@ -17,7 +17,8 @@
  * what any engine that keeps one invoice per cycle pays before it computes
  * anything.
  *
- * Settings: BENCH_SUBSCRIPTIONS (100000), RUN_NODE_FLAGS (the run's V8 flags, see below), RUN_PROFILE=dir
+ * Settings: BENCH_SUBSCRIPTIONS (100000), RUN_PROCESSES (1: `billing run` processes side by side),
+ * RUN_NODE_FLAGS (the run's V8 flags, see below), RUN_PROFILE=dir
  * (a CPU profile of the run), BENCH_SCANS=1 (print the tables' sequential scans after the run).
  */
 import { PgClient } from "@effect/sql-pg"
@@ -65,21 +66,32 @@ try {
   // live size for a few percent of speed (docs/decisions.md: worker memory).
   const runFlags = (process.env.RUN_NODE_FLAGS ?? "--max-semi-space-size=32 --max-old-space-size=160").split(" ").filter((f) => f !== "")
   const profile = process.env.RUN_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RUN_PROFILE}`] : []
-  const child = spawn(process.execPath, [...profile, ...runFlags, join(root, "packages/cli/src/main.ts"), "run"], { env, stdio: ["ignore", "pipe", "inherit"] })
-  let out = ""
-  // The run's progress lines come before its JSON report, the last line.
-  child.stdout.on("data", (chunk) => {
-    out += chunk
-    for (const line of String(chunk).split("\n")) if (line.includes("rows handled")) console.log(`  ${line.trim()}`)
-  })
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
+  // Each `billing run` claims its own batches: RUN_PROCESSES of them share the cycles as workers would.
+  const runOne = async () => {
+    const child = spawn(process.execPath, [...profile, ...runFlags, join(root, "packages/cli/src/main.ts"), "run"], { env, stdio: ["ignore", "pipe", "inherit"] })
+    let out = ""
+    // The run's progress lines come before its JSON report, the last line.
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+      for (const line of String(chunk).split("\n")) if (line.includes("rows handled")) console.log(`  ${line.trim()}`)
+    })
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
+    if (code !== 0) throw new Error(`billing run exited with ${code}: ${out}`)
+    return JSON.parse(out.trim().split("\n").at(-1)!) as { peakRssMb: number; elapsedMs: number; cpuMs: number }
+  }
+  const reports = await Promise.all(Array.from({ length: Math.max(1, Number(process.env.RUN_PROCESSES ?? 1)) }, runOne))
   const seconds = (performance.now() - started) / 1000
   const databaseCpuAfter = postgresCpuMs()
-  if (code !== 0) throw new Error(`billing run exited with ${code}: ${out}`)
-  const report = JSON.parse(out.trim().split("\n").at(-1)!) as { issued: number; peakRssMb: number; elapsedMs: number; cpuMs: number }
+  // Memory is each process's own; CPU and time are the run's, all processes together.
+  const report = {
+    peakRssMb: Math.max(...reports.map((r) => r.peakRssMb)),
+    elapsedMs: Math.max(...reports.map((r) => r.elapsedMs)),
+    cpuMs: reports.reduce((sum, r) => sum + r.cpuMs, 0)
+  }
+  const processes = reports.length === 1 ? "" : ` processes=${reports.length}`
   const [issued] = await q<{ n: string }>(`SELECT count(*)::text AS n FROM billing_cycles WHERE cycle_number = 2 AND status <> 'SCHEDULED'`)
   const [paid] = await q<{ n: string }>(`SELECT count(*)::text AS n FROM charges WHERE cycle_number = 2 AND status = 'PAID'`)
-  if (Number(issued!.n) < n) throw new Error(`only ${issued!.n} of ${n} cycles issued: ${out}`)
+  if (Number(issued!.n) < n) throw new Error(`only ${issued!.n} of ${n} cycles issued: ${JSON.stringify(reports)}`)
 
   if (process.env.BENCH_SCANS) console.log(await q(`SELECT relname, seq_scan, seq_tup_read, idx_scan FROM pg_stat_user_tables ORDER BY seq_tup_read DESC LIMIT 8`))
   // Baseline: the same rows, written by INSERT ... SELECT with no logic, in one transaction.
@@ -154,7 +166,7 @@ try {
   // And the database's, when its server runs here: the two together are what a cycle costs the machine.
   const databaseCpuUs = databaseCpuBefore === undefined || databaseCpuAfter === undefined ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / n
   const databaseCpu = databaseCpuUs === undefined ? "" : ` db_cpu_us=${fmt(databaseCpuUs, 0)}`
-  console.log(`RESULT billing-run n=${n} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)}${databaseCpu} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)} keyed_seconds=${fmt(keyedSeconds)} keyed_ratio=${fmt(baselineSeconds / keyedSeconds, 2)} floor_seconds=${fmt(floorSeconds)} floor_ratio=${fmt(floorSeconds / seconds, 2)} pg_buffers=${server!.buffers}`)
+  console.log(`RESULT billing-run n=${n}${processes} seconds=${fmt(seconds)} per_s=${fmt(n / seconds, 0)} rss_mb=${fmt(report.peakRssMb, 0)} cpu_us=${fmt(cpuUs, 0)}${databaseCpu} baseline_seconds=${fmt(baselineSeconds)} ratio=${fmt(baselineSeconds / seconds, 2)} keyed_seconds=${fmt(keyedSeconds)} keyed_ratio=${fmt(baselineSeconds / keyedSeconds, 2)} floor_seconds=${fmt(floorSeconds)} floor_ratio=${fmt(floorSeconds / seconds, 2)} pg_buffers=${server!.buffers}`)
 } finally {
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await engine.dispose()
