@@ -45,11 +45,12 @@ const TIME_LIMIT = 36 ** TIME_DIGITS
 
 /**
  * The millisecond in nine base 36 digits, then twelve random ones (62 bits:
- * two ids of one millisecond never meet). Ids made later sort after, byte by
- * byte as in the `C` collation and in the usual locales (digits before letters),
- * so a primary key grows at its right edge: random keys put each insert on a random page of an index larger than
- * memory, which made a billing run's database time per cycle grow with the
- * tables (docs/decisions.md, "Time-ordered ids").
+ * two ids of one millisecond practically never meet). Ids made later sort
+ * after, byte by byte as in the `C` collation and in the usual locales (digits
+ * before letters), so a primary key grows at its right edge. Random keys put
+ * each insert on a random page of an index larger than memory, which made a
+ * billing run's database time per cycle grow with its tables
+ * (docs/decisions.md, "Time-ordered ids").
  */
 export const timeOrdered = (millis: number): string =>
   Math.min(Math.max(0, Math.floor(millis)), TIME_LIMIT - 1).toString(36).padStart(TIME_DIGITS, "0") + base36(12)
