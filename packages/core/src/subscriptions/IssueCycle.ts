@@ -67,12 +67,26 @@ const settle = <E, R>(chargeId: string, prepared: PreparedCharge<E, R>, customer
     )
   )
 
-/** A cycle ready to be recorded: its invoice, its charge, what its strategy does after the commit, and the cycle after it. */
-interface IssueDraft {
+/** A claimed cycle still `SCHEDULED`, with what it bills if issued now: priced once, for the bounds and the draft. */
+interface PricedCycle {
   readonly ref: CycleRef
   readonly aggregate: VersionedBillable
   readonly cycle: BillingCycle
   readonly amounts: CycleInvoiceAmounts
+}
+
+/** The cycle `ref` of `aggregate` priced, unless it is gone or no longer `SCHEDULED`. */
+const pricedOf = (ref: CycleRef, aggregate: VersionedBillable | undefined): Option.Option<PricedCycle> => {
+  const cycle = aggregate?.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
+  if (aggregate === undefined || cycle === undefined || cycle.status !== "SCHEDULED") return Option.none()
+  return Option.some({ ref, aggregate, cycle, amounts: issuedAmounts(aggregate, cycle) })
+}
+
+/** A cycle's key in a batch. */
+const keyOf = (ref: CycleRef) => `${ref.subscriptionId}/${ref.cycleNumber}`
+
+/** A cycle ready to be recorded: its invoice, its charge, what its strategy does after the commit, and the cycle after it. */
+interface IssueDraft extends PricedCycle {
   readonly charge: Charge
   /** A card's authorization, asked once the cycle is recorded; none for Pix and boleto. */
   readonly acquirerAnswer: Effect.Effect<AcquirerAnswer, never, Acquirer> | undefined
@@ -85,10 +99,8 @@ interface BatchReads {
   readonly cards: ReadonlyMap<string, PaymentMethod>
 }
 
-const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: VersionedBillable, reads: BatchReads) {
-  const cycle = aggregate.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
-  if (cycle === undefined || cycle.status !== "SCHEDULED") return Option.none<IssueDraft>()
-  const amounts = issuedAmounts(aggregate, cycle)
+const draftIssue = Effect.fnUntraced(function*(priced: PricedCycle, reads: BatchReads) {
+  const { aggregate, cycle, amounts } = priced
   const sub = aggregate.subscription
   const { draft, prepared } = yield* prepareSubscriptionCharge(aggregate, {
     amount: amounts.total,
@@ -105,15 +117,12 @@ const draftIssue = Effect.fnUntraced(function*(ref: CycleRef, aggregate: Version
     customer: { documentNumber: sub.document, name: sub.name, email: sub.email, phone: sub.phone, cep: null }
   }
   const invoiceId = yield* (yield* Ids).make("inv", { sandbox: draft.owner.sandbox })
-  return Option.some<IssueDraft>({
-    ref,
-    aggregate,
-    cycle,
-    amounts,
+  return {
+    ...priced,
     charge,
     acquirerAnswer: (prepared as PreparedCharge<unknown, unknown>).acquirerAnswer,
     invoiceId
-  })
+  } satisfies IssueDraft
 })
 
 /** A cycle out of the safety bounds: held for review instead of billed. */
@@ -125,11 +134,10 @@ interface HeldCycle {
   readonly reason: string
 }
 
-/** The cycle `ref` held, when what it would bill is out of the safety bounds. */
-const heldOf = (ref: CycleRef, aggregate: VersionedBillable, growthLimit: number): Option.Option<HeldCycle> => {
-  const cycle = aggregate.cycles.find((c) => c.cycleNumber === ref.cycleNumber)
-  if (cycle === undefined || cycle.status !== "SCHEDULED" || cycle.approvedAt !== null) return Option.none()
-  const amount = issuedAmounts(aggregate, cycle).total
+/** The cycle held, when what it would bill is out of the safety bounds (and no one approved it). */
+const heldOf = ({ ref, aggregate, cycle, amounts }: PricedCycle, growthLimit: number): Option.Option<HeldCycle> => {
+  if (cycle.approvedAt !== null) return Option.none()
+  const amount = amounts.total
   const billed = aggregate.cycles.filter((c) => c.cycleNumber < cycle.cycleNumber && c.status !== "SCHEDULED" && c.status !== "CANCELED")
   const previousAmount = billed.at(-1)?.amount ?? null
   const reason = cycleOutOfBounds(amount, previousAmount, growthLimit)
@@ -197,8 +205,8 @@ const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraf
     updatedAt: at
   })
   const moved = yield* subscriptions.issueCycles(unchanged.map((d) => ({ ref: d.ref, issued: issuedOf(d) })), at, (yield* claimClock).leaseUntil)
-  const movedKeys = new Set(moved.map((ref) => `${ref.subscriptionId}/${ref.cycleNumber}`))
-  const done = unchanged.filter((d) => movedKeys.has(`${d.ref.subscriptionId}/${d.ref.cycleNumber}`))
+  const movedKeys = new Set(moved.map(keyOf))
+  const done = unchanged.filter((d) => movedKeys.has(keyOf(d.ref)))
   if (done.length === 0) return done
   yield* (yield* Charges).insertMany(done.map((d) => d.charge))
   yield* subscriptions.applyScheduledReplacements(done.filter((d) => hasScheduledReplacements(d.aggregate)).map((d) => d.ref.subscriptionId), at)
@@ -232,20 +240,16 @@ export const issueCycles = Effect.fn("BillingRun.issueCycles")(function*(refs: R
     cards: new Map((yield* (yield* PaymentMethods).findMany(cardIds)).map((m) => [m.id, m]))
   }
   const growthLimit = yield* CycleGrowthLimit
-  const held = refs.flatMap((ref) => {
-    const aggregate = aggregates.get(ref.subscriptionId)
-    return aggregate === undefined ? [] : Option.toArray(heldOf(ref, aggregate, growthLimit))
-  })
-  const heldKeys = new Set(held.map((h) => `${h.ref.subscriptionId}/${h.ref.cycleNumber}`))
-  const drafts = yield* Effect.forEach(refs, (ref) => {
-    const aggregate = aggregates.get(ref.subscriptionId)
-    if (aggregate === undefined || heldKeys.has(`${ref.subscriptionId}/${ref.cycleNumber}`)) return Effect.succeed(Option.none<IssueDraft>())
-    return draftIssue(ref, aggregate, reads).pipe(
+  const priced = refs.flatMap((ref) => Option.toArray(pricedOf(ref, aggregates.get(ref.subscriptionId))))
+  const held = priced.flatMap((p) => Option.toArray(heldOf(p, growthLimit)))
+  const heldKeys = new Set(held.map((h) => keyOf(h.ref)))
+  const drafts = yield* Effect.forEach(priced.filter((p) => !heldKeys.has(keyOf(p.ref))), (p) =>
+    draftIssue(p, reads).pipe(
+      Effect.map(Option.some),
       Effect.catchCause((cause) =>
-        Effect.as(Effect.logWarning(`billing run: cycle ${ref.cycleNumber} of ${ref.subscriptionId} not issued`, cause), Option.none<IssueDraft>())
+        Effect.as(Effect.logWarning(`billing run: cycle ${p.ref.cycleNumber} of ${p.ref.subscriptionId} not issued`, cause), Option.none<IssueDraft>())
       )
-    )
-  })
+    ))
   const ready = drafts.flatMap((d) => Option.toArray(d))
   const transactor = yield* Transactor
   const recorded = yield* transactor.withTransaction(recordIssues(ready, held, at))
