@@ -1,18 +1,22 @@
 /**
  * Throttle of `POST /auth/token` through real HTTP on PostgreSQL: failed
- * attempts counted per client id and per address in 15-minute windows, 429
- * with `Retry-After` past the limit (even for the right secret), and the
- * window ending by the engine's Clock, which the test moves instead of
- * sleeping. The server trusts 127.0.0.1 as its proxy, so each case speaks
- * from its own address through `X-Forwarded-For`.
+ * attempts counted per client id at one address and per address in 15-minute
+ * windows, 429 with `Retry-After` past the limit (even for the right secret
+ * from that address), a per-client ceiling that refuses only the addresses
+ * that failed for the client, and the window ending by the engine's Clock,
+ * which the test moves instead of sleeping. Where the server trusts 127.0.0.1
+ * as its proxy, a case speaks from its own address through
+ * `X-Forwarded-For`; elsewhere it connects from 127.0.0.1 or 127.0.0.2 (Linux
+ * routes all of 127/8 to loopback).
  */
 import { HttpServerLive } from "@billing/adapters-http"
 import { Billing, TokenThrottle } from "@billing/core"
-import { Clock, Layer, ManagedRuntime } from "effect"
+import { Clock, Layer, ManagedRuntime, References } from "effect"
 import { IpNetwork } from "effect/net"
+import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EngineLive } from "../packages/cli/src/Engine.ts"
-import { engineConfig, nextTestDocument, serverBaseUrl } from "./support/Engine.ts"
+import { engineConfig, nextTestDocument, serverBaseUrl, startEngine, type TestEngine } from "./support/Engine.ts"
 import { offsetClock } from "./support/OffsetClock.ts"
 
 /** The real clock plus an offset the test moves forward: timers keep working, windows end on demand. */
@@ -22,6 +26,37 @@ const movableClock = () => {
 }
 
 type Account = Billing.CreatedAccount
+
+interface TokenAnswer {
+  readonly status: number
+  readonly retryAfter: string | undefined
+  readonly body: any
+}
+
+/**
+ * `POST /auth/token` on a connection opened from `localAddress`: the server
+ * sees that address as the TCP peer, which `fetch` cannot choose.
+ */
+const tokenFrom = (baseUrl: string, localAddress: string, clientId: string, clientSecret: string, headers: Record<string, string> = {}) =>
+  new Promise<TokenAnswer>((resolve, reject) => {
+    const body = new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }).toString()
+    const req = request(`${baseUrl}/auth/token`, {
+      method: "POST",
+      localAddress,
+      agent: false,
+      headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)), ...headers }
+    }, (res) => {
+      const chunks: Array<Buffer> = []
+      res.on("data", (chunk: Buffer) => chunks.push(chunk))
+      res.on("error", reject)
+      res.on("end", () => {
+        const retryAfter = res.headers["retry-after"]
+        resolve({ status: res.statusCode ?? 0, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) })
+      })
+    })
+    req.on("error", reject)
+    req.end(body)
+  })
 
 describe("token route throttle on postgres", () => {
   const time = movableClock()
@@ -70,7 +105,7 @@ describe("token route throttle on postgres", () => {
     return out
   }
 
-  it("answers 429 with Retry-After from the 11th wrong secret, refuses the right one too, and lets it in after the window", async () => {
+  it("answers 429 with Retry-After from the 11th wrong secret at one address, refuses the right one there too, and lets it in after the window", async () => {
     const account = await newAccount()
     const from = "203.0.113.10"
     expect(await statuses(10, () => token(from, account.clientId, "wrong-secret"))).toEqual(Array(10).fill(401))
@@ -83,11 +118,11 @@ describe("token route throttle on postgres", () => {
     expect(retryAfter).toBeGreaterThan(800)
     expect(retryAfter).toBeLessThanOrEqual(900)
 
-    // The right secret is not even checked while the client is throttled, from any address.
+    // The right secret is not even checked from the address that failed; from another one it is answered.
     const right = await token(from, account.clientId, account.clientSecret)
     expect(right.status).toBe(429)
     expect(right.headers.get("retry-after")).not.toBeNull()
-    expect((await token("203.0.113.11", account.clientId, account.clientSecret)).status).toBe(429)
+    expect((await token("203.0.113.11", account.clientId, account.clientSecret)).status).toBe(200)
 
     time.advanceSeconds(retryAfter - 5)
     expect((await token(from, account.clientId, account.clientSecret)).status).toBe(429)
@@ -97,7 +132,7 @@ describe("token route throttle on postgres", () => {
     expect((await after.json()).token_type).toBe("Bearer")
   })
 
-  it("starts the client's count over after a success", async () => {
+  it("starts the count of a client at an address over after a success there", async () => {
     const account = await newAccount()
     const from = "203.0.113.20"
     expect(await statuses(9, () => token(from, account.clientId, "wrong-secret"))).toEqual(Array(9).fill(401))
@@ -141,7 +176,7 @@ describe("token route throttle without a trusted proxy", () => {
     runtime = ManagedRuntime.make(
       HttpServerLive({ port: 0, host: "127.0.0.1" }).pipe(
         Layer.provideMerge(EngineLive(db.config)),
-        Layer.provide(Layer.succeed(TokenThrottle, { windowSeconds: 900, perClient: 10, perAddress: 5 }))
+        Layer.provide(Layer.succeed(TokenThrottle, { windowSeconds: 900, perClientAddress: 10, perAddress: 5, clientCeiling: 1000 }))
       )
     )
     baseUrl = await serverBaseUrl(runtime)
@@ -161,5 +196,86 @@ describe("token route throttle without a trusted proxy", () => {
       })
     for (let i = 0; i < 5; i++) expect((await attempt(`192.0.2.${i + 1}`, `cli_spoof_${i}`, "guess")).status).toBe(401)
     expect((await attempt("192.0.2.200", account.clientId, account.clientSecret)).status).toBe(429)
+  })
+})
+
+describe("token route throttle by client id and address, from two loopback addresses", () => {
+  let engine: TestEngine
+  beforeAll(async () => {
+    engine = await startEngine("postgres")
+  })
+  afterAll(async () => {
+    await engine?.dispose()
+  })
+
+  it("answers the right secret from 127.0.0.2 while the client is locked at 127.0.0.1", async () => {
+    const account = await engine.createAccount()
+    for (let i = 0; i < 10; i++) expect((await tokenFrom(engine.baseUrl, "127.0.0.1", account.clientId, "wrong-secret")).status).toBe(401)
+    const locked = await tokenFrom(engine.baseUrl, "127.0.0.1", account.clientId, account.clientSecret)
+    expect(locked.status).toBe(429)
+    expect(locked.body).toEqual({ error: "too_many_requests", error_description: expect.any(String) })
+    expect(Number(locked.retryAfter)).toBeGreaterThan(800)
+
+    const elsewhere = await tokenFrom(engine.baseUrl, "127.0.0.2", account.clientId, account.clientSecret)
+    expect(elsewhere.status).toBe(200)
+    expect(elsewhere.body.token_type).toBe("Bearer")
+    // The success elsewhere does not lift the lock where the guesses came from.
+    expect((await tokenFrom(engine.baseUrl, "127.0.0.1", account.clientId, account.clientSecret)).status).toBe(429)
+  })
+})
+
+describe("token route per-client ceiling against a guess spread over many addresses", () => {
+  const time = movableClock()
+  let runtime: ManagedRuntime.ManagedRuntime<any, any>
+  let drop: () => Promise<void>
+  let baseUrl: string
+  beforeAll(async () => {
+    const db = await engineConfig("postgres")
+    drop = db.drop
+    // A ceiling of 4 failures keeps the case short; 127.0.0.1 is the proxy
+    // the guessers come through, 127.0.0.2 the merchant's own server.
+    runtime = ManagedRuntime.make(
+      HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: [IpNetwork.fromStringUnsafe("127.0.0.1/32")] }).pipe(
+        Layer.provideMerge(EngineLive(db.config)),
+        Layer.provide(Layer.succeed(Clock.Clock, time.clock)),
+        Layer.provide(Layer.succeed(TokenThrottle, { windowSeconds: 900, perClientAddress: 10, perAddress: 50, clientCeiling: 4 })),
+        Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn"))
+      )
+    )
+    baseUrl = await serverBaseUrl(runtime)
+  })
+  afterAll(async () => {
+    await runtime?.dispose()
+    await drop?.()
+  })
+
+  const guess = (from: string, clientId: string, clientSecret: string) =>
+    tokenFrom(baseUrl, "127.0.0.1", clientId, clientSecret, { "x-forwarded-for": from })
+
+  it("past the ceiling refuses the addresses that failed for the client and answers one that has not", async () => {
+    const account = await runtime.runPromise(Billing.createAccount({ name: "Loja", document: nextTestDocument(), sandbox: true }))
+    // Five guessers, one wrong secret each: 5 failures for the client, one past the ceiling of 4.
+    for (let i = 1; i <= 5; i++) expect((await guess(`203.0.113.${i}`, account.clientId, "guess")).status).toBe(401)
+
+    // Each guesser had one failure, far below the 10 of an address: only the ceiling refuses them now.
+    const refused = await guess("203.0.113.1", account.clientId, "guess")
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual({ error: "too_many_requests", error_description: expect.any(String) })
+    expect(Number(refused.retryAfter)).toBeGreaterThan(800)
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(900)
+    expect((await guess("203.0.113.2", account.clientId, account.clientSecret)).status).toBe(429)
+
+    // The merchant's server never failed: its right secret is checked and answered, also several at once.
+    const own = await Promise.all([1, 2, 3].map(() => tokenFrom(baseUrl, "127.0.0.2", account.clientId, account.clientSecret)))
+    expect(own.map((r) => r.status)).toEqual([200, 200, 200])
+
+    // Its success does not clear the failures of the others: the ceiling still holds for them.
+    expect((await guess("203.0.113.3", account.clientId, "guess")).status).toBe(429)
+    // A new guesser gets its one guess checked, and no second.
+    expect((await guess("203.0.113.9", account.clientId, "guess")).status).toBe(401)
+    expect((await guess("203.0.113.9", account.clientId, "guess")).status).toBe(429)
+
+    time.advanceSeconds(901)
+    expect((await guess("203.0.113.1", account.clientId, account.clientSecret)).status).toBe(200)
   })
 })

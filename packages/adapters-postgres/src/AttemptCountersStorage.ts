@@ -33,6 +33,14 @@ export const AttemptCountersStorageLive = Layer.effect(AttemptCounters, Effect.g
             SELECT key FROM attempt_counters WHERE window_start < ${restartBefore} LIMIT ${SWEEP_BATCH})`)
         )
       ),
+    peek: (keys, restartBefore) =>
+      keys.length === 0 ? Effect.succeed([]) : run(sql<{ key: string; attempts: number; windowStart: Date }>`
+        SELECT key, attempts, window_start AS "windowStart" FROM attempt_counters
+        WHERE key IN ${sql.in(keys)} AND window_start >= ${restartBefore} AND attempts > 0`).pipe(
+          Effect.map((rows) =>
+            rows.map((row) => ({ key: row.key, attempts: Number(row.attempts), windowStart: new Date(row.windowStart) }))
+          )
+        ),
     forgive: (reset, release) =>
       Effect.andThen(
         reset.length === 0 ? Effect.void : run(sql`DELETE FROM attempt_counters WHERE key IN ${sql.in(reset)}`),

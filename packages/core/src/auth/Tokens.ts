@@ -3,8 +3,9 @@
  * the same client and scope set is handed out again with the time it has
  * left (spec: `expires_in` is not fixed), so clients that re-authenticate on
  * every call do not multiply tokens. Failed attempts are throttled per client
- * id and per address (`Throttle.ts`), and an unknown client id costs the same
- * hashing as a wrong secret, so timing does not reveal which ids exist.
+ * id at an address, per address and per client id (`Throttle.ts`), and an
+ * unknown client id costs the same hashing as a wrong secret, so timing does
+ * not reveal which ids exist.
  */
 import { Clock, Effect, Option } from "effect"
 import { AccessTokens } from "../ports/AccessTokens.ts"
@@ -22,7 +23,7 @@ import {
 import { type AccessClaims, type JwtKey, signJwt } from "./Jwt.ts"
 import { DUMMY_SECRET_HASH, SecretHasher } from "./SecretHash.ts"
 import { SigningKey } from "./SigningKey.ts"
-import { admitAttempt, forgiveAttempt } from "./Throttle.ts"
+import { admitAttempt, forgiveAttempt, recordFailure } from "./Throttle.ts"
 
 /** Longest client id or secret looked at; longer ones are malformed, and never reach the counters or the hash. */
 const MAX_CREDENTIAL_LENGTH = 256
@@ -75,8 +76,8 @@ export const issueToken = Effect.fn("Tokens.issue")(function*(request: TokenRequ
       error_description: `client_id and client_secret are at most ${MAX_CREDENTIAL_LENGTH} characters`
     })
   }
-  // Counted before anything is checked, so that past the limit even the
-  // right secret answers 429 and a guess costs the guesser, not the server.
+  // Counted before anything is checked, so that past a limit even the right
+  // secret answers 429 and a guess costs the guesser, not the server.
   const admission = yield* admitAttempt(request.client_id, request.clientAddress)
   const clients = yield* ApiClients
   const client = yield* clients.findByClientId(request.client_id)
@@ -85,6 +86,7 @@ export const issueToken = Effect.fn("Tokens.issue")(function*(request: TokenRequ
   // work as a wrong secret, so the answer time does not tell ids apart.
   const valid = yield* hasher.verify(request.client_secret, Option.isSome(client) ? client.value.secretHash : DUMMY_SECRET_HASH)
   if (!valid || Option.isNone(client)) {
+    yield* recordFailure(admission)
     return yield* new OAuthInvalidClient({ error: "invalid_client", error_description: "Client authentication failed" })
   }
   yield* forgiveAttempt(admission)

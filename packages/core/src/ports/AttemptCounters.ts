@@ -19,6 +19,11 @@ export class AttemptCounters extends Context.Service<AttemptCounters, {
    * attempt. Returns each key's window after counting.
    */
   readonly hit: (keys: ReadonlyArray<string>, at: Date, restartBefore: Date) => Effect.Effect<ReadonlyArray<AttemptWindow>>
+  /**
+   * The live windows of `keys` without counting anything: a key whose window
+   * started before `restartBefore`, or with no attempt left, is absent.
+   */
+  readonly peek: (keys: ReadonlyArray<string>, restartBefore: Date) => Effect.Effect<ReadonlyArray<AttemptWindow>>
   /** Takes back the attempt of a success: `reset` keys are forgotten, `release` keys count one attempt less. */
   readonly forgive: (reset: ReadonlyArray<string>, release: ReadonlyArray<string>) => Effect.Effect<void>
 }>()("@billing/core/ports/AttemptCounters") {}

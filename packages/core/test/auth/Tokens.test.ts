@@ -36,6 +36,7 @@ const ports = async () => {
     }),
     Layer.succeed(AttemptCounters, {
       hit: (keys, at) => Effect.succeed(keys.map((key) => ({ key, attempts: 1, windowStart: at }))),
+      peek: () => Effect.succeed([]),
       forgive: () => Effect.void
     }),
     Layer.succeed(Transactor, { withTransaction: (effect) => effect }),
