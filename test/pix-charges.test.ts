@@ -314,9 +314,11 @@ describe("Pix charges on postgres", () => {
   it("refuses sandbox payment on a production account with NOT_SANDBOX_ACCOUNT", async () => {
     const production = await engine.createAccount({ name: "Producao", document: "07526557000100", sandbox: false })
     const prodAuth = { authorization: `Bearer ${await engine.token(production)}` }
-    const { chargeId } = await (await create({ amount: 7 }, {}, prodAuth)).json()
-    expect(chargeId).toMatch(/^cha_/)
-    const pay = await call(`/v1/wallet/pay/${chargeId}`, { method: "POST" }, prodAuth)
+    // A production account has no charge to pay until a provider is configured (PROVIDER_NOT_CONFIGURED);
+    // the sandbox payment is refused before any charge is looked up.
+    const refused = await create({ amount: 7 }, {}, prodAuth)
+    expect(refused.status).toBe(503)
+    const pay = await call("/v1/wallet/pay/cha_0000000000000000000000", { method: "POST" }, prodAuth)
     expect(pay.status).toBe(400)
     expect((await pay.json()).error.code).toBe("NOT_SANDBOX_ACCOUNT")
   })

@@ -4,7 +4,7 @@
  * the HTTP server on a free port, and helpers to open accounts and get tokens.
  */
 import { HttpServerLive } from "@billing/adapters-http"
-import { Billing } from "@billing/core"
+import { Billing, ProviderGate, type ProviderKind } from "@billing/core"
 import { Clock, Effect, Layer, ManagedRuntime, References } from "effect"
 import { HttpServer } from "effect/http"
 import type { IpNetwork } from "effect/net"
@@ -78,13 +78,27 @@ export interface EngineOptions {
   readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork>
   /** The clock of the whole engine (for example `offsetClock()` to start on a chosen day); the real one by default. */
   readonly clock?: Clock.Clock
+  /** Start on the database of this engine (migrated already; dropped by its own `dispose`), as a second process would. */
+  readonly sameDatabaseAs?: TestEngine
+  /**
+   * The providers production accounts may use here, as if configured: the
+   * sandbox layers stand in for them (none by default, as in `billing serve`
+   * until the providers file names some).
+   */
+  readonly productionProviders?: ReadonlyArray<ProviderKind>
 }
 
 export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {}): Promise<TestEngine> => {
-  const { config, drop } = await engineConfig(kind)
+  const { config, drop } = options.sameDatabaseAs === undefined
+    ? await engineConfig(kind)
+    : { config: options.sameDatabaseAs.config, drop: async () => {} }
   const logging = options.logging ?? Layer.succeed(References.MinimumLogLevel, "Warn")
+  // Merged after the engine, the stand-in gate replaces the engine's own.
+  const engine = options.productionProviders === undefined
+    ? EngineLive(config)
+    : Layer.merge(EngineLive(config), ProviderGate.layer(options.productionProviders))
   const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies }).pipe(
-    Layer.provideMerge(EngineLive(config)),
+    Layer.provideMerge(engine),
     Layer.provideMerge(logging)
   )
   const layer = options.clock === undefined ? server : server.pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, options.clock)))

@@ -272,10 +272,16 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
         return sql`c.status = 'PROCESSING' AND c.payment_method = 'creditcard' AND c.attempt_count > 0 AND c.claimed_until IS NOT NULL`
     }
   }
+  // A held method's cycle is claimed only for a sandbox account (`RunScope.heldMethods`).
+  const notHeld = (scope: RunScope) =>
+    scope.heldMethods === undefined || scope.heldMethods.length === 0
+      ? sql`TRUE`
+      : sql`(c.payment_method NOT IN ${sql.in([...scope.heldMethods])}
+          OR EXISTS (SELECT 1 FROM accounts a WHERE a.id = s.account_id AND a.sandbox))`
   const countDue = (job: BillingJobName, scope: RunScope, clock: ClaimClock) =>
     run(sql<{ n: string }>`SELECT count(*)::text AS n FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
       WHERE ${dueFor(job, clock.today)} AND (c.claimed_until IS NULL OR c.claimed_until < ${clock.now})
-        AND ${inScope(sql, scope, sql`s.account_id`)}`).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)))
+        AND ${inScope(sql, scope, sql`s.account_id`)} AND ${notHeld(scope)}`).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)))
   // Cycles move with their own invoice: the one whose charge is the cycle's (a plan change's prorata on
   // the same cycle settles with its own charge). The statuses a cycle may move from travel as a list.
   const moveCycles = (moves: ReadonlyArray<CycleMove>, at: Date) =>
@@ -323,7 +329,7 @@ export const SubscriptionsStorageLive = Layer.effect(Subscriptions, Effect.gen(f
       FROM (
         SELECT c.subscription_id, c.cycle_number, s.account_id FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
         WHERE ${dueFor(job, clock.today)} AND (c.claimed_until IS NULL OR c.claimed_until < ${clock.now})
-          AND ${inScope(sql, scope, sql`s.account_id`)}
+          AND ${inScope(sql, scope, sql`s.account_id`)} AND ${notHeld(scope)}
         ORDER BY ${orderFor[job]} LIMIT ${limit} FOR UPDATE OF c SKIP LOCKED
       ) due
       WHERE billing_cycles.subscription_id = due.subscription_id AND billing_cycles.cycle_number = due.cycle_number

@@ -4,7 +4,7 @@
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportHttp } from "@billing/adapters-http"
-import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProviderSandbox, SigningKey } from "@billing/core"
+import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProviderSandbox, ProviderGate, SigningKey } from "@billing/core"
 import { Layer } from "effect"
 import { SecretKeyLive } from "./SecretKeyLive.ts"
 
@@ -45,11 +45,13 @@ export const DatabaseLive = (config: EngineConfig) =>
 /**
  * Every service the use cases need, on a migrated database. Production and
  * sandbox share it: the provider layers are the only difference. Only the
- * sandbox Pix provider, acquirer, boleto issuer and mailer exist so far; PSP- and acquirer-backed
- * ones will replace them for production accounts.
+ * sandbox Pix provider, acquirer, boleto issuer and mailer exist so far, and
+ * they serve sandbox accounts only: `ProviderGate.sandboxOnly` refuses a
+ * production account's money with `PROVIDER_NOT_CONFIGURED` until a
+ * production provider is configured.
  */
 export const EngineLive = (config: EngineConfig, options: { readonly migrate?: boolean } = {}) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox).pipe(
+  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox, ProviderGate.sandboxOnly).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
     Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),

@@ -18,6 +18,7 @@ import {
   PixChargeRequest,
   PixChargeResponse,
   PriceNotFound,
+  ProviderNotConfigured,
   ProviderUnavailable,
   SingleChargeRequest,
   SingleChargeResponse,
@@ -37,6 +38,7 @@ export const checkoutErrors = [
   enveloped(InvalidData),
   enveloped(SplitExceedsNetAmount),
   enveloped(ProviderUnavailable),
+  enveloped(ProviderNotConfigured),
   enveloped(DuplicateCharge),
   enveloped(MissingCardData),
   enveloped(PriceNotFound),
@@ -55,7 +57,7 @@ export class ChargesGroup extends HttpApiGroup.make("charges")
     HttpApiEndpoint.post("createPix", "/pix", {
       payload: PixChargeRequest,
       success: PixChargeResponse,
-      error: [enveloped(InvalidData), enveloped(SplitExceedsNetAmount), enveloped(ProviderUnavailable)]
+      error: [enveloped(InvalidData), enveloped(SplitExceedsNetAmount), enveloped(ProviderUnavailable), enveloped(ProviderNotConfigured)]
     })
       .annotateMerge(requires("pix.cob/write"))
       .annotate(OpenApi.Summary, "Create an immediate Pix charge"),

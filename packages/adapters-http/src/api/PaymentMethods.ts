@@ -1,5 +1,5 @@
 /** `/v1/payment-methods`: card tokenization (`pm_`). */
-import { CardInput, InvalidData, ProviderUnavailable } from "@billing/core"
+import { CardInput, InvalidData, ProviderNotConfigured, ProviderUnavailable } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
@@ -15,7 +15,7 @@ const tokenize = {
     lastFour: Schema.String,
     expiration: Schema.String
   }).pipe(HttpApiSchema.status(201)),
-  error: [enveloped(InvalidData), enveloped(ProviderUnavailable)]
+  error: [enveloped(InvalidData), enveloped(ProviderUnavailable), enveloped(ProviderNotConfigured)]
 } as const
 
 export class PaymentMethodsGroup extends HttpApiGroup.make("paymentMethods")

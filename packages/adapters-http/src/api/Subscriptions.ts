@@ -22,6 +22,7 @@ import {
   ProrataPreviewRequest,
   ProrataPreviewResponse,
   ProviderProrataRequest,
+  ProviderNotConfigured,
   ProviderUnavailable,
   ProviderUpdateRequest,
   RemoveItemResponse,
@@ -60,7 +61,8 @@ const chargeErrors = [
   enveloped(PaymentFailed),
   enveloped(MissingCardData),
   enveloped(SplitExceedsNetAmount),
-  enveloped(ProviderUnavailable)
+  enveloped(ProviderUnavailable),
+  enveloped(ProviderNotConfigured)
 ] as const
 
 /** `PATCH /v1/subscriptions/{id}` and the provider's update answer what the body asked for. */

@@ -32,6 +32,7 @@ import {
   ReceivablesView,
   ReconciliationQuery,
   ReconciliationView,
+  ProviderNotConfigured,
   ProviderUnavailable,
   StatementQuery,
   StatementView,
@@ -95,6 +96,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
         enveloped(OwnershipMismatch),
         enveloped(InsufficientBalance),
         enveloped(DailyLimitExceeded),
+        enveloped(ProviderNotConfigured),
         ...accountErrors
       ]
     })
@@ -108,6 +110,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
         enveloped(PixKeyNotFound),
         enveloped(InsufficientBalance),
         enveloped(DailyLimitExceeded),
+        enveloped(ProviderNotConfigured),
         ...accountErrors
       ]
     })
@@ -116,7 +119,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.post("dict", "/dict", {
       payload: DictRequest,
       success: DictView,
-      error: [enveloped(InvalidData), enveloped(PixKeyNotFound), enveloped(SubAccountNotOwned)]
+      error: [enveloped(InvalidData), enveloped(PixKeyNotFound), enveloped(SubAccountNotOwned), enveloped(ProviderNotConfigured)]
     })
       .annotateMerge(requires("wallet/read", "wallet/write"))
       .annotate(OpenApi.Summary, "Look a Pix key up in the DICT"),
@@ -138,6 +141,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
         enveloped(ChargeNotRefundable),
         enveloped(RefundAmountExceeded),
         enveloped(InsufficientBalance),
+        enveloped(ProviderNotConfigured),
         ...accountErrors
       ]
     })
@@ -168,7 +172,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
     HttpApiEndpoint.get("reconciliation", "/reconciliation", {
       query: ReconciliationQuery,
       success: ReconciliationView,
-      error: [enveloped(InvalidData), enveloped(ProviderUnavailable), ...accountErrors]
+      error: [enveloped(InvalidData), enveloped(ProviderUnavailable), enveloped(ProviderNotConfigured), ...accountErrors]
     })
       .annotateMerge(requires("wallet/read"))
       .annotate(OpenApi.Summary, "The ledger against the Pix provider's statement for one day"),

@@ -15,6 +15,7 @@ import { Charges } from "../ports/Charges.ts"
 import { FeeSchedules } from "../ports/FeeSchedules.ts"
 import { Ids } from "../ports/Ids.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { computeFees, DEFAULT_SUBACCOUNT_PIX_FEE, type FeeSchedule, NO_FEES } from "../rules/Fees.ts"
 import { computeSplit, type SplitReceiver, validateSplit } from "../rules/Split.ts"
@@ -139,6 +140,7 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     expiresAt = endOfSaoPauloDay(request.expiration)
   }
   const customer = yield* Effect.fromResult(checkCustomer(request.customer, dueDate !== null))
+  yield* requireProvider(owner, "pix")
 
   const schedule = yield* feeSchedule(owner, "pix")
   const fees = computeFees(request.amount, schedule)

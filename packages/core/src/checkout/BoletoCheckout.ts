@@ -12,6 +12,7 @@ import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { type ChargeAddress, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { BoletoIssuer } from "../ports/BoletoIssuer.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { lastPayableDate } from "../rules/CycleSchedule.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
@@ -66,6 +67,7 @@ export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: Check
   const { request } = order
   const address = yield* completeAddress(request.customer.address)
   const { dueDate, grace } = yield* boletoTerms(request, saoPauloDate(draft.now))
+  yield* requireProvider(draft.owner, "boleto")
   const money = yield* feesAndSplit("boleto", draft.amount, request.split, draft)
   const id = draft.common.id
   const issued = yield* (yield* BoletoIssuer).issue({ receiver: draft.owner, reference: id, amount: money.amount, dueDate }).pipe(

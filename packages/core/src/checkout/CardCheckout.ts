@@ -15,6 +15,7 @@ import { Acquirer, type CardData } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { type InstallmentPlan, planInstallments } from "../rules/Installments.ts"
@@ -85,6 +86,7 @@ export const CARD_ANSWER_WINDOW_MILLIS = 15 * 60_000
  */
 export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutOrder, draft: CheckoutDraft) {
   const { request } = order
+  yield* requireProvider(draft.owner, "card")
   const source = yield* cardSource(order, draft.owner.id, saoPauloDate(draft.now))
   const plan = yield* Effect.fromResult(planInstallments({
     amount: draft.amount,

@@ -11,6 +11,7 @@
  */
 import { Effect } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
+import { providerOf, requireProvider } from "../ports/ProviderGate.ts"
 import { prepareBoleto } from "./BoletoCheckout.ts"
 import { prepareCard } from "./CardCheckout.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
@@ -38,6 +39,8 @@ export const createCheckoutCharge = Effect.fn("Checkout.create")(function*(
   const caller = yield* Caller
   const order = yield* parseCheckout(request, caller.account)
   const purchase = yield* resolvePurchase(request, caller.account.id)
+  // Before anything is written: a subscription in a free period would otherwise start with no provider for its cycles.
+  yield* requireProvider(caller.account, providerOf(order.paymentMethod))
   if (isRecurring(purchase)) return yield* createSubscriptionCheckout(order, purchase, caller, options.checkoutId ?? null)
   if (order.pixAutomatico) return yield* invalid("items", "pix_automatico needs recurring items")
   return yield* chargeOnce(order, purchase, caller)

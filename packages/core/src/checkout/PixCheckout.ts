@@ -11,6 +11,7 @@ import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, ProviderUnavailable } from "../ch
 import { paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { PixProvider, type PixProviderError } from "../ports/PixProvider.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { lastPayableDate } from "../rules/CycleSchedule.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
@@ -27,6 +28,7 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(
   lifetimeSeconds?: number
 ) {
   const { request } = order
+  yield* requireProvider(draft.owner, "pix")
   const money = yield* feesAndSplit("pix", draft.amount, request.split, draft)
   // `expiration` makes it a Pix with due date, as on `POST /v1/charges/pix`.
   let dueDate: string | null = null

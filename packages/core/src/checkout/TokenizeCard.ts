@@ -11,6 +11,7 @@ import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { Acquirer, type CardData } from "../ports/Acquirer.ts"
 import { Ids } from "../ports/Ids.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { checkCard } from "./CardCheckout.ts"
 
@@ -19,6 +20,7 @@ export const tokenizeCard = Effect.fn("Checkout.tokenizeCard")(function*(input: 
   const caller = yield* Caller
   const now = yield* Clock.currentTimeMillis
   const { card, expiry } = yield* Effect.fromResult(checkCard(input.card, saoPauloDate(now)))
+  yield* requireProvider(caller.account, "card")
   const { token, brand } = yield* (yield* Acquirer).tokenize(card).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: "Adquirente indisponível", details: { reason: e.message } }))
   )

@@ -6,6 +6,12 @@
 export interface RunScope {
   /** The one account to run, or null for every account without a test clock. */
   readonly accountId: string | null
+  /**
+   * Payment methods whose cycles of production accounts the run leaves as
+   * they are: no provider of theirs is configured (`ProviderGate`), so they
+   * wait, `SCHEDULED`, and are billed once when it is. None when absent.
+   */
+  readonly heldMethods?: ReadonlyArray<string> | undefined
 }
 
 /** The worker's scope. */

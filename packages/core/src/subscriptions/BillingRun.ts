@@ -28,6 +28,7 @@ import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { paymentOverdue } from "../events/SubscriptionEvents.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Outbox } from "../ports/Outbox.ts"
+import { ProviderGate } from "../ports/ProviderGate.ts"
 import { type BillingJobName, type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
@@ -60,23 +61,49 @@ const runClaimed = Effect.fnUntraced(function*<E, R>(
   return claimed.length
 })
 
+/**
+ * `scope` less the cycles production accounts cannot be charged for here
+ * (`ProviderGate`): the jobs that call a provider leave them `SCHEDULED`.
+ */
+const servedScope = (scope: RunScope) =>
+  Effect.map(ProviderGate, (gate): RunScope => (gate.unservedMethods.length === 0 ? scope : { ...scope, heldMethods: gate.unservedMethods }))
+
+/**
+ * Once a batch drained what it could claim: warns, once per process, when
+ * cycles of production accounts were left due for want of their provider.
+ */
+const warnHeldCycles = Effect.fnUntraced(function*(scope: RunScope, served: RunScope) {
+  const gate = yield* ProviderGate
+  if (served.heldMethods === undefined) return
+  const subscriptions = yield* Subscriptions
+  const clock = yield* claimClock
+  const held = (yield* subscriptions.countDue("issue", scope, clock)) - (yield* subscriptions.countDue("issue", served, clock))
+  if (held <= 0) return
+  yield* gate.warnOnce(
+    "billing-run:held",
+    `billing run: ${held} due cycles of production accounts left SCHEDULED: no provider configured for ${served.heldMethods.join(", ")} (logged once per process)`
+  )
+})
+
 /** Issues the cycles whose issue day came (a card's: its due date), the batch claimed at once and written set-based. */
 export const issueDueCycles = Effect.fn("BillingRun.issueDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
-  const claimed = yield* (yield* Subscriptions).claimDue("issue", scope, yield* claimClock, limit)
+  const served = yield* servedScope(scope)
+  const claimed = yield* (yield* Subscriptions).claimDue("issue", served, yield* claimClock, limit)
   yield* issueCycles(claimed).pipe(
     Effect.catchCause((cause) => Effect.logWarning(`billing run: a batch of ${claimed.length} cycles was not issued`, cause))
   )
+  if (claimed.length < limit) yield* warnHeldCycles(scope, served)
   return claimed.length
 })
 
 /** Attempts again the refused card renewals whose retry day came. */
 export const retryDueCycles = Effect.fn("BillingRun.retryDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
-  return yield* runClaimed("retry", limit, scope, (ref) => attemptCycle(ref, { manual: false, from: ["RETRY_SCHEDULED"] }))
+  return yield* runClaimed("retry", limit, yield* servedScope(scope), (ref) => attemptCycle(ref, { manual: false, from: ["RETRY_SCHEDULED"] }))
 })
 
 /** Finishes the card attempts whose worker stopped before recording the acquirer's answer. */
 export const resumeStalledCards = Effect.fn("BillingRun.resumeStalledCards")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
-  return yield* runClaimed("stalledCard", limit, scope, resumeCardAttempt)
+  return yield* runClaimed("stalledCard", limit, yield* servedScope(scope), resumeCardAttempt)
 })
 
 /**

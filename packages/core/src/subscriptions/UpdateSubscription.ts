@@ -8,11 +8,13 @@
  * what is done.
  */
 import { Clock, Effect, Option } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
 import { tokenizeCard } from "../checkout/TokenizeCard.ts"
 import { MissingCardData } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { providerOf, requireProvider } from "../ports/ProviderGate.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { cancelSubscription } from "./CancelSubscription.ts"
@@ -51,6 +53,8 @@ const cardOnFile = Effect.fnUntraced(function*(edits: Edits, accountId: string) 
 const changePaymentMethod = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, edits: Edits, at: Date) {
   const sub = aggregate.subscription
   const to = edits.paymentMethod ?? sub.paymentMethod
+  // The later cycles would be left unbilled: a method a production account cannot be charged by is refused now.
+  yield* requireProvider((yield* Caller).account, providerOf(to))
   if (to === "pix_automatico") return yield* requestPixAutomatico(aggregate, at)
   const card = to === "creditcard" ? yield* cardOnFile(edits, sub.accountId) : { paymentMethodId: null, card: null }
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {

@@ -14,6 +14,7 @@ import type { ReconciliationQuery } from "../domain/WalletViews.ts"
 import { sumCents } from "../money/Money.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { PixProvider, type PspEntry } from "../ports/PixProvider.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
@@ -45,6 +46,8 @@ export const reconciliation = Effect.fn("Wallet.reconciliation")(function*(query
   const account = yield* walletAccount(query.accountId)
   const date = query.date ?? saoPauloDate(yield* Clock.currentTimeMillis)
   if (toDayNumber(date) === undefined) return yield* invalidData("date", "date must be a date, YYYY-MM-DD")
+  // The sandbox PSP's statement says nothing of a production account's real one.
+  yield* requireProvider(account, "pix")
   const [from, to] = [startOfSaoPauloDay(date), startOfSaoPauloDay(addDays(date, 1))]
   const ledger = yield* (yield* Ledger).railMovements(account.id, from, to)
   const provider = yield* (yield* PixProvider).statement({ account, from, to }).pipe(

@@ -10,6 +10,7 @@
  * `refund.failed`.
  */
 import { Clock, Effect, Option } from "effect"
+import type { Account } from "../domain/Account.ts"
 import { type Charge, ChargeNotFound, MissingChargeId } from "../domain/Charge.ts"
 import { invalidData } from "../domain/Errors.ts"
 import { ChargeNotRefundable, type ReceivableTaken, type Refund, RefundAmountExceeded, RefundNotFound, type SplitReversal } from "../domain/Refund.ts"
@@ -28,6 +29,7 @@ import { Ledger } from "../ports/Ledger.ts"
 import { MedInfractions } from "../ports/MedInfractions.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
@@ -160,8 +162,11 @@ export const insertRefund = Effect.fn("Wallet.insertRefund")(function*(refund: R
 })
 
 /** Reserves the refund: row, debts, ledger entry and `refund.requested`, in one transaction. */
-const reserve = Effect.fn("Wallet.reserveRefund")(function*(accountId: string, sandbox: boolean, request: RefundRequest) {
+const reserve = Effect.fn("Wallet.reserveRefund")(function*(account: Account, request: RefundRequest) {
+  const { id: accountId, sandbox } = account
   const { charge, amount } = yield* chargeToRefund(accountId, request)
+  // A card's money goes back through its acquirer; any other through the Pix provider (a devolução).
+  yield* requireProvider(account, charge.paymentType === "CREDIT_CARD" ? "card" : "pix")
   const { parts, ownerNeeds: { needed, available } } = yield* takeRefundParts(charge, amount, sandbox)
   if (parts.ownerDebt !== null) {
     return yield* new InsufficientBalance({
@@ -255,7 +260,7 @@ const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refu
 
 export const requestRefund = Effect.fn("Wallet.requestRefund")(function*(request: RefundRequest) {
   const account = yield* walletAccount(request.accountId)
-  const refund = yield* (yield* Transactor).withTransaction(reserve(account.id, account.sandbox, request))
+  const refund = yield* (yield* Transactor).withTransaction(reserve(account, request))
   if (refund.paymentType === "PIX") return toRefundView(refund)
   // A card is answered at once; without an answer it stays PROCESSING and the worker asks again.
   const answer = yield* askProvider(refund)

@@ -11,6 +11,7 @@
  * the money back.
  */
 import { Clock, Effect, Option } from "effect"
+import { Caller } from "../auth/Authenticate.ts"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { normalizeDocument } from "../brazil/Documents.ts"
 import type { Account } from "../domain/Account.ts"
@@ -35,6 +36,7 @@ import { Ids } from "../ports/Ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { PixClaims } from "../ports/PixClaims.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { Withdrawals } from "../ports/Withdrawals.ts"
 import { DEFAULT_DAILY_TRANSFER_LIMIT, DEFAULT_PIX_TRANSFER_FEE } from "../rules/Fees.ts"
@@ -145,6 +147,7 @@ const send = Effect.fn("Wallet.sendPix")(function*(account: Account, kind: Withd
 
 export const withdraw = Effect.fn("Wallet.withdraw")(function*(request: WithdrawRequest) {
   const account = yield* walletAccount(request.accountId)
+  yield* requireProvider(account, "pix")
   const key = yield* ownKey(account, request)
   return yield* send(account, "WITHDRAWAL", request.amount, key, { receiver: null, description: request.description ?? null })
 })
@@ -152,12 +155,15 @@ export const withdraw = Effect.fn("Wallet.withdraw")(function*(request: Withdraw
 /** The provider's `POST /v1/wallet/pix-transfer`: a Pix to a third party's key, under the same fee and daily limit. */
 export const pixTransfer = Effect.fn("Wallet.pixTransfer")(function*(request: WithdrawRequest) {
   const account = yield* walletAccount(request.accountId)
+  yield* requireProvider(account, "pix")
   const { key, receiver } = yield* thirdPartyKey(request)
   return yield* send(account, "PIX_TRANSFER", request.amount, key, { receiver, description: request.description ?? null })
 })
 
 /** The provider's `POST /v1/wallet/dict`: who holds a key, as the DICT answers (the document masked, as bank apps show it). */
 export const lookupPixKey = Effect.fn("Wallet.lookupPixKey")(function*(request: DictRequest) {
+  // The sandbox DICT's answer about a real key would be made up.
+  yield* requireProvider((yield* Caller).account, "pix")
   const { key, receiver } = yield* thirdPartyKey(request)
   return { pixKey: key.value, pixKeyType: key.type, name: receiver.name, document: maskDocument(receiver.taxId), bank: receiver.bank }
 })

@@ -1,0 +1,83 @@
+import { Context, Effect, Layer, Ref, Schema } from "effect"
+import type { Account } from "../domain/Account.ts"
+import type { PaymentMethodInput } from "../domain/Charge.ts"
+import { ErrorFields } from "../domain/Errors.ts"
+
+/** The providers money moves through: the Pix PSP, the card acquirer, the boleto bank. */
+export const ProviderKind = Schema.Literals(["pix", "card", "boleto"])
+export type ProviderKind = typeof ProviderKind.Type
+
+/** The provider a payment method's charges go through (a Pix Automático recurrence is the Pix PSP's). */
+export const providerOf = (method: PaymentMethodInput): ProviderKind =>
+  method === "creditcard" ? "card" : method === "boleto" ? "boleto" : "pix"
+
+/** The payment methods whose charges go through `provider`. */
+export const methodsOf = (provider: ProviderKind): ReadonlyArray<PaymentMethodInput> =>
+  PaymentMethodsInOrder.filter((method) => providerOf(method) === provider)
+
+const PaymentMethodsInOrder: ReadonlyArray<PaymentMethodInput> = ["pix", "pix_automatico", "creditcard", "boleto"]
+
+/**
+ * 503: a production account asked to move money through a provider this
+ * installation has not configured. Nothing was done; `details.provider` names
+ * it (`pix`, `card`, `boleto`). Sandbox accounts never see it.
+ */
+export class ProviderNotConfigured extends Schema.TaggedError<ProviderNotConfigured>()("PROVIDER_NOT_CONFIGURED", ErrorFields, {
+  httpApiStatus: 503
+}) {}
+
+/**
+ * Which providers production accounts may use. Sandbox accounts always run on
+ * the sandbox layers; a production account runs only on a provider the
+ * installation configured, and is refused (`PROVIDER_NOT_CONFIGURED`) before
+ * anything is written otherwise: a sandbox layer must never decide a real
+ * payment (a production card approved by the spec's test-card table, a Pix
+ * code no PSP will ever settle).
+ *
+ * Use cases ask `require` before they create or move money; the billing run
+ * leaves the cycles of `unserved` methods of production accounts `SCHEDULED`
+ * (`RunScope.heldMethods`), so they are billed once when the provider appears.
+ */
+export class ProviderGate extends Context.Service<ProviderGate, {
+  /** Succeeds for a sandbox account, or a production one whose `provider` is configured. */
+  readonly require: (account: Account, provider: ProviderKind) => Effect.Effect<void, ProviderNotConfigured>
+  /** The payment methods production accounts cannot be charged by here. */
+  readonly unservedMethods: ReadonlyArray<PaymentMethodInput>
+  /** Logs `message` (a warning) the first time this process is told of `what`; later calls log nothing. */
+  readonly warnOnce: (what: string, message: string) => Effect.Effect<void>
+}>()("@billing/core/ports/ProviderGate") {
+  /** The gate of an installation whose production accounts have exactly the `configured` providers. */
+  static readonly layer = (configured: ReadonlyArray<ProviderKind>) =>
+    Layer.effect(
+      ProviderGate,
+      Effect.gen(function*() {
+        const warned = yield* Ref.make<ReadonlySet<string>>(new Set())
+        const warnOnce = (what: string, message: string) =>
+          Ref.modify(warned, (seen) => [!seen.has(what), seen.has(what) ? seen : new Set([...seen, what])]).pipe(
+            Effect.flatMap((first) => (first ? Effect.logWarning(message) : Effect.void))
+          )
+        const missing = ProviderKind.literals.filter((kind) => !configured.includes(kind))
+        return ProviderGate.of({
+          unservedMethods: missing.flatMap(methodsOf),
+          warnOnce,
+          require: (account, provider) =>
+            account.sandbox || configured.includes(provider)
+              ? Effect.void
+              : warnOnce(
+                `refused:${provider}`,
+                `provider ${provider} is not configured: production accounts are refused with PROVIDER_NOT_CONFIGURED (first: account ${account.id}; logged once per process)`
+              ).pipe(Effect.andThen(Effect.fail(new ProviderNotConfigured({
+                message: `Nenhum provedor ${provider} configurado para contas de produção`,
+                details: { provider }
+              }))))
+        })
+      })
+    )
+
+  /** No production provider: production accounts move no money (the state until the providers file names them). */
+  static readonly sandboxOnly = ProviderGate.layer([])
+}
+
+/** `ProviderGate.require` as an effect of its own. */
+export const requireProvider = (account: Account, provider: ProviderKind) =>
+  Effect.flatMap(ProviderGate, (gate) => gate.require(account, provider))
