@@ -13,6 +13,7 @@ import { chargesPass, deliveryPass } from "@billing/worker"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cardExpiration } from "./support/Cards.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 import { offsetClock } from "./support/OffsetClock.ts"
 import { startReceiver } from "./support/Receiver.ts"
@@ -33,7 +34,7 @@ describe("subscriptions on postgres", () => {
   const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
   const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
   const address = { street: "Rua das Flores", number: "123", neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000" }
-  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: "12/2030" })
+  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: cardExpiration(new Date(START).getUTCFullYear()) })
   const plans: Record<string, string> = {}
 
   /** A product with one price; answers the price id. */
@@ -280,7 +281,7 @@ describe("subscriptions on postgres", () => {
     }
   })
 
-  it("cancels now (open cycles and the charge canceled), refuses a repeat, and schedules a cancel at period end", async () => {
+  it("cancels now (open cycles and the charge canceled), refuses a repeat, and schedules a cancel at period end that a later cancel keeps", async () => {
     const { body } = await subscribe({})
     const canceled = await call("DELETE", `/v1/subscriptions/${body.subscriptionId}`, { reason: "cliente pediu" })
     expect(canceled.status).toBe(200)
@@ -314,8 +315,26 @@ describe("subscriptions on postgres", () => {
       cancellation: { immediate: false, effectiveAt: "2027-02-28" }
     })
     expect((await events(active.body.subscriptionId)).at(-1)!.event).toBe("subscription.cancel_scheduled")
+    const scheduledAnswer = { status: "ACTIVE", cancelAtPeriodEnd: true, effectiveAt: "2027-02-28", canceledAt: null, canceledCycles: 0 }
+    // A cancel of a subscription whose end is scheduled keeps the schedule, as its `cancellation` promised.
     const repeat = await call("DELETE", `/v1/subscriptions/${active.body.subscriptionId}`, { cancelAtPeriodEnd: true })
-    expect((await repeat.json()).error.code).toBe("SUBSCRIPTION_ALREADY_CANCELED")
+    expect(repeat.status).toBe(200)
+    expect(await repeat.json()).toMatchObject(scheduledAnswer)
+
+    // The same after the schedule was set by PATCH, with a DELETE that sends no body.
+    const patched = await subscribe({ paymentMethod: "creditcard", card: card("4111111111111111") })
+    const id = patched.body.subscriptionId
+    expect((await call("PATCH", `/v1/subscriptions/${id}`, { cancelAtPeriodEnd: true })).status).toBe(200)
+    expect(await detail(id)).toMatchObject({ cancellation: { immediate: false, effectiveAt: "2027-02-28" } })
+    const deleted = await call("DELETE", `/v1/subscriptions/${id}`)
+    expect(deleted.status).toBe(200)
+    expect(await deleted.json()).toMatchObject(scheduledAnswer)
+    expect(await detail(id)).toMatchObject({ status: "ACTIVE", cancelAtPeriodEnd: true, cancellation: { immediate: false, effectiveAt: "2027-02-28" } })
+    for (const subscriptionId of [active.body.subscriptionId, id]) {
+      const scheduledEvents = (await events(subscriptionId)).filter((e: { event: string }) => e.event === "subscription.cancel_scheduled")
+      expect(scheduledEvents).toHaveLength(1)
+      expect((await events(subscriptionId)).some((e: { event: string }) => e.event === "subscription.canceled")).toBe(false)
+    }
   })
 
   it("lists with filters, hides archived ones, and refuses deleting a customer or product with open subscriptions", async () => {

@@ -3,8 +3,9 @@
  * and the archive: a subscription canceled now (`CANCELED`, its open cycles,
  * invoices and charges canceled, `subscription.canceled`) or at the end of
  * its period (`cancelAtPeriodEnd`, `subscription.cancel_scheduled`; the
- * billing run cancels it when the period ends). A repeat answers 400
- * `SUBSCRIPTION_ALREADY_CANCELED`.
+ * billing run cancels it when the period ends). A subscription whose end is
+ * scheduled keeps it: a cancel answers the schedule again, writing nothing.
+ * A cancel of a canceled one answers 400 `SUBSCRIPTION_ALREADY_CANCELED`.
  */
 import { Clock, Effect, Option, Schema } from "effect"
 import { SubscriptionAlreadyCanceled, SubscriptionNotEligible, SubscriptionStatus } from "../domain/Subscription.ts"
@@ -77,14 +78,18 @@ export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id
   const at = new Date(yield* Clock.currentTimeMillis)
   const reason = input.reason?.trim() || null
   const transactor = yield* Transactor
-  if (input.cancelAtPeriodEnd === true) {
+  // A scheduled end is what the detail's `cancellation` promised a cancel made now would do: only an
+  // explicit `cancelAtPeriodEnd: false` cancels such a subscription at once.
+  if (input.cancelAtPeriodEnd ?? sub.cancelAtPeriodEnd) {
     const effectiveAt = nextCycleOf(aggregate)?.dueDate ?? null
-    yield* transactor.withTransaction(Effect.gen(function*() {
-      const subscriptions = yield* Subscriptions
-      if (!(yield* subscriptions.scheduleCancel(id, reason, at))) return yield* alreadyCanceled(id)
-      const after = yield* subscriptions.find(sub.accountId, id)
-      if (Option.isSome(after)) yield* appendSubscriptionEvent("subscription.cancel_scheduled", after.value, at)
-    }))
+    if (!sub.cancelAtPeriodEnd) {
+      yield* transactor.withTransaction(Effect.gen(function*() {
+        const subscriptions = yield* Subscriptions
+        if (!(yield* subscriptions.scheduleCancel(id, reason, at))) return yield* alreadyCanceled(id)
+        const after = yield* subscriptions.find(sub.accountId, id)
+        if (Option.isSome(after)) yield* appendSubscriptionEvent("subscription.cancel_scheduled", after.value, at)
+      }))
+    }
     return {
       success: true as const,
       message: "Cancelamento agendado para o fim do período",
