@@ -11,6 +11,7 @@ import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiCaller } from "./support/Api.ts"
+import { cardExpiration } from "./support/Cards.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 
 /** The message PostgreSQL gave, at the end of the error's cause chain. */
@@ -45,7 +46,7 @@ describe("wallet ledger on postgres", () => {
         amount,
         installments,
         customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" },
-        card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" }
+        card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: cardExpiration() }
       })
       expect(paid.status, JSON.stringify(paid.body)).toBe(200)
       return paid.body.chargeId as string
@@ -185,10 +186,11 @@ describe("wallet ledger on postgres", () => {
     const { account, call, receive, balance } = await merchant()
     await receive(50)
     const refusals: Array<[Record<string, unknown>, number, string]> = [
-      [{ amount: 10, pixKey: "52998224725", pixKeyType: "CPF" }, 400, "OWNERSHIP_MISMATCH"],
+      // Another holder's key: the provider's code, with the spec's 403 (not the provider's 400).
+      [{ amount: 10, pixKey: "52998224725", pixKeyType: "CPF" }, 403, "OWNERSHIP_MISMATCH"],
       [{ amount: 10, pixKey: "11444777000161", pixKeyType: "CPF" }, 400, "INVALID_DATA"],
       [{ amount: 10, pixKey: "not-an-evp", pixKeyType: "EVP" }, 400, "INVALID_DATA"],
-      [{ amount: 10, pixKey: "11444777000161", pixKeyType: "CNPJ", documentNumber: "11222333000181" }, 400, "OWNERSHIP_MISMATCH"],
+      [{ amount: 10, pixKey: "11444777000161", pixKeyType: "CNPJ", documentNumber: "11222333000181" }, 403, "OWNERSHIP_MISMATCH"],
       [{ amount: 49.54, pixKey: "11444777000161", pixKeyType: "CNPJ" }, 400, "INSUFFICIENT_BALANCE"],
       [{ amount: 0, pixKey: "11444777000161", pixKeyType: "CNPJ" }, 400, "INVALID_DATA"]
     ]
@@ -271,11 +273,12 @@ describe("wallet ledger on postgres", () => {
     expect(Date.parse(claimed.body.resolutionDeadline) - Date.parse(claimed.body.createdAt)).toBe(7 * 86_400_000)
     const twice = await call("POST", "/v1/wallet/pix-claims", { pixKey: foreignKey, pixKeyType: "EMAIL" })
     expect([twice.status, twice.body.error.code]).toEqual([400, "PIX_CLAIM_IN_PROGRESS"])
-    for (const [body, code] of [
-      [{ pixKey: "123e4567-e89b-42d3-a456-426614174000", pixKeyType: "EVP" }, "INVALID_DATA"],
-      [{ pixKey: "52998224725", pixKeyType: "CPF" }, "OWNERSHIP_MISMATCH"]
+    for (const [body, status, code] of [
+      [{ pixKey: "123e4567-e89b-42d3-a456-426614174000", pixKeyType: "EVP" }, 400, "INVALID_DATA"],
+      [{ pixKey: "52998224725", pixKeyType: "CPF" }, 403, "OWNERSHIP_MISMATCH"]
     ] as const) {
-      expect((await call("POST", "/v1/wallet/pix-claims", body)).body.error.code).toBe(code)
+      const refused = await call("POST", "/v1/wallet/pix-claims", body)
+      expect([refused.status, refused.body.error.code]).toEqual([status, code])
     }
 
     const completed = await call("POST", `/v1/sandbox/pix-claims/${claimed.body.claimId}/complete`)

@@ -8,6 +8,7 @@ import {
   AccountLookup,
   AccountNotFound,
   DocumentNumberRequired,
+  Forbidden,
   FormAlreadyFinished,
   FormDocumentMismatch,
   FormInProgress,
@@ -41,7 +42,8 @@ export class ProposalsGroup extends HttpApiGroup.make("proposals")
         bare(FormAlreadyFinished),
         bare(FormDocumentMismatch),
         bare(FormInProgress),
-        bare(SubAccountExists)
+        bare(SubAccountExists),
+        enveloped(Forbidden)
       ]
     })
       .annotateMerge(requires("proposals/write"))

@@ -39,6 +39,15 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NOT_FOUND", ErrorF
   httpApiStatus: 404
 }) {}
 
+/**
+ * 403: the token is valid, but its account may not do this (a sub-account's
+ * own credentials opening sub-accounts). 403 rather than 401, which would
+ * send a client to renew a token that is fine (spec: Authentication 3).
+ */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("FORBIDDEN", ErrorFields, {
+  httpApiStatus: 403
+}) {}
+
 /** 500: an unexpected failure; the message never leaks internals. */
 export class InternalError extends Schema.TaggedError<InternalError>()("INTERNAL_ERROR", ErrorFields, {
   httpApiStatus: 500

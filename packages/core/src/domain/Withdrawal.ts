@@ -80,9 +80,13 @@ export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>
   httpApiStatus: 400
 }) {}
 
-/** 400: the Pix key is not the account holder's (the provider's code for it). */
+/**
+ * 403: the Pix key is not the account holder's. The provider's code, with a
+ * status the spec allows for it (401 or 403; the provider answers 400): the
+ * token is fine, the key is not the holder's to use.
+ */
 export class OwnershipMismatch extends Schema.TaggedError<OwnershipMismatch>()("OWNERSHIP_MISMATCH", ErrorFields, {
-  httpApiStatus: 400
+  httpApiStatus: 403
 }) {}
 
 /** 400: the withdrawal would pass the account's daily transfer limit (São Paulo day). */

@@ -9,7 +9,7 @@
 import { Clock, Effect, Option } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { documentKind, isValidCpf, normalizeDocument } from "../brazil/Documents.ts"
-import { invalidData, Unauthorized } from "../domain/Errors.ts"
+import { Forbidden, invalidData } from "../domain/Errors.ts"
 import {
   DocumentNumberRequired,
   FormAlreadyFinished,
@@ -103,7 +103,7 @@ const formToComplete = Effect.fnUntraced(function*(masterId: string, document: s
 export const submitProposal = Effect.fn("Proposals.submit")(function*(request: ProposalRequest) {
   const { master } = yield* Caller
   // Credentials of a sub-account (the operator may issue them) open no sub-accounts of their own.
-  if (master.parentId !== null) return yield* new Unauthorized({ message: "Só uma conta master abre subcontas", details: null })
+  if (master.parentId !== null) return yield* new Forbidden({ message: "Só uma conta master abre subcontas", details: null })
   const { document, type } = yield* documentOf(request)
   const nowMillis = yield* Clock.currentTimeMillis
   const sent = yield* formOf(type, request, nowMillis)
