@@ -10,6 +10,7 @@ import { chargesPass } from "@billing/worker"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cardExpiration } from "./support/Cards.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 
 describe("transparent checkout on postgres", () => {
@@ -19,7 +20,7 @@ describe("transparent checkout on postgres", () => {
     fetch(`${engine.baseUrl}${path}`, { method: "POST", headers: as, body: JSON.stringify(body) })
   const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
   const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
-  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: "12/2030" })
+  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: cardExpiration() })
 
   beforeAll(async () => {
     engine = await startEngine("postgres")
@@ -220,6 +221,25 @@ describe("transparent checkout on postgres", () => {
     expect((await past.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "expiration" } })
   })
 
+  it("refuses expirationAfterDueDate outside 0 to 60 and billingDay outside 1 to 31 rather than clamping them", async () => {
+    // 2099-01-10 + 60 days = 2099-03-11 (21 days to Jan 31, 28 of February, 11 of March); payable to its last instant in São Paulo.
+    const longest = await (await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, expiration: "2099-01-10", expirationAfterDueDate: 60 })).json()
+    const detail = await (await fetch(`${engine.baseUrl}/v1/charges/${longest.chargeId}?view=detail`, { headers })).json()
+    expect(detail.expiresAt).toBe("2099-03-12T02:59:59.999Z")
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ expiration: "2099-01-10", expirationAfterDueDate: 61 }, "expirationAfterDueDate"],
+      [{ expiration: "2099-01-10", expirationAfterDueDate: -1 }, "expirationAfterDueDate"],
+      [{ billingDay: 0 }, "billingDay"],
+      [{ billingDay: 32 }, "billingDay"]
+    ]
+    for (const [extra, field] of cases) {
+      const response = await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, ...extra })
+      const text = await response.text()
+      expect(response.status, `${JSON.stringify(extra)} → ${text}`).toBe(400)
+      expect(JSON.parse(text).error).toMatchObject({ code: "INVALID_DATA", details: [{ field }] })
+    }
+  })
+
   it("requires customer.address with nfConfigId", async () => {
     const response = await post("/v1/charges", { paymentMethod: "pix", amount: 10, customer, nfConfigId: "nfc_x" })
     expect((await response.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "customer.address" } })
@@ -233,5 +253,23 @@ describe("transparent checkout on postgres", () => {
     const automatic = await post("/v1/charges", { paymentMethod: "pix_automatico", amount: 10, customer }, pfHeaders)
     expect(automatic.status).toBe(400)
     expect((await automatic.json()).error.code).toBe("PIX_AUTOMATICO_PJ_ONLY")
+  })
+
+  it("enrolls Pix Automático on an internal account with a CPF, while a merchant's PF account is still refused", async () => {
+    const open = async (internal: boolean) => {
+      const account = await engine.createAccount({ name: internal ? "Operação" : "Pessoa", document: "39053344705", internal })
+      const as = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+      const prices = [{ title: "Mensal", amount: 29.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }]
+      const product = await (await post("/v1/products", { name: "Plano", type: "RECURRING", prices }, as)).json()
+      return { as, priceId: product.prices[0].priceId as string }
+    }
+    const internal = await open(true)
+    const enrolled = await post("/v1/charges", { paymentMethod: "pix_automatico", customer, items: [{ priceId: internal.priceId }] }, internal.as)
+    expect(enrolled.status, await enrolled.clone().text()).toBe(200)
+    expect(await enrolled.json()).toMatchObject({ success: true, status: "pending", subscriptionId: expect.any(String), pix: { recurrencyId: expect.any(String) } })
+    const merchant = await open(false)
+    const refused = await post("/v1/charges", { paymentMethod: "pix_automatico", customer, items: [{ priceId: merchant.priceId }] }, merchant.as)
+    expect(refused.status).toBe(400)
+    expect((await refused.json()).error.code).toBe("PIX_AUTOMATICO_PJ_ONLY")
   })
 })

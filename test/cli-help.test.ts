@@ -59,7 +59,7 @@ describe("billing --help", () => {
     const serve = await runBilling(["serve", "--help"])
     for (const flag of ["--no-worker", "--port N", "--processes N"]) expect(serve.stdout).toContain(flag)
     const create = await runBilling(["accounts", "create", "--help"])
-    for (const flag of ["--name NAME", "--document CPF_OR_CNPJ", "--sandbox", "--scopes", "--parent ACCOUNT_ID", "--email EMAIL"]) {
+    for (const flag of ["--name NAME", "--document CPF_OR_CNPJ", "--sandbox", "--scopes", "--parent ACCOUNT_ID", "--email EMAIL", "--internal"]) {
       expect(create.stdout).toContain(flag)
     }
   })

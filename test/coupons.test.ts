@@ -101,8 +101,43 @@ describe("coupons on postgres", () => {
       ["not even an object", "COUPON_NOT_FOUND"]
     ]
     for (const [body, reason] of reasons) expect(await validate(body), JSON.stringify(body)).toEqual({ valid: false, reason })
-    // Without a merchant the code is never looked up, not even when it is unique across accounts.
-    expect(await validate({ code: "FIRSTONLY" })).toEqual({ valid: false, reason: "COUPON_NOT_FOUND" })
+  })
+
+  it("names the merchant of a validation that sends only the spec's fields: by its products, else by a code one account alone has", async () => {
+    const merchant = async (name: string) => {
+      const opened = await engine.createAccount({ name })
+      const as = { authorization: `Bearer ${await engine.token(opened)}`, "content-type": "application/json" }
+      const body = JSON.stringify({ name: `Plano ${name}`, type: "ONE_TIME", prices: [{ title: "Avulso", amount: 100, recurrenceType: "ONE_TIME" }] })
+      const product = await (await fetch(`${engine.baseUrl}/v1/products`, { method: "POST", headers: as, body })).json()
+      return { opened, as, priceId: product.prices[0].priceId as string }
+    }
+    const a = await merchant("Loja A")
+    const b = await merchant("Loja B")
+    const coupon = (as: Record<string, string>, code: string, discountType: string, discountValue: number) =>
+      send("POST", "", { code, name: code, discountType, discountValue }, as).then((r) => expect(r.status).toBe(201))
+    await coupon(a.as, "DOISLADOS", "PERCENTAGE", 10)
+    await coupon(b.as, "DOISLADOS", "FIXED", 1)
+    await coupon(a.as, "SOAQUI", "FIXED", 5)
+
+    // The only account with the code: 100.00 − 5.00.
+    expect(await validate({ code: "soaqui", amount: 100 })).toMatchObject({ valid: true, coupon: { code: "SOAQUI" }, discountAmount: 5, finalAmount: 95 })
+    // A code two merchants use, with nothing naming either: not found, for both.
+    expect(await validate({ code: "DOISLADOS", amount: 100 })).toEqual({ valid: false, reason: "COUPON_NOT_FOUND" })
+    // The price ids name their merchant: A's 10% of 100.00, B's fixed 1.00.
+    expect(await validate({ code: "DOISLADOS", amount: 100, productIds: [a.priceId] })).toMatchObject({ valid: true, discountAmount: 10, finalAmount: 90 })
+    expect(await validate({ code: "DOISLADOS", amount: 100, productIds: [b.priceId] })).toMatchObject({ valid: true, discountAmount: 1, finalAmount: 99 })
+    // B's products name B, which has no such code: A's coupon does not answer for B's customers.
+    expect(await validate({ code: "SOAQUI", productIds: [b.priceId] })).toEqual({ valid: false, reason: "COUPON_NOT_FOUND" })
+    // The ways to name a merchant that existed still win: the account number in the body, the header, the path's code.
+    expect(await validate({ code: "DOISLADOS", amount: 100, accountNumber: b.opened.accountNumber })).toMatchObject({ valid: true, finalAmount: 99 })
+    const byHeader = await fetch(`${engine.baseUrl}/v1/coupons/validate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-account-number": a.opened.accountNumber },
+      body: JSON.stringify({ code: "DOISLADOS", amount: 100 })
+    })
+    expect(await byHeader.json()).toMatchObject({ valid: true, finalAmount: 90 })
+    const byPath = await fetch(`${engine.baseUrl}/v1/coupons/SOAQUI/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    expect(await byPath.json()).toMatchObject({ valid: true, coupon: { code: "SOAQUI" } })
   })
 
   it("never counts more than maxRedemptions under 40 concurrent redemptions", async () => {

@@ -4,6 +4,7 @@
  * charge. Through real HTTP on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cardExpiration } from "./support/Cards.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 
 describe("drop-in for the provider's clients", () => {
@@ -126,7 +127,7 @@ describe("drop-in for the provider's clients", () => {
     expect(await (await send("PATCH", `/v1/coupons/${coupon.couponId}`, { name: "Alias novo" })).json()).toMatchObject({ name: "Alias novo", status: "ACTIVE" })
     expect(await (await send("PATCH", `/v1/coupons/${coupon.couponId}`, { status: "PAUSED" })).json()).toMatchObject({ status: "PAUSED" })
     // POST /v1/payment-methods/tokenize.
-    const card = { number: "4111111111111111", cvv: "123", name: "MARIA SILVA", expiration: "12/2035" }
+    const card = { number: "4111111111111111", cvv: "123", name: "MARIA SILVA", expiration: cardExpiration() }
     const tokenized = await send("POST", "/v1/payment-methods/tokenize", { card })
     expect(tokenized.status).toBe(201)
     expect((await tokenized.json()).paymentMethodId).toMatch(/pm_/)
@@ -171,7 +172,7 @@ describe("drop-in for the provider's clients", () => {
       fetch(`${engine.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
     const pix = await Promise.all([10, 20, 30].map(async (amount) => (await (await send("POST", "/v1/charges/pix", { amount })).json()).chargeId as string))
     await send("DELETE", `/v1/charges/${pix[0]}`)
-    const card = { number: "4111111111111111", cvv: "123", name: "ANA", expiration: "12/2035" }
+    const card = { number: "4111111111111111", cvv: "123", name: "ANA", expiration: cardExpiration() }
     const paid = await (await send("POST", "/v1/charges", {
       paymentMethod: "creditcard",
       amount: 40,
@@ -206,7 +207,7 @@ describe("drop-in for the provider's clients", () => {
     const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
     const send = (method: string, path: string, body?: unknown) =>
       fetch(`${engine.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).then((r) => r.json())
-    const card = { number: "4111111111111111", cvv: "123", name: "ANA", expiration: "12/2035" }
+    const card = { number: "4111111111111111", cvv: "123", name: "ANA", expiration: cardExpiration() }
     const buyer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725" }
     const first = await send("POST", "/v1/charges", { paymentMethod: "creditcard", amount: 40.1, card, customer: buyer })
     await send("POST", "/v1/charges", { paymentMethod: "creditcard", amount: 9.9, card, customer: buyer })
@@ -251,7 +252,7 @@ describe("drop-in for the provider's clients", () => {
       amount: 199.9,
       title: "Plano anual",
       installments: 3,
-      card: { number: "4111111111111111", cvv: "123", name: "MARIA SOUZA", expiration: "12/2035" },
+      card: { number: "4111111111111111", cvv: "123", name: "MARIA SOUZA", expiration: cardExpiration() },
       customer
     })
     expect(card.status, await card.clone().text()).toBe(200)
@@ -260,5 +261,28 @@ describe("drop-in for the provider's clients", () => {
     const untitled = await post("/v1/charges/single", { paymentMethod: "pix", amount: 10, customer })
     expect(untitled.status).toBe(400)
     expect(JSON.stringify((await untitled.json()).error.details)).toContain("title")
+  })
+
+  it("creates a Pix on POST /v1/charges/single from paymentMethod, amount and title alone; boleto and card still need the customer", async () => {
+    const pix = await post("/v1/charges/single", { paymentMethod: "pix", amount: 25, title: "Doação", externalId: "doacao-1" })
+    expect(pix.status, await pix.clone().text()).toBe(200)
+    const body = await pix.json()
+    expect(Object.keys(body).sort()).toEqual(["chargeId", "emv", "qrCode"])
+    expect(body.emv).toMatch(/^000201/)
+    const detail = await (await fetch(`${engine.baseUrl}/v1/charges/${body.chargeId}?view=detail`, { headers: auth })).json()
+    // No buyer recorded; described by its title; payable for the 24 hours of a Pix without expiration.
+    expect(detail).toMatchObject({ amount: 25, status: "PENDING", paymentType: "PIX", description: "Doação", customer: null })
+    expect(Date.parse(detail.expiresAt) - Date.parse(detail.createdAt)).toBe(86_400_000)
+    // The same externalId is the same charge, as with a customer.
+    const again = await post("/v1/charges/single", { paymentMethod: "pix", amount: 25, title: "Doação", externalId: "doacao-1", customer: null })
+    expect(again.status).toBe(409)
+    expect((await again.json()).error).toMatchObject({ code: "DUPLICATE_CHARGE", details: { chargeId: body.chargeId } })
+
+    const card = { number: "4111111111111111", cvv: "123", name: "MARIA SOUZA", expiration: cardExpiration() }
+    for (const refused of [{ paymentMethod: "boleto", dueDate: "2099-07-31" }, { paymentMethod: "creditcard", card }]) {
+      const response = await post("/v1/charges/single", { ...refused, amount: 25, title: "Sem comprador" })
+      expect(response.status, refused.paymentMethod).toBe(400)
+      expect((await response.json()).error).toMatchObject({ code: "INVALID_DATA", details: { field: "customer" } })
+    }
   })
 })

@@ -15,7 +15,7 @@ const decodeAccounts = decodeRows(Account)
 export const AccountsStorageLive = Layer.effect(Accounts, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const accountColumns = sql`id, number, name, document, person_type AS "personType", sandbox, parent_id AS "parentId",
-    pix_key AS "pixKey", city, email, created_at AS "createdAt"`
+    pix_key AS "pixKey", city, email, internal, created_at AS "createdAt"`
   const oneAccount = firstOf(decodeAccounts)
   const accountById = yield* readThrough(sql, (id: string) =>
     run(sql`SELECT ${accountColumns} FROM accounts WHERE id = ${id}`).pipe(Effect.flatMap(oneAccount)), { cacheEmpty: false })
@@ -33,9 +33,9 @@ export const AccountsStorageLive = Layer.effect(Accounts, Effect.gen(function*()
   return Accounts.of({
     insert: (a) =>
       Effect.andThen(
-        run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, created_at)
+        run(sql`INSERT INTO accounts (id, number, name, document, person_type, sandbox, parent_id, pix_key, city, email, internal, created_at)
           VALUES (${a.id}, ${a.number}, ${a.name}, ${a.document}, ${a.personType}, ${a.sandbox}, ${a.parentId}, ${a.pixKey}, ${a.city}, ${a.email},
-            ${a.createdAt})`),
+            ${a.internal}, ${a.createdAt})`),
         // The account's books, at zero: every movement of its money locks and moves one of them.
         run(sql`INSERT INTO ledger_balances (holder, book, balance_cents)
           SELECT ${a.id}, book, 0 FROM unnest(ARRAY[${sql.csv(AccountBooks.map((book) => sql`${book}`))}]) AS b (book)`)

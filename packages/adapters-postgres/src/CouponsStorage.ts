@@ -56,6 +56,10 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
       ),
     findByCode: (accountId, code) =>
       run(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
+    accountsWithCode: (code) =>
+      run(sql<{ accountId: string }>`SELECT DISTINCT account_id AS "accountId" FROM coupons WHERE upper(code) = upper(${code}) LIMIT 2`).pipe(
+        Effect.map((rows) => rows.map((row) => row.accountId))
+      ),
     list: (accountId, q) =>
       Effect.gen(function*() {
         const pattern = q.search === null ? null : containsPattern(q.search)

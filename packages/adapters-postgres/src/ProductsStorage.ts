@@ -82,6 +82,12 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
         WHERE account_id = ${accountId} AND id = (SELECT product_id FROM prices WHERE id = ${priceId} AND account_id = ${accountId})`).pipe(
         Effect.flatMap(withPrices),
         Effect.map((products) => Option.fromNullishOr(products[0]))
-      )
+      ),
+    accountsOfPrices: (priceIds) =>
+      priceIds.length === 0
+        ? Effect.succeed([])
+        : run(sql<{ accountId: string }>`SELECT DISTINCT account_id AS "accountId" FROM prices WHERE id IN ${sql.in([...priceIds])} LIMIT 2`).pipe(
+          Effect.map((rows) => rows.map((row) => row.accountId))
+        )
   })
 }))

@@ -19,7 +19,7 @@ export class AlwaysVerdict extends HttpApiMiddleware.Service<AlwaysVerdict>()("@
 /** Any JSON body: the verdict names what is wrong with it (`COUPON_NOT_FOUND` when there is no code). */
 const ValidationBody = Schema.Unknown.annotate({
   description: "`{ code, amount?, productIds?, chargeType?, customerDocument?, accountNumber? }`; the merchant is named by a token, " +
-    "`accountNumber` or the `X-Account-Number` header"
+    "`accountNumber` or the `X-Account-Number` header; without one, it is the owner of the `productIds`, else the only account with the code"
 })
 
 /** The bounds of every route (`InputGuard`: NUL, nesting) answer before the verdict; nothing else does. */

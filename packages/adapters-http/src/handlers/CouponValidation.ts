@@ -23,9 +23,10 @@ export const CouponValidationHandlers = HttpApiBuilder.group(
         const request = yield* HttpServerRequest.HttpServerRequest
         const accountNumber = body.accountNumber ?? request.headers["x-account-number"]
         const bearer = yield* bearerToken
+        const input = code === undefined ? body : { ...body, code }
         return yield* provide(Effect.flatMap(
-          Billing.couponValidationAccount({ bearer, accountNumber }),
-          (accountId) => Billing.validateCouponCode(code === undefined ? body : { ...body, code }, accountId)
+          Billing.couponValidationAccount({ bearer, accountNumber, code: input.code, productIds: input.productIds }),
+          (accountId) => Billing.validateCouponCode(input, accountId)
         ))
       })
     return handlers

@@ -23,6 +23,7 @@ import invoiceBalanceOnAmounts from "./0021_invoice_balance_on_amounts.ts"
 import ledgerEntriesCheckedPerStatement from "./0022_ledger_entries_checked_per_statement.ts"
 import invoiceBalancePerStatement from "./0023_invoice_balance_per_statement.ts"
 import leanerCycleAndChargeIndexes from "./0024_leaner_cycle_and_charge_indexes.ts"
+import internalAccounts from "./0025_internal_accounts.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -53,5 +54,6 @@ export const migrations = Migrator.fromRecord({
   "0021_invoice_balance_on_amounts": invoiceBalanceOnAmounts,
   "0022_ledger_entries_checked_per_statement": ledgerEntriesCheckedPerStatement,
   "0023_invoice_balance_per_statement": invoiceBalancePerStatement,
-  "0024_leaner_cycle_and_charge_indexes": leanerCycleAndChargeIndexes
+  "0024_leaner_cycle_and_charge_indexes": leanerCycleAndChargeIndexes,
+  "0025_internal_accounts": internalAccounts
 })

@@ -16,7 +16,11 @@ const create = Command.make("create", {
     Flag.optional
   ),
   parent: Flag.String("parent").pipe(Flag.withMetavar("ACCOUNT_ID"), Flag.withDescription("open a sub-account of this master account"), Flag.optional),
-  email: Flag.String("email").pipe(Flag.withMetavar("EMAIL"), Flag.withDescription("where new.sale notices go"), Flag.optional)
+  email: Flag.String("email").pipe(Flag.withMetavar("EMAIL"), Flag.withDescription("where new.sale notices go"), Flag.optional),
+  internal: Flag.Boolean("internal").pipe(
+    Flag.withDescription("the operator's own account, not a merchant's: may use Pix Automático whatever its document"),
+    Flag.withDefault(false)
+  )
 }, Effect.fn("Cli.accountsCreate")(function*(input) {
   const created = yield* Billing.createAccount({
     name: input.name,
@@ -24,7 +28,8 @@ const create = Command.make("create", {
     sandbox: input.sandbox,
     scopes: Option.getOrUndefined(Option.map(input.scopes, (s) => s.split(",").map((scope) => scope.trim()).filter((scope) => scope.length > 0))),
     parentId: Option.getOrUndefined(input.parent),
-    email: Option.getOrUndefined(input.email)
+    email: Option.getOrUndefined(input.email),
+    internal: input.internal
   }).pipe(
     // The engine refused what was typed (a bad document, an unknown scope): a usage error.
     Effect.mapError((error) => usageError(`${error._tag}: ${error.message}`))
@@ -33,7 +38,8 @@ const create = Command.make("create", {
 }, Effect.provide(EngineLive(configFromEnv(process.env, { holder: "billing accounts create" }))), Effect.provide(ProgressToStderr))).pipe(
   Command.withDescription("Open an account (or a sub-account of --parent) and print { accountId, accountNumber, clientId, clientSecret } as JSON"),
   Command.withExamples([
-    { command: "billing accounts create --name \"Minha Loja\" --document 11.444.777/0001-61 --sandbox", description: "a sandbox master account" }
+    { command: "billing accounts create --name \"Minha Loja\" --document 11.444.777/0001-61 --sandbox", description: "a sandbox master account" },
+    { command: "billing accounts create --name \"Operação\" --document 111.444.777-35 --internal", description: "an internal account of the operator" }
   ])
 )
 

@@ -23,6 +23,8 @@ export interface CreateAccountInput {
   readonly parentId?: string | undefined
   /** The merchant's e-mail, for `new.sale` notices. */
   readonly email?: string | undefined
+  /** The operator's own account rather than a merchant's (spec: Limits, "internal accounts"); false when absent. */
+  readonly internal?: boolean | undefined
   /** Fixed credentials (the sandbox bootstrap); generated when absent. */
   readonly clientId?: string | undefined
   readonly clientSecret?: string | undefined
@@ -46,6 +48,8 @@ export const newAccount = Effect.fn("Accounts.newAccount")(function*(fields: {
   readonly sandbox: boolean
   readonly parentId: string | null
   readonly email: string | null
+  /** Only the operator opens internal accounts: a sub-account opened by onboarding is a merchant's. */
+  readonly internal?: boolean | undefined
   readonly at: Date
 }) {
   const ids = yield* Ids
@@ -60,6 +64,7 @@ export const newAccount = Effect.fn("Accounts.newAccount")(function*(fields: {
     pixKey: fields.sandbox ? crypto.randomUUID() : null,
     city: "SAO PAULO",
     email: fields.email,
+    internal: fields.internal ?? false,
     createdAt: fields.at
   })
 })
@@ -97,7 +102,15 @@ export const createAccount = Effect.fn("Accounts.create")(function*(input: Creat
   const secretHash = yield* hashSecret(clientSecret)
   const now = new Date(yield* Clock.currentTimeMillis)
   return yield* transactor.withTransaction(Effect.gen(function*() {
-    const account = yield* newAccount({ name: input.name.trim(), document, sandbox, parentId: input.parentId ?? null, email: input.email ?? null, at: now })
+    const account = yield* newAccount({
+      name: input.name.trim(),
+      document,
+      sandbox,
+      parentId: input.parentId ?? null,
+      email: input.email ?? null,
+      internal: input.internal ?? false,
+      at: now
+    })
     yield* accounts.insert(account)
     const clientId = input.clientId ?? `${sandbox ? "sandbox_" : ""}cli_${yield* ids.randomHex(12)}`
     yield* clients.insert({ clientId, accountId: account.id, secretHash, scopes: [...scopes], createdAt: now })

@@ -10,6 +10,8 @@ const OptionalString = optional(Text)
 /** `externalId` and `externalTxid`: at most 100 characters (spec: Limits). */
 const ExternalKey = Schema.String.pipe(Schema.check(Schema.isMaxLength(100)))
 const OptionalInt = optional(Schema.Int)
+/** An integer the spec bounds (Limits): out of range is refused, never clamped to the nearest bound. */
+const IntBetween = (minimum: number, maximum: number) => optional(Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum, maximum }))))
 
 export const CardInput = Schema.Struct({
   number: Schema.String,
@@ -73,13 +75,13 @@ export const CheckoutRequest = Schema.Struct({
   })).pipe(Schema.check(Schema.isMaxLength(20)))),
   allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput).pipe(Schema.check(Schema.isMaxLength(10)))),
   dueDate: optional(CalendarDate),
-  expirationAfterDueDate: OptionalInt,
+  expirationAfterDueDate: IntBetween(0, 60),
   boletoDueDays: OptionalInt,
   /** The provider's structured instructions, or a line of text printed on the boleto. */
   boletoInstructions: optional(BoletoInstructionsInput),
   pixInstructions: optional(PixInstructions),
   expiration: optional(CalendarDate),
-  billingDay: OptionalInt,
+  billingDay: IntBetween(1, 31),
   // Recurrence (subscriptions): see `rules/SubscriptionStart.ts` for how they combine.
   recurrencyStartDate: optional(CalendarDate),
   prorataStartDate: optional(CalendarDate),

@@ -6,7 +6,7 @@
  * refused price or coupon is reported before them, as it always was.
  */
 import { Effect, type Option } from "effect"
-import type { Account } from "../domain/Account.ts"
+import { type Account, mayUsePixAutomatico } from "../domain/Account.ts"
 import type { PaymentMethod } from "../domain/PaymentMethod.ts"
 import { type PaymentMethodInput, PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
@@ -55,7 +55,7 @@ export interface CheckoutOrder {
 export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: CheckoutRequest, owner: Account) {
   const pixAutomatico = request.paymentMethod === "pix_automatico"
   if (pixAutomatico) {
-    if (owner.personType === "PF") return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
+    if (!mayUsePixAutomatico(owner)) return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
     if (request.amount !== undefined) return yield* invalid("amount", "pix_automatico takes recurring items, not an amount")
   }
   const isCard = request.paymentMethod === "creditcard"

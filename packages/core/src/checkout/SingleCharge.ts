@@ -4,16 +4,25 @@
  * transparent checkout with an `amount` (the spec's way), translated: the
  * title is the description when none is sent, a Pix `expiration` counts
  * seconds (a date on `POST /v1/charges`), a national phone gets its `+55`,
- * and each method answers in the provider's shape.
+ * and each method answers in the provider's shape. A Pix may name no buyer
+ * (the provider requires only `paymentMethod`, `amount` and `title`): it is
+ * then a charge without a customer, as `POST /v1/charges/pix` makes one.
  */
-import { Effect, Option, Schema, SchemaGetter } from "effect"
+import { Clock, Effect, Option, Schema, SchemaGetter } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
+import { qrPngDataUrl } from "../brazil/QrPng.ts"
+import { DEFAULT_PIX_LIFETIME_MILLIS, newTxid, ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { Charges } from "../ports/Charges.ts"
+import { Ids } from "../ports/Ids.ts"
+import { PixProvider } from "../ports/PixProvider.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { CalendarDate, Description, Identifier, Name, optional, PhoneE164 } from "../domain/Values.ts"
 import { Reais, ReaisJson } from "../money/Money.ts"
-import { BoletoInstructions } from "../domain/Charge.ts"
+import { BoletoInstructions, type Charge, DuplicateCharge, paymentTypeOf, unsettledCharge } from "../domain/Charge.ts"
+import { invalidData as invalid } from "../domain/Errors.ts"
 import { CardInput, CheckoutRequest, CheckoutResponse } from "./CheckoutRequest.ts"
 import { createAmountCharge } from "./CreateCheckoutCharge.ts"
+import { feesAndSplit } from "./PriceCheckout.ts"
 
 /** A phone as the provider's clients send it: E.164, or national (area code and number), which gets `+55`. */
 const LenientPhone = Schema.String.pipe(
@@ -32,7 +41,8 @@ export const SingleChargeRequest = Schema.Struct({
   amount: Reais,
   title: Name,
   description: optional(Description),
-  customer: Schema.Struct({ ...CheckoutRequest.fields.customer.fields, phone: optional(LenientPhone) }),
+  /** Required for boleto and creditcard; a Pix without it records no customer. */
+  customer: optional(Schema.Struct({ ...CheckoutRequest.fields.customer.fields, phone: optional(LenientPhone) })),
   /** Pix: seconds the code stays payable (60 s to 1 year; 24 hours when absent). */
   expiration: optional(Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 60, maximum: 31_536_000 })))),
   dueDate: optional(CalendarDate),
@@ -60,13 +70,79 @@ export const SingleChargeResponse = Schema.Union([
   })
 ]).annotate({ identifier: "SingleChargeResponse" })
 
+/**
+ * A Pix that names no buyer: nothing to create or match, so none of the
+ * checkout's customer stages; the rest is its Pix (fees, the provider's
+ * registration, the lifetime in seconds, `externalId` idempotency with 409
+ * `DUPLICATE_CHARGE`). The charge records no customer, as on `POST /v1/charges/pix`.
+ */
+const pixWithoutCustomer = Effect.fnUntraced(function*(
+  request: Omit<SingleChargeRequest, "title" | "expiration" | "customer">,
+  lifetimeSeconds: number | undefined
+) {
+  // The checkout's rule: `installments: 1` is what a Pix is anyway; card fields are for creditcard.
+  const installments = request.installments === 1 ? undefined : request.installments
+  if (installments !== undefined || request.card !== undefined) {
+    return yield* invalid(installments !== undefined ? "installments" : "card", "installments and card are for creditcard only")
+  }
+  const caller = yield* Caller
+  const owner = caller.account
+  yield* requireProvider(owner, "pix")
+  const now = yield* Clock.currentTimeMillis
+  const money = yield* feesAndSplit("pix", request.amount, undefined, { owner, master: caller.master })
+  const id = yield* (yield* Ids).make("cha", { sandbox: owner.sandbox })
+  const txid = yield* newTxid
+  const expiresAt = new Date(now + (lifetimeSeconds === undefined ? DEFAULT_PIX_LIFETIME_MILLIS : lifetimeSeconds * 1000))
+  const description = request.description ?? null
+  const { emv } = yield* (yield* PixProvider).createCharge({ receiver: owner, txid, amount: money.amount, expiresAt, dueDate: null, description }).pipe(
+    Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
+  )
+  const at = new Date(now)
+  const charge: Charge = {
+    ...money,
+    ...unsettledCharge,
+    id,
+    accountId: owner.id,
+    masterAccountId: caller.master.id,
+    paymentType: paymentTypeOf.pix,
+    status: "PENDING",
+    txid,
+    emv,
+    externalTxid: null,
+    description,
+    // `metadata` is accepted and not stored, as on every checkout route.
+    metadata: null,
+    customer: null,
+    customerId: null,
+    dueDate: null,
+    expiresAt,
+    externalId: request.externalId ?? null,
+    card: null,
+    boleto: null,
+    address: null,
+    notifications: null,
+    subscriptionId: null,
+    cycleNumber: null,
+    createdAt: at,
+    updatedAt: at
+  }
+  const result = yield* (yield* Charges).insertUnlessDuplicate(charge)
+  if (!result.inserted) {
+    return yield* new DuplicateCharge({ message: `Já existe uma cobrança com externalId ${charge.externalId}`, details: { chargeId: result.existingId } })
+  }
+  return { chargeId: id, emv, qrCode: qrPngDataUrl(emv) }
+})
+
 /** The answer: Pix `{ chargeId, emv, qrCode }`, boleto as the checkout's, card `{ chargeId, status: "PAID", amount, paymentType, installments }`. */
 export const createSingleCharge = Effect.fn("Checkout.single")(function*(request: SingleChargeRequest) {
-  const { title, expiration, ...rest } = request
-  const result = yield* createAmountCharge(
-    { ...rest, description: request.description ?? title },
-    { pixLifetimeSeconds: expiration }
-  )
+  const { title, expiration, customer, ...rest } = request
+  const description = request.description ?? title
+  if (customer === undefined) {
+    // A boleto is printed for a named payer at an address; a card charge records whose card it was.
+    if (request.paymentMethod !== "pix") return yield* invalid("customer", "customer is required for boleto and creditcard")
+    return yield* pixWithoutCustomer({ ...rest, description }, expiration)
+  }
+  const result = yield* createAmountCharge({ ...rest, customer, description }, { pixLifetimeSeconds: expiration })
   if (result.pix !== undefined) return { chargeId: result.chargeId, emv: result.pix.emv, qrCode: result.pix.qrCode }
   if (result.boleto !== undefined) return result
   const caller = yield* Caller

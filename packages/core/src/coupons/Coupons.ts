@@ -24,6 +24,7 @@ import { parsePercent } from "../money/Rounding.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Accounts } from "../ports/Accounts.ts"
+import { Products } from "../ports/Products.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { applyCoupon, type ChargeType, validateCoupon } from "../rules/Coupons.ts"
 
@@ -222,13 +223,19 @@ export const validateCouponCode = Effect.fn("Coupons.validate")(function*(input:
 })
 
 /**
- * The merchant a public validation refers to: the caller of a valid bearer
- * token, else the account whose number the front end sends (`accountNumber`
- * in the body or the `X-Account-Number` header), else none.
+ * The merchant a public validation refers to, the first that applies: the
+ * caller of a valid bearer token; the account whose number the front end
+ * sends (`accountNumber` in the body or the `X-Account-Number` header; an
+ * unknown number names nobody); the one account owning the `productIds`
+ * sent; the one account that has a coupon with `code`. Else none: a code
+ * several merchants use, with no merchant named, is nobody's, so no
+ * merchant's coupon answers for another's identical code.
  */
 export const couponValidationAccount = Effect.fn("Coupons.validationAccount")(function*(request: {
   readonly bearer: string | undefined
   readonly accountNumber: unknown
+  readonly code: unknown
+  readonly productIds: unknown
 }) {
   if (request.bearer !== undefined) {
     const caller = yield* Effect.option(authenticate({ bearer: request.bearer, requiredScopes: [], subAccount: undefined }))
@@ -238,7 +245,15 @@ export const couponValidationAccount = Effect.fn("Coupons.validationAccount")(fu
     const account = yield* (yield* Accounts).findByNumber(request.accountNumber)
     return Option.isSome(account) ? account.value.id : null
   }
-  return null
+  // A front end that sends only the spec's fields: price ids are ours and unique, so they name their merchant.
+  const priceIds = Array.isArray(request.productIds) ? request.productIds.filter((p): p is string => typeof p === "string") : []
+  if (priceIds.length > 0) {
+    const owners = yield* (yield* Products).accountsOfPrices(priceIds)
+    if (owners.length === 1) return owners[0]!
+  }
+  if (typeof request.code !== "string" || request.code.trim().length === 0) return null
+  const holders = yield* (yield* Coupons).accountsWithCode(request.code.trim())
+  return holders.length === 1 ? holders[0]! : null
 })
 
 /**

@@ -26,5 +26,11 @@ export class Account extends Schema.Class<Account>("Account")({
   city: Schema.String,
   /** Where merchant notices (`new.sale`) go; optional. */
   email: Schema.NullOr(Schema.String),
+  /** The operator's own account (opened with `--internal`), not a merchant's: exempt from Pix Automático's PJ-only rule (spec: Limits). */
+  internal: Schema.Boolean,
   createdAt: Schema.Date
 }) {}
+
+/** Pix Automático is for PJ accounts; the operator's internal accounts are exempt whatever their document (spec: Limits). */
+export const mayUsePixAutomatico = (account: Pick<Account, "personType" | "internal">): boolean =>
+  account.personType === "PJ" || account.internal

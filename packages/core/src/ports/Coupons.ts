@@ -10,6 +10,12 @@ export class Coupons extends Context.Service<Coupons, {
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Coupon>>
   /** The account's coupons with this code (case-insensitive; at most one, codes are unique per account). */
   readonly findByCode: (accountId: string, code: string) => Effect.Effect<ReadonlyArray<Coupon>>
+  /**
+   * The accounts that have a coupon with this code (case-insensitive), at
+   * most two: the public validation needs the one, or to know there are
+   * several.
+   */
+  readonly accountsWithCode: (code: string) => Effect.Effect<ReadonlyArray<string>>
   readonly list: (
     accountId: string,
     query: { readonly limit: number; readonly after: string | null; readonly status: string | null; readonly search: string | null }

@@ -8,7 +8,7 @@ export interface ProductPage {
   readonly lastKey: string | null
 }
 
-/** Products of an account with their prices; every method is scoped by account. */
+/** Products of an account with their prices; every method but `accountsOfPrices` is scoped by account. */
 export class Products extends Context.Service<Products, {
   /** Inserts or replaces the product and its prices (the caller holds the transaction). */
   readonly save: (product: Product) => Effect.Effect<void>
@@ -20,4 +20,11 @@ export class Products extends Context.Service<Products, {
   readonly remove: (accountId: string, id: string) => Effect.Effect<void>
   /** The product of a price of the account, with all its prices. */
   readonly findByPrice: (accountId: string, priceId: string) => Effect.Effect<Option.Option<Product>>
+  /**
+   * The accounts owning any of these price ids (ids are unique across the
+   * installation), at most two: the public coupon validation names its
+   * merchant by them when it names none, and needs the one, or to know
+   * there are several.
+   */
+  readonly accountsOfPrices: (priceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
 }>()("@billing/core/ports/Products") {}

@@ -13,11 +13,13 @@ import { Caller } from "../auth/Authenticate.ts"
 import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { mayUsePixAutomatico } from "../domain/Account.ts"
 import { PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type Subscription, type SubscriptionAggregate, SubscriptionNotFound } from "../domain/Subscription.ts"
 import { nextCycleOf } from "../domain/SubscriptionViews.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
@@ -46,15 +48,16 @@ export const switchPaymentMethod = Effect.fn("Subscriptions.switchPaymentMethod"
 
 /**
  * Asks the payer's bank to authorize Pix Automático for a subscription (PJ
- * accounts, at least 4.99 per cycle): the recurrence alone, whose BR Code the
+ * or internal accounts, at least 4.99 per cycle): the recurrence alone, whose BR Code the
  * payer scans; the subscription keeps its method until the bank answers.
  */
 export const requestPixAutomatico = Effect.fn("Subscriptions.requestPixAutomatico")(function*(aggregate: SubscriptionAggregate, at: Date) {
   const caller = yield* Caller
   const sub = aggregate.subscription
-  if (caller.account.personType === "PF") return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
+  if (!mayUsePixAutomatico(caller.account)) return yield* new PixAutomaticoPjOnly({ message: "Pix Automático é exclusivo para contas PJ", details: null })
   const next = nextCycleOf(aggregate)
   if (next === null || next.amount < PIX_AUTOMATICO_MINIMUM) return yield* invalid("paymentMethod", "Pix Automático needs at least 4.99 per cycle")
+  yield* requireProvider(caller.account, "pix")
   const { emv, recurrencyId } = yield* (yield* PixProvider).requestRecurrence({ receiver: caller.account, reference: sub.id, amount: next.amount, at }).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
   )
