@@ -50,7 +50,7 @@ describe("checkout links and sessions on postgres", () => {
     expect((await byProduct.json()).productId).toBe(productId)
   })
 
-  it("refuses links without price or product, without methods, or with unknown ones", async () => {
+  it("refuses links without price or product, without methods, with unknown ones, or with terms out of bounds", async () => {
     const cases: Array<[unknown, number, string]> = [
       [{ allowedPaymentMethods: ["pix"] }, 400, "INVALID_DATA"],
       [{ priceId }, 400, "INVALID_DATA"],
@@ -63,6 +63,19 @@ describe("checkout links and sessions on postgres", () => {
       expect(response.status, JSON.stringify(body)).toBe(status)
       expect((await response.json()).error.code).toBe(code)
     }
+    // A term the link's payments would take is checked when the link is made, not when a buyer pays.
+    for (const [path, body] of [
+      ["/v1/checkouts", { priceId, allowedPaymentMethods: ["pix"], expirationAfterDueDate: 61 }],
+      ["/v1/checkouts", { priceId, allowedPaymentMethods: ["pix"], billingDay: 0 }],
+      ["/v1/checkout-sessions", { priceId, billingDay: 32 }]
+    ] as const) {
+      const refused = await send("POST", path, body)
+      expect([refused.status, (await refused.json()).error.code], JSON.stringify(body)).toEqual([400, "INVALID_DATA"])
+    }
+    const link = await (await send("POST", "/v1/checkouts", { priceId, allowedPaymentMethods: ["pix"], billingDay: 31 })).json()
+    const update = await send("PUT", `/v1/checkouts/${link.id}`, { expirationAfterDueDate: -1 })
+    expect([update.status, (await update.json()).error.code]).toEqual([400, "INVALID_DATA"])
+    expect((await (await call(`/v1/checkouts/${link.id}`)).json()).settings).toEqual({ billingDay: 31 })
     const missing = await call("/v1/checkouts/SANDBOX_pl_nope")
     expect(missing.status).toBe(404)
     expect((await missing.json()).error.code).toBe("CHECKOUT_NOT_FOUND")

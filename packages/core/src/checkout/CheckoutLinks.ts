@@ -3,7 +3,7 @@
  * provider's collection): reusable links and single-use sessions. They are
  * records with a `url`; the hosted page itself comes with a later issue.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema, Struct } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import { PriceNotFound } from "../domain/Charge.ts"
 import {
@@ -14,18 +14,34 @@ import {
   SessionNotFound,
   toCheckoutLinkView
 } from "../domain/CheckoutLink.ts"
-import { invalidData } from "../domain/Errors.ts"
+import { InvalidData, invalidData } from "../domain/Errors.ts"
 import { type KeysetQuery, keysetPagination, pageLimit } from "../domain/Pagination.ts"
 import { ProductNotFound } from "../domain/Product.ts"
 import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Products } from "../ports/Products.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { CheckoutRequest } from "./CheckoutRequest.ts"
+import { MERCHANT_TERMS } from "./PayCheckout.ts"
 
 const ALL_METHODS = ["pix", "creditcard", "boleto"] as const
 
 const settingsOf = (input: Record<string, unknown>, known: ReadonlyArray<string>) =>
   Object.fromEntries(Object.entries(input).filter(([key]) => !known.includes(key)))
+
+/** The checkout terms a link or session keeps for its payments, decoded as the checkout decodes them. */
+const decodeTerms = Schema.decodeUnknownEffect(CheckoutRequest.mapFields(Struct.pick(MERCHANT_TERMS)))
+
+/**
+ * The settings of a link or session, refused now when a term its payment
+ * would take is out of bounds (`expirationAfterDueDate: 61`): otherwise the
+ * merchant's mistake would surface as every buyer's failed payment.
+ */
+const checkedSettings = (settings: Record<string, unknown>) =>
+  decodeTerms(settings).pipe(
+    Effect.as(settings),
+    Effect.mapError((e) => new InvalidData({ message: `Dados inválidos: ${e.message}`, details: null }))
+  )
 
 const checkPrice = Effect.fnUntraced(function*(accountId: string, priceId: string) {
   const product = yield* (yield* Products).findByPrice(accountId, priceId)
@@ -60,7 +76,7 @@ export const createCheckoutLink = Effect.fn("CheckoutLinks.create")(function*(in
     items: null,
     allowedPaymentMethods: input.allowedPaymentMethods,
     customer: null,
-    settings: settingsOf(input, LINK_FIELDS),
+    settings: yield* checkedSettings(settingsOf(input, LINK_FIELDS)),
     status: input.status ?? "ACTIVE",
     createdAt: at,
     updatedAt: at
@@ -100,7 +116,7 @@ export const updateCheckoutLink = Effect.fn("CheckoutLinks.update")(function*(id
     ...current,
     priceId: input.priceId ?? current.priceId,
     allowedPaymentMethods: input.allowedPaymentMethods ?? current.allowedPaymentMethods,
-    settings: { ...current.settings, ...settingsOf(input, LINK_FIELDS) },
+    settings: yield* checkedSettings({ ...current.settings, ...settingsOf(input, LINK_FIELDS) }),
     status: input.status ?? current.status,
     updatedAt: new Date(yield* Clock.currentTimeMillis)
   }
@@ -128,7 +144,7 @@ export const createCheckoutSession = Effect.fn("CheckoutSessions.create")(functi
     items: items.map((i) => ({ priceId: i.priceId, quantity: i.quantity ?? 1 })),
     allowedPaymentMethods: input.allowedPaymentMethods ?? [...ALL_METHODS],
     customer: input.customer ?? null,
-    settings: settingsOf(input, SESSION_FIELDS),
+    settings: yield* checkedSettings(settingsOf(input, SESSION_FIELDS)),
     status: "PENDING",
     createdAt: at,
     updatedAt: at

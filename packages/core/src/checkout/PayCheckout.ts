@@ -41,7 +41,7 @@ export const PayCheckoutRequest = Schema.Struct({
  * What the merchant set on the link or session that the checkout takes:
  * its terms, kept under `settings` when the link was created.
  */
-const MERCHANT_TERMS = [
+export const MERCHANT_TERMS = [
   "discounts", "billingDay", "recurrencyStartDate", "prorataStartDate", "prorataDueDate", "mergeWithNextCycle", "issueDaysBeforeDue",
   "dueDate", "boletoDueDays", "expirationAfterDueDate", "boletoInstructions", "pixInstructions", "expiration", "freeInstallments",
   "passFeesToCustomer", "split", "nfConfigId", "notifications", "description", "additionalEmails"
