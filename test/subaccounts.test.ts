@@ -159,7 +159,7 @@ describe("sub-accounts on postgres", () => {
         accountId: account.accountId,
         formId: sent.body.formId,
         documentNumber: document,
-        data: { account: { account: opened.accountNumber, branch: "0001", documentNumber: document, name: "Richard Feynman" } }
+        data: { account: opened.accountNumber, branch: "0001", documentNumber: document, name: "Richard Feynman" }
       })
 
       // account_approved reaches the proposal's webhookUrl, signed with the registration's secret.
@@ -208,6 +208,32 @@ describe("sub-accounts on postgres", () => {
       // The same document again: the master has that sub-account already.
       const again = await call("POST", "/v1/proposals", pfProposal(document))
       expect([again.status, again.body]).toEqual([400, { message: expect.any(String), code: "SUBACCOUNT_ALREADY_EXISTS" }])
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it("delivers onboarding.create with the sub-account's number as a string in data.account, its bank details beside it", async () => {
+    const { account, call } = await master()
+    const receiver = await startReceiver()
+    try {
+      await call("POST", "/v1/users/webhooks", { url: receiver.url, events: ["onboarding.create"] })
+      const document = cpf("123123123")
+      const { formId } = (await call("POST", "/v1/proposals", pfProposal(document))).body
+      const opened = (await call("POST", `/v1/sandbox/proposals/${formId}/advance`)).body
+      expect(opened.accountNumber).toMatch(/^\d+$/)
+      await engine.run(deliveryPass())
+      const [created, ...others] = receiver.received.map((r) => JSON.parse(r.body))
+      expect(others).toEqual([])
+      // The spec: "account number in `data.account`", a string a receiver can use as X-Sub-Account as it is.
+      expect(created).toMatchObject({
+        event: "onboarding.create",
+        accountId: account.accountId,
+        formId,
+        status: "CONFIRMED",
+        data: { account: opened.accountNumber, branch: "0001", documentNumber: document, ispb: "99999999", name: "Richard Feynman" }
+      })
+      expect((await call("GET", "/v1/wallet/balance", undefined, { "x-sub-account": created.data.account })).status).toBe(200)
     } finally {
       await receiver.close()
     }
@@ -345,11 +371,11 @@ describe("sub-accounts on postgres", () => {
     expect(fees[0]!.n).toBe("1")
     expect((await call("GET", "/v1/accounts/subaccounts")).body.subAccounts).toHaveLength(1)
     expect((await call("GET", "/v1/wallet/balance", undefined, { "x-sub-account": opened.accountNumber })).body.debtBalance).toBe(15)
-    // Credentials of that sub-account open no sub-accounts of their own.
+    // Credentials of that sub-account open no sub-accounts of their own: the token is fine, the account may not (403, not 401).
     const subCredentials = await engine.createAccount({ document: cpf("135792468"), parentId: account.accountId })
     const subCall = apiCaller(engine.baseUrl, await engine.token(subCredentials))
     const nested = await subCall("POST", "/v1/proposals", pfProposal(cpf("975318642")))
-    expect([nested.status, nested.body.error?.code]).toEqual([401, "UNAUTHORIZED"])
+    expect([nested.status, nested.body.error?.code]).toEqual([403, "FORBIDDEN"])
   })
 
   it("keeps one form per document when ten requests race to create it", async () => {

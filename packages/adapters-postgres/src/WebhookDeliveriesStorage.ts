@@ -45,7 +45,7 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
           created_at: d.createdAt
         })) as unknown as Arr.NonEmptyReadonlyArray<Record<string, unknown>>)
       }`),
-    fanOut: (limit, { ownEvents, at }) =>
+    fanOut: (limit, { namedOnly, at }) =>
       run(sql<{ events: string }>`
         WITH events AS (
           SELECT id, account_id, event, body, created_at FROM outbox
@@ -59,7 +59,7 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
           FROM events e
           CROSS JOIN LATERAL (SELECT e.body::jsonb AS doc) j
           JOIN webhooks w ON w.account_id = e.account_id AND w.status = 'active'
-            AND ((jsonb_array_length(w.events) = 0 AND e.event <> ALL (ARRAY[${sql.csv(ownEvents.map((name) => sql`${name}`))}]::text[]))
+            AND ((jsonb_array_length(w.events) = 0 AND e.event <> ALL (ARRAY[${sql.csv(namedOnly.map((name) => sql`${name}`))}]::text[]))
               OR w.events @> jsonb_build_array(e.event))
           ORDER BY e.id, w.created_at, w.id
           RETURNING 1

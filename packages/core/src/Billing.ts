@@ -90,3 +90,4 @@ export { advanceProposalNow, documentsCopyState, receiveDocuments } from "./sand
 export { findAccountByDocument, listSubAccounts } from "./onboarding/SubAccounts.ts"
 export { shiftedClock, withAccountClock } from "./sandbox/AccountClock.ts"
 export { asAccount } from "./auth/AsAccount.ts"
+export { readChangelog } from "./changelog/Changelog.ts"

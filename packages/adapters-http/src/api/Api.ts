@@ -7,6 +7,7 @@ import { flow } from "effect"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthGroup } from "./Auth.ts"
 import { BoletoPdfGroup } from "./BoletoPdf.ts"
+import { ChangelogGroup } from "./Changelog.ts"
 import { ChargesGroup } from "./Charges.ts"
 import { CheckoutLinksGroup } from "./CheckoutLinks.ts"
 import { CheckoutPaymentGroup } from "./CheckoutPayment.ts"
@@ -45,6 +46,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(SandboxGroup)
   .add(ProposalsGroup)
   .add(DocumentsCopyGroup)
+  .add(ChangelogGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

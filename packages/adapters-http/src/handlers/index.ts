@@ -5,6 +5,7 @@ import { BillingApi } from "../api/Api.ts"
 import { AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive } from "../Middleware.ts"
 import { AuthHandlers } from "./Auth.ts"
 import { BoletoPdfHandlers } from "./BoletoPdf.ts"
+import { ChangelogHandlers } from "./Changelog.ts"
 import { ChargesHandlers } from "./Charges.ts"
 import { CheckoutLinksHandlers } from "./CheckoutLinks.ts"
 import { CheckoutPaymentHandlers } from "./CheckoutPayment.ts"
@@ -40,7 +41,8 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     CheckoutPaymentHandlers,
     SandboxHandlers,
     ProposalsHandlers,
-    DocumentsCopyHandlers
+    DocumentsCopyHandlers,
+    ChangelogHandlers
   ]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

@@ -18,7 +18,7 @@ const POLL = "300 millis"
 export const listen = Command.make("listen", {
   forwardTo: Flag.String("forward-to").pipe(Flag.withMetavar("URL"), Flag.withDescription("where to POST each event, e.g. http://127.0.0.1:4000/webhooks")),
   account: Flag.String("account").pipe(Flag.withMetavar("ACCOUNT_ID"), Flag.withDescription("the account whose events to forward")),
-  events: Flag.String("events").pipe(Flag.withMetavar("E1,E2"), Flag.withDescription("only these events (default: all)"), Flag.optional)
+  events: Flag.String("events").pipe(Flag.withMetavar("E1,E2"), Flag.withDescription("only these events (default: every event but the opt-in ones, which must be named)"), Flag.optional)
 }, Effect.fn("Cli.listen")(function*(input) {
   const asAccount = Billing.asAccount(input.account)
   const events = Option.getOrUndefined(Option.map(input.events, (list) => list.split(",").map((e) => e.trim()).filter((e) => e.length > 0)))
@@ -27,7 +27,7 @@ export const listen = Command.make("listen", {
     (registered) => Billing.removeWebhook(registered.webhookId).pipe(asAccount, Effect.ignore)
   )
   yield* Console.log([
-    `Ready! Forwarding ${events === undefined ? "every event" : events.join(", ")} of ${input.account} to ${input.forwardTo}`,
+    `Ready! Forwarding ${events === undefined ? "every event but the opt-in ones" : events.join(", ")} of ${input.account} to ${input.forwardTo}`,
     `Your webhook signing secret is ${registration.secret} (webhook ${registration.webhookId}, removed when this stops)`,
     `Deliveries are sent by the worker of 'billing serve' or 'billing worker'; Ctrl-C to stop.`
   ].join("\n"))

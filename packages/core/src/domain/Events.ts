@@ -16,9 +16,27 @@ export const SubscriptionEventNames = [
 ] as const
 
 /**
+ * Events of the spec's catalog that a registration gets only by naming them
+ * in its `events` (spec: Events, Catalog, "Assignment"): the provider's panel
+ * lists the others, and receivers written against that list would otherwise
+ * meet plan changes and MED notices they never chose to handle.
+ */
+export const OptInEventNames = [
+  "subscription.upgraded",
+  "subscription.item_added",
+  "subscription.item_removed",
+  "subscription.downgrade_scheduled",
+  "med.infraction.updated",
+  "med.balance.blocked",
+  "med.balance.unblocked",
+  "med.refund.opened",
+  "med.refund.closed"
+] as const
+
+/**
  * Events of the engine beyond the spec's catalog. A registration gets them
- * only by naming them in its `events` (an empty list means every event of
- * the catalog), so the provider's clients never meet a name they do not know.
+ * only by naming them in its `events`, as the opt-in ones, so the provider's
+ * clients never meet a name they do not know.
  */
 export const EngineEventNames = [
   /** The billing run held a cycle for review instead of billing it (safety bounds, `rules/CycleBounds.ts`). */
@@ -32,6 +50,9 @@ export const EngineEventNames = [
    */
   "account_approved"
 ] as const
+
+/** What a registration gets only by naming it: the catalog's opt-in events and the engine's own. */
+export const NamedOnlyEventNames = [...OptInEventNames, ...EngineEventNames] as const
 
 /** Every event name: the spec's catalog, then the engine's own. */
 export const EventNames = [

@@ -6,7 +6,8 @@ export const WebhookStatus = Schema.Literals(["active", "inactive"])
 export type WebhookStatus = typeof WebhookStatus.Type
 
 /**
- * A webhook registration (`uwh_…`). `events` empty means every event. The
+ * A webhook registration (`uwh_…`). `events` empty means every event but
+ * those a registration gets only by naming them (`NamedOnlyEventNames`). The
  * `secret` keys the HMAC of `X-Webhook-Signature`; `authToken`, when set, is
  * sent verbatim as `x-access-token`.
  */

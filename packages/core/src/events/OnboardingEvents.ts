@@ -3,7 +3,9 @@
  * events (sent to the master's registrations, with its `accountId`) and
  * leaves their payloads unshown: each carries the proposal (`formId`,
  * `onboardingId`, `documentNumber`) and the stage's `status`;
- * `onboarding.create` adds the sub-account in `data.account`. The
+ * `onboarding.create` adds the sub-account in `data`: its number in
+ * `data.account` (spec: Proposal and onboarding) and beside it the bank
+ * details `account_approved` gives, under the same names. The
  * `account_approved` message, sent to the proposal's own `webhookUrl`, is the
  * spec's (Resources: Sub-account proposal).
  */
@@ -12,7 +14,7 @@ import type { Account } from "../domain/Account.ts"
 import { type Proposal, StageStatus } from "../domain/Proposal.ts"
 import { Instant } from "../domain/Wire.ts"
 
-/** The sub-account as the onboarding messages name it. */
+/** The sub-account as the onboarding messages name it: `account` is its number. */
 const AccountData = Schema.Struct({
   account: Schema.String,
   branch: Schema.String,
@@ -43,7 +45,7 @@ export const OnboardingCreateEvent = Schema.Struct({
   event: Schema.Literal("onboarding.create"),
   ...common,
   status: Schema.Literal("CONFIRMED"),
-  data: Schema.Struct({ account: AccountData })
+  data: AccountData
 }).annotate({ identifier: "OnboardingCreateEvent" })
 
 export const AccountApprovedMessage = Schema.Struct({
@@ -80,7 +82,7 @@ export const onboardingStageBody = (event: typeof OnboardingStageEvent.Type["eve
   JSON.stringify(encodeStage({ event, ...commonOf(p, at), status, reason: p.reason }))
 
 export const onboardingCreateBody = (p: Proposal, account: Account, ispb: string, at: Date): string =>
-  JSON.stringify(encodeCreate({ event: "onboarding.create", ...commonOf(p, at), status: "CONFIRMED", data: { account: accountData(account, ispb) } }))
+  JSON.stringify(encodeCreate({ event: "onboarding.create", ...commonOf(p, at), status: "CONFIRMED", data: accountData(account, ispb) }))
 
 export const accountApprovedBody = (p: Proposal, account: Account, ispb: string): string =>
   JSON.stringify(encodeApproved({

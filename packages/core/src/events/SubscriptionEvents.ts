@@ -43,11 +43,15 @@ const EventItem = Schema.Struct({
   })
 })
 
+/**
+ * The cycle under the names of the spec's billing cycle entry (`cycle`), which
+ * the subscription detail and the test bodies use too: its day is `chargeDate`.
+ */
 const EventCycle = Schema.Struct({
   cycleNumber: c.cycleNumber,
   status: c.status,
   amount: ReaisJson,
-  dueDate: c.dueDate,
+  chargeDate: c.dueDate,
   chargeId: c.chargeId,
   paymentMethod: c.paymentMethod
 })
@@ -167,7 +171,7 @@ const baseOf = (aggregate: BillableSubscription, accountNumber: string, at: Date
       cycleNumber: cycle.cycleNumber,
       status: cycle.status,
       amount: cycle.amount,
-      dueDate: cycle.dueDate,
+      chargeDate: cycle.dueDate,
       chargeId: cycle.chargeId,
       paymentMethod: cycle.paymentMethod
     }

@@ -40,12 +40,12 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   /**
    * Fans out up to `limit` unprocessed outbox events in one statement: one
    * delivery per active registration of the event's account that takes it
-   * (an empty `events` list takes every event but `ownEvents`, the engine's
-   * own), each keyed by the subscription or charge it is about, and the
+   * (an empty `events` list takes every event but `namedOnly`, those a
+   * registration gets only by naming them), each keyed by the subscription or charge it is about, and the
    * events marked processed. Claims with `SKIP LOCKED`, so any number of
    * workers fan out at once. Returns how many events it took.
    */
-  readonly fanOut: (limit: number, options: { readonly ownEvents: readonly [string, ...Array<string>]; readonly at: Date }) => Effect.Effect<number>
+  readonly fanOut: (limit: number, options: { readonly namedOnly: readonly [string, ...Array<string>]; readonly at: Date }) => Effect.Effect<number>
   /**
    * Leases up to `limit` due deliveries (pending, or sending under a lease
    * that ran out: a worker died mid-delivery), fairly: every registration's

@@ -17,7 +17,7 @@
  * (spec: Events, Delivery rules 3); `retryDelivery` is the manual resend.
  */
 import { Clock, Effect, Option } from "effect"
-import { EngineEventNames } from "../domain/Events.ts"
+import { NamedOnlyEventNames } from "../domain/Events.ts"
 import type { WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
 import { type DeliveryOutcome, type DeliveryRoom, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
@@ -36,7 +36,7 @@ export const DELIVERY_LEASE_MILLIS = 10_000
 /** Fans out up to `limit` outbox events; returns how many events it took. */
 export const fanOut = Effect.fn("Delivery.fanOut")(function*(limit: number) {
   const at = new Date(yield* Clock.currentTimeMillis)
-  return yield* (yield* WebhookDeliveries).fanOut(limit, { ownEvents: EngineEventNames, at })
+  return yield* (yield* WebhookDeliveries).fanOut(limit, { namedOnly: NamedOnlyEventNames, at })
 })
 
 /** The headers of one POST: signature over the exact body, plus the static token when configured. */
