@@ -15,8 +15,11 @@ describe("billing CLI on postgres", () => {
     db = await freshPostgresDatabase()
   })
   afterAll(async () => {
+    // Each child gone (its exit seen) before its database is dropped.
+    const exited = children.map((child) =>
+      child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve)))
     for (const child of children) child.kill("SIGTERM")
-    await new Promise((r) => setTimeout(r, 300))
+    await Promise.all(exited)
     await db?.drop()
   })
 

@@ -10,6 +10,7 @@ import { chargesPass, deliveryPass, runDispatcher, runJob, workerJob } from "@bi
 import { Effect, Layer, Logger, References, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { once } from "node:events"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshPostgresDatabase, startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
@@ -33,14 +34,21 @@ const capture = () => {
   return { entries, layer: Layer.mergeAll(Logger.layer([logger]), Layer.succeed(References.MinimumLogLevel, "Debug")) }
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 100))
-
 describe("request log and structured logs", () => {
   let engine: TestEngine
   const logs = capture()
   /** The request lines of one request id (the line is written once the response is sent). */
   const requestLines = (requestId: string) =>
     logs.entries.filter((e) => e.annotations.requestId === requestId && "status" in e.annotations)
+  /**
+   * Sends one more request and waits for its line: the requests answered
+   * before it have written every line they were going to by then, so a count
+   * read afterwards is final, without sleeping on a guess.
+   */
+  const markEnd = async (requestId: string) => {
+    await (await fetch(`${engine.baseUrl}/nowhere`, { headers: { "x-request-id": requestId } })).arrayBuffer()
+    await expect.poll(() => requestLines(requestId).length).toBe(1)
+  }
 
   beforeAll(async () => {
     engine = await startEngine("postgres", { logging: logs.layer })
@@ -62,7 +70,7 @@ describe("request log and structured logs", () => {
     expect(response.headers.get("x-request-id")).toBe("client-req.42_a")
 
     await expect.poll(() => requestLines("client-req.42_a").length).toBe(1)
-    await settle()
+    await markEnd("after-client-req.42_a")
     const lines = requestLines("client-req.42_a")
     expect(lines).toHaveLength(1)
     const [line] = lines
@@ -169,17 +177,27 @@ describe("request log and structured logs", () => {
       await engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO outbox (account_id, event, body, created_at)
         SELECT ${account.accountId}, 'payment.success', json_build_object('event', 'payment.success', 'chargeId', 'cha_log_' || i)::text, now()
         FROM generate_series(1, 3) AS i`))
-      const reports = () => logs.entries.filter((e) => e.message === "webhook deliveries" && e.annotations.webhookId === registered.webhookId)
+      // A second registration, whose one delivery moves once the first's are at rest: its report marks a report
+      // tick that came after, at which the first, at rest, must not be logged.
+      const marker = await fetch(`${engine.baseUrl}/v1/users/webhooks`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: receiver.url, events: ["charge.expired"] })
+      }).then((r) => r.json())
+      const reportsOf = (webhookId: string) => logs.entries.filter((e) => e.message === "webhook deliveries" && e.annotations.webhookId === webhookId)
+      const reports = () => reportsOf(registered.webhookId)
+      const until = (done: () => boolean) =>
+        Effect.sync(done).pipe(Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (finished) => finished }))
       let whenAllReported = 0
       await engine.run(Effect.scoped(Effect.gen(function*() {
         yield* Effect.forkScoped(runJob(workerJob("fanOut", { pollInterval: "20 millis" })))
         yield* Effect.forkScoped(runDispatcher({ pollInterval: "20 millis", reportInterval: "100 millis" }))
-        // All three reported, then three more report intervals at rest.
-        yield* Effect.promise(async () => reports().at(-1)?.annotations.delivered === 3).pipe(
-          Effect.repeat({ schedule: Schedule.spaced("20 millis"), until: (done) => done })
-        )
+        // All three reported; then the marker moves, and a later tick reports it.
+        yield* until(() => reports().at(-1)?.annotations.delivered === 3)
         whenAllReported = reports().length
-        yield* Effect.sleep("350 millis")
+        yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO outbox (account_id, event, body, created_at)
+          VALUES (${account.accountId}, 'charge.expired', ${JSON.stringify({ event: "charge.expired", chargeId: "cha_log_marker" })}, now())`)
+        yield* until(() => reportsOf(marker.webhookId).at(-1)?.annotations.delivered === 1)
       })))
       expect(reports()).toHaveLength(whenAllReported)
       expect(reports().at(-1)!.level).toBe("Info")
@@ -198,8 +216,12 @@ describe("billing serve with BILLING_LOG_FORMAT=json", () => {
     db = await freshPostgresDatabase()
   })
   afterAll(async () => {
-    child?.kill("SIGTERM")
-    await new Promise((r) => setTimeout(r, 300))
+    // The database is dropped once the server has exited, not after a guess at how long that takes.
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, "exit")
+      child.kill("SIGTERM")
+      await exited
+    }
     await db?.drop()
   })
 

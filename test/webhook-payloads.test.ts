@@ -1,6 +1,7 @@
 /**
  * Real deliveries against test deliveries, through real HTTP on PostgreSQL.
- * One sandbox merchant, its clock on 31 January 2027 at noon in São Paulo,
+ * One sandbox merchant, its clock on 31 January of `Y` (`support/ScenarioYear.ts`:
+ * ahead of the real date, with 2027's calendar) at noon in São Paulo,
  * makes every event happen for real (Pix and card charges, refunds, the MED,
  * a card dispute, subscriptions through a month of the billing run, a
  * sub-account's onboarding), with two registrations listening: one naming
@@ -15,10 +16,13 @@
 import { deliveryPass } from "@billing/worker"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiCaller } from "./support/Api.ts"
+import { cardExpiration } from "./support/Cards.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
+import { hopsTowards, scenarioYear } from "./support/ScenarioYear.ts"
 
-const START = "2027-01-31T15:00:00.000Z" // noon in São Paulo
+const Y = scenarioYear()
+const START = `${Y}-01-31T15:00:00.000Z` // noon in São Paulo
 
 /** The spec's catalog (Events, Catalog), written out here rather than read from the engine. */
 const CATALOG = [
@@ -73,7 +77,7 @@ describe("webhook payloads on postgres", () => {
   let unnamed: Receiver
   const bodies = (receiver: Receiver) => receiver.received.map((r) => JSON.parse(r.body) as Json)
   const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
-  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: "12/2030" })
+  const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: cardExpiration(Y) })
 
   const ok = async (method: string, path: string, body?: unknown) => {
     const response = await call(method, path, body)
@@ -104,6 +108,8 @@ describe("webhook payloads on postgres", () => {
     unnamed = await startReceiver()
     await ok("POST", "/v1/users/webhooks", { url: named.url, events: [...CATALOG, ...ENGINE_OWN] })
     await ok("POST", "/v1/users/webhooks", { url: unnamed.url })
+    // One advance goes at most ten years: a START further off than that is reached in hops.
+    for (const hop of hopsTowards(Date.now(), START)) await ok("POST", "/v1/sandbox/clock/advance", hop)
     await advance(START)
 
     // Standalone Pix: paid, refunded (confirmed; refused by the payer's bank on centavos 13).
@@ -152,7 +158,7 @@ describe("webhook payloads on postgres", () => {
     await ok("DELETE", `/v1/subscriptions/${leaving}`, { cancelAtPeriodEnd: true })
     await ok("DELETE", `/v1/subscriptions/${leaving}`, { cancelAtPeriodEnd: false, reason: "mudou de ideia" })
 
-    await advance("2027-02-28T15:00:00.000Z")
+    await advance(`${Y}-02-28T15:00:00.000Z`)
     await ok("POST", `/v1/subscriptions/${renewing}/items`, { priceId: addon })
 
     // A sub-account opened by the sandbox route; account_approved goes to the form's webhookUrl.
@@ -224,10 +230,10 @@ describe("webhook payloads on postgres", () => {
   it("names a subscription cycle's day chargeDate in events, as the subscription detail and the test body do", async () => {
     const renewed = realOf("subscription.renewed")!
     // The renewal on 28 February moved the subscription to cycle 2, due that day.
-    expect(renewed.currentCycle).toMatchObject({ cycleNumber: 2, chargeDate: "2027-02-28" })
+    expect(renewed.currentCycle).toMatchObject({ cycleNumber: 2, chargeDate: `${Y}-02-28` })
     expect(renewed.currentCycle).not.toHaveProperty("dueDate")
     const detail = (await call("GET", `/v1/subscriptions/${renewed.subscriptionId}`)).body
-    expect(detail.billingCycles[1].cycle).toMatchObject({ chargeDate: "2027-02-28" })
+    expect(detail.billingCycles[1].cycle).toMatchObject({ chargeDate: `${Y}-02-28` })
     const test = (await call("POST", "/v1/users/webhooks/test", { entity: "subscription.renewed", url: "http://127.0.0.1:9/nowhere" })).body
     expect(Object.keys(test.payload.currentCycle)).toContain("chargeDate")
   })

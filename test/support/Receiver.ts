@@ -10,9 +10,11 @@ export interface Received {
 /**
  * A real local HTTP receiver for webhooks. `respond` decides each answer
  * (status and an optional delay), so a test can make it fail or hang.
+ * `answerWhen` holds the answer until the test lets it go: an event, where a
+ * delay would make the test's outcome depend on how fast the machine is.
  */
 export const startReceiver = async (
-  respond: (request: Received) => { status: number; delayMillis?: number } = () => ({ status: 200 })
+  respond: (request: Received) => { status: number; delayMillis?: number; answerWhen?: Promise<unknown> } = () => ({ status: 200 })
 ) => {
   const received: Array<Received> = []
   const server = createServer((req, res) => {
@@ -21,11 +23,12 @@ export const startReceiver = async (
     req.on("end", () => {
       const request = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() }
       received.push(request)
-      const { status, delayMillis } = respond(request)
+      const { status, delayMillis, answerWhen } = respond(request)
       const answer = () => {
         if (!res.destroyed) res.writeHead(status, { "content-type": "text/plain" }).end("ok")
       }
-      if (delayMillis) setTimeout(answer, delayMillis)
+      if (answerWhen) void answerWhen.then(answer)
+      else if (delayMillis) setTimeout(answer, delayMillis)
       else answer()
     })
   })

@@ -9,6 +9,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Exit, Redacted, Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
+import { cardExpiration } from "./Cards.ts"
 import type { TestEngine } from "./Engine.ts"
 
 /** The ids of the clones start with this; the templates' (lowercase base 36 after the prefix) never do. */
@@ -42,7 +43,7 @@ export const seedDueSubscriptions = async (engine: TestEngine, n: number): Promi
       address: { street: "Rua das Flores", number: "123", neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000" }
     }
     const methods = [
-      { paymentMethod: "creditcard", card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: "12/2030" } },
+      { paymentMethod: "creditcard", card: { number: "4111111111111111", cvv: "123", name: "ANA SOUZA", expiration: cardExpiration() } },
       { paymentMethod: "pix" },
       { paymentMethod: "boleto" }
     ]

@@ -253,7 +253,7 @@ describe("WorkerLive on postgres", () => {
     }
   }, 60_000)
 
-  it("sends an e-mail within one poll interval while 10,000 charges are being expired", async () => {
+  it("sends an e-mail while 10,000 charges are being expired, without waiting for the backlog", async () => {
     const account = await engine.createAccount({ name: "Loja Cheia" })
     const api = await client(account)
     // 10,000 overdue copies of one real charge (new ids and txids), so the expiry job has 100 full batches to work through.
@@ -271,16 +271,17 @@ describe("WorkerLive on postgres", () => {
       sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE account_id = ${account.accountId} AND status = 'EXPIRED'`)
         .then((rows) => Number(rows[0]!.n))
 
-    const startedAt = await engine.run(Clock.currentTimeMillis)
     await runWorkerUntil({ pollInterval: "1 second" }, async () => (await expired()) === 10_000)
 
     const [mail] = await sql((s) => s<{ status: string; sent_at: Date }>`SELECT status, sent_at FROM notifications WHERE charge_id = ${mailed.chargeId}`)
-    const [expiry] = await sql((s) => s<{ n: string; last: Date }>`SELECT count(*)::text AS n, max(created_at) AS last FROM outbox
+    const [expiry] = await sql((s) => s<{ n: string; before: string }>`SELECT count(*)::text AS n,
+        count(*) FILTER (WHERE created_at < ${mail!.sent_at})::text AS before FROM outbox
       WHERE account_id = ${account.accountId} AND event = 'charge.expired'`)
     expect(mail!.status).toBe("sent")
     expect(Number(expiry!.n)).toBe(10_000)
-    // Behind the expiry backlog (one fiber draining the charge queues in turn) the e-mail would wait for the last expiry.
-    expect(mail!.sent_at.getTime()).toBeLessThan(expiry!.last.getTime())
-    expect(mail!.sent_at.getTime() - startedAt).toBeLessThanOrEqual(1_000)
+    // An ordering, not a duration (the pace in time is the in-memory test's, under TestClock): behind the
+    // expiry backlog (one fiber draining the charge queues in turn) the e-mail would wait for all 10,000
+    // expiries; beside it, it goes out in the first tick, with most of the backlog still to expire.
+    expect(Number(expiry!.before)).toBeLessThan(5_000)
   }, 120_000)
 })
