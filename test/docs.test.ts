@@ -148,7 +148,8 @@ describe("API reference at /docs", () => {
     // The scheme: OAuth 2.0 client credentials with every scope of the document.
     const scopes = Object.keys(doc.components.securitySchemes.oauth2.flows.clientCredentials.scopes)
     await page.getByText(`0 / ${scopes.length}`).first().waitFor({ timeout: 60_000 })
-    await page.screenshot({ path: await screenshotPath() })
+    // The page is long: under the load of the other test files, drawing it can take longer than the default 30 s.
+    await page.screenshot({ path: await screenshotPath(), timeout: 180_000 })
 
     // Each operation, opened from the sidebar, states its scope (or that it is public) and every error code.
     for (const operation of operations) {
