@@ -18,7 +18,7 @@ import {
   PixPayer
 } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { inTransaction } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
@@ -50,10 +50,15 @@ const decodeCharges = decodeRows(ChargeRow)
 const decodeTotals = decodeRows(Schema.Struct({ total: CentsColumn }))
 const decodeAddresses = decodeRows(Schema.Struct({ id: Schema.String, address: Schema.fromJsonString(ChargeAddress) }))
 
-export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  // Named as the entity's fields; the split parts are rows of their own, gathered in position order.
-  const columns = sql`id, account_id AS "accountId", master_account_id AS "masterAccountId", payment_type AS "paymentType", status,
+/** What every statement of the storage needs: the client and the charge's select list. */
+interface ChargeTable {
+  readonly sql: SqlClient.SqlClient
+  /** Named as the entity's fields; the split parts are rows of their own, gathered in position order. */
+  readonly columns: Statement.Fragment
+}
+
+const selectList = (sql: SqlClient.SqlClient) =>
+  sql`id, account_id AS "accountId", master_account_id AS "masterAccountId", payment_type AS "paymentType", status,
     amount_cents AS amount, fee_cents AS fee, fee_fixed_cents AS "feeFixed", fee_percent_hundredths AS "feePercentHundredths",
     net_cents AS net, txid, emv, external_txid AS "externalTxid", description, metadata, customer,
     (SELECT json_agg(json_build_object('accountId', s.account_id, 'accountNumber', s.account_number, 'type', s.type,
@@ -63,168 +68,211 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     canceled_at AS "canceledAt", archived_at AS "archivedAt", attempts, external_id AS "externalId", customer_id AS "customerId", card,
     boleto, address, notifications, failure_reason AS "failureReason", subscription_id AS "subscriptionId",
     cycle_number AS "cycleNumber", created_at AS "createdAt", updated_at AS "updatedAt"`
-  const one = firstOf(decodeCharges)
-  const scoped = (scope: Parameters<Charges["Service"]["find"]>[0]) =>
-    scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
-  const text = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
-  const record = (c: Charge) => ({
-    id: c.id,
-    account_id: c.accountId,
-    master_account_id: c.masterAccountId,
-    payment_type: c.paymentType,
-    status: c.status,
-    amount_cents: c.amount,
-    fee_cents: c.fee,
-    fee_fixed_cents: c.feeFixed,
-    fee_percent_hundredths: c.feePercentHundredths,
-    net_cents: c.net,
-    txid: c.txid,
-    emv: c.emv,
-    external_txid: c.externalTxid,
-    description: c.description,
-    metadata: text(c.metadata),
-    customer: text(c.customer),
-    due_date: c.dueDate,
-    expires_at: c.expiresAt,
-    paid_at: c.paidAt,
-    attempts: c.attempts,
-    external_id: c.externalId,
-    customer_id: c.customerId,
-    card: text(c.card),
-    boleto: text(c.boleto),
-    address: text(c.address),
-    notifications: text(c.notifications),
-    failure_reason: c.failureReason,
-    subscription_id: c.subscriptionId,
-    cycle_number: c.cycleNumber,
-    created_at: c.createdAt,
-    updated_at: c.updatedAt
+
+const decodeOne = firstOf(decodeCharges)
+
+const jsonText = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
+
+/** A charge as a row of `charges` (its split parts go to `charge_splits`). */
+const chargeRecord = (c: Charge) => ({
+  id: c.id,
+  account_id: c.accountId,
+  master_account_id: c.masterAccountId,
+  payment_type: c.paymentType,
+  status: c.status,
+  amount_cents: c.amount,
+  fee_cents: c.fee,
+  fee_fixed_cents: c.feeFixed,
+  fee_percent_hundredths: c.feePercentHundredths,
+  net_cents: c.net,
+  txid: c.txid,
+  emv: c.emv,
+  external_txid: c.externalTxid,
+  description: c.description,
+  metadata: jsonText(c.metadata),
+  customer: jsonText(c.customer),
+  due_date: c.dueDate,
+  expires_at: c.expiresAt,
+  paid_at: c.paidAt,
+  attempts: c.attempts,
+  external_id: c.externalId,
+  customer_id: c.customerId,
+  card: jsonText(c.card),
+  boleto: jsonText(c.boleto),
+  address: jsonText(c.address),
+  notifications: jsonText(c.notifications),
+  failure_reason: c.failureReason,
+  subscription_id: c.subscriptionId,
+  cycle_number: c.cycleNumber,
+  created_at: c.createdAt,
+  updated_at: c.updatedAt
+})
+
+const insertRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Charge>) => insertRecords(sql, "charges", rows.map(chargeRecord))
+
+/** The split parts of `charges`, in one statement (none when they have no split). */
+const insertSplits = (sql: SqlClient.SqlClient, charges: ReadonlyArray<Charge>) => {
+  const parts = charges.flatMap((c) => (c.split ?? []).map((p, position) => ({ c, p, position })))
+  return parts.length === 0 ? Effect.void : run(sql`INSERT INTO charge_splits
+    (charge_id, position, account_id, account_number, type, value, amount_cents)
+    VALUES ${sql.csv(parts.map(({ c, p, position }) =>
+      sql`(${c.id}, ${position}, ${p.accountId}, ${p.accountNumber}, ${p.type}, ${p.value}, ${p.amount})`))}`)
+}
+
+const hasSplit = (c: Charge) => c.split !== null && c.split.length > 0
+
+const insertWithSplit = (sql: SqlClient.SqlClient, c: Charge) => Effect.andThen(run(insertRows(sql, [c])), insertSplits(sql, [c]))
+
+type Scope = Parameters<Charges["Service"]["find"]>[0]
+
+const scoped = (sql: SqlClient.SqlClient, scope: Scope) =>
+  scope._tag === "Account" ? sql`account_id = ${scope.accountId}` : sql`master_account_id = ${scope.masterAccountId}`
+
+/**
+ * A charge inserted on its own without split parts (a Pix charge: one row,
+ * no event) is its own transaction, so those go through group commit;
+ * inside a transaction, or with split rows to write alongside, the charge
+ * must commit with the other writes.
+ */
+const insert = (sql: SqlClient.SqlClient, insertBatched: (c: Charge) => Effect.Effect<void>) => (c: Charge) =>
+  Effect.flatMap(inTransaction(sql), (tx) =>
+    tx ? insertWithSplit(sql, c)
+    : !hasSplit(c) ? insertBatched(c)
+    : sql.withTransaction(insertWithSplit(sql, c)).pipe(Effect.catchTag("SqlError", Effect.die)))
+
+const insertUnlessDuplicate = ({ sql }: ChargeTable) => (c: Charge) =>
+  Effect.gen(function*() {
+    const inserted = yield* run(sql<{ id: string }>`${insertRows(sql, [c])}
+      ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+      RETURNING id`)
+    if (inserted.length > 0) return yield* Effect.as(insertSplits(sql, [c]), { inserted: true } as const)
+    const existing = yield* run(sql<{ id: string }>`SELECT id FROM charges WHERE account_id = ${c.accountId} AND external_id = ${c.externalId}`)
+    if (existing[0] === undefined) return yield* Effect.die(new Error("duplicate externalId without a charge"))
+    return { inserted: false, existingId: existing[0].id } as const
   })
-  const insertRows = (rows: ReadonlyArray<Charge>) => insertRecords(sql, "charges", rows.map(record))
-  const insertRow = (c: Charge) => insertRows([c])
-  const insertSplit = (c: Charge) =>
-    c.split === null || c.split.length === 0 ? Effect.void : run(sql`INSERT INTO charge_splits
-      (charge_id, position, account_id, account_number, type, value, amount_cents)
-      VALUES ${sql.csv(c.split.map((p, position) =>
-        sql`(${c.id}, ${position}, ${p.accountId}, ${p.accountNumber}, ${p.type}, ${p.value}, ${p.amount})`))}`)
-  // A charge inserted on its own without split parts (a Pix charge: one
-  // row, no event) is its own transaction, so those go through group commit;
-  // inside a transaction, or with split rows to write alongside, the charge
-  // must commit with the other writes.
+
+const insertMany = ({ sql }: ChargeTable) => (rows: ReadonlyArray<Charge>) =>
+  rows.length === 0 ? Effect.void : Effect.andThen(run(insertRows(sql, rows)), insertSplits(sql, rows))
+
+const lockOwn = ({ sql, columns }: ChargeTable): Charges["Service"]["lockOwn"] => (accountId, key) =>
+  run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId}
+    AND ${"chargeId" in key ? sql`id = ${key.chargeId}` : sql`end_to_end_id = ${key.endToEndId}`} FOR UPDATE`).pipe(Effect.flatMap(decodeOne))
+
+/** The filters of a charge list, each only when the query sets it. */
+const listFilter = (sql: SqlClient.SqlClient, scope: Scope, q: Parameters<Charges["Service"]["list"]>[1]) => {
+  const pattern = q.search === null ? null : containsPattern(q.search)
+  return sql`${scoped(sql, scope)}
+    ${q.from === null ? sql`` : sql`AND created_at >= ${q.from}`}
+    ${q.to === null ? sql`` : sql`AND created_at <= ${q.to}`}
+    ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
+    ${q.paymentType === null ? sql`` : sql`AND payment_type = ${q.paymentType}`}
+    ${q.accountId === null ? sql`` : sql`AND account_id = ${q.accountId}`}
+    ${q.document === null ? sql`` : sql`AND customer::jsonb ->> 'documentNumber' = ${q.document}`}
+    ${pattern === null ? sql`` : sql`AND (id ILIKE ${pattern} OR description ILIKE ${pattern} OR external_txid ILIKE ${pattern}
+      OR customer::jsonb ->> 'name' ILIKE ${pattern} OR customer::jsonb ->> 'email' ILIKE ${pattern}
+      OR customer::jsonb ->> 'documentNumber' ILIKE ${pattern})`}`
+}
+
+const list = ({ sql, columns }: ChargeTable): Charges["Service"]["list"] => (scope, q) =>
+  Effect.gen(function*() {
+    const where = listFilter(sql, scope, q)
+    const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE ${where}`)
+    const rows = yield* run(sql`SELECT ${columns} FROM charges WHERE ${where}
+      ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)
+    return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
+  })
+
+const billingAddresses = ({ sql }: ChargeTable) => (ids: ReadonlyArray<string>) =>
+  ids.length === 0 ? Effect.succeed(new Map<string, ChargeAddress>()) : run(sql<{ id: string; address: string }>`
+    SELECT DISTINCT ON (subscription_id) subscription_id AS id, address FROM charges
+    WHERE subscription_id IN ${sql.in([...ids])} AND address IS NOT NULL ORDER BY subscription_id, created_at, id`).pipe(
+    Effect.flatMap(decodeAddresses),
+    Effect.map((rows) => new Map(rows.map((row) => [row.id, row.address])))
+  )
+
+const cancelOpenOfSubscription = ({ sql, columns }: ChargeTable) => (subscriptionId: string, at: Date) =>
+  run(sql`UPDATE charges SET status = ${ChargeTransitions.canceled.to}, canceled_at = ${at}, updated_at = ${at}
+    WHERE subscription_id = ${subscriptionId} AND status IN ${sql.in([...ChargeTransitions.canceled.from])}
+    RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
+
+/** What the customer paid: its charges that are paid (a confirmed payment's status). */
+const paidByCustomer = ({ sql }: ChargeTable) => (accountId: string, customerId: string) =>
+  run(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
+    WHERE account_id = ${accountId} AND customer_id = ${customerId} AND status = ${ChargeTransitions.paymentConfirmed.to}`).pipe(
+    Effect.flatMap(decodeTotals),
+    Effect.map((rows) => rows[0]!.total)
+  )
+
+const transition = ({ sql, columns }: ChargeTable): Charges["Service"]["transition"] => (id, move, changes, at) =>
+  run(sql`UPDATE charges SET
+      status = ${move.to},
+      updated_at = ${at},
+      paid_at = COALESCE(${changes.paidAt ?? null}, paid_at),
+      end_to_end_id = COALESCE(${changes.endToEndId ?? null}, end_to_end_id),
+      payer = COALESCE(${jsonText(changes.payer)}, payer),
+      canceled_at = COALESCE(${changes.canceledAt ?? null}, canceled_at),
+      archived_at = COALESCE(${changes.archivedAt ?? null}, archived_at),
+      failure_reason = COALESCE(${changes.failureReason ?? null}, failure_reason)
+    WHERE id = ${id} AND status IN ${sql.in([...move.from])}
+    RETURNING ${columns}`).pipe(Effect.flatMap(decodeOne))
+
+const transitionMany = ({ sql, columns }: ChargeTable): Charges["Service"]["transitionMany"] => (move, rows, at) =>
+  rows.length === 0 ? Effect.succeed([]) : run(sql`UPDATE charges SET status = ${move.to}, updated_at = ${at},
+      paid_at = COALESCE(v.v_paid_at, charges.paid_at), failure_reason = COALESCE(v.v_failure_reason, charges.failure_reason)
+    FROM (VALUES ${sql.csv(rows.map((r) => sql`(${r.id}, ${r.paidAt ?? null}::timestamptz, ${r.failureReason ?? null}::text)`))})
+      AS v (v_id, v_paid_at, v_failure_reason)
+    WHERE charges.id = v.v_id AND charges.status IN ${sql.in([...move.from])}
+    RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
+
+const expired = ChargeTransitions.expired
+
+/**
+ * The due rows are taken once (a materialized CTE), then joined by id: as `id IN (...)` the planner
+ * could run the subquery again for every open charge, and did, for minutes, once 700,000 charges
+ * were open under statistics taken while the index was empty.
+ */
+const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue"] => (now, limit, scope) =>
+  run(sql`WITH due AS MATERIALIZED (
+      SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
+        AND ${inScope(sql, scope, sql`charges.account_id`)}
+      ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    UPDATE charges SET status = ${expired.to}, updated_at = ${now}
+    FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}
+    RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
+
+const nextExpiry = ({ sql }: ChargeTable) => (accountId: string, after: Date) =>
+  run(sql<{ at: Date | null }>`SELECT min(expires_at) AS at FROM charges
+    WHERE account_id = ${accountId} AND status IN ${sql.in([...expired.from])} AND expires_at >= ${after}`).pipe(
+    Effect.map((rows) => Option.fromNullishOr(rows[0]?.at ?? null))
+  )
+
+export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const table: ChargeTable = { sql, columns: selectList(sql) }
+  const { columns } = table
   const insertBatched = yield* makeBatchWriter<Charge>({
-    writeMany: (rows) => run(insertRows(rows)),
-    writeOne: (row) => run(insertRow(row)),
+    writeMany: (rows) => run(insertRows(sql, rows)),
+    writeOne: (row) => run(insertRows(sql, [row])),
     writers: BATCH_WRITERS,
     maxBatch: 64
   })
-  const insertWithSplit = (c: Charge) => Effect.andThen(run(insertRow(c)), insertSplit(c))
-  const expire = ChargeTransitions.expired
-
-  const charges = Charges.of({
-    insert: (c) =>
-      Effect.flatMap(inTransaction(sql), (tx) =>
-        tx ? insertWithSplit(c)
-        : c.split === null || c.split.length === 0 ? insertBatched(c)
-        : sql.withTransaction(insertWithSplit(c)).pipe(Effect.catchTag("SqlError", Effect.die))),
-    insertUnlessDuplicate: (c) =>
-      Effect.gen(function*() {
-        const inserted = yield* run(sql<{ id: string }>`${insertRow(c)}
-          ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
-          RETURNING id`)
-        if (inserted.length > 0) return yield* Effect.as(insertSplit(c), { inserted: true } as const)
-        const existing = yield* run(sql<{ id: string }>`SELECT id FROM charges WHERE account_id = ${c.accountId} AND external_id = ${c.externalId}`)
-        if (existing[0] === undefined) return yield* Effect.die(new Error("duplicate externalId without a charge"))
-        return { inserted: false, existingId: existing[0].id } as const
-      }),
-    findForDocument: (id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(one)),
-    find: (scope, id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(scope)}`).pipe(Effect.flatMap(one)),
-    lockOwn: (accountId, key) =>
-      run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId}
-        AND ${"chargeId" in key ? sql`id = ${key.chargeId}` : sql`end_to_end_id = ${key.endToEndId}`} FOR UPDATE`).pipe(Effect.flatMap(one)),
-    list: (scope, q) =>
-      Effect.gen(function*() {
-        const pattern = q.search === null ? null : containsPattern(q.search)
-        const where = sql`${scoped(scope)}
-          ${q.from === null ? sql`` : sql`AND created_at >= ${q.from}`}
-          ${q.to === null ? sql`` : sql`AND created_at <= ${q.to}`}
-          ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
-          ${q.paymentType === null ? sql`` : sql`AND payment_type = ${q.paymentType}`}
-          ${q.accountId === null ? sql`` : sql`AND account_id = ${q.accountId}`}
-          ${q.document === null ? sql`` : sql`AND customer::jsonb ->> 'documentNumber' = ${q.document}`}
-          ${pattern === null ? sql`` : sql`AND (id ILIKE ${pattern} OR description ILIKE ${pattern} OR external_txid ILIKE ${pattern}
-            OR customer::jsonb ->> 'name' ILIKE ${pattern} OR customer::jsonb ->> 'email' ILIKE ${pattern}
-            OR customer::jsonb ->> 'documentNumber' ILIKE ${pattern})`}`
-        const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE ${where}`)
-        const rows = yield* run(sql`SELECT ${columns} FROM charges WHERE ${where}
-          ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)
-        return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
-      }),
-    insertMany: (rows) =>
-      Effect.gen(function*() {
-        if (rows.length === 0) return
-        yield* run(insertRows(rows))
-        const parts = rows.flatMap((c) => (c.split ?? []).map((p, position) => ({ c, p, position })))
-        if (parts.length === 0) return
-        yield* run(sql`INSERT INTO charge_splits (charge_id, position, account_id, account_number, type, value, amount_cents)
-          VALUES ${sql.csv(parts.map(({ c, p, position }) =>
-            sql`(${c.id}, ${position}, ${p.accountId}, ${p.accountNumber}, ${p.type}, ${p.value}, ${p.amount})`))}`)
-      }),
-    billingAddresses: (ids) =>
-      ids.length === 0 ? Effect.succeed(new Map()) : run(sql<{ id: string; address: string }>`
-        SELECT DISTINCT ON (subscription_id) subscription_id AS id, address FROM charges
-        WHERE subscription_id IN ${sql.in([...ids])} AND address IS NOT NULL ORDER BY subscription_id, created_at, id`).pipe(
-        Effect.flatMap(decodeAddresses),
-        Effect.map((rows) => new Map(rows.map((row) => [row.id, row.address])))
-      ),
+  return Charges.of({
+    insert: insert(sql, insertBatched),
+    insertUnlessDuplicate: insertUnlessDuplicate(table),
+    insertMany: insertMany(table),
+    findForDocument: (id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(decodeOne)),
+    find: (scope, id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(sql, scope)}`).pipe(Effect.flatMap(decodeOne)),
+    lockOwn: lockOwn(table),
+    list: list(table),
+    billingAddresses: billingAddresses(table),
     listBySubscription: (accountId, subscriptionId) =>
       run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId} AND subscription_id = ${subscriptionId}
         ORDER BY created_at, id`).pipe(Effect.flatMap(decodeCharges)),
-    cancelOpenOfSubscription: (subscriptionId, at) =>
-      run(sql`UPDATE charges SET status = ${ChargeTransitions.canceled.to}, canceled_at = ${at}, updated_at = ${at}
-        WHERE subscription_id = ${subscriptionId} AND status IN ${sql.in([...ChargeTransitions.canceled.from])}
-        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges)),
-    paidByCustomer: (accountId, customerId) =>
-      run(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
-        WHERE account_id = ${accountId} AND customer_id = ${customerId} AND status = 'PAID'`).pipe(
-        Effect.flatMap(decodeTotals),
-        Effect.map((rows) => rows[0]!.total)
-      ),
-    transition: (id, transition, changes, at) =>
-      run(sql`UPDATE charges SET
-          status = ${transition.to},
-          updated_at = ${at},
-          paid_at = COALESCE(${changes.paidAt ?? null}, paid_at),
-          end_to_end_id = COALESCE(${changes.endToEndId ?? null}, end_to_end_id),
-          payer = COALESCE(${text(changes.payer)}, payer),
-          canceled_at = COALESCE(${changes.canceledAt ?? null}, canceled_at),
-          archived_at = COALESCE(${changes.archivedAt ?? null}, archived_at),
-          failure_reason = COALESCE(${changes.failureReason ?? null}, failure_reason)
-        WHERE id = ${id} AND status IN ${sql.in([...transition.from])}
-        RETURNING ${columns}`).pipe(Effect.flatMap(one)),
-    transitionMany: (transition, rows, at) =>
-      rows.length === 0 ? Effect.succeed([]) : run(sql`UPDATE charges SET status = ${transition.to}, updated_at = ${at},
-          paid_at = COALESCE(v.v_paid_at, charges.paid_at), failure_reason = COALESCE(v.v_failure_reason, charges.failure_reason)
-        FROM (VALUES ${sql.csv(rows.map((r) => sql`(${r.id}, ${r.paidAt ?? null}::timestamptz, ${r.failureReason ?? null}::text)`))})
-          AS v (v_id, v_paid_at, v_failure_reason)
-        WHERE charges.id = v.v_id AND charges.status IN ${sql.in([...transition.from])}
-        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges)),
-    expireDue: (now, limit, scope) =>
-      // The due rows are taken once (a materialized CTE), then joined by id: as `id IN (...)` the planner
-      // could run the subquery again for every open charge, and did, for minutes, once 700,000 charges
-      // were open under statistics taken while the index was empty.
-      run(sql`WITH due AS MATERIALIZED (
-          SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expire.from])} AND expires_at < ${now}
-            AND ${inScope(sql, scope, sql`charges.account_id`)}
-          ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        UPDATE charges SET status = ${expire.to}, updated_at = ${now}
-        FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expire.from])}
-        RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges)),
-    nextExpiry: (accountId, after) =>
-      run(sql<{ at: Date | null }>`SELECT min(expires_at) AS at FROM charges
-        WHERE account_id = ${accountId} AND status IN ${sql.in([...expire.from])} AND expires_at >= ${after}`).pipe(
-        Effect.map((rows) => Option.fromNullishOr(rows[0]?.at ?? null))
-      )
+    cancelOpenOfSubscription: cancelOpenOfSubscription(table),
+    paidByCustomer: paidByCustomer(table),
+    transition: transition(table),
+    transitionMany: transitionMany(table),
+    expireDue: expireDue(table),
+    nextExpiry: nextExpiry(table)
   })
-
-  return charges
 }))
