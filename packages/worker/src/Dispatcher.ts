@@ -101,115 +101,116 @@ const report = (lanes: ReadonlyMap<string, Lane>, moved: Set<string>) =>
     }, { discard: true })
   })
 
-/** The dispatcher's loop, its fibers and its lanes, in the scope of its run. */
-const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOptions) {
-  const settings = { ...DEFAULT_DISPATCHER, ...options }
-  const lanes = new Map<string, Lane>()
+/** What one running dispatcher holds: its lanes, its count in flight, and the queues its writer fibers drain. */
+interface Dispatch {
+  readonly settings: Required<DispatcherOptions>
+  readonly lanes: Map<string, Lane>
   /** Lanes with deliveries ready, in the order they are next served. */
-  const waiting = new Set<Lane>()
-  const moved = new Set<string>()
-  let inFlight = 0
-  const freed = yield* Queue.unbounded<void>()
-  const outcomes = yield* Queue.unbounded<DeliveryOutcome>()
-  const late = yield* Queue.unbounded<{ readonly id: string; readonly leaseUntil: number }>()
-  const sending = yield* FiberSet.make()
-  yield* Effect.forkScoped(writeInBatches(outcomes, settings.writeBatch, Billing.recordOutcomes, "outcomes"))
-  yield* Effect.forkScoped(writeInBatches(late, settings.writeBatch, Billing.releaseDeliveries, "releases"))
-  yield* Effect.forkScoped(Effect.forever(Effect.sleep(settings.reportInterval).pipe(Effect.andThen(report(lanes, moved)))))
-  // On stop, once the loop below has stopped and before the writers above are: what waits in lanes goes back at once
-  // rather than after its lease, and outcomes not yet written are written.
-  yield* Effect.addFinalizer(() =>
-    Effect.gen(function*() {
-      const waited = [...lanes.values()].flatMap((lane) => lane.ready.splice(0).map((l) => ({ id: l.delivery.id, leaseUntil: l.leaseUntil })))
-      yield* Billing.releaseDeliveries([...waited, ...(yield* Queue.clear(late))])
-      yield* Billing.recordOutcomes(yield* Queue.clear(outcomes))
-    }).pipe(Effect.catchCause((cause) => Effect.logError("webhook deliveries not handed back on stop", cause)))
-  )
+  readonly waiting: Set<Lane>
+  /** Registrations that moved since the last report. */
+  readonly moved: Set<string>
+  inFlight: number
+  /** Offered each time a slot frees, to wake the loop. */
+  readonly freed: Queue.Queue<void>
+  readonly outcomes: Queue.Queue<DeliveryOutcome>
+  /** Leased deliveries that could not start in time, to hand back. */
+  readonly late: Queue.Queue<{ readonly id: string; readonly leaseUntil: number }>
+  readonly sending: FiberSet.FiberSet
+}
 
-  const laneOf = (webhookId: string) => {
-    const known = lanes.get(webhookId)
-    if (known !== undefined) return known
-    const fresh: Lane = { webhookId, inFlight: 0, ready: [], delivered: 0, failed: 0, answerMillis: undefined }
-    lanes.set(webhookId, fresh)
-    return fresh
+const laneOf = (d: Dispatch, webhookId: string) => {
+  const known = d.lanes.get(webhookId)
+  if (known !== undefined) return known
+  const fresh: Lane = { webhookId, inFlight: 0, ready: [], delivered: 0, failed: 0, answerMillis: undefined }
+  d.lanes.set(webhookId, fresh)
+  return fresh
+}
+
+/** How many more of a lane's deliveries this dispatcher may hold: its slots, and its prefetch while it answers quickly. */
+const roomOf = (d: Dispatch, lane: Lane) => {
+  const quick = lane.answerMillis !== undefined && lane.answerMillis < PREFETCH_BELOW_MILLIS
+  return Math.max(0, d.settings.perRegistration + (quick ? d.settings.prefetch : 0) - lane.inFlight - lane.ready.length)
+}
+
+/** A delivery of `lane` ended (`outcome` undefined when it could not be recorded): its slot frees and the lanes are served again. */
+const settle = (d: Dispatch, lane: Lane, outcome: DeliveryOutcome | undefined, tookMillis: number) =>
+  Effect.suspend(() => {
+    d.moved.add(lane.webhookId)
+    if (outcome !== undefined) lane[outcome.status]++
+    lane.answerMillis = lane.answerMillis === undefined ? tookMillis : 0.8 * lane.answerMillis + 0.2 * tookMillis
+    lane.inFlight--
+    d.inFlight--
+    return Effect.andThen(pump(d), Queue.offer(d.freed, undefined))
+  })
+
+const send = (d: Dispatch, lane: Lane, leased: Leased, now: number) => {
+  lane.inFlight++
+  d.inFlight++
+  let outcome: DeliveryOutcome | undefined
+  return FiberSet.run(d.sending, Billing.attemptDelivery(leased.delivery, leased.registration, leased.leaseUntil).pipe(
+    Effect.tap((o) => {
+      outcome = o
+      return Queue.offer(d.outcomes, o)
+    }),
+    Effect.ensuring(Effect.flatMap(Clock.currentTimeMillis, (end) => settle(d, lane, outcome, end - now)))
+  ))
+}
+
+/** Hands back the head of `lane` that can no longer start under its lease; how many. */
+const handBackStale = Effect.fnUntraced(function*(d: Dispatch, lane: Lane, now: number) {
+  let handedBack = 0
+  while (lane.ready.length > 0 && !Billing.sendableUnderLease(lane.ready[0]!.leaseUntil, now)) {
+    const leased = lane.ready.shift()!
+    handedBack++
+    yield* Queue.offer(d.late, { id: leased.delivery.id, leaseUntil: leased.leaseUntil })
   }
-  /** How many more of a lane's deliveries this dispatcher may hold: its slots, and its prefetch while it answers quickly. */
-  const roomOf = (lane: Lane) => {
-    const quick = lane.answerMillis !== undefined && lane.answerMillis < PREFETCH_BELOW_MILLIS
-    return Math.max(0, settings.perRegistration + (quick ? settings.prefetch : 0) - lane.inFlight - lane.ready.length)
+  if (handedBack > 0) {
+    yield* Effect.logInfo("webhook deliveries handed back unsent").pipe(Effect.annotateLogs({ webhookId: lane.webhookId, deliveries: handedBack }))
   }
+})
 
-  const settle = (lane: Lane, outcome: DeliveryOutcome | undefined, tookMillis: number) =>
-    Effect.suspend(() => {
-      moved.add(lane.webhookId)
-      if (outcome !== undefined) lane[outcome.status]++
-      lane.answerMillis = lane.answerMillis === undefined ? tookMillis : 0.8 * lane.answerMillis + 0.2 * tookMillis
-      lane.inFlight--
-      inFlight--
-      return Effect.andThen(pump, Queue.offer(freed, undefined))
-    })
-
-  const send = (lane: Lane, leased: Leased, now: number) => {
-    lane.inFlight++
-    inFlight++
-    let outcome: DeliveryOutcome | undefined
-    return FiberSet.run(sending, Billing.attemptDelivery(leased.delivery, leased.registration, leased.leaseUntil).pipe(
-      Effect.tap((o) => {
-        outcome = o
-        return Queue.offer(outcomes, o)
-      }),
-      Effect.ensuring(Effect.flatMap(Clock.currentTimeMillis, (end) => settle(lane, outcome, end - now)))
-    ))
-  }
-
-  /**
-   * Hands back what waited too long for its lane's slots, then starts what
-   * free slots allow from the lanes waiting, in turn. A lane holds its
-   * deliveries in lease order, so those that can no longer start are at its
-   * head, and once one can start, all after it can.
-   */
-  const pump: Effect.Effect<void, never, WebhookTransport> = Effect.gen(function*() {
+/**
+ * Hands back what waited too long for its lane's slots, then starts what
+ * free slots allow from the lanes waiting, in turn. A lane holds its
+ * deliveries in lease order, so those that can no longer start are at its
+ * head, and once one can start, all after it can.
+ */
+const pump = (d: Dispatch): Effect.Effect<void, never, WebhookTransport> =>
+  Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
-    for (const lane of [...waiting]) {
-      waiting.delete(lane)
-      let handedBack = 0
-      while (lane.ready.length > 0 && !Billing.sendableUnderLease(lane.ready[0]!.leaseUntil, now)) {
-        const leased = lane.ready.shift()!
-        handedBack++
-        yield* Queue.offer(late, { id: leased.delivery.id, leaseUntil: leased.leaseUntil })
-      }
-      if (handedBack > 0) {
-        yield* Effect.logInfo("webhook deliveries handed back unsent").pipe(Effect.annotateLogs({ webhookId: lane.webhookId, deliveries: handedBack }))
-      }
-      while (lane.ready.length > 0 && lane.inFlight < settings.perRegistration && inFlight < settings.concurrency) {
-        yield* send(lane, lane.ready.shift()!, now)
+    for (const lane of [...d.waiting]) {
+      d.waiting.delete(lane)
+      yield* handBackStale(d, lane, now)
+      while (lane.ready.length > 0 && lane.inFlight < d.settings.perRegistration && d.inFlight < d.settings.concurrency) {
+        yield* send(d, lane, lane.ready.shift()!, now)
       }
       // Served: to the back of the turn.
-      if (lane.ready.length > 0) waiting.add(lane)
+      if (lane.ready.length > 0) d.waiting.add(lane)
     }
   })
 
-  /** Leases what the lanes have room for and starts what it can; how many it leased and how many it asked for. */
-  const fill = Effect.gen(function*() {
-    const holding = [...lanes.values()].filter((lane) => lane.inFlight + lane.ready.length > 0)
+/** Leases what the lanes have room for and starts what it can; how many it leased and how many it asked for. */
+const fill = (d: Dispatch) =>
+  Effect.gen(function*() {
+    const holding = [...d.lanes.values()].filter((lane) => lane.inFlight + lane.ready.length > 0)
     // What it holds, in flight and leased ahead, stays under twice what it may have in flight.
     const held = holding.reduce((n, lane) => n + lane.inFlight + lane.ready.length, 0)
-    const asked = Math.min(settings.leaseBatch, 2 * settings.concurrency - held)
+    const asked = Math.min(d.settings.leaseBatch, 2 * d.settings.concurrency - held)
     if (asked <= 0) return { leased: 0, asked }
     // Lanes holding nothing take their slots as any other does: the lease names at most what this dispatcher holds.
-    const room = { others: settings.perRegistration, of: new Map(holding.map((lane) => [lane.webhookId, roomOf(lane)])) }
+    const room = { others: d.settings.perRegistration, of: new Map(holding.map((lane) => [lane.webhookId, roomOf(d, lane)])) }
     // Not interrupted between the lease and its lanes: a lease the database committed is always in a lane, so a stop hands it back.
     const leased = yield* Effect.uninterruptible(Billing.leaseDeliveries({ limit: asked, room }).pipe(
       Effect.map(({ deliveries, registrations, leaseUntil }) => {
         for (const delivery of deliveries) {
-          const lane = laneOf(delivery.webhookId)
+          const lane = laneOf(d, delivery.webhookId)
           lane.ready.push({ delivery, registration: registrations.get(delivery.webhookId), leaseUntil })
-          waiting.add(lane)
+          d.waiting.add(lane)
         }
         return deliveries.length
       })
     ))
-    yield* pump
+    yield* pump(d)
     return { leased, asked }
   }).pipe(
     Effect.catchCause((cause) =>
@@ -218,12 +219,41 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
         : Effect.logError("webhook lease failed", cause).pipe(Effect.as({ leased: 0, asked: 1 })))
   )
 
+/**
+ * On stop, once the loop has stopped and before the writers are: what waits
+ * in lanes goes back at once rather than after its lease, and outcomes not
+ * yet written are written.
+ */
+const handBackOnStop = (d: Dispatch) =>
+  Effect.gen(function*() {
+    const waited = [...d.lanes.values()].flatMap((lane) => lane.ready.splice(0).map((l) => ({ id: l.delivery.id, leaseUntil: l.leaseUntil })))
+    yield* Billing.releaseDeliveries([...waited, ...(yield* Queue.clear(d.late))])
+    yield* Billing.recordOutcomes(yield* Queue.clear(d.outcomes))
+  }).pipe(Effect.catchCause((cause) => Effect.logError("webhook deliveries not handed back on stop", cause)))
+
+/** The dispatcher's loop, its fibers and its lanes, in the scope of its run. */
+const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOptions) {
+  const d: Dispatch = {
+    settings: { ...DEFAULT_DISPATCHER, ...options },
+    lanes: new Map(),
+    waiting: new Set(),
+    moved: new Set(),
+    inFlight: 0,
+    freed: yield* Queue.unbounded<void>(),
+    outcomes: yield* Queue.unbounded<DeliveryOutcome>(),
+    late: yield* Queue.unbounded<{ readonly id: string; readonly leaseUntil: number }>(),
+    sending: yield* FiberSet.make()
+  }
+  yield* Effect.forkScoped(writeInBatches(d.outcomes, d.settings.writeBatch, Billing.recordOutcomes, "outcomes"))
+  yield* Effect.forkScoped(writeInBatches(d.late, d.settings.writeBatch, Billing.releaseDeliveries, "releases"))
+  yield* Effect.forkScoped(Effect.forever(Effect.sleep(d.settings.reportInterval).pipe(Effect.andThen(report(d.lanes, d.moved)))))
+  yield* Effect.addFinalizer(() => handBackOnStop(d))
   for (;;) {
-    const { leased, asked } = yield* fill
+    const { leased, asked } = yield* fill(d)
     // A full lease may leave more due: lease again at once. Otherwise wait for a slot to free, or for new work.
     if (asked > 0 && leased === asked) continue
-    yield* Effect.raceFirst(Queue.take(freed), Effect.sleep(settings.pollInterval))
-    yield* Queue.clear(freed)
+    yield* Effect.raceFirst(Queue.take(d.freed), Effect.sleep(d.settings.pollInterval))
+    yield* Queue.clear(d.freed)
   }
 })
 
