@@ -235,61 +235,80 @@ interface Template {
 
 const templates = new Map<number, Template>()
 
-const template = (version: number): Template => {
-  const cached = templates.get(version)
-  if (cached !== undefined) return cached
-  const size = 17 + 4 * version
-  const words = (size + 31) >>> 5
-  const base = new Uint32Array(size * words)
-  const reserved = new Uint8Array(size * size)
-  const set = (x: number, y: number, dark: boolean) => {
-    reserved[y * size + x] = 1
-    if (dark) base[y * words + (x >>> 5)]! |= 1 << (x & 31)
-  }
-  // Finder patterns with their separators, cut at the edges.
-  for (const [fx, fy] of [[0, 0], [size - 7, 0], [0, size - 7]] as const) {
+/** A symbol's function patterns being drawn: dark modules as bits, and which modules they reserve. */
+interface FunctionGrid {
+  readonly size: number
+  readonly words: number
+  readonly base: Uint32Array
+  readonly reserved: Uint8Array
+}
+
+const setModule = (g: FunctionGrid, x: number, y: number, dark: boolean) => {
+  g.reserved[y * g.size + x] = 1
+  if (dark) g.base[y * g.words + (x >>> 5)]! |= 1 << (x & 31)
+}
+
+/** Finder patterns with their separators, cut at the edges. */
+const drawFinders = (g: FunctionGrid) => {
+  for (const [fx, fy] of [[0, 0], [g.size - 7, 0], [0, g.size - 7]] as const) {
     for (let dy = -1; dy <= 7; dy++) {
       for (let dx = -1; dx <= 7; dx++) {
         const x = fx + dx
         const y = fy + dy
-        if (x < 0 || y < 0 || x >= size || y >= size) continue
+        if (x < 0 || y < 0 || x >= g.size || y >= g.size) continue
         const ring = Math.max(Math.abs(dx - 3), Math.abs(dy - 3))
-        set(x, y, ring !== 2 && ring !== 4)
+        setModule(g, x, y, ring !== 2 && ring !== 4)
       }
     }
   }
-  // Alignment patterns, except where a finder is.
+}
+
+/** Alignment patterns, except where a finder is. */
+const drawAlignments = (g: FunctionGrid, version: number) => {
   const centres = alignmentCentres(version)
   for (const cy of centres) {
     for (const cx of centres) {
-      if (reserved[cy * size + cx] === 1) continue
-      for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) set(cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1)
+      if (g.reserved[cy * g.size + cx] === 1) continue
+      for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) setModule(g, cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1)
     }
   }
-  // Timing patterns.
-  for (let i = 0; i < size; i++) {
-    if (reserved[6 * size + i] === 0) set(i, 6, i % 2 === 0)
-    if (reserved[i * size + 6] === 0) set(6, i, i % 2 === 0)
+}
+
+const drawTiming = (g: FunctionGrid) => {
+  for (let i = 0; i < g.size; i++) {
+    if (g.reserved[6 * g.size + i] === 0) setModule(g, i, 6, i % 2 === 0)
+    if (g.reserved[i * g.size + 6] === 0) setModule(g, 6, i, i % 2 === 0)
   }
-  // Format areas (and the dark module), version areas: reserved, light for now.
+}
+
+/** Format areas (and the dark module), version areas: reserved, light for now. */
+const reserveFormatAndVersion = (g: FunctionGrid, version: number) => {
+  const size = g.size
   for (let i = 0; i < 9; i++) {
     if (i !== 6) {
-      set(8, i, false)
-      set(i, 8, false)
+      setModule(g, 8, i, false)
+      setModule(g, i, 8, false)
     }
     if (i < 8) {
-      set(size - 1 - i, 8, false)
-      set(8, size - 1 - i, false)
+      setModule(g, size - 1 - i, 8, false)
+      setModule(g, 8, size - 1 - i, false)
     }
   }
   if (version >= 7) {
     for (let i = 0; i < 18; i++) {
-      set(size - 11 + (i % 3), Math.floor(i / 3), false)
-      set(Math.floor(i / 3), size - 11 + (i % 3), false)
+      setModule(g, size - 11 + (i % 3), Math.floor(i / 3), false)
+      setModule(g, Math.floor(i / 3), size - 11 + (i % 3), false)
     }
   }
-  // Data modules in placement order: two-module columns from the right,
-  // upwards then downwards, skipping the vertical timing column.
+}
+
+/**
+ * Data modules in placement order: two-module columns from the right,
+ * upwards then downwards, skipping the vertical timing column; with the
+ * modules each mask flips, in the symbol and in its transpose.
+ */
+const placeData = (g: FunctionGrid) => {
+  const { size, words } = g
   const place: Array<number> = []
   const placeT: Array<number> = []
   const planes = Array.from({ length: 8 }, () => new Uint32Array(size * words))
@@ -301,7 +320,7 @@ const template = (version: number): Template => {
       const y = upwards ? size - 1 - v : v
       for (let j = 0; j < 2; j++) {
         const x = right - j
-        if (reserved[y * size + x] === 1) continue
+        if (g.reserved[y * size + x] === 1) continue
         const p = ((y * words + (x >>> 5)) << 5) | (x & 31)
         const pT = ((x * words + (y >>> 5)) << 5) | (y & 31)
         place.push(p)
@@ -314,22 +333,30 @@ const template = (version: number): Template => {
       }
     }
   }
+  return { place: Uint32Array.from(place), placeT: Uint32Array.from(placeT), planes, planesT }
+}
+
+const transposed = ({ size, words, base }: FunctionGrid) => {
   const baseT = new Uint32Array(size * words)
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       if ((base[y * words + (x >>> 5)]! >>> (x & 31)) & 1) baseT[x * words + (y >>> 5)]! |= 1 << (y & 31)
     }
   }
-  const made: Template = {
-    size,
-    words,
-    base,
-    baseT,
-    place: Uint32Array.from(place),
-    placeT: Uint32Array.from(placeT),
-    planes,
-    planesT
-  }
+  return baseT
+}
+
+const template = (version: number): Template => {
+  const cached = templates.get(version)
+  if (cached !== undefined) return cached
+  const size = 17 + 4 * version
+  const words = (size + 31) >>> 5
+  const grid: FunctionGrid = { size, words, base: new Uint32Array(size * words), reserved: new Uint8Array(size * size) }
+  drawFinders(grid)
+  drawAlignments(grid, version)
+  drawTiming(grid)
+  reserveFormatAndVersion(grid, version)
+  const made: Template = { size, words, base: grid.base, baseT: transposed(grid), ...placeData(grid) }
   templates.set(version, made)
   return made
 }
