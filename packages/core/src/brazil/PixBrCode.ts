@@ -207,6 +207,81 @@ const readFields = (
 
 const AMOUNT = /^\d{1,10}(\.\d{1,2})?$/
 
+type BrCodeRefusal = BrCodeMalformed | BrCodeCrcMismatch
+
+const malformedAt = (position: number, message: string) => Result.fail(new BrCodeMalformed({ position, message }))
+
+/** A field as read: its value and where it starts. */
+interface ReadField {
+  readonly value: string
+  readonly at: number
+}
+
+/** Field 63, the CRC: uppercase hex over the UTF-8 bytes up to and including `6304`. */
+const checkedCrc = (text: string): Result.Result<string, BrCodeRefusal> => {
+  const crcAt = text.length - 8
+  if (crcAt < 0 || text.slice(crcAt, crcAt + 4) !== "6304") return malformedAt(Math.max(0, crcAt), "must end with field 63 (CRC)")
+  const crc = text.slice(crcAt + 4)
+  const expected = crc16Hex(text.slice(0, crcAt + 4))
+  return crc === expected ? Result.succeed(crc) : Result.fail(new BrCodeCrcMismatch({ expected, actual: crc }))
+}
+
+/** The top-level fields by id, each once, starting with the payload format indicator and with every mandatory one. */
+const topFields = (text: string) =>
+  Result.gen(function*() {
+    const fields = yield* readFields(encoder.encode(text), 0)
+    const byId = new Map<string, ReadField>()
+    for (const f of fields) {
+      if (byId.has(f.id)) return yield* malformedAt(f.at, `field ${f.id} repeated`)
+      byId.set(f.id, f)
+    }
+    if (fields[0]?.id !== "00" || byId.get("00")?.value !== "01") return yield* malformedAt(0, "must start with payload format indicator 01")
+    for (const id of ["52", "53", "58", "59", "60"]) {
+      if (!byId.has(id)) return yield* malformedAt(text.length, `field ${id} is missing`)
+    }
+    const poi = byId.get("01")
+    if (poi !== undefined && poi.value !== "11" && poi.value !== "12") return yield* malformedAt(poi.at, "point of initiation must be 11 or 12")
+    return byId
+  })
+
+/** A template's sub-fields by id. */
+const subFieldsOf = (field: ReadField) =>
+  Result.map(readFields(encoder.encode(field.value), field.at + 4), (sub) => new Map(sub.map((s) => [s.id, s.value])))
+
+/** The Pix merchant account: the first template from 26 to 51 whose GUI is `br.gov.bcb.pix`. */
+const pixAccount = (byId: ReadonlyMap<string, ReadField>, length: number) =>
+  Result.gen(function*() {
+    for (let id = 26; id <= 51; id++) {
+      const field = byId.get(String(id))
+      if (field === undefined) continue
+      const subs = yield* subFieldsOf(field)
+      if (subs.get("00")?.toLowerCase() === PIX_GUI) return subs
+    }
+    return yield* malformedAt(length, "no Pix merchant account (GUI br.gov.bcb.pix)")
+  })
+
+/** The Pix Automático location of field 80, when it carries the Pix GUI. */
+const recurrenceLocationOf = (byId: ReadonlyMap<string, ReadField>) => {
+  const recurrence = byId.get("80")
+  if (recurrence === undefined) return Result.succeed(undefined)
+  return Result.map(subFieldsOf(recurrence), (subs) => (subs.get("00")?.toLowerCase() === PIX_GUI ? subs.get("25") : undefined))
+}
+
+/** Field 54 in centavos: digits with a dot and at most two decimals. */
+const amountOf = (byId: ReadonlyMap<string, ReadField>): Result.Result<number | undefined, BrCodeRefusal> => {
+  const field = byId.get("54")
+  if (field === undefined) return Result.succeed(undefined)
+  const amount = AMOUNT.test(field.value) ? parseReais(field.value) : undefined
+  return amount === undefined || Result.isFailure(amount) ? malformedAt(field.at, "amount must be digits with a dot") : Result.succeed(amount.success)
+}
+
+/** The txid: sub-field 05 of the additional data template (62). */
+const txidOf = (byId: ReadonlyMap<string, ReadField>) => {
+  const additional = byId.get("62")
+  if (additional === undefined) return Result.succeed(undefined)
+  return Result.map(readFields(encoder.encode(additional.value), additional.at + 4), (sub) => sub.find((s) => s.id === "05")?.value)
+}
+
 /**
  * Parses and validates a BR Code: CRC first (field 63, uppercase hex, over
  * the UTF-8 bytes up to and including `6304`), then every TLV length, the
@@ -216,86 +291,33 @@ const AMOUNT = /^\d{1,10}(\.\d{1,2})?$/
  * Does not judge values it has no rule for (merchant category, currency):
  * they are returned as read.
  */
-export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeMalformed | BrCodeCrcMismatch> => {
-  const malformed = (position: number, message: string) => Result.fail(new BrCodeMalformed({ position, message }))
-  const crcAt = text.length - 8
-  if (crcAt < 0 || text.slice(crcAt, crcAt + 4) !== "6304") return malformed(Math.max(0, crcAt), "must end with field 63 (CRC)")
-  const crc = text.slice(crcAt + 4)
-  const expected = crc16Hex(text.slice(0, crcAt + 4))
-  if (crc !== expected) return Result.fail(new BrCodeCrcMismatch({ expected, actual: crc }))
-
-  const top = readFields(encoder.encode(text), 0)
-  if (Result.isFailure(top)) return Result.fail(top.failure)
-  const byId = new Map<string, { value: string; at: number }>()
-  for (const f of top.success) {
-    if (byId.has(f.id)) return malformed(f.at, `field ${f.id} repeated`)
-    byId.set(f.id, f)
-  }
-  const req = (id: string) => byId.get(id)?.value
-  if (top.success[0]?.id !== "00" || req("00") !== "01") return malformed(0, "must start with payload format indicator 01")
-  for (const id of ["52", "53", "58", "59", "60"]) {
-    if (req(id) === undefined) return malformed(text.length, `field ${id} is missing`)
-  }
-  const poi = req("01")
-  if (poi !== undefined && poi !== "11" && poi !== "12") return malformed(byId.get("01")!.at, "point of initiation must be 11 or 12")
-
-  // The Pix merchant account may sit in any template from 26 to 51.
-  let account: Map<string, string> | undefined
-  for (let id = 26; id <= 51; id++) {
-    const field = byId.get(String(id))
-    if (field === undefined) continue
-    const sub = readFields(encoder.encode(field.value), field.at + 4)
-    if (Result.isFailure(sub)) return Result.fail(sub.failure)
-    const subs = new Map(sub.success.map((s) => [s.id, s.value]))
-    if (subs.get("00")?.toLowerCase() === PIX_GUI) {
-      account = subs
-      break
+export const parseBrCode = (text: string): Result.Result<ParsedBrCode, BrCodeRefusal> =>
+  Result.gen(function*() {
+    const crc = yield* checkedCrc(text)
+    const byId = yield* topFields(text)
+    const account = yield* pixAccount(byId, text.length)
+    const recurrenceLocation = yield* recurrenceLocationOf(byId)
+    // A Pix Automático-only code carries the GUI alone in 26 and its location in 80.
+    if (account.get("01") === undefined && account.get("25") === undefined && recurrenceLocation === undefined) {
+      return yield* malformedAt(text.length, "the Pix account has neither a key (01) nor a location (25)")
     }
-  }
-  if (account === undefined) return malformed(text.length, "no Pix merchant account (GUI br.gov.bcb.pix)")
-  let recurrenceLocation: string | undefined
-  const recurrence = byId.get("80")
-  if (recurrence !== undefined) {
-    const sub = readFields(encoder.encode(recurrence.value), recurrence.at + 4)
-    if (Result.isFailure(sub)) return Result.fail(sub.failure)
-    const subs = new Map(sub.success.map((s) => [s.id, s.value]))
-    if (subs.get("00")?.toLowerCase() === PIX_GUI) recurrenceLocation = subs.get("25")
-  }
-  // A Pix Automático-only code carries the GUI alone in 26 and its location in 80.
-  if (account.get("01") === undefined && account.get("25") === undefined && recurrenceLocation === undefined) {
-    return malformed(text.length, "the Pix account has neither a key (01) nor a location (25)")
-  }
-
-  const rawAmount = req("54")
-  let amountCents: number | undefined
-  if (rawAmount !== undefined) {
-    const amount = AMOUNT.test(rawAmount) ? parseReais(rawAmount) : undefined
-    if (amount === undefined || Result.isFailure(amount)) return malformed(byId.get("54")!.at, "amount must be digits with a dot")
-    amountCents = amount.success
-  }
-  let txid: string | undefined
-  const additional = byId.get("62")
-  if (additional !== undefined) {
-    const sub = readFields(encoder.encode(additional.value), additional.at + 4)
-    if (Result.isFailure(sub)) return Result.fail(sub.failure)
-    txid = sub.success.find((s) => s.id === "05")?.value
-  }
-  return Result.succeed({
-    payloadFormatIndicator: "01",
-    pointOfInitiationMethod: poi,
-    gui: account.get("00")!,
-    key: account.get("01"),
-    description: account.get("02"),
-    location: account.get("25"),
-    recurrenceLocation,
-    merchantCategoryCode: req("52")!,
-    currency: req("53")!,
-    amountCents,
-    countryCode: req("58")!,
-    merchantName: req("59")!,
-    merchantCity: req("60")!,
-    postalCode: req("61"),
-    txid,
-    crc
+    const field = (id: string) => byId.get(id)?.value
+    return {
+      payloadFormatIndicator: "01",
+      pointOfInitiationMethod: field("01"),
+      gui: account.get("00")!,
+      key: account.get("01"),
+      description: account.get("02"),
+      location: account.get("25"),
+      recurrenceLocation,
+      merchantCategoryCode: field("52")!,
+      currency: field("53")!,
+      amountCents: yield* amountOf(byId),
+      countryCode: field("58")!,
+      merchantName: field("59")!,
+      merchantCity: field("60")!,
+      postalCode: field("61"),
+      txid: yield* txidOf(byId),
+      crc
+    }
   })
-}
