@@ -20,6 +20,16 @@ export const first = <A>(rows: ReadonlyArray<A>): Option.Option<A> => Option.fro
 export const firstOf = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>) => (rows: ReadonlyArray<unknown>) =>
   Effect.map(decode(rows), first)
 
+/**
+ * A list of a rule table's statuses (or payment methods) for `IN`, written
+ * into the statement as constants, not parameters: the planner then matches
+ * partial indexes whose predicates name them (the billing run's, migration
+ * 0014) whatever plan it keeps for the statement. Only for the core's closed
+ * sets, never for a value from a request.
+ */
+export const constants = (sql: SqlClient.SqlClient, values: ReadonlyArray<string>): Statement.Fragment =>
+  sql.literal(values.length === 0 ? "(NULL)" : `(${values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", ")})`)
+
 /** An `ILIKE` pattern matching `search` anywhere, its `%`, `_` and `\` taken literally. */
 export const containsPattern = (search: string): string => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 

@@ -74,6 +74,12 @@ export {
   SubscriptionTransitions,
   type SubscriptionTrigger
 } from "./rules/SubscriptionTransitions.ts"
+export * from "./rules/BillingJobs.ts"
+export * from "./rules/CycleTransitions.ts"
+export * from "./rules/InvoiceTransitions.ts"
+export * from "./rules/ItemTransitions.ts"
+export * from "./rules/NextCycle.ts"
+export * from "./rules/SubscriptionStatuses.ts"
 export * from "./domain/Notification.ts"
 
 // Context of a request and installation-wide keys.

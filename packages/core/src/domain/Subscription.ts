@@ -17,9 +17,6 @@ export const SubscriptionStatuses = ["PENDING", "TRIALING", "ACTIVE", "PAST_DUE"
 export const SubscriptionStatus = Schema.Literals(SubscriptionStatuses)
 export type SubscriptionStatus = typeof SubscriptionStatus.Type
 
-/** Statuses of a subscription that still bills: it can be canceled and blocks deleting its customer or product. */
-export const OPEN_SUBSCRIPTION_STATUSES: ReadonlyArray<SubscriptionStatus> = ["PENDING", "TRIALING", "ACTIVE", "PAST_DUE", "DEFAULT"]
-
 export const ItemStatuses = ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "CHARGED", "FAILED", "CANCELED", "PENDING_UPGRADE", "DEFAULT"] as const
 export const ItemStatus = Schema.Literals(ItemStatuses)
 export type ItemStatus = typeof ItemStatus.Type
@@ -29,9 +26,6 @@ export const CycleStatuses = [
 ] as const
 export const CycleStatus = Schema.Literals(CycleStatuses)
 export type CycleStatus = typeof CycleStatus.Type
-
-/** Cycles not settled yet: a cancel cancels them. */
-export const OPEN_CYCLE_STATUSES: ReadonlyArray<CycleStatus> = ["SCHEDULED", "PENDING", "AWAITING_PAYMENT", "PROCESSING", "RETRY_SCHEDULED", "DUNNING"]
 
 export const InvoiceStatuses = ["PENDING", "AWAITING_PAYMENT", "OVERDUE", "PAID", "CANCELED", "EXPIRED", "UNCOLLECTIBLE"] as const
 export const InvoiceStatus = Schema.Literals(InvoiceStatuses)

@@ -23,6 +23,9 @@ import {
   SubscriptionItem
 } from "./Subscription.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
+import { SCHEDULED_CYCLE_STATUSES } from "../rules/CycleTransitions.ts"
+import { nextCycleOf } from "../rules/NextCycle.ts"
+import { FINISHED_SUBSCRIPTION_STATUSES } from "../rules/SubscriptionStatuses.ts"
 
 const s = SubscriptionSchema.fields
 const i = SubscriptionItem.fields
@@ -255,9 +258,6 @@ const splitRulesView = (rules: Subscription["splitRules"]) =>
     amount: r.type === "fixed" ? toReais(cents(r.value)) : percentFromHundredths(r.value)
   }))
 
-/** The next cycle to bill: the first not issued yet (in a trial, cycle 1 itself). */
-export const nextCycleOf = (aggregate: Pick<SubscriptionAggregate, "cycles">) => aggregate.cycles.find((x) => x.status === "SCHEDULED") ?? null
-
 const cycleChargeView = (charge: Charge | undefined): typeof CycleChargeView.Type | null =>
   charge === undefined ? null : {
     type: "CYCLE",
@@ -299,7 +299,7 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
   const next = nextCycleOf(aggregate)
   const firstCharge = charge(aggregate.cycles[0]?.chargeId ?? null)
   const unpaidFirst = sub.status === "PENDING" && firstCharge !== undefined && OPEN_STATUSES.includes(firstCharge.status)
-  const finished = ["CANCELED", "COMPLETED", "EXPIRED", "ARCHIVED"].includes(sub.status)
+  const finished = FINISHED_SUBSCRIPTION_STATUSES.includes(sub.status)
   return {
     subscriptionId: sub.id,
     customerId: sub.customerId,
@@ -408,7 +408,7 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
         approvedAt: cycle.approvedAt
       },
       credit: cycle.credit,
-      expectedIssueDate: cycle.status === "SCHEDULED" ? cycle.issueDate : null,
+      expectedIssueDate: SCHEDULED_CYCLE_STATUSES.includes(cycle.status) ? cycle.issueDate : null,
       invoices: aggregate.invoices.filter((x) => x.cycleNumber === cycle.cycleNumber).map((x) => invoiceView(x, charge(x.chargeId))),
       charge: cycleChargeView(charge(cycle.chargeId))
     })),

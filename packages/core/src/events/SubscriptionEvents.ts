@@ -12,7 +12,7 @@ import { Charge } from "../domain/Charge.ts"
 import { PaymentSuccessEvent, paymentFieldsOf } from "./ChargeEvents.ts"
 import { type EventName, SubscriptionEventNames } from "../domain/Events.ts"
 import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
-import { nextCycleOf } from "../domain/SubscriptionViews.ts"
+import { nextCycleOf } from "../rules/NextCycle.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { Instant, ReaisJson } from "../domain/Wire.ts"
 

@@ -43,8 +43,12 @@ export class ProviderGate extends Context.Service<ProviderGate, {
   readonly require: (account: Account, provider: ProviderKind) => Effect.Effect<void, ProviderNotConfigured>
   /** The payment methods production accounts cannot be charged by here. */
   readonly unservedMethods: ReadonlyArray<PaymentMethodInput>
-  /** Logs `message` (a warning) the first time this process is told of `what`; later calls log nothing. */
-  readonly warnOnce: (what: string, message: string) => Effect.Effect<void>
+  /**
+   * Logs the warning `message` makes of `what`, once per process: once one
+   * was logged, later calls neither log nor run `message`; `message`
+   * answering undefined (nothing to warn of yet) logs nothing.
+   */
+  readonly warnOnce: <R>(what: string, message: Effect.Effect<string | undefined, never, R>) => Effect.Effect<void, never, R>
 }>()("@billing/core/ports/ProviderGate") {
   /** The gate of an installation whose production accounts have exactly the `configured` providers. */
   static readonly layer = (configured: ReadonlyArray<ProviderKind>) =>
@@ -52,10 +56,15 @@ export class ProviderGate extends Context.Service<ProviderGate, {
       ProviderGate,
       Effect.gen(function*() {
         const warned = yield* Ref.make<ReadonlySet<string>>(new Set())
-        const warnOnce = (what: string, message: string) =>
-          Ref.modify(warned, (seen) => [!seen.has(what), seen.has(what) ? seen : new Set([...seen, what])]).pipe(
-            Effect.flatMap((first) => (first ? Effect.logWarning(message) : Effect.void))
-          )
+        const warnOnce = <R>(what: string, message: Effect.Effect<string | undefined, never, R>) =>
+          Effect.gen(function*() {
+            if ((yield* Ref.get(warned)).has(what)) return
+            const text = yield* message
+            if (text === undefined) return
+            // Two fibers may have made the message at once: only the first to mark it logs.
+            const first = yield* Ref.modify(warned, (seen) => [!seen.has(what), new Set([...seen, what])])
+            if (first) yield* Effect.logWarning(text)
+          })
         const missing = ProviderKind.literals.filter((kind) => !configured.includes(kind))
         return ProviderGate.of({
           unservedMethods: missing.flatMap(methodsOf),
@@ -65,7 +74,9 @@ export class ProviderGate extends Context.Service<ProviderGate, {
               ? Effect.void
               : warnOnce(
                 `refused:${provider}`,
-                `provider ${provider} is not configured: production accounts are refused with PROVIDER_NOT_CONFIGURED (first: account ${account.id}; logged once per process)`
+                Effect.succeed(
+                  `provider ${provider} is not configured: production accounts are refused with PROVIDER_NOT_CONFIGURED (first: account ${account.id}; logged once per process)`
+                )
               ).pipe(Effect.andThen(Effect.fail(new ProviderNotConfigured({
                 message: `Nenhum provedor ${provider} configurado para contas de produção`,
                 details: { provider }

@@ -9,8 +9,6 @@ import type {
   BillingCycle,
   CycleStatus,
   Invoice,
-  InvoiceStatus,
-  ItemStatus,
   Subscription,
   SubscriptionAggregate,
   SubscriptionChange,
@@ -20,7 +18,14 @@ import type {
 import type { ChargeStatus } from "../domain/Charge.ts"
 import type { Cents } from "../money/Money.ts"
 import type { RunScope } from "../domain/RunScope.ts"
+import type { CycleTransition } from "../rules/CycleTransitions.ts"
+import type { InvoiceTransition } from "../rules/InvoiceTransitions.ts"
+import type { ItemTransition } from "../rules/ItemTransitions.ts"
 import type { SubscriptionTransition } from "../rules/SubscriptionTransitions.ts"
+
+import type { BillingJobName } from "../rules/BillingJobs.ts"
+
+export type { BillingJobName }
 
 /** The filters of a subscription list, each `null` when not applied; newest first. */
 export interface SubscriptionListFilter {
@@ -47,28 +52,25 @@ export interface CycleRef {
   readonly cycleNumber: number
 }
 
-/**
- * The jobs of the billing run, by what they claim:
- * - `issue`: a `SCHEDULED` cycle whose issue day came (a card's: its due
- *   date) on a subscription that bills (`ACTIVE`, `DEFAULT`, or `TRIALING`
- *   for the first charge after the free period) and is not ending;
- * - `periodEnd`: a `SCHEDULED` cycle whose due date came on a subscription
- *   canceled at period end;
- * - `retry`: a `RETRY_SCHEDULED` cycle whose next card attempt is due;
- * - `dunningEnd`: a `DUNNING` cycle whose dunning window ended;
- * - `overdue`: an unpaid cycle past its due date not yet marked overdue;
- * - `stalledCard`: a billing run's card attempt left `PROCESSING` after its
- *   claim ran out (its worker stopped before recording the answer).
- */
-export type BillingJobName = "issue" | "periodEnd" | "retry" | "dunningEnd" | "overdue" | "stalledCard"
+/** An invoice before it is written: storage numbers it, per account, as it writes it. */
+export type UnnumberedInvoice = Omit<Invoice, "invoiceNumber">
 
-/** A move of one cycle (and of its own invoice, unless `invoice` is null), from one of `from`. */
+/** The records a new subscription starts with. */
+export interface NewSubscription {
+  readonly subscription: Subscription
+  readonly items: ReadonlyArray<SubscriptionItem>
+  readonly cycles: ReadonlyArray<BillingCycle>
+  readonly invoices: ReadonlyArray<UnnumberedInvoice>
+}
+
+/** A cycle, by its key. */
+export type CycleKey = Omit<CycleRef, "accountId">
+
+/** A move of one cycle by `transition`, its own invoice moving by the transition's `invoice`. */
 export interface CycleMove {
   readonly subscriptionId: string
   readonly cycleNumber: number
-  readonly from: ReadonlyArray<CycleStatus>
-  readonly to: CycleStatus
-  readonly invoice: { readonly status: InvoiceStatus; readonly paidAt?: Date | undefined; readonly canceledAt?: Date | undefined } | null
+  readonly transition: CycleTransition
   /** The day of the next card attempt (set when given; null clears it). */
   readonly nextAttemptOn?: string | null
 }
@@ -105,12 +107,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    */
   readonly lock: (id: string) => Effect.Effect<void>
   /** Writes a new subscription with its items, cycles and invoices (numbered here, per account). Call in a transaction. */
-  readonly insert: (aggregate: {
-    readonly subscription: Subscription
-    readonly items: ReadonlyArray<SubscriptionItem>
-    readonly cycles: ReadonlyArray<BillingCycle>
-    readonly invoices: ReadonlyArray<Omit<Invoice, "invoiceNumber">>
-  }) => Effect.Effect<void>
+  readonly insert: (records: NewSubscription) => Effect.Effect<void>
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<SubscriptionAggregate>>
   readonly list: (accountId: string, filter: SubscriptionListFilter) => Effect.Effect<{
     readonly items: ReadonlyArray<SubscriptionListEntry>
@@ -143,10 +140,14 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   ) => Effect.Effect<ReadonlyArray<string>>
   /** Sets `cancelAtPeriodEnd` (and the reason) unless it is set already; whether it changed. */
   readonly scheduleCancel: (id: string, reason: string | null, at: Date) => Effect.Effect<boolean>
-  /** Moves cycle `n` from one of `from` to `to` (with the day of its next card attempt), and its invoice to `invoice`; whether it moved. */
+  /**
+   * Moves cycle `n` by its transition (with the day of its next card
+   * attempt) if it is still in one of the transition's `from`, and its own
+   * invoice with it; whether it moved.
+   */
   readonly moveCycle: (subscriptionId: string, n: number, move: Omit<CycleMove, "subscriptionId" | "cycleNumber">, at: Date) => Effect.Effect<boolean>
   /** Moves many cycles at once, each as `moveCycle` would; the cycles it moved. */
-  readonly moveCycles: (moves: ReadonlyArray<CycleMove>, at: Date) => Effect.Effect<ReadonlyArray<CycleRef>>
+  readonly moveCycles: (moves: ReadonlyArray<CycleMove>, at: Date) => Effect.Effect<ReadonlyArray<CycleKey>>
   /**
    * Claims up to `limit` cycles due for `job` in `scope` until
    * `clock.leaseUntil` (`SKIP LOCKED`, and not claimed by a live lease), so
@@ -155,6 +156,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly claimDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) => Effect.Effect<ReadonlyArray<CycleRef>>
   /** How many cycles `claimDue` could claim for `job` now (a long run's progress). */
   readonly countDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock) => Effect.Effect<number>
+  /** How many cycles due for `job` now the scope's `heldMethods` leave (production accounts without the provider). */
+  readonly countHeld: (job: BillingJobName, scope: RunScope, clock: ClaimClock) => Effect.Effect<number>
   /**
    * The subscriptions `ids` as the billing run reads them, with their cycles
    * from the current one on and the version of what was read (any order;
@@ -248,12 +251,12 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly activatePaidItems: (chargeId: string, at: Date) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
   /** The items waiting for the refused prorata charge `chargeId` become `FAILED`; those they would replace keep going. */
   readonly failItemsOfCharge: (chargeId: string, at: Date) => Effect.Effect<void>
-  /** Moves the open invoices of charge `chargeId` to `status` at `at` (its payment or cancel instant). */
-  readonly settleInvoicesOfCharge: (chargeId: string, status: InvoiceStatus, at: Date) => Effect.Effect<void>
+  /** Moves the invoices of charge `chargeId` by `transition` at `at` (its payment or cancel instant). */
+  readonly settleInvoicesOfCharge: (chargeId: string, transition: InvoiceTransition, at: Date) => Effect.Effect<void>
   /** Makes `newItemId` the main plan when it replaces the main plan `oldItemId`. */
   readonly replacePrimary: (subscriptionId: string, oldItemId: string, newItemId: string, at: Date) => Effect.Effect<void>
-  /** Ends an item now (`CANCELED`). */
-  readonly cancelItem: (itemId: string, at: Date) => Effect.Effect<void>
+  /** Moves the item `itemId` by `transition`, if it is one the transition applies to. */
+  readonly moveItem: (itemId: string, transition: ItemTransition, at: Date) => Effect.Effect<void>
   /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
   readonly repriceScheduledCycle: (subscriptionId: string, n: number, amounts: { readonly amount: Cents; readonly discount: Cents }, at: Date) => Effect.Effect<void>
   /**
@@ -282,16 +285,6 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     >,
     at: Date
   ) => Effect.Effect<void>
-  /** Moves the items of `type` in one of `from` to `to`, on every subscription of `subscriptionIds`. */
-  readonly moveItems: (
-    subscriptionIds: ReadonlyArray<string>,
-    which: {
-      readonly type: SubscriptionItem["type"]
-      readonly from: ReadonlyArray<ItemStatus>
-      /** Leave replacements waiting for a payment or for the next cycle as they are. */
-      readonly excludeReplacements?: boolean
-    },
-    to: ItemStatus,
-    at: Date
-  ) => Effect.Effect<void>
+  /** Moves by `transition` the items it applies to, on every subscription of `subscriptionIds`. */
+  readonly moveItems: (subscriptionIds: ReadonlyArray<string>, transition: ItemTransition, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/Subscriptions") {}

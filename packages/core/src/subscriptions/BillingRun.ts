@@ -31,6 +31,7 @@ import { Outbox } from "../ports/Outbox.ts"
 import { ProviderGate } from "../ports/ProviderGate.ts"
 import { type BillingJobName, type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { CycleTransitions } from "../rules/CycleTransitions.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { settleDueReceivables } from "../ledger/SettleReceivables.ts"
 import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
@@ -72,17 +73,16 @@ const servedScope = (scope: RunScope) =>
  * Once a batch drained what it could claim: warns, once per process, when
  * cycles of production accounts were left due for want of their provider.
  */
-const warnHeldCycles = Effect.fnUntraced(function*(scope: RunScope, served: RunScope) {
-  const gate = yield* ProviderGate
-  if (served.heldMethods === undefined) return
-  const subscriptions = yield* Subscriptions
-  const clock = yield* claimClock
-  const held = (yield* subscriptions.countDue("issue", scope, clock)) - (yield* subscriptions.countDue("issue", served, clock))
-  if (held <= 0) return
-  yield* gate.warnOnce(
-    "billing-run:held",
-    `billing run: ${held} due cycles of production accounts left SCHEDULED: no provider configured for ${served.heldMethods.join(", ")} (logged once per process)`
-  )
+const warnHeldCycles = Effect.fnUntraced(function*(served: RunScope) {
+  const methods = served.heldMethods
+  if (methods === undefined) return
+  const message = Effect.gen(function*() {
+    const held = yield* (yield* Subscriptions).countHeld("issue", served, yield* claimClock)
+    return held <= 0 ? undefined : `billing run: ${held} due cycles of production accounts left SCHEDULED: no provider configured for ${
+      methods.join(", ")
+    } (logged once per process)`
+  })
+  yield* (yield* ProviderGate).warnOnce("billing-run:held", message)
 })
 
 /** Issues the cycles whose issue day came (a card's: its due date), the batch claimed at once and written set-based. */
@@ -92,13 +92,13 @@ export const issueDueCycles = Effect.fn("BillingRun.issueDue")(function*(limit: 
   yield* issueCycles(claimed).pipe(
     Effect.catchCause((cause) => Effect.logWarning(`billing run: a batch of ${claimed.length} cycles was not issued`, cause))
   )
-  if (claimed.length < limit) yield* warnHeldCycles(scope, served)
+  if (claimed.length < limit) yield* warnHeldCycles(served)
   return claimed.length
 })
 
 /** Attempts again the refused card renewals whose retry day came. */
 export const retryDueCycles = Effect.fn("BillingRun.retryDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
-  return yield* runClaimed("retry", limit, yield* servedScope(scope), (ref) => attemptCycle(ref, { manual: false, from: ["RETRY_SCHEDULED"] }))
+  return yield* runClaimed("retry", limit, yield* servedScope(scope), (ref) => attemptCycle(ref, { manual: false, from: CycleTransitions.retried.from }))
 })
 
 /** Finishes the card attempts whose worker stopped before recording the acquirer's answer. */
@@ -147,12 +147,7 @@ const endCycleDunning = (ref: CycleRef) =>
     const at = new Date(yield* Clock.currentTimeMillis)
     // Charges before cycles, as a payment takes them: an attempt in flight is canceled (or paid first) before the cycle fails.
     yield* (yield* Charges).cancelOpenOfSubscription(ref.subscriptionId, at)
-    const failed = yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, {
-      from: ["DUNNING"],
-      to: "FAILED",
-      invoice: { status: "UNCOLLECTIBLE" },
-      nextAttemptOn: null
-    }, at)
+    const failed = yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, { transition: CycleTransitions.dunningEnded, nextAttemptOn: null }, at)
     if (!failed) return
     yield* cancelNow(ref.subscriptionId, "DEFAULT", at).pipe(Effect.catchTag("SUBSCRIPTION_ALREADY_CANCELED", () => Effect.void))
   }).pipe((body) => Effect.flatMap(Transactor, (transactor) => transactor.withTransaction(body)))

@@ -11,10 +11,12 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { SubscriptionAlreadyCanceled, SubscriptionNotEligible, SubscriptionStatus } from "../domain/Subscription.ts"
 import { Description, optional } from "../domain/Values.ts"
 import { Instant } from "../domain/Wire.ts"
-import { nextCycleOf } from "../domain/SubscriptionViews.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { InvoiceTransitions } from "../rules/InvoiceTransitions.ts"
+import { ItemTransitions } from "../rules/ItemTransitions.ts"
+import { nextCycleOf } from "../rules/NextCycle.ts"
 import { nextSubscriptionStatus, SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { appendSubscriptionEvent } from "./SubscriptionPayments.ts"
@@ -58,10 +60,10 @@ export const cancelNow = Effect.fn("Subscriptions.cancelNow")(function*(id: stri
   const numbers = yield* subscriptions.cancelOpenCycles(id, at)
   // A plan change's prorata, canceled unpaid: its invoice is canceled and its items never start.
   for (const charge of canceledCharges.filter((c) => c.cycleNumber === null)) {
-    yield* subscriptions.settleInvoicesOfCharge(charge.id, "CANCELED", at)
+    yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.canceled, at)
   }
-  yield* subscriptions.moveItems([id], { type: "RECURRING", from: ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "PENDING_UPGRADE", "DEFAULT"] }, "CANCELED", at)
-  yield* subscriptions.moveItems([id], { type: "ONE_TIME", from: ["PENDING", "AWAITING_PAYMENT"] }, "CANCELED", at)
+  yield* subscriptions.moveItems([id], ItemTransitions.canceled, at)
+  yield* subscriptions.moveItems([id], ItemTransitions.oneTimeCanceled, at)
   const after = yield* subscriptions.find(canceled.value.accountId, id)
   if (Option.isSome(after)) yield* appendSubscriptionEvent(SubscriptionTransitions.canceled.event, after.value, at)
   return numbers

@@ -10,6 +10,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import { PaymentDeclined, PaymentFailed, SubscriptionNotEligible } from "../domain/Subscription.ts"
+import { RETRYABLE_CYCLE_STATUSES } from "../rules/CycleTransitions.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { attemptCycle } from "./IssueCycle.ts"
 
@@ -23,16 +24,14 @@ export const ManualRetryResponse = Schema.Struct({
   manualRetryCount: Schema.Int
 }).annotate({ identifier: "ManualRetryResponse" })
 
-const RETRYABLE = ["RETRY_SCHEDULED", "DUNNING"] as const
-
 export const retrySubscriptionPayment = Effect.fn("Subscriptions.retryPayment")(function*(id: string) {
   const aggregate = yield* findOwnSubscription(id)
-  const cycle = aggregate.cycles.find((c) => (RETRYABLE as ReadonlyArray<string>).includes(c.status))
+  const cycle = aggregate.cycles.find((c) => RETRYABLE_CYCLE_STATUSES.includes(c.status))
   if (cycle === undefined) {
     return yield* new SubscriptionNotEligible({ message: "Nenhum ciclo com pagamento recusado aguarda nova tentativa", details: { subscriptionId: id } })
   }
   const ref = { accountId: aggregate.subscription.accountId, subscriptionId: id, cycleNumber: cycle.cycleNumber }
-  const outcome = yield* attemptCycle(ref, { manual: true, from: RETRYABLE })
+  const outcome = yield* attemptCycle(ref, { manual: true, from: RETRYABLE_CYCLE_STATUSES })
   if (Option.isNone(outcome)) {
     return yield* new SubscriptionNotEligible({ message: "O ciclo mudou durante a tentativa", details: { subscriptionId: id } })
   }

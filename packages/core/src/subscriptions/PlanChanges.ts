@@ -33,6 +33,7 @@ import { Ids } from "../ports/Ids.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { ItemTransitions } from "../rules/ItemTransitions.ts"
 import {
   catalogPrice,
   checkQuantity,
@@ -281,7 +282,7 @@ const applyFreeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggr
   const subscriptions = yield* Subscriptions
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     yield* lockAndRecheck(aggregate, quote)
-    if (item.upgradedFromItemId !== null) yield* subscriptions.cancelItem(item.upgradedFromItemId, at)
+    if (item.upgradedFromItemId !== null) yield* subscriptions.moveItem(item.upgradedFromItemId, ItemTransitions.replaced, at)
     yield* subscriptions.addItems([item])
     if (item.upgradedFromItemId !== null) {
       yield* subscriptions.linkReplacement(item.upgradedFromItemId, item.id, at)
@@ -365,7 +366,7 @@ export const removeItem = Effect.fn("Subscriptions.removeItem")(function*(
     const subscriptions = yield* Subscriptions
     yield* subscriptions.lock(subscriptionId)
     yield* removable(yield* findOwnSubscription(subscriptionId))
-    yield* subscriptions.cancelItem(item.id, at)
+    yield* subscriptions.moveItem(item.id, ItemTransitions.removed, at)
     yield* subscriptions.appendChange(subscriptionId, {
       kind: "PLAN",
       type: "REMOVE_ITEM",

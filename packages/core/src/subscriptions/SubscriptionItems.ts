@@ -9,20 +9,17 @@ import { Effect } from "effect"
 import type { BillingCycle, InvoiceLine, BillableSubscription, SubscriptionItem } from "../domain/Subscription.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { adjustmentLine, cycleInvoice } from "../rules/CycleInvoice.ts"
+import { SCHEDULED_CYCLE_STATUSES } from "../rules/CycleTransitions.ts"
+import { BILLED_ITEM_STATUSES, isScheduledReplacement, ItemTransitions, nextItemStatus } from "../rules/ItemTransitions.ts"
 import { lineTotal } from "../rules/Items.ts"
-
-const BILLED: ReadonlyArray<SubscriptionItem["status"]> = ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "DEFAULT"]
-
-/** A downgrade waiting for the next cycle. */
-const isScheduledReplacement = (item: SubscriptionItem) => item.status === "PENDING" && item.upgradedFromItemId !== null
 
 /** The recurring items billed in the current cycle. */
 export const billedItems = (aggregate: BillableSubscription): ReadonlyArray<SubscriptionItem> =>
-  aggregate.items.filter((item) => item.type === "RECURRING" && BILLED.includes(item.status) && !isScheduledReplacement(item))
+  aggregate.items.filter((item) => item.type === "RECURRING" && BILLED_ITEM_STATUSES.includes(item.status) && !isScheduledReplacement(item))
 
 /** Items waiting to start: an upgrade or add-on waiting for its payment, a downgrade waiting for the next cycle. */
 export const waitingItems = (aggregate: BillableSubscription): ReadonlyArray<SubscriptionItem> =>
-  aggregate.items.filter((item) => item.status === "PENDING_UPGRADE" || isScheduledReplacement(item))
+  aggregate.items.filter((item) => nextItemStatus(item, "upgradePaid") !== undefined || isScheduledReplacement(item))
 
 /** The recurring items the next cycle will bill: the billed ones, with scheduled replacements in their place. */
 export const nextCycleItems = (aggregate: BillableSubscription): ReadonlyArray<SubscriptionItem> => {
@@ -57,7 +54,7 @@ export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(func
   const sub = aggregate.subscription
   const subscriptions = yield* Subscriptions
   for (const cycle of aggregate.cycles) {
-    if (cycle.status !== "SCHEDULED") continue
+    if (!SCHEDULED_CYCLE_STATUSES.includes(cycle.status)) continue
     const lines = scheduledLines(aggregate, cycle)
     const invoice = cycleInvoice({ cycle: cycle.cycleNumber, paymentMethod: cycle.paymentMethod, lines, discounts: sub.discounts, coupon: sub.coupon })
     yield* subscriptions.repriceScheduledCycle(sub.id, cycle.cycleNumber, { amount: invoice.total, discount: invoice.discount }, at)
@@ -76,7 +73,11 @@ export const withScheduledReplacements = <A extends BillableSubscription>(aggreg
   const replacedBy = new Map(scheduled.map((item) => [item.upgradedFromItemId!, item.id]))
   const started = new Set(scheduled.map((item) => item.id))
   const items = aggregate.items.map((item) =>
-    started.has(item.id) ? { ...item, status: "ACTIVE" as const } : replacedBy.has(item.id) ? { ...item, status: "CANCELED" as const } : item
+    started.has(item.id)
+      ? { ...item, status: ItemTransitions.downgradeStarted.to }
+      : replacedBy.has(item.id)
+      ? { ...item, status: ItemTransitions.replaced.to }
+      : item
   )
   const primary = replacedBy.get(aggregate.subscription.primaryItemId) ?? aggregate.subscription.primaryItemId
   return { ...aggregate, items, subscription: { ...aggregate.subscription, primaryItemId: primary } }

@@ -9,7 +9,6 @@ import { creditPayments } from "../ledger/CreditPayments.ts"
 import type { BillingCycle, SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
-import { type ItemStatus, OPEN_CYCLE_STATUSES, OPEN_SUBSCRIPTION_STATUSES } from "../domain/Subscription.ts"
 import { paymentSuccessBody } from "../events/ChargeEvents.ts"
 import {
   paymentFailed,
@@ -23,6 +22,10 @@ import { Accounts } from "../ports/Accounts.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { type CycleMove, Subscriptions } from "../ports/Subscriptions.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { CycleTransitions, nextCycleStatus } from "../rules/CycleTransitions.ts"
+import { InvoiceTransitions } from "../rules/InvoiceTransitions.ts"
+import { ItemTransitions } from "../rules/ItemTransitions.ts"
+import { OPEN_SUBSCRIPTION_STATUSES } from "../rules/SubscriptionStatuses.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { afterRefusal } from "../rules/RetrySchedule.ts"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
@@ -81,8 +84,6 @@ const cycleOf = (charge: Charge) =>
     ? []
     : [{ accountId: charge.accountId, subscriptionId: charge.subscriptionId, cycleNumber: charge.cycleNumber }]
 
-const RECURRING_TO_ACTIVATE: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING", "AWAITING_PAYMENT"]
-
 /**
  * Cycles' charges paid, set-based (one payment confirmed, or a billing run's
  * batch of cards): their credits in the ledger, the cycles and their invoices `PAID` and current, the
@@ -102,15 +103,14 @@ const recordCycleMoves = Effect.fnUntraced(function*(charges: ReadonlyArray<Char
   const paid = charges.flatMap((charge) => cycleOf(charge).map((ref) => ({ charge, ref })))
   if (paid.length === 0) return
   const subscriptions = yield* Subscriptions
-  const moved = yield* subscriptions.moveCycles(paid.map(({ ref }) => ({ ...ref, from: OPEN_CYCLE_STATUSES, to: "PAID", invoice: { status: "PAID", paidAt: at } })), at)
+  const moved = yield* subscriptions.moveCycles(paid.map(({ ref }) => ({ ...ref, transition: CycleTransitions.paid })), at)
   // Only a cycle this payment settled moves its subscription on; a charge paid for a cycle settled already is still announced.
   yield* subscriptions.advanceCurrentCycles(moved, at)
   const ids = [...new Set(moved.map((ref) => ref.subscriptionId))]
-  // A downgrade scheduled meanwhile waits for its cycle; it is not activated with the plan.
   const activated = new Set(yield* subscriptions.transitionMany(ids, SubscriptionTransitions.activated, at, { unlessRecurrencePending: true }))
-  yield* subscriptions.moveItems([...activated], { type: "RECURRING", from: RECURRING_TO_ACTIVATE, excludeReplacements: true }, "ACTIVE", at)
+  yield* subscriptions.moveItems([...activated], ItemTransitions.activated, at)
   // One-time items (order bumps) ride on the invoice just paid.
-  yield* subscriptions.moveItems(ids, { type: "ONE_TIME", from: ["PENDING"] }, "CHARGED", at)
+  yield* subscriptions.moveItems(ids, ItemTransitions.charged, at)
   const renewable = [...new Set(moved.filter((ref) => ref.cycleNumber > 1 && !activated.has(ref.subscriptionId)).map((ref) => ref.subscriptionId))]
   const renewed = new Set(yield* subscriptions.transitionMany(renewable, SubscriptionTransitions.renewed, at))
   const after = new Map((yield* subscriptions.findBillable([...new Set(paid.map(({ ref }) => ref.subscriptionId))])).map((a) => [a.subscription.id, a]))
@@ -134,10 +134,7 @@ const recordCycleMoves = Effect.fnUntraced(function*(charges: ReadonlyArray<Char
 export const activate = Effect.fn("Subscriptions.activate")(function*(id: string, at: Date) {
   const subscriptions = yield* Subscriptions
   const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
-  if (Option.isSome(activated)) {
-    // A downgrade scheduled meanwhile waits for its cycle; it is not activated with the plan.
-    yield* subscriptions.moveItems([id], { type: "RECURRING", from: RECURRING_TO_ACTIVATE, excludeReplacements: true }, "ACTIVE", at)
-  }
+  if (Option.isSome(activated)) yield* subscriptions.moveItems([id], ItemTransitions.activated, at)
   return activated
 })
 
@@ -155,7 +152,7 @@ const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: 
   const ended = Option.isSome(before) && !OPEN_SUBSCRIPTION_STATUSES.includes(before.value.subscription.status)
   const activated = ended ? [] : yield* subscriptions.activatePaidItems(charge.id, at)
   if (ended) yield* subscriptions.failItemsOfCharge(charge.id, at)
-  yield* subscriptions.settleInvoicesOfCharge(charge.id, "PAID", at)
+  yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.paid, at)
   const aggregate = yield* subscriptions.find(charge.accountId, id)
   if (Option.isNone(aggregate)) return
   yield* repriceNextCycle(aggregate.value, at)
@@ -180,13 +177,14 @@ export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused"
   const subscriptions = yield* Subscriptions
   yield* (yield* Outbox).append(paymentFailed(charge, charge.failureReason ?? "card_declined", at))
   yield* subscriptions.failItemsOfCharge(charge.id, at)
-  yield* subscriptions.settleInvoicesOfCharge(charge.id, "UNCOLLECTIBLE", at)
+  yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.uncollectible, at)
 })
 
 /** The move of a billing run's card attempt that got no approval (`PROCESSING`): on to its retry schedule. */
 const toNextAttempt = (cycle: BillingCycle, at: Date): CycleMove => {
   const next = afterRefusal(cycle.attemptCount, saoPauloDate(at.getTime()))
-  return { subscriptionId: cycle.subscriptionId, cycleNumber: cycle.cycleNumber, from: ["PROCESSING"], to: next.status, invoice: null, nextAttemptOn: next.nextAttemptOn }
+  const transition = next.status === CycleTransitions.lastAttemptRefused.to ? CycleTransitions.lastAttemptRefused : CycleTransitions.attemptRefused
+  return { subscriptionId: cycle.subscriptionId, cycleNumber: cycle.cycleNumber, transition, nextAttemptOn: next.nextAttemptOn }
 }
 
 /**
@@ -208,8 +206,8 @@ export const recordCyclesRefused = Effect.fn("Subscriptions.recordCyclesRefused"
     if (cycle === undefined || cycle.chargeId !== charge.id) continue
     rulers.push({ ref, entry: { kind: "payment.failed", channel: "webhook", sentAt: at.toISOString() } })
     if (cycle.attemptCount === 0) {
-      moves.push({ ...ref, from: OPEN_CYCLE_STATUSES, to: "FAILED", invoice: { status: "UNCOLLECTIBLE" } })
-    } else if (cycle.status === "PROCESSING") {
+      moves.push({ ...ref, transition: CycleTransitions.firstCardRefused })
+    } else if (nextCycleStatus(cycle.status, "attemptRefused") !== undefined) {
       moves.push(toNextAttempt(cycle, at))
     }
   }
@@ -228,18 +226,18 @@ export const recordChargeExpired = Effect.fn("Subscriptions.recordChargeExpired"
   const subscriptions = yield* Subscriptions
   if (charge.cycleNumber === null) {
     yield* subscriptions.failItemsOfCharge(charge.id, at)
-    return yield* subscriptions.settleInvoicesOfCharge(charge.id, "EXPIRED", at)
+    return yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.expired, at)
   }
   const id = charge.subscriptionId
   const [cycle] = yield* subscriptions.findCycles([{ subscriptionId: id, cycleNumber: charge.cycleNumber }])
   if (cycle?.chargeId !== charge.id) return
-  if (cycle.status === "PROCESSING" && cycle.attemptCount > 0) {
+  if (nextCycleStatus(cycle.status, "attemptRefused") !== undefined && cycle.attemptCount > 0) {
     // A card attempt never answered within its window: it counts as refused and the schedule goes on (the
     // acquirer's reports settle a capture that was never answered).
     yield* subscriptions.moveCycles([toNextAttempt(cycle, at)], at)
     return
   }
-  const moved = yield* subscriptions.moveCycle(id, charge.cycleNumber, { from: ["PENDING", "AWAITING_PAYMENT"], to: "EXPIRED", invoice: { status: "EXPIRED" } }, at)
+  const moved = yield* subscriptions.moveCycle(id, charge.cycleNumber, { transition: CycleTransitions.expired }, at)
   if (!moved || charge.cycleNumber !== 1) return
   const expired = yield* subscriptions.transition(id, SubscriptionTransitions.expired, {}, at)
   if (Option.isNone(expired)) return

@@ -6,21 +6,23 @@
  * `rules/CycleSchedule.ts`, every amount from `rules/CycleInvoice.ts` and
  * `rules/Prorata.ts`.
  */
-import type { SubscriptionAggregate } from "../domain/Subscription.ts"
 import { Effect } from "effect"
 import type { Account } from "../domain/Account.ts"
 import type { CheckoutOrder } from "../checkout/ParseCheckout.ts"
 import type { PurchaseLine } from "../checkout/PriceCheckout.ts"
 import { type Charge, paymentTypeOf } from "../domain/Charge.ts"
-import type { BillingCycle, Invoice, InvoiceLine, Subscription, SubscriptionItem, SubscriptionSplitRule } from "../domain/Subscription.ts"
+import type { BillingCycle, InvoiceLine, Subscription, SubscriptionItem, SubscriptionSplitRule } from "../domain/Subscription.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type Cents, cents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
+import type { NewSubscription, UnnumberedInvoice } from "../ports/Subscriptions.ts"
 import { cycleInvoice } from "../rules/CycleInvoice.ts"
+import { CycleTransitions } from "../rules/CycleTransitions.ts"
 import { cycleDueDate, issueDate } from "../rules/CycleSchedule.ts"
 import { lineTotal } from "../rules/Items.ts"
 import { prorata } from "../rules/Prorata.ts"
 import { type SubscriptionStart, subscriptionStart } from "../rules/SubscriptionStart.ts"
+import { RECURRENCE_AWAITING_BANK } from "../rules/SubscriptionStatuses.ts"
 import { newCycle } from "./NextCycle.ts"
 import type { SubscriptionTerms } from "./SubscriptionTerms.ts"
 
@@ -46,7 +48,7 @@ export interface SubscriptionPlan {
     readonly customerId: string
     readonly charge: Pick<Charge, "id" | "dueDate"> | null
     readonly recurrencyId: string | null
-  }) => SubscriptionAggregate
+  }) => NewSubscription
 }
 
 /** The invoice line of a bought price. */
@@ -108,8 +110,8 @@ const splitRulesOf = (order: CheckoutOrder): ReadonlyArray<SubscriptionSplitRule
   return split.map((s) => ({ accountNumber: s.accountNumber ?? s.publicId ?? "", type: s.type, value: s.amount }))
 }
 
-/** Plans the subscription `subscriptionId` for `order` on `terms`. */
-export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function*(input: {
+/** What `planFirstCycle` is asked for: the subscription `subscriptionId` of `order` on `terms`. */
+interface PlanInput {
   readonly order: CheckoutOrder
   readonly terms: SubscriptionTerms
   readonly subscriptionId: string
@@ -118,16 +120,22 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
   /** The checkout link or session it was bought through. */
   readonly checkoutId: string | null
   readonly caller: { readonly account: Account; readonly master: Account }
-}) {
-  const { order, terms, subscriptionId, caller } = input
+}
+
+/** What every record of the plan is made from: the request, its start, its method and the ids drawn for it. */
+interface PlanContext extends PlanInput {
+  readonly at: Date
+  readonly start: SubscriptionStart
+  readonly free: boolean
+  readonly method: Subscription["paymentMethod"]
+  readonly itemIds: ReadonlyArray<string>
+}
+
+/** When the subscription of `order` on `terms` first bills. */
+const startOf = (order: CheckoutOrder, terms: SubscriptionTerms): SubscriptionStart => {
   const request = order.request
-  const ids = yield* Ids
-  const sandbox = { sandbox: caller.account.sandbox }
-  const itemIds = yield* Effect.forEach([...terms.recurring, ...terms.oneTime], () => ids.make("item", sandbox))
-  const invoiceId = yield* ids.make("inv", sandbox)
-  const at = new Date(terms.now)
   const coupon = terms.coupon
-  const start = subscriptionStart({
+  return subscriptionStart({
     today: terms.today,
     recurrence: recurrenceOf(terms),
     billingDay: request.billingDay,
@@ -140,113 +148,141 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
     prorataDueDate: request.prorataDueDate,
     mergeWithNextCycle: request.mergeWithNextCycle
   })
-  if (start.first.prorata !== null && !start.first.prorata.merged && start.first.dueDate > start.anchorDate) {
-    return yield* invalid("prorataDueDate", "prorataDueDate must not be after the first full cycle's due date")
+}
+
+/** The subscription's own record, for `customerId` and the Pix Automático recurrence `recurrencyId` (or null). */
+const subscriptionRecord = (plan: PlanContext, customerId: string, recurrencyId: string | null): Subscription => {
+  const { order, terms, start, caller } = plan
+  const request = order.request
+  return {
+    id: plan.subscriptionId,
+    accountId: caller.account.id,
+    masterAccountId: caller.master.id,
+    customerId,
+    checkoutId: plan.checkoutId,
+    cartId: request.cartId ?? null,
+    status: plan.free ? "TRIALING" : "PENDING",
+    interval: terms.interval,
+    intervalCount: terms.intervalCount,
+    billingDay: start.billingDay,
+    paymentMethod: plan.method,
+    paymentMethodId: request.paymentMethodId ?? null,
+    card: plan.card,
+    allowedPaymentMethods: request.allowedPaymentMethods ?? [plan.method],
+    passFeesToCustomer: request.passFeesToCustomer ?? false,
+    name: order.buyer.name,
+    email: order.buyer.email,
+    document: order.buyer.document,
+    phone: order.buyer.phone,
+    additionalEmails: request.additionalEmails ?? [],
+    currentCycleNumber: 1,
+    cancelAtPeriodEnd: false,
+    canceledAt: null,
+    cancelReason: null,
+    splitRules: splitRulesOf(order),
+    boletoInstructions: request.boletoInstructions ?? null,
+    pixInstructions: request.pixInstructions ?? null,
+    issueDaysBeforeDue: terms.issueDaysBeforeDue,
+    expirationAfterDueDate: terms.expirationAfterDueDate,
+    nfConfigId: request.nfConfigId ?? null,
+    coupon: terms.coupon,
+    discounts: terms.discounts,
+    anchorDate: start.anchorDate,
+    anchorCycle: start.anchorCycle,
+    trialEndsOn: start.freeUntil,
+    primaryItemId: plan.itemIds[0]!,
+    pixRecurrencyId: recurrencyId,
+    pixRecurrenceStatus: recurrencyId === null ? null : RECURRENCE_AWAITING_BANK,
+    archivedAt: null,
+    createdAt: plan.at,
+    updatedAt: plan.at
   }
-  const free = start.freeUntil !== null
-  const method = order.pixAutomatico ? "pix_automatico" as const : order.paymentMethod
+}
+
+/** One item per bought line: the recurring ones (the plan first), then the order bumps. */
+const itemRecords = (plan: PlanContext): ReadonlyArray<SubscriptionItem> =>
+  [...plan.terms.recurring, ...plan.terms.oneTime].map((line, i): SubscriptionItem => ({
+    id: plan.itemIds[i]!,
+    subscriptionId: plan.subscriptionId,
+    priceId: line.price.id,
+    productId: line.product.id,
+    name: line.price.title,
+    productName: line.product.name,
+    productType: line.product.type,
+    statementDescriptor: line.price.statementDescriptor,
+    unitAmount: line.price.amount,
+    quantity: line.quantity,
+    type: line.price.recurrenceType === "ONE_TIME" ? "ONE_TIME" : "RECURRING",
+    recurrenceType: line.price.recurrenceType,
+    recurrenceInterval: line.price.recurrenceInterval,
+    trialDays: line.price.trialDays,
+    status: plan.free && line.price.recurrenceType !== "ONE_TIME" ? "TRIALING" : "PENDING",
+    origin: line.price.recurrenceType === "ONE_TIME" ? "ORDER_BUMP" : "CHECKOUT",
+    upgradedFromItemId: null,
+    upgradedToItemId: null,
+    chargeId: null,
+    createdAt: plan.at,
+    updatedAt: plan.at
+  }))
+
+/** The cycles of the plan: cycle `n`'s due date and its record with `fields`, and what a scheduled one bills. */
+const cyclesOf = (plan: PlanContext) => {
+  const { terms, start } = plan
   const priceOf = (cycle: number, lines: ReadonlyArray<InvoiceLine>) =>
-    cycleInvoice({ cycle, paymentMethod: method, lines, discounts: terms.discounts, coupon })
+    cycleInvoice({ cycle, paymentMethod: plan.method, lines, discounts: terms.discounts, coupon: terms.coupon })
   const fullLines = terms.recurring.map((line) => priceLine(line, "RECURRING"))
-  const first = free ? priceOf(1, [...fullLines, ...terms.oneTime.map((line) => priceLine(line, "ORDER_BUMP"))]) : priceOf(1, firstCycleLines(terms, start))
   const dueOf = (n: number) => (n === 1 ? start.first.dueDate : cycleDueDate(start.anchorDate, recurrenceOf(terms), n - start.anchorCycle + 1, start.billingDay))
-  const splitRules = splitRulesOf(order)
-  const cycleOf = (n: number, fields: Pick<BillingCycle, "status" | "amount" | "discount" | "issueDate" | "chargeId">): BillingCycle =>
+  const cycle = (n: number, fields: Pick<BillingCycle, "status" | "amount" | "discount" | "issueDate" | "chargeId">): BillingCycle =>
     newCycle({
-      subscriptionId,
+      subscriptionId: plan.subscriptionId,
       cycleNumber: n,
       ...fields,
       periodStart: n === 1 ? start.first.periodStart : dueOf(n),
       dueDate: dueOf(n),
-      paymentMethod: method,
-      splitRules
-    }, at)
+      paymentMethod: plan.method,
+      splitRules: splitRulesOf(plan.order)
+    }, plan.at)
   const scheduled = (n: number): BillingCycle => {
     const amounts = priceOf(n, fullLines)
-    return cycleOf(n, { status: "SCHEDULED", amount: amounts.total, discount: amounts.discount, issueDate: issueDate(dueOf(n), terms.issueDaysBeforeDue), chargeId: null })
+    return cycle(n, { status: "SCHEDULED", amount: amounts.total, discount: amounts.discount, issueDate: issueDate(dueOf(n), terms.issueDaysBeforeDue), chargeId: null })
   }
-  const lines = [...terms.recurring, ...terms.oneTime]
-  const withCustomer = ({ customerId, charge, recurrencyId }: Parameters<SubscriptionPlan["withCustomer"]>[0]) => {
+  const first = plan.free
+    ? priceOf(1, [...fullLines, ...terms.oneTime.map((line) => priceLine(line, "ORDER_BUMP"))])
+    : priceOf(1, firstCycleLines(terms, start))
+  return { cycle, scheduled, first, fullCycle: priceOf(1, fullLines) }
+}
+
+/** Plans the subscription `subscriptionId` for `order` on `terms`. */
+export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function*(input: PlanInput) {
+  const { terms } = input
+  const ids = yield* Ids
+  const sandbox = { sandbox: input.caller.account.sandbox }
+  const itemIds = yield* Effect.forEach([...terms.recurring, ...terms.oneTime], () => ids.make("item", sandbox))
+  const invoiceId = yield* ids.make("inv", sandbox)
+  const start = startOf(input.order, terms)
+  if (start.first.prorata !== null && !start.first.prorata.merged && start.first.dueDate > start.anchorDate) {
+    return yield* invalid("prorataDueDate", "prorataDueDate must not be after the first full cycle's due date")
+  }
+  const method = input.order.pixAutomatico ? "pix_automatico" as const : input.order.paymentMethod
+  const plan: PlanContext = { ...input, at: new Date(terms.now), start, free: start.freeUntil !== null, method, itemIds }
+  const cycles = cyclesOf(plan)
+  const withCustomer = ({ customerId, charge, recurrencyId }: Parameters<SubscriptionPlan["withCustomer"]>[0]): NewSubscription => {
+    const subscription = subscriptionRecord(plan, customerId, recurrencyId)
+    const items = itemRecords(plan)
+    if (plan.free) return { subscription, items, cycles: [cycles.scheduled(1)], invoices: [] }
     const chargeId = charge?.id ?? null
-    const subscription: Subscription = {
-      id: subscriptionId,
-      accountId: caller.account.id,
-      masterAccountId: caller.master.id,
-      customerId,
-      checkoutId: input.checkoutId,
-      cartId: request.cartId ?? null,
-      status: free ? "TRIALING" : "PENDING",
-      interval: terms.interval,
-      intervalCount: terms.intervalCount,
-      billingDay: start.billingDay,
-      paymentMethod: method,
-      paymentMethodId: request.paymentMethodId ?? null,
-      card: input.card,
-      allowedPaymentMethods: request.allowedPaymentMethods ?? [method],
-      passFeesToCustomer: request.passFeesToCustomer ?? false,
-      name: order.buyer.name,
-      email: order.buyer.email,
-      document: order.buyer.document,
-      phone: order.buyer.phone,
-      additionalEmails: request.additionalEmails ?? [],
-      currentCycleNumber: 1,
-      cancelAtPeriodEnd: false,
-      canceledAt: null,
-      cancelReason: null,
-      splitRules,
-      boletoInstructions: request.boletoInstructions ?? null,
-      pixInstructions: request.pixInstructions ?? null,
-      issueDaysBeforeDue: terms.issueDaysBeforeDue,
-      expirationAfterDueDate: terms.expirationAfterDueDate,
-      nfConfigId: request.nfConfigId ?? null,
-      coupon,
-      discounts: terms.discounts,
-      anchorDate: start.anchorDate,
-      anchorCycle: start.anchorCycle,
-      trialEndsOn: start.freeUntil,
-      primaryItemId: itemIds[0]!,
-      pixRecurrencyId: recurrencyId,
-      pixRecurrenceStatus: recurrencyId === null ? null : "PENDING",
-      archivedAt: null,
-      createdAt: at,
-      updatedAt: at
-    }
-    const items = lines.map((line, i): SubscriptionItem => ({
-      id: itemIds[i]!,
-      subscriptionId,
-      priceId: line.price.id,
-      productId: line.product.id,
-      name: line.price.title,
-      productName: line.product.name,
-      productType: line.product.type,
-      statementDescriptor: line.price.statementDescriptor,
-      unitAmount: line.price.amount,
-      quantity: line.quantity,
-      type: line.price.recurrenceType === "ONE_TIME" ? "ONE_TIME" : "RECURRING",
-      recurrenceType: line.price.recurrenceType,
-      recurrenceInterval: line.price.recurrenceInterval,
-      trialDays: line.price.trialDays,
-      status: free && line.price.recurrenceType !== "ONE_TIME" ? "TRIALING" : "PENDING",
-      origin: line.price.recurrenceType === "ONE_TIME" ? "ORDER_BUMP" : "CHECKOUT",
-      upgradedFromItemId: null,
-      upgradedToItemId: null,
-      chargeId: null,
-      createdAt: at,
-      updatedAt: at
-    }))
-    if (free) return { subscription, items, cycles: [scheduled(1)], invoices: [], changes: [] }
-    const issued = cycleOf(1, {
-      status: method === "creditcard" ? "PROCESSING" : "AWAITING_PAYMENT",
+    const { first } = cycles
+    const issued = cycles.cycle(1, {
+      status: method === "creditcard" ? CycleTransitions.cardAttempted.to : CycleTransitions.issued.to,
       amount: first.total,
       discount: first.discount,
       issueDate: terms.today,
       chargeId
     })
-    const invoice: Invoice = {
+    const invoice: UnnumberedInvoice = {
       id: invoiceId,
-      subscriptionId,
+      subscriptionId: plan.subscriptionId,
       cycleNumber: 1,
-      invoiceNumber: 0,
       status: "AWAITING_PAYMENT",
       paymentType: paymentTypeOf[method],
       dueDate: charge?.dueDate ?? issued.dueDate,
@@ -256,17 +292,17 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
       total: first.total,
       chargeId,
       lines: first.lines,
-      createdAt: at
+      createdAt: plan.at
     }
-    return { subscription, items, cycles: [issued, scheduled(2)], invoices: [invoice], changes: [] }
+    return { subscription, items, cycles: [issued, cycles.scheduled(2)], invoices: [invoice] }
   }
   return {
-    subscriptionId,
-    at,
-    free,
+    subscriptionId: plan.subscriptionId,
+    at: plan.at,
+    free: plan.free,
     firstDueDate: start.first.dueDate,
-    firstInvoiceTotal: first.total,
-    fullCycleTotal: priceOf(1, fullLines).total,
+    firstInvoiceTotal: cycles.first.total,
+    fullCycleTotal: cycles.fullCycle.total,
     description: terms.recurring[0]!.price.title,
     withCustomer
   } satisfies SubscriptionPlan
