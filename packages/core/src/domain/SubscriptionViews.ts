@@ -290,6 +290,84 @@ const invoiceView = (invoice: Invoice, charge: Charge | undefined): typeof Invoi
   }
 })
 
+type DetailView = SubscriptionDetailView
+
+/** An item as the detail shows it, with its price and product. */
+const itemView = (x: SubscriptionAggregate["items"][number]): DetailView["items"][number] => ({
+  itemId: x.id,
+  name: x.name,
+  amount: x.unitAmount,
+  quantity: x.quantity,
+  discount: cents(0),
+  type: x.type,
+  status: x.status,
+  origin: x.origin,
+  priceId: x.priceId,
+  productId: x.productId,
+  createdAt: x.createdAt,
+  upgradedFromItemId: x.upgradedFromItemId,
+  upgradedToItemId: x.upgradedToItemId,
+  price: {
+    title: x.name,
+    amount: x.unitAmount,
+    statementDescriptor: x.statementDescriptor,
+    recurrenceType: x.recurrenceType,
+    recurrenceInterval: x.recurrenceInterval,
+    trialDays: x.trialDays,
+    productId: x.productId
+  },
+  product: { name: x.productName, type: x.productType }
+})
+
+/** A billing cycle as the detail shows it: the cycle, its invoices and its charge (`chargeOf` finds a charge read with the subscription). */
+const billingCycleView = (
+  aggregate: SubscriptionAggregate,
+  cycle: SubscriptionAggregate["cycles"][number],
+  chargeOf: (id: string | null) => Charge | undefined
+): DetailView["billingCycles"][number] => ({
+  cycleNumber: cycle.cycleNumber,
+  cycle: {
+    status: cycle.status,
+    amount: cycle.amount,
+    chargeDate: cycle.dueDate,
+    chargeId: cycle.chargeId,
+    paymentMethod: cycle.paymentMethod,
+    discount: cycle.discount,
+    splitRules: splitRulesView(cycle.splitRules),
+    rulerHistory: cycle.rulerHistory,
+    manualRetryCount: cycle.manualRetryCount,
+    lastManualRetryAt: cycle.lastManualRetryAt,
+    pixAutoScheduledEndToEndId: cycle.pixAutoScheduledEndToEndId,
+    attemptCount: cycle.attemptCount,
+    nextAttemptDate: cycle.nextAttemptOn,
+    overdueAt: cycle.overdueAt,
+    heldReason: cycle.heldReason,
+    approvedAt: cycle.approvedAt
+  },
+  credit: cycle.credit,
+  expectedIssueDate: SCHEDULED_CYCLE_STATUSES.includes(cycle.status) ? cycle.issueDate : null,
+  invoices: aggregate.invoices.filter((x) => x.cycleNumber === cycle.cycleNumber).map((x) => invoiceView(x, chargeOf(x.chargeId))),
+  charge: cycleChargeView(chargeOf(cycle.chargeId))
+})
+
+const couponView = (coupon: NonNullable<Subscription["coupon"]>): NonNullable<DetailView["coupon"]> => ({
+  code: coupon.code,
+  discountType: coupon.discountType,
+  discountValue: discountValueOut(coupon),
+  extraPeriodUnit: coupon.extraPeriodUnit,
+  maxCycles: coupon.maxCycles
+})
+
+const customerView = (sub: Subscription, ltv: SubscriptionViewContext["ltv"]): DetailView["customer"] => ({
+  customerId: sub.customerId,
+  name: sub.name,
+  email: sub.email,
+  phone: sub.phone,
+  document: sub.document,
+  ltv: ltv,
+  additionalEmails: sub.additionalEmails
+})
+
 /** The detail view of `aggregate`. */
 export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, context: SubscriptionViewContext): SubscriptionDetailView => {
   const sub = aggregate.subscription
@@ -345,73 +423,11 @@ export const toSubscriptionDetailView = (aggregate: SubscriptionAggregate, conte
       ? { immediate: false, effectiveAt: next.dueDate }
       : { immediate: true, effectiveAt: context.today },
     card: sub.card,
-    customer: {
-      customerId: sub.customerId,
-      name: sub.name,
-      email: sub.email,
-      phone: sub.phone,
-      document: sub.document,
-      ltv: context.ltv,
-      additionalEmails: sub.additionalEmails
-    },
+    customer: customerView(sub, context.ltv),
     customerAddress: context.customerAddress,
-    coupon: sub.coupon === null ? null : {
-      code: sub.coupon.code,
-      discountType: sub.coupon.discountType,
-      discountValue: discountValueOut(sub.coupon),
-      extraPeriodUnit: sub.coupon.extraPeriodUnit,
-      maxCycles: sub.coupon.maxCycles
-    },
-    items: aggregate.items.map((x) => ({
-      itemId: x.id,
-      name: x.name,
-      amount: x.unitAmount,
-      quantity: x.quantity,
-      discount: cents(0),
-      type: x.type,
-      status: x.status,
-      origin: x.origin,
-      priceId: x.priceId,
-      productId: x.productId,
-      createdAt: x.createdAt,
-      upgradedFromItemId: x.upgradedFromItemId,
-      upgradedToItemId: x.upgradedToItemId,
-      price: {
-        title: x.name,
-        amount: x.unitAmount,
-        statementDescriptor: x.statementDescriptor,
-        recurrenceType: x.recurrenceType,
-        recurrenceInterval: x.recurrenceInterval,
-        trialDays: x.trialDays,
-        productId: x.productId
-      },
-      product: { name: x.productName, type: x.productType }
-    })),
-    billingCycles: aggregate.cycles.map((cycle) => ({
-      cycleNumber: cycle.cycleNumber,
-      cycle: {
-        status: cycle.status,
-        amount: cycle.amount,
-        chargeDate: cycle.dueDate,
-        chargeId: cycle.chargeId,
-        paymentMethod: cycle.paymentMethod,
-        discount: cycle.discount,
-        splitRules: splitRulesView(cycle.splitRules),
-        rulerHistory: cycle.rulerHistory,
-        manualRetryCount: cycle.manualRetryCount,
-        lastManualRetryAt: cycle.lastManualRetryAt,
-        pixAutoScheduledEndToEndId: cycle.pixAutoScheduledEndToEndId,
-        attemptCount: cycle.attemptCount,
-        nextAttemptDate: cycle.nextAttemptOn,
-        overdueAt: cycle.overdueAt,
-        heldReason: cycle.heldReason,
-        approvedAt: cycle.approvedAt
-      },
-      credit: cycle.credit,
-      expectedIssueDate: SCHEDULED_CYCLE_STATUSES.includes(cycle.status) ? cycle.issueDate : null,
-      invoices: aggregate.invoices.filter((x) => x.cycleNumber === cycle.cycleNumber).map((x) => invoiceView(x, charge(x.chargeId))),
-      charge: cycleChargeView(charge(cycle.chargeId))
-    })),
+    coupon: sub.coupon === null ? null : couponView(sub.coupon),
+    items: aggregate.items.map(itemView),
+    billingCycles: aggregate.cycles.map((cycle) => billingCycleView(aggregate, cycle, charge)),
     planChanges: aggregate.changes.filter((x) => x.kind === "PLAN"),
     paymentMethodChanges: aggregate.changes.filter((x) => x.kind === "PAYMENT_METHOD"),
     dueDateChanges: aggregate.changes.filter((x) => x.kind === "DUE_DATE").map((x) => ({ ...x, prorataAmount: cents(x.prorataAmount) }))
