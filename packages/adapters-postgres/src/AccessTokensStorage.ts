@@ -3,7 +3,7 @@ import { AccessTokens, IssuedToken } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
-import { firstOf, now, run } from "./Statements.ts"
+import { firstOf, now, orDie } from "./Statements.ts"
 
 const decodeTokens = decodeRows(IssuedToken)
 
@@ -11,17 +11,17 @@ export const AccessTokensStorageLive = Layer.effect(AccessTokens, Effect.gen(fun
   const sql = yield* SqlClient.SqlClient
   return AccessTokens.of({
     findReusable: (clientId, scopeKey, validAfter) =>
-      run(sql`SELECT token_hash AS "tokenHash", client_id AS "clientId", scope_key AS "scopeKey", jti,
+      orDie(sql`SELECT token_hash AS "tokenHash", client_id AS "clientId", scope_key AS "scopeKey", jti,
           issued_at AS "issuedAt", expires_at AS "expiresAt"
         FROM access_tokens
         WHERE client_id = ${clientId} AND scope_key = ${scopeKey} AND expires_at > ${validAfter}
         ORDER BY expires_at DESC LIMIT 1`).pipe(Effect.flatMap(firstOf(decodeTokens))),
     insert: (t) =>
-      run(sql`INSERT INTO access_tokens (token_hash, client_id, scope_key, jti, issued_at, expires_at)
+      orDie(sql`INSERT INTO access_tokens (token_hash, client_id, scope_key, jti, issued_at, expires_at)
         VALUES (${t.tokenHash}, ${t.clientId}, ${t.scopeKey}, ${t.jti}, ${t.issuedAt}, ${t.expiresAt})`).pipe(
         // Expired tokens are useless; dropping them here keeps the table at
         // the size of the live tokens without a separate job.
-        Effect.andThen(Effect.flatMap(now, (at) => run(sql`DELETE FROM access_tokens WHERE client_id = ${t.clientId} AND expires_at < ${at}`)))
+        Effect.andThen(Effect.flatMap(now, (at) => orDie(sql`DELETE FROM access_tokens WHERE client_id = ${t.clientId} AND expires_at < ${at}`)))
       )
   })
 }))

@@ -3,7 +3,7 @@ import { ApiClient, ApiClients } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
-import { firstOf, run } from "./Statements.ts"
+import { firstOf, orDie } from "./Statements.ts"
 
 const decodeClients = decodeRows(ApiClient)
 
@@ -11,12 +11,12 @@ export const ApiClientsStorageLive = Layer.effect(ApiClients, Effect.gen(functio
   const sql = yield* SqlClient.SqlClient
   return ApiClients.of({
     insert: (c) =>
-      run(sql`INSERT INTO api_clients (client_id, account_id, secret_hash, scopes, created_at)
+      orDie(sql`INSERT INTO api_clients (client_id, account_id, secret_hash, scopes, created_at)
         VALUES (${c.clientId}, ${c.accountId}, ${c.secretHash}, ${JSON.stringify(c.scopes)}::jsonb, ${c.createdAt})`),
     findByClientId: (clientId) =>
-      run(sql`SELECT client_id AS "clientId", account_id AS "accountId", secret_hash AS "secretHash", scopes, created_at AS "createdAt"
+      orDie(sql`SELECT client_id AS "clientId", account_id AS "accountId", secret_hash AS "secretHash", scopes, created_at AS "createdAt"
         FROM api_clients WHERE client_id = ${clientId}`).pipe(Effect.flatMap(firstOf(decodeClients))),
     updateCredentials: (clientId, secretHash, scopes) =>
-      run(sql`UPDATE api_clients SET secret_hash = ${secretHash}, scopes = ${JSON.stringify(scopes)}::jsonb WHERE client_id = ${clientId}`)
+      orDie(sql`UPDATE api_clients SET secret_hash = ${secretHash}, scopes = ${JSON.stringify(scopes)}::jsonb WHERE client_id = ${clientId}`)
   })
 }))

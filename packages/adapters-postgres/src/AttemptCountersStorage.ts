@@ -6,7 +6,7 @@
 import { AttemptCounters } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { run } from "./Statements.ts"
+import { orDie } from "./Statements.ts"
 
 // Rows of finished windows are deleted a few at a time on each hit, so the
 // table holds about the keys of the current window without a separate job.
@@ -15,7 +15,7 @@ const SWEEP_BATCH = 100
 export const AttemptCountersStorageLive = Layer.effect(AttemptCounters, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const hitOne = (key: string, at: Date, restartBefore: Date) =>
-    run(sql<{ attempts: number; windowStart: Date }>`
+    orDie(sql<{ attempts: number; windowStart: Date }>`
       INSERT INTO attempt_counters AS c (key, attempts, window_start) VALUES (${key}, 1, ${at})
       ON CONFLICT (key) DO UPDATE SET
         attempts = CASE WHEN c.window_start < ${restartBefore} THEN 1 ELSE c.attempts + 1 END,
@@ -29,12 +29,12 @@ export const AttemptCountersStorageLive = Layer.effect(AttemptCounters, Effect.g
         Effect.tap(() =>
           // The outer condition is checked again on rows another process
           // has just counted into, so a live window is never swept away.
-          run(sql`DELETE FROM attempt_counters WHERE window_start < ${restartBefore} AND key IN (
+          orDie(sql`DELETE FROM attempt_counters WHERE window_start < ${restartBefore} AND key IN (
             SELECT key FROM attempt_counters WHERE window_start < ${restartBefore} LIMIT ${SWEEP_BATCH})`)
         )
       ),
     peek: (keys, restartBefore) =>
-      keys.length === 0 ? Effect.succeed([]) : run(sql<{ key: string; attempts: number; windowStart: Date }>`
+      keys.length === 0 ? Effect.succeed([]) : orDie(sql<{ key: string; attempts: number; windowStart: Date }>`
         SELECT key, attempts, window_start AS "windowStart" FROM attempt_counters
         WHERE key IN ${sql.in(keys)} AND window_start >= ${restartBefore} AND attempts > 0`).pipe(
           Effect.map((rows) =>
@@ -43,10 +43,10 @@ export const AttemptCountersStorageLive = Layer.effect(AttemptCounters, Effect.g
         ),
     forgive: (reset, release) =>
       Effect.andThen(
-        reset.length === 0 ? Effect.void : run(sql`DELETE FROM attempt_counters WHERE key IN ${sql.in(reset)}`),
+        reset.length === 0 ? Effect.void : orDie(sql`DELETE FROM attempt_counters WHERE key IN ${sql.in(reset)}`),
         release.length === 0
           ? Effect.void
-          : run(sql`UPDATE attempt_counters SET attempts = attempts - 1 WHERE key IN ${sql.in(release)} AND attempts > 0`)
+          : orDie(sql`UPDATE attempt_counters SET attempts = attempts - 1 WHERE key IN ${sql.in(release)} AND attempts > 0`)
       )
   })
 }))

@@ -22,7 +22,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { inTransaction } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
-import { containsPattern, firstOf, inScope, insertRecords, run } from "./Statements.ts"
+import { containsPattern, firstOf, inScope, insertRecords, orDie } from "./Statements.ts"
 
 /**
  * Statements that may write charges at once in group commit. Two keep the
@@ -113,7 +113,7 @@ const insertRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Charge>) => in
 /** The split parts of `charges`, in one statement (none when they have no split). */
 const insertSplits = (sql: SqlClient.SqlClient, charges: ReadonlyArray<Charge>) => {
   const parts = charges.flatMap((c) => (c.split ?? []).map((p, position) => ({ c, p, position })))
-  return parts.length === 0 ? Effect.void : run(sql`INSERT INTO charge_splits
+  return parts.length === 0 ? Effect.void : orDie(sql`INSERT INTO charge_splits
     (charge_id, position, account_id, account_number, type, value, amount_cents)
     VALUES ${sql.csv(parts.map(({ c, p, position }) =>
       sql`(${c.id}, ${position}, ${p.accountId}, ${p.accountNumber}, ${p.type}, ${p.value}, ${p.amount})`))}`)
@@ -121,7 +121,7 @@ const insertSplits = (sql: SqlClient.SqlClient, charges: ReadonlyArray<Charge>) 
 
 const hasSplit = (c: Charge) => c.split !== null && c.split.length > 0
 
-const insertWithSplit = (sql: SqlClient.SqlClient, c: Charge) => Effect.andThen(run(insertRows(sql, [c])), insertSplits(sql, [c]))
+const insertWithSplit = (sql: SqlClient.SqlClient, c: Charge) => Effect.andThen(orDie(insertRows(sql, [c])), insertSplits(sql, [c]))
 
 type Scope = Parameters<Charges["Service"]["find"]>[0]
 
@@ -142,20 +142,20 @@ const insert = (sql: SqlClient.SqlClient, insertBatched: (c: Charge) => Effect.E
 
 const insertUnlessDuplicate = ({ sql }: ChargeTable) => (c: Charge) =>
   Effect.gen(function*() {
-    const inserted = yield* run(sql<{ id: string }>`${insertRows(sql, [c])}
+    const inserted = yield* orDie(sql<{ id: string }>`${insertRows(sql, [c])}
       ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
       RETURNING id`)
     if (inserted.length > 0) return yield* Effect.as(insertSplits(sql, [c]), { inserted: true } as const)
-    const existing = yield* run(sql<{ id: string }>`SELECT id FROM charges WHERE account_id = ${c.accountId} AND external_id = ${c.externalId}`)
+    const existing = yield* orDie(sql<{ id: string }>`SELECT id FROM charges WHERE account_id = ${c.accountId} AND external_id = ${c.externalId}`)
     if (existing[0] === undefined) return yield* Effect.die(new Error("duplicate externalId without a charge"))
     return { inserted: false, existingId: existing[0].id } as const
   })
 
 const insertMany = ({ sql }: ChargeTable) => (rows: ReadonlyArray<Charge>) =>
-  rows.length === 0 ? Effect.void : Effect.andThen(run(insertRows(sql, rows)), insertSplits(sql, rows))
+  rows.length === 0 ? Effect.void : Effect.andThen(orDie(insertRows(sql, rows)), insertSplits(sql, rows))
 
 const lockOwn = ({ sql, columns }: ChargeTable): Charges["Service"]["lockOwn"] => (accountId, key) =>
-  run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId}
+  orDie(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId}
     AND ${"chargeId" in key ? sql`id = ${key.chargeId}` : sql`end_to_end_id = ${key.endToEndId}`} FOR UPDATE`).pipe(Effect.flatMap(decodeOne))
 
 /** The filters of a charge list, each only when the query sets it. */
@@ -176,14 +176,14 @@ const listFilter = (sql: SqlClient.SqlClient, scope: Scope, q: Parameters<Charge
 const list = ({ sql, columns }: ChargeTable): Charges["Service"]["list"] => (scope, q) =>
   Effect.gen(function*() {
     const where = listFilter(sql, scope, q)
-    const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE ${where}`)
-    const rows = yield* run(sql`SELECT ${columns} FROM charges WHERE ${where}
+    const [count] = yield* orDie(sql<{ n: string }>`SELECT count(*)::text AS n FROM charges WHERE ${where}`)
+    const rows = yield* orDie(sql`SELECT ${columns} FROM charges WHERE ${where}
       ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`)
     return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
   })
 
 const billingAddresses = ({ sql }: ChargeTable) => (ids: ReadonlyArray<string>) =>
-  ids.length === 0 ? Effect.succeed(new Map<string, ChargeAddress>()) : run(sql<{ id: string; address: string }>`
+  ids.length === 0 ? Effect.succeed(new Map<string, ChargeAddress>()) : orDie(sql<{ id: string; address: string }>`
     SELECT DISTINCT ON (subscription_id) subscription_id AS id, address FROM charges
     WHERE subscription_id IN ${sql.in([...ids])} AND address IS NOT NULL ORDER BY subscription_id, created_at, id`).pipe(
     Effect.flatMap(decodeAddresses),
@@ -191,20 +191,20 @@ const billingAddresses = ({ sql }: ChargeTable) => (ids: ReadonlyArray<string>) 
   )
 
 const cancelOpenOfSubscription = ({ sql, columns }: ChargeTable) => (subscriptionId: string, at: Date) =>
-  run(sql`UPDATE charges SET status = ${ChargeTransitions.canceled.to}, canceled_at = ${at}, updated_at = ${at}
+  orDie(sql`UPDATE charges SET status = ${ChargeTransitions.canceled.to}, canceled_at = ${at}, updated_at = ${at}
     WHERE subscription_id = ${subscriptionId} AND status IN ${sql.in([...ChargeTransitions.canceled.from])}
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
 
 /** What the customer paid: its charges that are paid (a confirmed payment's status). */
 const paidByCustomer = ({ sql }: ChargeTable) => (accountId: string, customerId: string) =>
-  run(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
+  orDie(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
     WHERE account_id = ${accountId} AND customer_id = ${customerId} AND status = ${ChargeTransitions.paymentConfirmed.to}`).pipe(
     Effect.flatMap(decodeTotals),
     Effect.map((rows) => rows[0]!.total)
   )
 
 const transition = ({ sql, columns }: ChargeTable): Charges["Service"]["transition"] => (id, move, changes, at) =>
-  run(sql`UPDATE charges SET
+  orDie(sql`UPDATE charges SET
       status = ${move.to},
       updated_at = ${at},
       paid_at = COALESCE(${changes.paidAt ?? null}, paid_at),
@@ -217,7 +217,7 @@ const transition = ({ sql, columns }: ChargeTable): Charges["Service"]["transiti
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeOne))
 
 const transitionMany = ({ sql, columns }: ChargeTable): Charges["Service"]["transitionMany"] => (move, rows, at) =>
-  rows.length === 0 ? Effect.succeed([]) : run(sql`UPDATE charges SET status = ${move.to}, updated_at = ${at},
+  rows.length === 0 ? Effect.succeed([]) : orDie(sql`UPDATE charges SET status = ${move.to}, updated_at = ${at},
       paid_at = COALESCE(v.v_paid_at, charges.paid_at), failure_reason = COALESCE(v.v_failure_reason, charges.failure_reason)
     FROM (VALUES ${sql.csv(rows.map((r) => sql`(${r.id}, ${r.paidAt ?? null}::timestamptz, ${r.failureReason ?? null}::text)`))})
       AS v (v_id, v_paid_at, v_failure_reason)
@@ -232,7 +232,7 @@ const expired = ChargeTransitions.expired
  * were open under statistics taken while the index was empty.
  */
 const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue"] => (now, limit, scope) =>
-  run(sql`WITH due AS MATERIALIZED (
+  orDie(sql`WITH due AS MATERIALIZED (
       SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
         AND ${inScope(sql, scope, sql`charges.account_id`)}
       ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
@@ -241,7 +241,7 @@ const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
 
 const nextExpiry = ({ sql }: ChargeTable) => (accountId: string, after: Date) =>
-  run(sql<{ at: Date | null }>`SELECT min(expires_at) AS at FROM charges
+  orDie(sql<{ at: Date | null }>`SELECT min(expires_at) AS at FROM charges
     WHERE account_id = ${accountId} AND status IN ${sql.in([...expired.from])} AND expires_at >= ${after}`).pipe(
     Effect.map((rows) => Option.fromNullishOr(rows[0]?.at ?? null))
   )
@@ -251,8 +251,8 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
   const table: ChargeTable = { sql, columns: selectList(sql) }
   const { columns } = table
   const insertBatched = yield* makeBatchWriter<Charge>({
-    writeMany: (rows) => run(insertRows(sql, rows)),
-    writeOne: (row) => run(insertRows(sql, [row])),
+    writeMany: (rows) => orDie(insertRows(sql, rows)),
+    writeOne: (row) => orDie(insertRows(sql, [row])),
     writers: BATCH_WRITERS,
     maxBatch: 64
   })
@@ -260,13 +260,13 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     insert: insert(sql, insertBatched),
     insertUnlessDuplicate: insertUnlessDuplicate(table),
     insertMany: insertMany(table),
-    findForDocument: (id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(decodeOne)),
-    find: (scope, id) => run(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(sql, scope)}`).pipe(Effect.flatMap(decodeOne)),
+    findForDocument: (id) => orDie(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(decodeOne)),
+    find: (scope, id) => orDie(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(sql, scope)}`).pipe(Effect.flatMap(decodeOne)),
     lockOwn: lockOwn(table),
     list: list(table),
     billingAddresses: billingAddresses(table),
     listBySubscription: (accountId, subscriptionId) =>
-      run(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId} AND subscription_id = ${subscriptionId}
+      orDie(sql`SELECT ${columns} FROM charges WHERE account_id = ${accountId} AND subscription_id = ${subscriptionId}
         ORDER BY created_at, id`).pipe(Effect.flatMap(decodeCharges)),
     cancelOpenOfSubscription: cancelOpenOfSubscription(table),
     paidByCustomer: paidByCustomer(table),

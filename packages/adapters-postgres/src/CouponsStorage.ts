@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, EpochMillisColumn, Int8, withoutSeq, withSeq } from "./Rows.ts"
-import { containsPattern, run } from "./Statements.ts"
+import { containsPattern, orDie } from "./Statements.ts"
 
 /** A coupon row: the entity with its centavos as `bigint`, its validity as instants and its price ids as JSON text; `seq` is the cursor. */
 const CouponRow = withSeq({
@@ -32,7 +32,7 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
 
   return Coupons.of({
     insert: (c) =>
-      run(sql`INSERT INTO coupons (id, account_id, code, name, description, discount_type, discount_value, extra_period_unit,
+      orDie(sql`INSERT INTO coupons (id, account_id, code, name, description, discount_type, discount_value, extra_period_unit,
           max_cycles, max_redemptions, current_redemptions, min_amount_cents, max_discount_cents, valid_from, valid_until, product_ids,
           first_time_only, applies_to, status, created_at, updated_at)
         VALUES (${c.id}, ${c.accountId}, ${c.code}, ${c.name}, ${c.description}, ${c.discountType}, ${c.discountValue}, ${c.extraPeriodUnit},
@@ -40,7 +40,7 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
           ${date(c.validUntil)}, ${JSON.stringify(c.productIds)}, ${c.firstTimeOnly}, ${c.appliesTo}, ${c.status}, ${c.createdAt}, ${c.updatedAt})
         ON CONFLICT (account_id, upper(code)) DO NOTHING RETURNING id`).pipe(Effect.map(changed)),
     update: (c) =>
-      run(sql`UPDATE coupons SET code = ${c.code}, name = ${c.name}, description = ${c.description},
+      orDie(sql`UPDATE coupons SET code = ${c.code}, name = ${c.name}, description = ${c.description},
           discount_type = ${c.discountType}, discount_value = ${c.discountValue}, extra_period_unit = ${c.extraPeriodUnit},
           max_cycles = ${c.maxCycles}, max_redemptions = ${c.maxRedemptions}, min_amount_cents = ${c.minAmount},
           max_discount_cents = ${c.maxDiscount}, valid_from = ${date(c.validFrom)}, valid_until = ${date(c.validUntil)},
@@ -50,14 +50,14 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
           AND NOT EXISTS (SELECT 1 FROM coupons other WHERE other.account_id = ${c.accountId} AND upper(other.code) = upper(${c.code}) AND other.id <> ${c.id})
         RETURNING id`).pipe(Effect.map(changed)),
     find: (accountId, id) =>
-      run(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+      orDie(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND id = ${id}`).pipe(
         Effect.flatMap(decodeCoupons),
         Effect.map((rows) => Option.fromNullishOr(withoutSeq(rows)[0]))
       ),
     findByCode: (accountId, code) =>
-      run(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
+      orDie(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
     accountsWithCode: (code) =>
-      run(sql<{ accountId: string }>`SELECT DISTINCT account_id AS "accountId" FROM coupons WHERE upper(code) = upper(${code}) LIMIT 2`).pipe(
+      orDie(sql<{ accountId: string }>`SELECT DISTINCT account_id AS "accountId" FROM coupons WHERE upper(code) = upper(${code}) LIMIT 2`).pipe(
         Effect.map((rows) => rows.map((row) => row.accountId))
       ),
     list: (accountId, q) =>
@@ -67,12 +67,12 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
           ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
           ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR code ILIKE ${pattern})`}`
         const cursor = beforeCursor(sql, q.after)
-        const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM coupons WHERE ${filters}`)
-        const rows = yield* decodeCoupons(yield* run(sql`SELECT ${columns} FROM coupons WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`))
+        const [count] = yield* orDie(sql<{ n: string }>`SELECT count(*)::text AS n FROM coupons WHERE ${filters}`)
+        const rows = yield* decodeCoupons(yield* orDie(sql`SELECT ${columns} FROM coupons WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`))
         const page = rows.slice(0, q.limit)
         return { items: withoutSeq(page), total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
       }),
-    remove: (accountId, id) => run(sql`DELETE FROM coupons WHERE account_id = ${accountId} AND id = ${id} AND current_redemptions = 0`),
+    remove: (accountId, id) => orDie(sql`DELETE FROM coupons WHERE account_id = ${accountId} AND id = ${id} AND current_redemptions = 0`),
     redeem: (couponId, r) =>
       sql.withTransaction(Effect.gen(function*() {
         const inserted = yield* sql<{ coupon_id: string }>`INSERT INTO coupon_redemptions (coupon_id, customer_document, reference, created_at)
@@ -87,10 +87,10 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
         Effect.catch((e) => (e === "exhausted" ? Effect.succeed(false) : Effect.die(e)))
       ),
     release: (couponId, reference) =>
-      run(sql`WITH gone AS (DELETE FROM coupon_redemptions WHERE coupon_id = ${couponId} AND reference = ${reference} RETURNING coupon_id)
+      orDie(sql`WITH gone AS (DELETE FROM coupon_redemptions WHERE coupon_id = ${couponId} AND reference = ${reference} RETURNING coupon_id)
         UPDATE coupons SET current_redemptions = current_redemptions - 1 WHERE id IN (SELECT coupon_id FROM gone)`),
     hasRedeemed: (couponId, document) =>
-      run(sql<{ n: number }>`SELECT 1 AS n FROM coupon_redemptions WHERE coupon_id = ${couponId} AND customer_document = ${document} LIMIT 1`).pipe(
+      orDie(sql<{ n: number }>`SELECT 1 AS n FROM coupon_redemptions WHERE coupon_id = ${couponId} AND customer_document = ${document} LIMIT 1`).pipe(
         Effect.map((rows) => rows.length > 0)
       )
   })

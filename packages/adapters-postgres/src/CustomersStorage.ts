@@ -4,7 +4,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { containsPattern, run } from "./Statements.ts"
+import { containsPattern, orDie } from "./Statements.ts"
 
 /** A customer row: the entity with its address as JSON text; `seq` is the cursor. */
 const decodeCustomers = decodeRows(withSeq({ ...Customer.fields, address: jsonColumn(CustomerAddress) }))
@@ -14,40 +14,40 @@ export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*
   const sql = yield* SqlClient.SqlClient
   const columns = sql`id, seq::text AS seq, account_id AS "accountId", name, document, email, phone, status, address,
     deleted_at AS "deletedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
-  const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeCustomers(rows), (customers) => Option.fromNullishOr(withoutSeq(customers)[0]))
+  const firstCustomer = (rows: ReadonlyArray<unknown>) => Effect.map(decodeCustomers(rows), (customers) => Option.fromNullishOr(withoutSeq(customers)[0]))
   const findByDocument = (accountId: string, document: string) =>
-    run(sql`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND document = ${document} AND deleted_at IS NULL`).pipe(
-      Effect.flatMap(one)
+    orDie(sql`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND document = ${document} AND deleted_at IS NULL`).pipe(
+      Effect.flatMap(firstCustomer)
     )
 
   return Customers.of({
     insertIfAbsent: (c) =>
       Effect.gen(function*() {
         // The partial unique index decides between concurrent creations of one document.
-        const inserted = yield* run(sql`INSERT INTO customers (id, account_id, name, document, email, phone, status, address, created_at, updated_at)
+        const inserted = yield* orDie(sql`INSERT INTO customers (id, account_id, name, document, email, phone, status, address, created_at, updated_at)
           VALUES (${c.id}, ${c.accountId}, ${c.name}, ${c.document}, ${c.email}, ${c.phone}, ${c.status},
             ${c.address === null ? null : JSON.stringify(c.address)}, ${c.createdAt}, ${c.updatedAt})
           ON CONFLICT (account_id, document) WHERE deleted_at IS NULL DO NOTHING
           RETURNING ${columns}`)
-        const created = yield* one(inserted)
+        const created = yield* firstCustomer(inserted)
         if (Option.isSome(created)) return { customer: created.value, created: true }
         const existing = yield* findByDocument(c.accountId, c.document)
         if (Option.isNone(existing)) return yield* Effect.die(new Error("customer conflict without a live customer"))
         return { customer: existing.value, created: false }
       }),
     update: (c) =>
-      run(sql`UPDATE customers SET name = ${c.name}, email = ${c.email}, phone = ${c.phone},
+      orDie(sql`UPDATE customers SET name = ${c.name}, email = ${c.email}, phone = ${c.phone},
           address = ${c.address === null ? null : JSON.stringify(c.address)}, status = ${c.status}, updated_at = ${c.updatedAt}
         WHERE account_id = ${c.accountId} AND id = ${c.id} AND deleted_at IS NULL`),
     find: (accountId, id) =>
-      run(sql`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND id = ${id} AND deleted_at IS NULL`).pipe(
-        Effect.flatMap(one)
+      orDie(sql`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND id = ${id} AND deleted_at IS NULL`).pipe(
+        Effect.flatMap(firstCustomer)
       ),
     findByDocument,
     list: (accountId, q) =>
       Effect.gen(function*() {
         const pattern = q.search === null ? null : containsPattern(q.search)
-        const rows = yield* run(sql`SELECT ${columns} FROM customers
+        const rows = yield* orDie(sql`SELECT ${columns} FROM customers
           WHERE account_id = ${accountId} AND deleted_at IS NULL
             ${beforeCursor(sql, q.after)}
             ${pattern === null ? sql`` : sql`AND (name ILIKE ${pattern} OR email ILIKE ${pattern} OR document ILIKE ${pattern})`}
@@ -60,6 +60,6 @@ export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*
         return { items: withoutSeq(page), lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null }
       }),
     markDeleted: (accountId, id, at) =>
-      run(sql`UPDATE customers SET deleted_at = ${at}, updated_at = ${at} WHERE account_id = ${accountId} AND id = ${id} AND deleted_at IS NULL`)
+      orDie(sql`UPDATE customers SET deleted_at = ${at}, updated_at = ${at} WHERE account_id = ${accountId} AND id = ${id} AND deleted_at IS NULL`)
   })
 }))

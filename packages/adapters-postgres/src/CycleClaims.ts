@@ -18,7 +18,7 @@ import {
 } from "@billing/core"
 import { Effect, Option } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
-import { constants, inScope, run } from "./Statements.ts"
+import { constants, inScope, orDie } from "./Statements.ts"
 
 type Fragment = Statement.Fragment
 
@@ -97,7 +97,7 @@ const claimable = (sql: SqlClient.SqlClient, job: BillingJobName, scope: RunScop
 }
 
 const countWhere = (sql: SqlClient.SqlClient, condition: Fragment) =>
-  run(sql<{ n: string }>`SELECT count(*)::text AS n FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
+  orDie(sql<{ n: string }>`SELECT count(*)::text AS n FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
     WHERE ${condition}`).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)))
 
 export const countDue = (sql: SqlClient.SqlClient): Subscriptions["Service"]["countDue"] => (job, scope, clock) =>
@@ -129,7 +129,7 @@ const claimOrder = (sql: SqlClient.SqlClient, job: BillingJobName): Fragment => 
 }
 
 export const claimDue = (sql: SqlClient.SqlClient): Subscriptions["Service"]["claimDue"] => (job, scope, clock, limit) =>
-  run(sql<{ accountId: string; subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}
+  orDie(sql<{ accountId: string; subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}
     FROM (
       SELECT c.subscription_id, c.cycle_number, s.account_id FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
       WHERE ${claimable(sql, job, scope, clock)}
@@ -163,6 +163,6 @@ export const nextWorkDay = (sql: SqlClient.SqlClient): Subscriptions["Service"][
     return sql`SELECT ${workDay(sql, row)} AS day FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
       WHERE s.account_id = ${accountId} AND ${claimCondition(sql, wide, null)}`
   })
-  return run(sql<{ day: string | null }>`SELECT to_char(min(day), 'YYYY-MM-DD') AS day FROM (${sql.join(" UNION ALL ", false)(wakeUps)}) work
+  return orDie(sql<{ day: string | null }>`SELECT to_char(min(day), 'YYYY-MM-DD') AS day FROM (${sql.join(" UNION ALL ", false)(wakeUps)}) work
     WHERE day > ${today}::date`).pipe(Effect.map((rows) => Option.fromNullishOr(rows[0]?.day)))
 }

@@ -3,7 +3,7 @@ import { Dispute, Disputes } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { firstOf, run } from "./Statements.ts"
+import { firstOf, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", charge_id AS "chargeId", amount_cents AS amount, reason, status, refund_id AS "refundId",
@@ -13,15 +13,15 @@ const decodeDisputes = decodeRows(Dispute.mapFields((fields) => ({ ...fields, am
 
 export const DisputesStorageLive = Layer.effect(Disputes, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const one = (statement: Statement.Statement<unknown>) => run(statement).pipe(Effect.flatMap(firstOf(decodeDisputes)))
+  const firstDispute = (statement: Statement.Statement<unknown>) => orDie(statement).pipe(Effect.flatMap(firstOf(decodeDisputes)))
   return Disputes.of({
     insert: (d) =>
-      run(sql`INSERT INTO disputes (id, account_id, charge_id, amount_cents, reason, status, refund_id, created_at, updated_at)
+      orDie(sql`INSERT INTO disputes (id, account_id, charge_id, amount_cents, reason, status, refund_id, created_at, updated_at)
         VALUES (${d.id}, ${d.accountId}, ${d.chargeId}, ${d.amount}, ${d.reason}, ${d.status}, ${d.refundId}, ${d.createdAt}, ${d.updatedAt})`),
-    lock: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM disputes WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`),
-    find: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM disputes WHERE account_id = ${accountId} AND id = ${id}`),
+    lock: (accountId, id) => firstDispute(sql`SELECT ${columns(sql)} FROM disputes WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`),
+    find: (accountId, id) => firstDispute(sql`SELECT ${columns(sql)} FROM disputes WHERE account_id = ${accountId} AND id = ${id}`),
     decide: (id, status, refundId, at) =>
-      one(sql`UPDATE disputes SET status = ${status}, refund_id = ${refundId}, updated_at = ${at}
+      firstDispute(sql`UPDATE disputes SET status = ${status}, refund_id = ${refundId}, updated_at = ${at}
         WHERE id = ${id} AND status = 'OPEN' RETURNING ${columns(sql)}`)
   })
 }))

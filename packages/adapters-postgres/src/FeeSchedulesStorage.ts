@@ -8,14 +8,14 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { readThrough } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { firstOf, run } from "./Statements.ts"
+import { firstOf, orDie } from "./Statements.ts"
 
 const decodeFeeSchedules = decodeRows(Schema.Struct({ fixed: CentsColumn, percentHundredths: Schema.Int }))
 
 export const FeeSchedulesStorageLive = Layer.effect(FeeSchedules, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const feeSchedule = yield* readThrough(sql, (accountId: string, method: string) =>
-    run(sql`SELECT fixed_cents AS fixed, percent_hundredths AS "percentHundredths"
+    orDie(sql`SELECT fixed_cents AS fixed, percent_hundredths AS "percentHundredths"
       FROM account_fees WHERE account_id = ${accountId} AND payment_method = ${method}`).pipe(
       Effect.flatMap(firstOf(decodeFeeSchedules))
     ), { cacheEmpty: true })

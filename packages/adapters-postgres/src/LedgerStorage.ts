@@ -8,7 +8,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withSeq } from "./Rows.ts"
-import { first, inScope, run } from "./Statements.ts"
+import { first, inScope, orDie } from "./Statements.ts"
 
 const lineColumns = (sql: SqlClient.SqlClient) =>
   sql`l.seq::text AS seq, l.id, l.entry_id AS "entryId", l.holder, l.book, l.amount_cents AS amount,
@@ -74,7 +74,7 @@ const lineValues = (sql: SqlClient.SqlClient, row: { readonly entryId: string; r
  * statement trigger checks all of it and moves the balances.
  */
 const insertLines = (sql: SqlClient.SqlClient, rows: ReturnType<typeof insertionOrder>, at: Date) =>
-  run(sql`WITH v (ord, id, entry_id, holder, book, amount_cents, category, title, description, payment_method, charge_id,
+  orDie(sql`WITH v (ord, id, entry_id, holder, book, amount_cents, category, title, description, payment_method, charge_id,
       subscription_id, end_to_end_id, counterparty, reference_id, created_at) AS (
       VALUES ${sql.csv(rows.map((row, ord) => lineValues(sql, row, ord, at)))}),
     locked AS (
@@ -94,7 +94,7 @@ const insertLines = (sql: SqlClient.SqlClient, rows: ReturnType<typeof insertion
 const post = (sql: SqlClient.SqlClient): Service["post"] => (entries, at) =>
   Effect.gen(function*() {
     if (entries.length === 0) return []
-    const inserted = yield* run(sql<{ id: string }>`INSERT INTO ledger_entries (id, account_id, kind, reference_id, created_at)
+    const inserted = yield* orDie(sql<{ id: string }>`INSERT INTO ledger_entries (id, account_id, kind, reference_id, created_at)
       VALUES ${sql.csv(entries.map((e) => sql`(${e.id}, ${e.accountId}, ${e.kind}, ${e.referenceId}, ${at})`))}
       ON CONFLICT (kind, reference_id) DO NOTHING RETURNING id`)
     const posted = new Set(inserted.map((row) => row.id))
@@ -106,7 +106,7 @@ const post = (sql: SqlClient.SqlClient): Service["post"] => (entries, at) =>
 /** The four books of each account; a book never moved reads zero. */
 const balances = (sql: SqlClient.SqlClient): Service["balances"] => (accountIds) =>
   Effect.gen(function*() {
-    const rows = accountIds.length === 0 ? [] : yield* run(sql`SELECT holder, book, balance_cents AS balance FROM ledger_balances
+    const rows = accountIds.length === 0 ? [] : yield* orDie(sql`SELECT holder, book, balance_cents AS balance FROM ledger_balances
       WHERE holder IN ${sql.in([...accountIds])}`).pipe(Effect.flatMap(decodeBalances))
     const of = (holder: string, book: string) => rows.find((row) => row.holder === holder && row.book === book)?.balance ?? cents(0)
     return new Map<string, WalletBalance>(accountIds.map((id) => [id, { available: of(id, "AVAILABLE"), receivable: of(id, "RECEIVABLE"), retained: of(id, "RETAINED"), debt: of(id, "DEBT") }]))
@@ -114,7 +114,7 @@ const balances = (sql: SqlClient.SqlClient): Service["balances"] => (accountIds)
 
 /** An account's statement lines, newest first: the books its holder sees. */
 const statement = (sql: SqlClient.SqlClient): Service["statement"] => (accountId, filter) =>
-  run(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
+  orDie(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
     WHERE l.holder = ${accountId} AND l.book IN ('AVAILABLE', 'RETAINED', 'DEBT') ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
     ${filter.direction === null ? sql`` : filter.direction === "CREDIT" ? sql`AND l.amount_cents > 0` : sql`AND l.amount_cents < 0`}
     ${filter.category === null ? sql`` : sql`AND l.category = ${filter.category}`}
@@ -128,18 +128,18 @@ const statement = (sql: SqlClient.SqlClient): Service["statement"] => (accountId
 /** Keeps a note on a line of the account; none when the line is not its. */
 const setNote = (sql: SqlClient.SqlClient): Service["setNote"] => (accountId, lineId, note, at) =>
   Effect.gen(function*() {
-    const owned = yield* run(sql`SELECT 1 FROM ledger_lines WHERE id = ${lineId} AND holder = ${accountId}`)
+    const owned = yield* orDie(sql`SELECT 1 FROM ledger_lines WHERE id = ${lineId} AND holder = ${accountId}`)
     if (owned.length === 0) return Option.none()
-    yield* run(sql`INSERT INTO ledger_line_notes (line_id, note, updated_at) VALUES (${lineId}, ${note}, ${at})
+    yield* orDie(sql`INSERT INTO ledger_line_notes (line_id, note, updated_at) VALUES (${lineId}, ${note}, ${at})
       ON CONFLICT (line_id) DO UPDATE SET note = EXCLUDED.note, updated_at = EXCLUDED.updated_at`)
-    const lines = yield* run(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
+    const lines = yield* orDie(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
       WHERE l.id = ${lineId}`).pipe(Effect.flatMap(decodeLines))
     return first(lines)
   })
 
 /** Settles receivables whose day came, a batch at a time, each with its charge's subscription. */
 const settleDue = (sql: SqlClient.SqlClient): Service["settleDue"] => (day, limit, scope, at) =>
-  run(sql`WITH due AS (
+  orDie(sql`WITH due AS (
       SELECT id FROM receivables WHERE settled_at IS NULL AND settles_on <= ${day}::date AND ${inScope(sql, scope, sql`receivables.holder`)}
       ORDER BY settles_on, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE receivables r SET settled_at = ${at} FROM due, charges c WHERE r.id = due.id AND c.id = r.charge_id
@@ -147,7 +147,7 @@ const settleDue = (sql: SqlClient.SqlClient): Service["settleDue"] => (day, limi
 
 /** The account's Pix through the clearing book between `from` and `to`, as the PSP's statement would show them. */
 const railMovements = (sql: SqlClient.SqlClient): Service["railMovements"] => (accountId, from, to) =>
-  run(sql`SELECT l.end_to_end_id AS "endToEndId", CASE WHEN l.amount_cents < 0 THEN 'CREDIT' ELSE 'DEBIT' END AS direction,
+  orDie(sql`SELECT l.end_to_end_id AS "endToEndId", CASE WHEN l.amount_cents < 0 THEN 'CREDIT' ELSE 'DEBIT' END AS direction,
       abs(l.amount_cents) AS amount, l.created_at AS at
     FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
     WHERE e.account_id = ${accountId} AND e.created_at >= ${from} AND e.created_at < ${to}
@@ -157,13 +157,13 @@ const railMovements = (sql: SqlClient.SqlClient): Service["railMovements"] => (a
 /** Takes `amount` from the open receivables of a charge, the last installment first (a refund drawn from what is to come). */
 const takeReceivables = (sql: SqlClient.SqlClient): Service["takeReceivables"] => (holder, chargeId, amount) =>
   Effect.gen(function*() {
-    const open = yield* run(sql<{ id: string; left: string }>`SELECT id, (amount_cents - refunded_cents)::text AS left FROM receivables
+    const open = yield* orDie(sql<{ id: string; left: string }>`SELECT id, (amount_cents - refunded_cents)::text AS left FROM receivables
       WHERE holder = ${holder} AND charge_id = ${chargeId} AND settled_at IS NULL AND refunded_cents < amount_cents
       ORDER BY installment DESC FOR UPDATE`)
     const taken = Rules.takeInOrder(open.map((row) => ({ receivableId: row.id, remaining: cents(Number(row.left)) })), amount)
       .map((t) => ({ receivableId: t.receivableId, holder, amount: t.paid }))
     if (taken.length > 0) {
-      yield* run(sql`UPDATE receivables SET refunded_cents = refunded_cents + v.take
+      yield* orDie(sql`UPDATE receivables SET refunded_cents = refunded_cents + v.take
         FROM (VALUES ${sql.csv(taken.map((t) => sql`(${t.receivableId}, ${t.amount}::bigint)`))}) AS v (id, take) WHERE receivables.id = v.id`)
     }
     return taken
@@ -171,7 +171,7 @@ const takeReceivables = (sql: SqlClient.SqlClient): Service["takeReceivables"] =
 
 /** Gives back what `takeReceivables` took, to the receivables not settled meanwhile; what it gave back. */
 const restoreReceivables = (sql: SqlClient.SqlClient): Service["restoreReceivables"] => (taken) =>
-  taken.length === 0 ? Effect.succeed([]) : run(sql<{ id: string }>`UPDATE receivables SET refunded_cents = refunded_cents - v.back
+  taken.length === 0 ? Effect.succeed([]) : orDie(sql<{ id: string }>`UPDATE receivables SET refunded_cents = refunded_cents - v.back
     FROM (VALUES ${sql.csv(taken.map((t) => sql`(${t.receivableId}, ${t.amount}::bigint)`))}) AS v (id, back)
     WHERE receivables.id = v.id AND receivables.settled_at IS NULL RETURNING receivables.id`).pipe(
     Effect.map((rows) => {
@@ -186,28 +186,28 @@ export const LedgerStorageLive = Layer.effect(Ledger, Effect.gen(function*() {
     post: post(sql),
     balances: balances(sql),
     lockBooks: (holders) =>
-      holders.length === 0 ? Effect.void : run(sql`SELECT 1 FROM ledger_balances WHERE holder IN ${sql.in([...holders])}
+      holders.length === 0 ? Effect.void : orDie(sql`SELECT 1 FROM ledger_balances WHERE holder IN ${sql.in([...holders])}
         ORDER BY holder, book FOR UPDATE`).pipe(Effect.asVoid),
     lockBalance: (accountId, book) =>
-      run(sql<{ balance: string }>`SELECT balance_cents::text AS balance FROM ledger_balances
+      orDie(sql<{ balance: string }>`SELECT balance_cents::text AS balance FROM ledger_balances
         WHERE holder = ${accountId} AND book = ${book} FOR UPDATE`).pipe(
         Effect.map((rows) => cents(Number(rows[0]?.balance ?? 0)))
       ),
     statement: statement(sql),
     setNote: setNote(sql),
     insertReceivables: (receivables) =>
-      receivables.length === 0 ? Effect.void : run(sql`INSERT INTO receivables (id, holder, charge_id, installment, amount_cents, payment_method, settles_on)
+      receivables.length === 0 ? Effect.void : orDie(sql`INSERT INTO receivables (id, holder, charge_id, installment, amount_cents, payment_method, settles_on)
         VALUES ${sql.csv(receivables.map((r) => sql`(${r.id}, ${r.holder}, ${r.chargeId}, ${r.installment}, ${r.amount}, ${r.paymentMethod}, ${r.settlesOn}::date)`))}`),
     settleDue: settleDue(sql),
     railMovements: railMovements(sql),
     takeReceivables: takeReceivables(sql),
     restoreReceivables: restoreReceivables(sql),
     receivableDays: (accountId, from, to) =>
-      run(sql`SELECT to_char(settles_on, 'YYYY-MM-DD') AS day, sum(amount_cents - refunded_cents) AS amount, count(*)::int AS count FROM receivables
+      orDie(sql`SELECT to_char(settles_on, 'YYYY-MM-DD') AS day, sum(amount_cents - refunded_cents) AS amount, count(*)::int AS count FROM receivables
         WHERE holder = ${accountId} AND settled_at IS NULL AND refunded_cents < amount_cents AND settles_on BETWEEN ${from}::date AND ${to}::date
         GROUP BY settles_on ORDER BY settles_on`).pipe(Effect.flatMap(decodeDays)),
     receivablesOn: (accountId, day, limit) =>
-      run(sql`SELECT ${receivableColumns(sql)}, NULL AS "subscriptionId" FROM receivables r
+      orDie(sql`SELECT ${receivableColumns(sql)}, NULL AS "subscriptionId" FROM receivables r
         WHERE r.holder = ${accountId} AND r.settled_at IS NULL AND r.refunded_cents < r.amount_cents AND r.settles_on = ${day}::date
         ORDER BY r.charge_id, r.installment LIMIT ${limit}`).pipe(Effect.flatMap(decodeReceivables))
   })

@@ -3,7 +3,7 @@ import { cents, MedInfraction, MedInfractions } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { firstOf, run } from "./Statements.ts"
+import { firstOf, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", charge_id AS "chargeId", end_to_end_id AS "endToEndId", amount_cents AS amount,
@@ -13,20 +13,20 @@ const decodeInfractions = decodeRows(MedInfraction.mapFields((fields) => ({ ...f
 
 export const MedInfractionsStorageLive = Layer.effect(MedInfractions, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const one = (statement: Statement.Statement<unknown>) => run(statement).pipe(Effect.flatMap(firstOf(decodeInfractions)))
+  const firstInfraction = (statement: Statement.Statement<unknown>) => orDie(statement).pipe(Effect.flatMap(firstOf(decodeInfractions)))
   return MedInfractions.of({
     insert: (m) =>
-      run(sql`INSERT INTO med_infractions (id, account_id, charge_id, end_to_end_id, amount_cents, blocked_cents, reason, status, refund_id,
+      orDie(sql`INSERT INTO med_infractions (id, account_id, charge_id, end_to_end_id, amount_cents, blocked_cents, reason, status, refund_id,
         created_at, updated_at)
         VALUES (${m.id}, ${m.accountId}, ${m.chargeId}, ${m.endToEndId}, ${m.amount}, ${m.blocked}, ${m.reason}, ${m.status}, ${m.refundId},
         ${m.createdAt}, ${m.updatedAt})`),
-    lock: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`),
+    lock: (accountId, id) => firstInfraction(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`),
     blockedOf: (chargeId) =>
-      run(sql<{ blocked: string }>`SELECT coalesce(sum(blocked_cents), 0)::text AS blocked FROM med_infractions
+      orDie(sql<{ blocked: string }>`SELECT coalesce(sum(blocked_cents), 0)::text AS blocked FROM med_infractions
         WHERE charge_id = ${chargeId} AND status = 'OPEN'`).pipe(Effect.map((rows) => cents(Number(rows[0]!.blocked)))),
-    find: (accountId, id) => one(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id}`),
+    find: (accountId, id) => firstInfraction(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id}`),
     decide: (id, status, refundId, at) =>
-      one(sql`UPDATE med_infractions SET status = ${status}, refund_id = ${refundId}, updated_at = ${at}
+      firstInfraction(sql`UPDATE med_infractions SET status = ${status}, refund_id = ${refundId}, updated_at = ${at}
         WHERE id = ${id} AND status = 'OPEN' RETURNING ${columns(sql)}`)
   })
 }))

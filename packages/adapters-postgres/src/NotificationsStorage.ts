@@ -2,7 +2,7 @@ import { Notification, Notifications } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
-import { run } from "./Statements.ts"
+import { orDie } from "./Statements.ts"
 
 const decodeNotifications = decodeRows(Notification)
 
@@ -11,12 +11,12 @@ export const NotificationsStorageLive = Layer.effect(Notifications, Effect.gen(f
   const sql = yield* SqlClient.SqlClient
   return Notifications.of({
     enqueue: (n, at) =>
-      run(sql`INSERT INTO notifications (account_id, charge_id, kind, recipient, subject, body, status, created_at)
+      orDie(sql`INSERT INTO notifications (account_id, charge_id, kind, recipient, subject, body, status, created_at)
         VALUES (${n.accountId}, ${n.chargeId}, ${n.kind}, ${n.recipient}, ${n.subject}, ${n.body}, 'pending', ${at})`),
     claimPending: (limit) =>
-      run(sql`SELECT id::text AS id, account_id AS "accountId", charge_id AS "chargeId", kind, recipient, subject, body FROM notifications
+      orDie(sql`SELECT id::text AS id, account_id AS "accountId", charge_id AS "chargeId", kind, recipient, subject, body FROM notifications
         WHERE status = 'pending' ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(Effect.flatMap(decodeNotifications)),
-    markSent: (id, at) => run(sql`UPDATE notifications SET status = 'sent', sent_at = ${at} WHERE id = ${BigInt(id)}`),
-    markFailed: (id, error) => run(sql`UPDATE notifications SET status = 'failed', error = ${error} WHERE id = ${BigInt(id)}`)
+    markSent: (id, at) => orDie(sql`UPDATE notifications SET status = 'sent', sent_at = ${at} WHERE id = ${BigInt(id)}`),
+    markFailed: (id, error) => orDie(sql`UPDATE notifications SET status = 'failed', error = ${error} WHERE id = ${BigInt(id)}`)
   })
 }))

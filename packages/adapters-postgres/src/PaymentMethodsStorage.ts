@@ -2,7 +2,7 @@ import { PaymentMethod, PaymentMethods } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
-import { run } from "./Statements.ts"
+import { orDie } from "./Statements.ts"
 
 const decodeMethods = decodeRows(PaymentMethod)
 
@@ -13,15 +13,15 @@ export const PaymentMethodsStorageLive = Layer.effect(PaymentMethods, Effect.gen
     exp_month AS "expMonth", exp_year AS "expYear", holder_name AS "holderName", created_at AS "createdAt"`
   return PaymentMethods.of({
     insert: (m) =>
-      run(sql`INSERT INTO payment_methods (id, account_id, acquirer_token, brand, first_six, last_four, exp_month, exp_year, holder_name, created_at)
+      orDie(sql`INSERT INTO payment_methods (id, account_id, acquirer_token, brand, first_six, last_four, exp_month, exp_year, holder_name, created_at)
         VALUES (${m.id}, ${m.accountId}, ${m.acquirerToken}, ${m.brand}, ${m.firstSix}, ${m.lastFour}, ${m.expMonth}, ${m.expYear}, ${m.holderName}, ${m.createdAt})`),
     find: (accountId, id) =>
-      run(sql`SELECT ${columns} FROM payment_methods WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+      orDie(sql`SELECT ${columns} FROM payment_methods WHERE account_id = ${accountId} AND id = ${id}`).pipe(
         Effect.flatMap(decodeMethods),
         Effect.map((rows) => Option.fromNullishOr(rows[0]))
       ),
     findMany: (ids) =>
-      ids.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${columns} FROM payment_methods WHERE id IN ${sql.in([...ids])}`).pipe(
+      ids.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${columns} FROM payment_methods WHERE id IN ${sql.in([...ids])}`).pipe(
         Effect.flatMap(decodeMethods)
       )
   })

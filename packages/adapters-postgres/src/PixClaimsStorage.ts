@@ -3,7 +3,7 @@ import { PixClaim, PixClaims } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
-import { firstOf, run } from "./Statements.ts"
+import { firstOf, orDie } from "./Statements.ts"
 
 const decodeClaims = decodeRows(PixClaim)
 
@@ -13,19 +13,19 @@ export const PixClaimsStorageLive = Layer.effect(PixClaims, Effect.gen(function*
     c.status, c.resolution_deadline AS "resolutionDeadline", c.created_at AS "createdAt", c.updated_at AS "updatedAt"`
   return PixClaims.of({
     insertOpen: (c) =>
-      run(sql<{ id: string }>`INSERT INTO pix_claims (id, account_id, pix_key, pix_key_type, status, resolution_deadline, created_at, updated_at)
+      orDie(sql<{ id: string }>`INSERT INTO pix_claims (id, account_id, pix_key, pix_key_type, status, resolution_deadline, created_at, updated_at)
         VALUES (${c.id}, ${c.accountId}, ${c.pixKey}, ${c.pixKeyType}, 'OPEN', ${c.resolutionDeadline}, ${c.createdAt}, ${c.updatedAt})
         ON CONFLICT (pix_key) WHERE status = 'OPEN' DO NOTHING RETURNING id`).pipe(Effect.map((rows) => rows.length === 1)),
     find: (accountId, id) =>
-      run(sql`SELECT ${columns} FROM pix_claims c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ${accountId} AND c.id = ${id}`).pipe(Effect.flatMap(firstOf(decodeClaims))),
+      orDie(sql`SELECT ${columns} FROM pix_claims c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ${accountId} AND c.id = ${id}`).pipe(Effect.flatMap(firstOf(decodeClaims))),
     list: (accountId, limit) =>
-      run(sql`SELECT ${columns} FROM pix_claims c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ${accountId}
+      orDie(sql`SELECT ${columns} FROM pix_claims c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ${accountId}
         ORDER BY c.seq DESC LIMIT ${limit}`).pipe(Effect.flatMap(decodeClaims)),
     close: (accountId, id, status, at) =>
-      run(sql`UPDATE pix_claims c SET status = ${status}, updated_at = ${at} FROM accounts a
+      orDie(sql`UPDATE pix_claims c SET status = ${status}, updated_at = ${at} FROM accounts a
         WHERE c.account_id = ${accountId} AND c.id = ${id} AND c.status = 'OPEN' AND a.id = c.account_id RETURNING ${columns}`).pipe(Effect.flatMap(firstOf(decodeClaims))),
     holds: (accountId, pixKey) =>
-      run(sql`SELECT 1 FROM pix_claims WHERE account_id = ${accountId} AND pix_key = ${pixKey} AND status = 'COMPLETED' LIMIT 1`).pipe(
+      orDie(sql`SELECT 1 FROM pix_claims WHERE account_id = ${accountId} AND pix_key = ${pixKey} AND status = 'COMPLETED' LIMIT 1`).pipe(
         Effect.map((rows) => rows.length > 0)
       )
   })

@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
-import { containsPattern, run } from "./Statements.ts"
+import { containsPattern, orDie } from "./Statements.ts"
 
 /** A product row, without its prices (they are rows of their own); `seq` is the cursor. */
 const decodeProducts = decodeRows(withSeq(Struct.omit(Product.fields, ["prices"])))
@@ -28,7 +28,7 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
   const pricesOf = (ids: ReadonlyArray<string>) =>
     ids.length === 0
       ? Effect.succeed(new Map<string, Array<Price>>())
-      : run(sql`SELECT ${priceColumns} FROM prices WHERE product_id IN ${sql.in([...ids])} ORDER BY position`).pipe(
+      : orDie(sql`SELECT ${priceColumns} FROM prices WHERE product_id IN ${sql.in([...ids])} ORDER BY position`).pipe(
         Effect.flatMap(decodePrices),
         Effect.map((prices) => {
           const byProduct = new Map<string, Array<Price>>()
@@ -40,13 +40,13 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
   return Products.of({
     save: (p) =>
       Effect.gen(function*() {
-        yield* run(sql`INSERT INTO products (id, account_id, name, description, type, status, nf_config_id, archived_at, created_at, updated_at)
+        yield* orDie(sql`INSERT INTO products (id, account_id, name, description, type, status, nf_config_id, archived_at, created_at, updated_at)
           VALUES (${p.id}, ${p.accountId}, ${p.name}, ${p.description}, ${p.type}, ${p.status}, ${p.nfConfigId}, ${p.archivedAt}, ${p.createdAt}, ${p.updatedAt})
           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description, type = EXCLUDED.type,
             status = EXCLUDED.status, nf_config_id = EXCLUDED.nf_config_id, archived_at = EXCLUDED.archived_at, updated_at = EXCLUDED.updated_at
           WHERE products.account_id = EXCLUDED.account_id`)
         for (const price of p.prices) {
-          yield* run(sql`INSERT INTO prices (id, product_id, account_id, position, title, amount_cents, recurrence_type, recurrence_interval,
+          yield* orDie(sql`INSERT INTO prices (id, product_id, account_id, position, title, amount_cents, recurrence_type, recurrence_interval,
               trial_days, statement_descriptor, is_active, created_at, updated_at)
             VALUES (${price.id}, ${p.id}, ${p.accountId}, ${price.position}, ${price.title}, ${price.amount}, ${price.recurrenceType},
               ${price.recurrenceInterval}, ${price.trialDays}, ${price.statementDescriptor}, ${price.isActive}, ${price.createdAt}, ${price.updatedAt})
@@ -57,7 +57,7 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
         }
       }),
     find: (accountId, id) =>
-      run(sql`SELECT ${productColumns} FROM products WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+      orDie(sql`SELECT ${productColumns} FROM products WHERE account_id = ${accountId} AND id = ${id}`).pipe(
         Effect.flatMap(withPrices),
         Effect.map((products) => Option.fromNullishOr(products[0]))
       ),
@@ -67,8 +67,8 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
           ${q.status === null ? sql`` : sql`AND status = ${q.status}`}
           ${q.search === null ? sql`` : sql`AND name ILIKE ${containsPattern(q.search)}`}`
         const cursor = beforeCursor(sql, q.after)
-        const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM products WHERE ${filters}`)
-        const rows = yield* run(sql<{ seq: string }>`SELECT ${productColumns} FROM products WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`)
+        const [count] = yield* orDie(sql<{ n: string }>`SELECT count(*)::text AS n FROM products WHERE ${filters}`)
+        const rows = yield* orDie(sql<{ seq: string }>`SELECT ${productColumns} FROM products WHERE ${filters} ${cursor} ORDER BY seq DESC LIMIT ${q.limit + 1}`)
         const page = rows.slice(0, q.limit)
         return {
           items: yield* withPrices(page),
@@ -76,9 +76,9 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
           lastKey: rows.length > q.limit ? page[page.length - 1]!.seq : null
         }
       }),
-    remove: (accountId, id) => run(sql`DELETE FROM products WHERE account_id = ${accountId} AND id = ${id}`),
+    remove: (accountId, id) => orDie(sql`DELETE FROM products WHERE account_id = ${accountId} AND id = ${id}`),
     findByPrice: (accountId, priceId) =>
-      run(sql`SELECT ${productColumns} FROM products
+      orDie(sql`SELECT ${productColumns} FROM products
         WHERE account_id = ${accountId} AND id = (SELECT product_id FROM prices WHERE id = ${priceId} AND account_id = ${accountId})`).pipe(
         Effect.flatMap(withPrices),
         Effect.map((products) => Option.fromNullishOr(products[0]))
@@ -86,7 +86,7 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
     accountsOfPrices: (priceIds) =>
       priceIds.length === 0
         ? Effect.succeed([])
-        : run(sql<{ accountId: string }>`SELECT DISTINCT account_id AS "accountId" FROM prices WHERE id IN ${sql.in([...priceIds])} LIMIT 2`).pipe(
+        : orDie(sql<{ accountId: string }>`SELECT DISTINCT account_id AS "accountId" FROM prices WHERE id IN ${sql.in([...priceIds])} LIMIT 2`).pipe(
           Effect.map((rows) => rows.map((row) => row.accountId))
         )
   })

@@ -3,7 +3,7 @@ import { Proposal, ProposalForm, Proposals } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { first, firstOf, inScope, run } from "./Statements.ts"
+import { first, firstOf, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", type, document_number AS "documentNumber", form, form_status AS "formStatus",
@@ -23,7 +23,7 @@ const LIVE = "background_check <> 'REPROVED' AND documents_copy <> 'REPROVED' AN
 export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const select = (where: Statement.Fragment, suffix: Statement.Fragment = sql``) =>
-    run(sql`SELECT ${columns(sql)} FROM proposals WHERE ${where} ${suffix}`).pipe(Effect.flatMap(decodeProposals))
+    orDie(sql`SELECT ${columns(sql)} FROM proposals WHERE ${where} ${suffix}`).pipe(Effect.flatMap(decodeProposals))
   const values = (p: Proposal) => ({
     form: encodeForm(p.form),
     pending: encodeFields(p.pendingFields)
@@ -31,7 +31,7 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
   return Proposals.of({
     insert: (p) => {
       const { form, pending } = values(p)
-      return run(sql`INSERT INTO proposals (id, account_id, type, document_number, form, form_status, pending_fields, background_check,
+      return orDie(sql`INSERT INTO proposals (id, account_id, type, document_number, form, form_status, pending_fields, background_check,
         documents_copy, proposal, account, reason, onboarding_id, documents_token, documents_sent_at, sub_account_id, webhook_id, created_at, updated_at)
         VALUES (${p.id}, ${p.accountId}, ${p.type}, ${p.documentNumber}, ${form}, ${p.formStatus}, ${pending}, ${p.backgroundCheck},
         ${p.documentsCopy}, ${p.proposal}, ${p.account}, ${p.reason}, ${p.onboardingId}, ${p.documentsToken}, ${p.documentsSentAt},
@@ -40,28 +40,28 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
     },
     update: (p) => {
       const { form, pending } = values(p)
-      return run(sql`UPDATE proposals SET form = ${form}, form_status = ${p.formStatus}, pending_fields = ${pending},
+      return orDie(sql`UPDATE proposals SET form = ${form}, form_status = ${p.formStatus}, pending_fields = ${pending},
         background_check = ${p.backgroundCheck}, documents_copy = ${p.documentsCopy}, proposal = ${p.proposal}, account = ${p.account},
         reason = ${p.reason}, onboarding_id = ${p.onboardingId}, documents_sent_at = ${p.documentsSentAt}, sub_account_id = ${p.subAccountId},
         webhook_id = ${p.webhookId}, updated_at = ${p.updatedAt}
         WHERE id = ${p.id}`)
     },
-    release: (formId) => run(sql`UPDATE proposals SET claimed_until = NULL WHERE id = ${formId}`),
+    release: (formId) => orDie(sql`UPDATE proposals SET claimed_until = NULL WHERE id = ${formId}`),
     find: (accountId, formId) => select(sql`account_id = ${accountId} AND id = ${formId}`).pipe(Effect.map(first)),
     lock: (accountId, formId) => select(sql`account_id = ${accountId} AND id = ${formId}`, sql`FOR UPDATE`).pipe(Effect.map(first)),
     lockLiveOf: (accountId, documentNumber) =>
       select(sql`account_id = ${accountId} AND document_number = ${documentNumber} AND ${sql.literal(LIVE)}`, sql`FOR UPDATE`).pipe(Effect.map(first)),
     findByDocumentsToken: (token) => select(sql`documents_token = ${token}`).pipe(Effect.map(first)),
     onboardingsOf: (subAccountIds) =>
-      subAccountIds.length === 0 ? Effect.succeed([]) : run(sql<{ subAccountId: string; onboardingId: string }>`SELECT sub_account_id AS "subAccountId",
+      subAccountIds.length === 0 ? Effect.succeed([]) : orDie(sql<{ subAccountId: string; onboardingId: string }>`SELECT sub_account_id AS "subAccountId",
         onboarding_id AS "onboardingId" FROM proposals WHERE sub_account_id IN ${sql.in([...subAccountIds])}`),
     openingFeeOf: (masterId) =>
-      run(sql`SELECT opening_fee_cents AS fee FROM subaccount_fees WHERE account_id = ${masterId}`).pipe(
+      orDie(sql`SELECT opening_fee_cents AS fee FROM subaccount_fees WHERE account_id = ${masterId}`).pipe(
         Effect.flatMap(firstOf(decodeRows(Schema.Struct({ fee: CentsColumn })))),
         Effect.map(Option.map((row) => row.fee))
       ),
     claimDue: (limit, scope, at, leaseMillis) =>
-      run(sql`WITH claimable AS (
+      orDie(sql`WITH claimable AS (
           SELECT id AS claimed_id FROM proposals
           WHERE form_status = 'FINISHED' AND account = 'PENDING' AND ${sql.literal(LIVE)}
             AND (documents_copy = 'APPROVED' OR background_check = 'PENDING' OR documents_sent_at IS NOT NULL)

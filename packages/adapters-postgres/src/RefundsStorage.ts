@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { first, inScope, run } from "./Statements.ts"
+import { first, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`seq::text AS seq, id, account_id AS "accountId", charge_id AS "chargeId", payment_type AS "paymentType",
@@ -38,17 +38,17 @@ const debtColumns = (sql: SqlClient.SqlClient) =>
 export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const select = (where: Statement.Fragment) =>
-    run(sql`SELECT ${columns(sql)} FROM refunds WHERE ${where}`).pipe(Effect.flatMap(decodeRefunds), Effect.map(withoutSeq))
+    orDie(sql`SELECT ${columns(sql)} FROM refunds WHERE ${where}`).pipe(Effect.flatMap(decodeRefunds), Effect.map(withoutSeq))
   const updated = (statement: Statement.Statement<unknown>) =>
-    run(statement).pipe(Effect.flatMap(decodeRefunds), Effect.map(withoutSeq))
+    orDie(statement).pipe(Effect.flatMap(decodeRefunds), Effect.map(withoutSeq))
   return Refunds.of({
     insert: (r) =>
-      run(sql`INSERT INTO refunds (id, account_id, charge_id, payment_type, end_to_end_id, amount_cents, reason, status,
+      orDie(sql`INSERT INTO refunds (id, account_id, charge_id, payment_type, end_to_end_id, amount_cents, reason, status,
         return_identification, provider_charge_id, error, split_reversals, receivables_taken, owner_debt, created_at, updated_at)
         VALUES (${r.id}, ${r.accountId}, ${r.chargeId}, ${r.paymentType}, ${r.endToEndId}, ${r.amount}, ${r.reason}, ${r.status},
         ${r.returnIdentification}, ${r.providerChargeId}, ${r.error}, ${encodeReversals(r.splitReversals)}, ${encodeTaken(r.receivablesTaken)}, ${encodeOwnerDebt(r.ownerDebt)}, ${r.createdAt}, ${r.updatedAt})`),
     refundedOf: (chargeId, options) =>
-      run(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM refunds
+      orDie(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM refunds
         WHERE charge_id = ${chargeId} AND ${options?.confirmedOnly ? sql`status = 'CONFIRMED'` : sql`status <> 'ERROR'`}`).pipe(Effect.map((rows) => cents(Number(rows[0]!.total)))),
     find: (accountId, id) => select(sql`account_id = ${accountId} AND id = ${id}`).pipe(Effect.map(first)),
     list: (accountId, query) =>
@@ -56,9 +56,9 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
         const where = sql`account_id = ${accountId}
           ${query.from === null ? sql`` : sql`AND created_at >= ${query.from}`}
           ${query.to === null ? sql`` : sql`AND created_at <= ${query.to}`}`
-        const rows = yield* run(sql`SELECT ${columns(sql)} FROM refunds WHERE ${where} ${beforeCursor(sql, query.lastKey)}
+        const rows = yield* orDie(sql`SELECT ${columns(sql)} FROM refunds WHERE ${where} ${beforeCursor(sql, query.lastKey)}
           ORDER BY seq DESC LIMIT ${query.limit + 1}`).pipe(Effect.flatMap(decodeRefunds))
-        const total = yield* run(sql<{ total: string }>`SELECT count(*)::text AS total FROM refunds WHERE ${where}`)
+        const total = yield* orDie(sql<{ total: string }>`SELECT count(*)::text AS total FROM refunds WHERE ${where}`)
         const page = rows.slice(0, query.limit)
         return { items: withoutSeq(page), total: Number(total[0]!.total), lastKey: rows.length > query.limit ? page[page.length - 1]!.seq : null }
       }),
@@ -75,22 +75,22 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
         error = ${outcome.error}, claimed_until = NULL, updated_at = ${at}
         WHERE id = ${id} AND status = 'PROCESSING' RETURNING ${columns(sql)}`).pipe(Effect.map(first)),
     insertDebts: (debts, at) =>
-      debts.length === 0 ? Effect.void : run(sql`INSERT INTO split_debts (id, holder, refund_id, reason, amount_cents, remaining_cents, status, created_at, updated_at)
+      debts.length === 0 ? Effect.void : orDie(sql`INSERT INTO split_debts (id, holder, refund_id, reason, amount_cents, remaining_cents, status, created_at, updated_at)
         VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.refundId === null ? "OPENING_FEE" : "REFUND"}, ${d.amount}, ${d.amount},
           'PENDING', ${at}, ${at})`))}`),
     lockPendingDebts: (holders) =>
-      holders.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${debtColumns(sql)},
+      holders.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${debtColumns(sql)},
           CASE WHEN d.reason = 'OPENING_FEE' THEN 'FEE'
             WHEN (SELECT r.reason FROM refunds r WHERE r.id = d.refund_id) = 'CHARGEBACK' THEN 'CHARGEBACK' ELSE 'REFUND' END AS category
         FROM split_debts d
         WHERE holder IN ${sql.in([...holders])} AND status = 'PENDING' ORDER BY holder, created_at, id FOR UPDATE OF d`).pipe(Effect.flatMap(decodePendingDebts)),
     payDebts: (payments, at) =>
-      payments.length === 0 ? Effect.void : run(sql`UPDATE split_debts SET remaining_cents = v.remaining,
+      payments.length === 0 ? Effect.void : orDie(sql`UPDATE split_debts SET remaining_cents = v.remaining,
           status = CASE WHEN v.remaining = 0 THEN 'PAID' ELSE 'PENDING' END, updated_at = ${at}
         FROM (VALUES ${sql.csv(payments.map((p) => sql`(${p.id}, ${p.remaining}::bigint)`))}) AS v (id, remaining)
         WHERE split_debts.id = v.id`),
     cancelDebts: (refundId, at) =>
-      run(sql`UPDATE split_debts SET status = 'CANCELED', updated_at = ${at} WHERE refund_id = ${refundId} AND status <> 'CANCELED'
+      orDie(sql`UPDATE split_debts SET status = 'CANCELED', updated_at = ${at} WHERE refund_id = ${refundId} AND status <> 'CANCELED'
         RETURNING ${debtColumns(sql)}`).pipe(Effect.flatMap(decodeDebts))
   })
 }))

@@ -2,19 +2,19 @@
 import { SandboxPayments } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { inScope, run } from "./Statements.ts"
+import { inScope, orDie } from "./Statements.ts"
 
 export const SandboxPaymentsStorageLive = Layer.effect(SandboxPayments, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return SandboxPayments.of({
     enqueue: (chargeId, accountId, at) =>
-      run(sql`INSERT INTO sandbox_payments (charge_id, account_id, requested_at) VALUES (${chargeId}, ${accountId}, ${at})
+      orDie(sql`INSERT INTO sandbox_payments (charge_id, account_id, requested_at) VALUES (${chargeId}, ${accountId}, ${at})
         ON CONFLICT (charge_id) DO NOTHING`),
     claimPending: (limit, scope) =>
-      run(sql<{ charge_id: string; account_id: string }>`SELECT charge_id, account_id FROM sandbox_payments
+      orDie(sql<{ charge_id: string; account_id: string }>`SELECT charge_id, account_id FROM sandbox_payments
         WHERE processed_at IS NULL AND ${inScope(sql, scope, sql`sandbox_payments.account_id`)} ORDER BY requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
         Effect.map((rows) => rows.map((r) => ({ chargeId: r.charge_id, accountId: r.account_id })))
       ),
-    markProcessed: (chargeId, at) => run(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`)
+    markProcessed: (chargeId, at) => orDie(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`)
   })
 }))

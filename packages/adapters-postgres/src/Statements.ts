@@ -7,8 +7,11 @@ import type { RunScope } from "@billing/core"
 import { Clock, Effect, Option } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 
-/** Runs a statement; its failure becomes a defect. */
-export const run = <A>(effect: Effect.Effect<A, unknown>): Effect.Effect<A> => Effect.orDie(effect)
+/**
+ * A statement whose failure is a defect: storage answers what the port
+ * promises, and a database that cannot is not a case a use case handles.
+ */
+export const orDie = <A>(statement: Effect.Effect<A, unknown>): Effect.Effect<A> => Effect.orDie(statement)
 
 /** The instant of Effect's Clock, for the rows a statement stamps (never the database's `now()`). */
 export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))

@@ -42,7 +42,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, Int8, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
 import { claimDue, countDue, countHeld, nextWorkDay } from "./CycleClaims.ts"
-import { constants, containsPattern, insertRecords, run } from "./Statements.ts"
+import { constants, containsPattern, insertRecords, orDie } from "./Statements.ts"
 
 type Service = Subscriptions["Service"]
 type Fragment = Statement.Fragment
@@ -136,7 +136,7 @@ const selectLists = (sql: SqlClient.SqlClient): SubscriptionTables["columns"] =>
 // --- Subscriptions -----------------------------------------------------------------------------------------------
 
 const insertSubscription = (sql: SqlClient.SqlClient, s: Subscription) =>
-  run(sql`INSERT INTO subscriptions (id, account_id, master_account_id, customer_id, checkout_id, cart_id, status, interval, interval_count,
+  orDie(sql`INSERT INTO subscriptions (id, account_id, master_account_id, customer_id, checkout_id, cart_id, status, interval, interval_count,
       billing_day, payment_method, payment_method_id, card, allowed_payment_methods, pass_fees_to_customer, name, email, document, phone,
       additional_emails, current_cycle_number, cancel_at_period_end, canceled_at, cancel_reason, split_rules, boleto_instructions,
       pix_instructions, issue_days_before_due, expiration_after_due_date, nf_config_id, coupon, discounts, anchor_date, anchor_cycle,
@@ -159,19 +159,19 @@ const insert = (tables: SubscriptionTables): Service["insert"] => ({ subscriptio
 
 const find = ({ sql, columns }: SubscriptionTables): Service["find"] => (accountId, id) =>
   Effect.gen(function*() {
-    const found = yield* run(sql`SELECT ${columns.subscription} FROM subscriptions WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+    const found = yield* orDie(sql`SELECT ${columns.subscription} FROM subscriptions WHERE account_id = ${accountId} AND id = ${id}`).pipe(
       Effect.flatMap(decodeFirstSubscription)
     )
     if (Option.isNone(found)) return Option.none()
-    const items = yield* run(sql`SELECT ${columns.item} FROM subscription_items WHERE subscription_id = ${id} ORDER BY position`).pipe(
+    const items = yield* orDie(sql`SELECT ${columns.item} FROM subscription_items WHERE subscription_id = ${id} ORDER BY position`).pipe(
       Effect.flatMap(decodeItems)
     )
-    const cycles = yield* run(sql`SELECT ${columns.cycle} FROM billing_cycles WHERE subscription_id = ${id} ORDER BY cycle_number`).pipe(
+    const cycles = yield* orDie(sql`SELECT ${columns.cycle} FROM billing_cycles WHERE subscription_id = ${id} ORDER BY cycle_number`).pipe(
       Effect.flatMap(decodeCycles)
     )
-    const invoices = yield* run(sql`SELECT ${columns.invoice} FROM invoices WHERE subscription_id = ${id} ORDER BY cycle_number, invoice_number`)
+    const invoices = yield* orDie(sql`SELECT ${columns.invoice} FROM invoices WHERE subscription_id = ${id} ORDER BY cycle_number, invoice_number`)
       .pipe(Effect.flatMap(decodeInvoices))
-    const changes = yield* run(sql`SELECT body FROM subscription_changes WHERE subscription_id = ${id} ORDER BY position`).pipe(
+    const changes = yield* orDie(sql`SELECT body FROM subscription_changes WHERE subscription_id = ${id} ORDER BY position`).pipe(
       Effect.flatMap(decodeChanges),
       Effect.map((rows) => rows.map((row) => row.body))
     )
@@ -204,14 +204,14 @@ const listEntries = ({ sql, columns }: SubscriptionTables, page: ReadonlyArray<S
   Effect.gen(function*() {
     const ids = page.map((s) => s.id)
     if (ids.length === 0) return []
-    const cycles = yield* run(sql`SELECT ${columns.cycle} FROM billing_cycles
+    const cycles = yield* orDie(sql`SELECT ${columns.cycle} FROM billing_cycles
       WHERE subscription_id IN ${sql.in(ids)} ORDER BY subscription_id, cycle_number`).pipe(Effect.flatMap(decodeCycles))
-    const charges = yield* run(sql`
+    const charges = yield* orDie(sql`
       SELECT DISTINCT ON (subscription_id) subscription_id AS "subscriptionId", net_cents AS net, status
       FROM charges WHERE subscription_id IN ${sql.in(ids)} ORDER BY subscription_id, created_at DESC, id DESC`).pipe(
       Effect.flatMap(decodeLastCharges)
     )
-    const primaries = yield* run(sql`SELECT i.subscription_id AS "subscriptionId", i.price_id AS "priceId",
+    const primaries = yield* orDie(sql`SELECT i.subscription_id AS "subscriptionId", i.price_id AS "priceId",
         i.product_id AS "productId" FROM subscription_items i JOIN subscriptions s ON s.primary_item_id = i.id
       WHERE i.subscription_id IN ${sql.in(ids)}`).pipe(Effect.flatMap(decodePrimaries))
     return page.map((subscription) => {
@@ -231,15 +231,15 @@ const list = (tables: SubscriptionTables): Service["list"] => (accountId, q) =>
   Effect.gen(function*() {
     const { sql, columns } = tables
     const where = listFilter(sql, accountId, q)
-    const [count] = yield* run(sql<{ n: string }>`SELECT count(*)::text AS n FROM subscriptions WHERE ${where}`)
-    const rows = yield* run(sql`SELECT ${columns.subscription} FROM subscriptions WHERE ${where} ${beforeCursor(sql, q.after)}
+    const [count] = yield* orDie(sql<{ n: string }>`SELECT count(*)::text AS n FROM subscriptions WHERE ${where}`)
+    const rows = yield* orDie(sql`SELECT ${columns.subscription} FROM subscriptions WHERE ${where} ${beforeCursor(sql, q.after)}
       ORDER BY seq DESC LIMIT ${q.limit + 1}`).pipe(Effect.flatMap(decodeSubscriptions))
     const items = yield* listEntries(tables, withoutSeq(rows.slice(0, q.limit)))
     return { items, total: Number(count?.n ?? 0), lastKey: rows.length > q.limit ? rows[q.limit - 1]!.seq : null }
   })
 
 const countOpen = ({ sql }: SubscriptionTables): Service["countOpen"] => (accountId, by) =>
-  run(sql<{ n: string }>`SELECT count(*)::text AS n FROM subscriptions s
+  orDie(sql<{ n: string }>`SELECT count(*)::text AS n FROM subscriptions s
     WHERE s.account_id = ${accountId} AND s.status IN ${constants(sql, OPEN_SUBSCRIPTION_STATUSES)}
       ${"customerId" in by ? sql`AND s.customer_id = ${by.customerId}` : sql`AND EXISTS (SELECT 1 FROM subscription_items i
         WHERE i.subscription_id = s.id AND i.product_id = ${by.productId} AND i.status <> ${ItemTransitions.canceled.to})`}`).pipe(
@@ -247,7 +247,7 @@ const countOpen = ({ sql }: SubscriptionTables): Service["countOpen"] => (accoun
   )
 
 const transition = ({ sql, columns }: SubscriptionTables): Service["transition"] => (id, move, changes, at) =>
-  run(sql`UPDATE subscriptions SET status = ${move.to}, updated_at = ${at},
+  orDie(sql`UPDATE subscriptions SET status = ${move.to}, updated_at = ${at},
       canceled_at = COALESCE(${changes.canceledAt ?? null}, canceled_at),
       cancel_reason = COALESCE(${changes.cancelReason ?? null}, cancel_reason),
       archived_at = COALESCE(${changes.archivedAt ?? null}, archived_at)
@@ -255,18 +255,18 @@ const transition = ({ sql, columns }: SubscriptionTables): Service["transition"]
     RETURNING ${columns.subscription}`).pipe(Effect.flatMap(decodeFirstSubscription))
 
 const transitionMany = ({ sql }: SubscriptionTables): Service["transitionMany"] => (ids, move, at, options = {}) =>
-  ids.length === 0 ? Effect.succeed([]) : run(sql<{ id: string }>`UPDATE subscriptions SET status = ${move.to}, updated_at = ${at}
+  ids.length === 0 ? Effect.succeed([]) : orDie(sql<{ id: string }>`UPDATE subscriptions SET status = ${move.to}, updated_at = ${at}
     WHERE id IN ${sql.in([...ids])} AND status IN ${constants(sql, move.from)}
       ${options.unlessRecurrencePending ? sql`AND pix_recurrence_status IS DISTINCT FROM ${RECURRENCE_AWAITING_BANK}` : sql``}
     RETURNING id`).pipe(Effect.map((rows) => rows.map((row) => row.id)))
 
 const scheduleCancel = ({ sql }: SubscriptionTables): Service["scheduleCancel"] => (id, reason, at) =>
-  run(sql`UPDATE subscriptions SET cancel_at_period_end = true, cancel_reason = COALESCE(${reason}, cancel_reason), updated_at = ${at}
+  orDie(sql`UPDATE subscriptions SET cancel_at_period_end = true, cancel_reason = COALESCE(${reason}, cancel_reason), updated_at = ${at}
     WHERE id = ${id} AND NOT cancel_at_period_end AND status IN ${constants(sql, OPEN_SUBSCRIPTION_STATUSES)}
     RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))
 
 const update = ({ sql }: SubscriptionTables): Service["update"] => (id, fields, at) =>
-  run(sql`UPDATE subscriptions SET updated_at = ${at}
+  orDie(sql`UPDATE subscriptions SET updated_at = ${at}
       ${fields.additionalEmails === undefined ? sql`` : sql`, additional_emails = ${jsonText(fields.additionalEmails)}`}
       ${fields.cancelAtPeriodEnd === undefined ? sql`` : sql`, cancel_at_period_end = ${fields.cancelAtPeriodEnd}`}
       ${fields.paymentMethod === undefined ? sql`` : sql`, payment_method = ${fields.paymentMethod}`}
@@ -277,7 +277,7 @@ const update = ({ sql }: SubscriptionTables): Service["update"] => (id, fields, 
     WHERE id = ${id}`).pipe(Effect.asVoid)
 
 const decideRecurrence = ({ sql }: SubscriptionTables): Service["decideRecurrence"] => (id, status, at) =>
-  run(sql`UPDATE subscriptions SET pix_recurrence_status = ${status}, updated_at = ${at}
+  orDie(sql`UPDATE subscriptions SET pix_recurrence_status = ${status}, updated_at = ${at}
     WHERE id = ${id} AND pix_recurrence_status = ${RECURRENCE_AWAITING_BANK} RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))
 
 /** Makes each item of `replacements` the main plan of its subscription where the item it replaces was, in one statement. */
@@ -286,7 +286,7 @@ const replacePrimaries = (
   replacements: ReadonlyArray<{ readonly subscriptionId: string; readonly from: string; readonly to: string }>,
   at: Date
 ) =>
-  replacements.length === 0 ? Effect.void : run(sql`UPDATE subscriptions s SET primary_item_id = v.new_item_id, updated_at = ${at}
+  replacements.length === 0 ? Effect.void : orDie(sql`UPDATE subscriptions s SET primary_item_id = v.new_item_id, updated_at = ${at}
     FROM (VALUES ${sql.csv(replacements.map((r) => sql`(${r.subscriptionId}, ${r.from}, ${r.to})`))}) AS v (subscription_id, old_item_id, new_item_id)
     WHERE s.id = v.subscription_id AND s.primary_item_id = v.old_item_id`).pipe(Effect.asVoid)
 
@@ -294,7 +294,7 @@ const replacePrimaries = (
 
 // Items take the positions after the subscription's last one.
 const insertItems = (sql: SqlClient.SqlClient, items: ReadonlyArray<SubscriptionItem>) =>
-  items.length === 0 ? Effect.void : run(sql`INSERT INTO subscription_items (id, subscription_id, position, price_id, product_id, name,
+  items.length === 0 ? Effect.void : orDie(sql`INSERT INTO subscription_items (id, subscription_id, position, price_id, product_id, name,
       product_name, product_type, statement_descriptor, unit_amount_cents, quantity, type, recurrence_type, recurrence_interval, trial_days,
       status, origin, upgraded_from_item_id, upgraded_to_item_id, charge_id, created_at, updated_at)
     SELECT v.id, v.subscription_id, v.offset_in_batch + coalesce((SELECT max(position) + 1 FROM subscription_items s
@@ -318,11 +318,11 @@ const itemsMovedBy = (sql: SqlClient.SqlClient, transition: ItemTransition) =>
     ${transition.replacing === null ? sql`` : transition.replacing ? sql`AND upgraded_from_item_id IS NOT NULL` : sql`AND upgraded_from_item_id IS NULL`}`
 
 const moveItems = ({ sql }: SubscriptionTables): Service["moveItems"] => (subscriptionIds, move, at) =>
-  subscriptionIds.length === 0 ? Effect.void : run(sql`UPDATE subscription_items SET status = ${move.to}, updated_at = ${at}
+  subscriptionIds.length === 0 ? Effect.void : orDie(sql`UPDATE subscription_items SET status = ${move.to}, updated_at = ${at}
     WHERE subscription_id IN ${sql.in([...subscriptionIds])} AND ${itemsMovedBy(sql, move)}`).pipe(Effect.asVoid)
 
 const moveItem = ({ sql }: SubscriptionTables): Service["moveItem"] => (itemId, move, at) =>
-  run(sql`UPDATE subscription_items SET status = ${move.to}, updated_at = ${at} WHERE id = ${itemId} AND ${itemsMovedBy(sql, move)}`).pipe(
+  orDie(sql`UPDATE subscription_items SET status = ${move.to}, updated_at = ${at} WHERE id = ${itemId} AND ${itemsMovedBy(sql, move)}`).pipe(
     Effect.asVoid
   )
 
@@ -335,11 +335,11 @@ const moveItem = ({ sql }: SubscriptionTables): Service["moveItem"] => (itemId, 
 const takeOver = ({ sql, columns }: SubscriptionTables, which: Fragment, start: ItemTransition, at: Date) =>
   Effect.gen(function*() {
     const replaced = ItemTransitions.replaced
-    yield* run(sql`UPDATE subscription_items SET status = ${replaced.to}, updated_at = ${at}
+    yield* orDie(sql`UPDATE subscription_items SET status = ${replaced.to}, updated_at = ${at}
       WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE ${which} AND ${itemsMovedBy(sql, start)}
           AND upgraded_from_item_id IS NOT NULL)
         AND ${itemsMovedBy(sql, replaced)}`)
-    const started = yield* run(sql`UPDATE subscription_items SET status = ${start.to}, updated_at = ${at}
+    const started = yield* orDie(sql`UPDATE subscription_items SET status = ${start.to}, updated_at = ${at}
       WHERE ${which} AND ${itemsMovedBy(sql, start)} RETURNING ${columns.item}`).pipe(Effect.flatMap(decodeItems))
     const replacements = started.flatMap((item) =>
       item.upgradedFromItemId === null ? [] : [{ subscriptionId: item.subscriptionId, from: item.upgradedFromItemId, to: item.id }]
@@ -352,9 +352,9 @@ const failItemsOfCharge = ({ sql }: SubscriptionTables): Service["failItemsOfCha
   Effect.gen(function*() {
     const failed = ItemTransitions.upgradeFailed
     // The items they would have replaced keep going, no longer waiting for a change.
-    yield* run(sql`UPDATE subscription_items SET upgraded_to_item_id = NULL, updated_at = ${at}
+    yield* orDie(sql`UPDATE subscription_items SET upgraded_to_item_id = NULL, updated_at = ${at}
       WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE charge_id = ${chargeId} AND ${itemsMovedBy(sql, failed)})`)
-    yield* run(sql`UPDATE subscription_items SET status = ${failed.to}, updated_at = ${at}
+    yield* orDie(sql`UPDATE subscription_items SET status = ${failed.to}, updated_at = ${at}
       WHERE charge_id = ${chargeId} AND ${itemsMovedBy(sql, failed)}`)
   })
 
@@ -389,7 +389,7 @@ const cycleRecord = (c: BillingCycle) => ({
 })
 
 const insertCycles = (sql: SqlClient.SqlClient, cycles: ReadonlyArray<BillingCycle>, options: { readonly skipExisting?: boolean } = {}) =>
-  cycles.length === 0 ? Effect.void : run(sql`${insertRecords(sql, "billing_cycles", cycles.map(cycleRecord))}
+  cycles.length === 0 ? Effect.void : orDie(sql`${insertRecords(sql, "billing_cycles", cycles.map(cycleRecord))}
     ${options.skipExisting ? sql`ON CONFLICT (subscription_id, cycle_number) DO NOTHING` : sql``}`).pipe(Effect.asVoid)
 
 const cycleKey = (subscriptionId: string, n: number) => `${subscriptionId}/${n}`
@@ -406,7 +406,7 @@ const invoiceStamps = (sql: SqlClient.SqlClient, move: InvoiceTransition, at: Da
  */
 const moveInvoicesOfCycles = (sql: SqlClient.SqlClient, moves: ReadonlyArray<CycleMove>, at: Date) => {
   const rows = moves.flatMap((m) => (m.transition.invoice === null ? [] : [{ m, invoice: m.transition.invoice }]))
-  return rows.length === 0 ? Effect.void : run(sql`UPDATE invoices i SET status = v.status,
+  return rows.length === 0 ? Effect.void : orDie(sql`UPDATE invoices i SET status = v.status,
       paid_at = COALESCE(v.paid_at, i.paid_at), canceled_at = COALESCE(v.canceled_at, i.canceled_at)
     FROM (VALUES ${sql.csv(rows.map(({ m, invoice }) =>
       sql`(${m.subscriptionId}, ${m.cycleNumber}::int, ${invoice.from.join(",")}, ${invoice.to},
@@ -421,7 +421,7 @@ const moveInvoicesOfCycles = (sql: SqlClient.SqlClient, moves: ReadonlyArray<Cyc
 const moveCycles = ({ sql }: SubscriptionTables): Service["moveCycles"] => (moves, at) =>
   Effect.gen(function*() {
     if (moves.length === 0) return []
-    const moved = yield* run(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c SET status = v.to_status,
+    const moved = yield* orDie(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c SET status = v.to_status,
         updated_at = ${at}, next_attempt_on = CASE WHEN v.sets_next THEN v.next_on ELSE c.next_attempt_on END
       FROM (VALUES ${sql.csv(moves.map((m) =>
         sql`(${m.subscriptionId}, ${m.cycleNumber}::int, ${m.transition.from.join(",")}, ${m.transition.to},
@@ -439,12 +439,12 @@ const moveCycles = ({ sql }: SubscriptionTables): Service["moveCycles"] => (move
 const cancelOpenCycles = ({ sql }: SubscriptionTables): Service["cancelOpenCycles"] => (subscriptionId, at) =>
   Effect.gen(function*() {
     const cancel = CycleTransitions.canceled
-    const rows = yield* run(sql<{ n: number }>`UPDATE billing_cycles SET status = ${cancel.to}, updated_at = ${at}
+    const rows = yield* orDie(sql<{ n: number }>`UPDATE billing_cycles SET status = ${cancel.to}, updated_at = ${at}
       WHERE subscription_id = ${subscriptionId} AND status IN ${constants(sql, cancel.from)}
       RETURNING cycle_number AS n`)
     const numbers = rows.map((r) => Number(r.n)).sort((a, b) => a - b)
     if (numbers.length > 0) {
-      yield* run(sql`UPDATE invoices SET status = ${cancel.invoice.to}, ${invoiceStamps(sql, cancel.invoice, at)}
+      yield* orDie(sql`UPDATE invoices SET status = ${cancel.invoice.to}, ${invoiceStamps(sql, cancel.invoice, at)}
         WHERE subscription_id = ${subscriptionId} AND cycle_number IN ${sql.in(numbers)} AND status IN ${constants(sql, cancel.invoice.from)}
           AND charge_id IS NOT DISTINCT FROM (SELECT c.charge_id FROM billing_cycles c
             WHERE c.subscription_id = invoices.subscription_id AND c.cycle_number = invoices.cycle_number)`)
@@ -455,35 +455,35 @@ const cancelOpenCycles = ({ sql }: SubscriptionTables): Service["cancelOpenCycle
 const notIssuedYet = (sql: SqlClient.SqlClient) => sql`status IN ${constants(sql, SCHEDULED_CYCLE_STATUSES)}`
 
 const repriceScheduledCycle = ({ sql }: SubscriptionTables): Service["repriceScheduledCycle"] => (subscriptionId, n, amounts, at) =>
-  run(sql`UPDATE billing_cycles SET amount_cents = ${amounts.amount}, discount_cents = ${amounts.discount}, updated_at = ${at}
+  orDie(sql`UPDATE billing_cycles SET amount_cents = ${amounts.amount}, discount_cents = ${amounts.discount}, updated_at = ${at}
     WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND ${notIssuedYet(sql)}`).pipe(Effect.asVoid)
 
 const reschedule = ({ sql }: SubscriptionTables): Service["reschedule"] => (subscriptionId, n, cycle, terms, at) =>
   Effect.gen(function*() {
-    const moved = yield* run(sql`UPDATE billing_cycles SET due_date = ${cycle.dueDate}::date, period_start = ${cycle.dueDate}::date,
+    const moved = yield* orDie(sql`UPDATE billing_cycles SET due_date = ${cycle.dueDate}::date, period_start = ${cycle.dueDate}::date,
         issue_date = ${cycle.issueDate}::date, adjustment_cents = adjustment_cents + ${cycle.adjustment}, updated_at = ${at}
       WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND ${notIssuedYet(sql)} RETURNING cycle_number`)
     if (moved.length === 0) return false
-    yield* run(sql`UPDATE subscriptions SET billing_day = ${terms.billingDay}, anchor_date = ${terms.anchorDate}::date,
+    yield* orDie(sql`UPDATE subscriptions SET billing_day = ${terms.billingDay}, anchor_date = ${terms.anchorDate}::date,
         anchor_cycle = ${terms.anchorCycle}, updated_at = ${at} WHERE id = ${subscriptionId}`)
     return true
   })
 
 const setScheduledPaymentMethod = ({ sql }: SubscriptionTables): Service["setScheduledPaymentMethod"] => (subscriptionId, method, at) =>
-  run(sql`UPDATE billing_cycles SET payment_method = ${method}, updated_at = ${at}
+  orDie(sql`UPDATE billing_cycles SET payment_method = ${method}, updated_at = ${at}
     WHERE subscription_id = ${subscriptionId} AND ${notIssuedYet(sql)}`).pipe(Effect.asVoid)
 
 const approveHeldCycle = ({ sql }: SubscriptionTables): Service["approveHeldCycle"] => (ref, at) =>
-  run(sql`UPDATE billing_cycles SET held_reason = NULL, approved_at = ${at}, updated_at = ${at}
+  orDie(sql`UPDATE billing_cycles SET held_reason = NULL, approved_at = ${at}, updated_at = ${at}
     WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND ${notIssuedYet(sql)}
       AND held_reason IS NOT NULL RETURNING cycle_number`).pipe(Effect.map((rows) => rows.length > 0))
 
 const holdCycle = ({ sql }: SubscriptionTables): Service["holdCycle"] => (ref, reason, at) =>
-  run(sql`UPDATE billing_cycles SET held_reason = ${reason}, updated_at = ${at}
+  orDie(sql`UPDATE billing_cycles SET held_reason = ${reason}, updated_at = ${at}
     WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND ${notIssuedYet(sql)}`).pipe(Effect.asVoid)
 
 const findCycles = ({ sql, columns }: SubscriptionTables): Service["findCycles"] => (refs) =>
-  refs.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${columns.cycle} FROM billing_cycles
+  refs.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${columns.cycle} FROM billing_cycles
     WHERE (subscription_id, cycle_number) IN (${sql.csv(refs.map((r) => sql`(${r.subscriptionId}, ${r.cycleNumber}::int)`))})`).pipe(
     Effect.flatMap(decodeCycles)
   )
@@ -497,7 +497,7 @@ const appendRulers = ({ sql }: SubscriptionTables): Service["appendRulers"] => (
     found.entries.push(entry)
     entries.set(key, found)
   }
-  return entries.size === 0 ? Effect.void : run(sql`UPDATE billing_cycles c
+  return entries.size === 0 ? Effect.void : orDie(sql`UPDATE billing_cycles c
     SET ruler_history = (c.ruler_history::jsonb || v.entries::jsonb)::text, updated_at = ${at}
     FROM (VALUES ${sql.csv([...entries.values()].map((e) => sql`(${e.subscriptionId}, ${e.cycleNumber}::int, ${JSON.stringify(e.entries)})`))})
       AS v (subscription_id, cycle_number, entries)
@@ -507,7 +507,7 @@ const appendRulers = ({ sql }: SubscriptionTables): Service["appendRulers"] => (
 const advanceCurrentCycles = ({ sql }: SubscriptionTables): Service["advanceCurrentCycles"] => (cycles, at) => {
   const latest = new Map<string, number>()
   for (const c of cycles) latest.set(c.subscriptionId, Math.max(latest.get(c.subscriptionId) ?? 0, c.cycleNumber))
-  return latest.size === 0 ? Effect.void : run(sql`UPDATE subscriptions s SET current_cycle_number = v.n, updated_at = ${at}
+  return latest.size === 0 ? Effect.void : orDie(sql`UPDATE subscriptions s SET current_cycle_number = v.n, updated_at = ${at}
     FROM (VALUES ${sql.csv([...latest].map(([id, n]) => sql`(${id}, ${n}::int)`))}) AS v (subscription_id, n)
     WHERE s.id = v.subscription_id AND s.current_cycle_number < v.n`).pipe(Effect.asVoid)
 }
@@ -521,7 +521,7 @@ const numberInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ read
     // Accounts in one order, so two batches that number invoices of the same accounts never wait for each other in a cycle.
     for (const accountId of [...new Set(invoices.map((i) => i.accountId))].sort()) {
       const own = invoices.filter((i) => i.accountId === accountId)
-      const [counter] = yield* run(sql<{ n: string }>`INSERT INTO invoice_counters (account_id, last_number) VALUES (${accountId}, ${own.length})
+      const [counter] = yield* orDie(sql<{ n: string }>`INSERT INTO invoice_counters (account_id, last_number) VALUES (${accountId}, ${own.length})
         ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + ${own.length}
         RETURNING last_number::text AS n`)
       const first = BigInt(counter!.n) - BigInt(own.length) + 1n
@@ -569,11 +569,11 @@ const insertInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ read
     const invoiceRows = insertRecords(sql, "invoices", (yield* numberInvoices(sql, invoices)).map(invoiceRecord))
     const lines = invoices.flatMap(({ invoice }) => invoiceLineRecords(invoice))
     // One statement: its balance check (0023) runs once it is done, and sees each invoice with all its lines.
-    yield* run(lines.length === 0 ? invoiceRows : sql`WITH invoices_written AS (${invoiceRows}) ${insertRecords(sql, "invoice_lines", lines)}`)
+    yield* orDie(lines.length === 0 ? invoiceRows : sql`WITH invoices_written AS (${invoiceRows}) ${insertRecords(sql, "invoice_lines", lines)}`)
   })
 
 const settleInvoicesOfCharge = ({ sql }: SubscriptionTables): Service["settleInvoicesOfCharge"] => (chargeId, move, at) =>
-  run(sql`UPDATE invoices SET status = ${move.to}, ${invoiceStamps(sql, move, at)}
+  orDie(sql`UPDATE invoices SET status = ${move.to}, ${invoiceStamps(sql, move, at)}
     WHERE charge_id = ${chargeId} AND status IN ${constants(sql, move.from)}`).pipe(Effect.asVoid)
 
 // The invoice of a cycle is the one whose charge is the cycle's (a plan change's prorata on the same cycle has its own).
@@ -617,12 +617,12 @@ const findBillable = ({ sql, columns }: SubscriptionTables): Service["findBillab
   Effect.gen(function*() {
     if (ids.length === 0) return []
     // Each statement reads its rows' versions with them, so each part of a version matches what was read.
-    const subscriptionRows = yield* run(sql<{ readonly id: string; readonly rowVersion: string }>`SELECT ${columns.subscription},
+    const subscriptionRows = yield* orDie(sql<{ readonly id: string; readonly rowVersion: string }>`SELECT ${columns.subscription},
         xmin::text AS "rowVersion"
       FROM subscriptions WHERE id IN ${sql.in([...ids])}`)
-    const itemRows = yield* run(sql<VersionedRow>`SELECT ${columns.item}, xmin::text AS "rowVersion" FROM subscription_items
+    const itemRows = yield* orDie(sql<VersionedRow>`SELECT ${columns.item}, xmin::text AS "rowVersion" FROM subscription_items
       WHERE subscription_id IN ${sql.in([...ids])} ORDER BY subscription_id, position`)
-    const cycleRows = yield* run(sql<VersionedRow>`SELECT ${columns.cycle}, c.xmin::text AS "rowVersion" FROM billing_cycles c
+    const cycleRows = yield* orDie(sql<VersionedRow>`SELECT ${columns.cycle}, c.xmin::text AS "rowVersion" FROM billing_cycles c
       WHERE subscription_id IN ${sql.in([...ids])}
         AND cycle_number >= (SELECT s.current_cycle_number FROM subscriptions s WHERE s.id = c.subscription_id)
       ORDER BY subscription_id, cycle_number`)
@@ -643,9 +643,9 @@ const findBillable = ({ sql, columns }: SubscriptionTables): Service["findBillab
 const lockMany = ({ sql }: SubscriptionTables): Service["lockMany"] => (ids) =>
   Effect.gen(function*() {
     if (ids.length === 0) return new Map<string, string>()
-    yield* run(sql`SELECT id FROM subscriptions WHERE id IN ${sql.in([...ids])} ORDER BY id FOR UPDATE`)
+    yield* orDie(sql`SELECT id FROM subscriptions WHERE id IN ${sql.in([...ids])} ORDER BY id FOR UPDATE`)
     // A statement of its own: it reads under the lock, what writers that held it committed included.
-    const rows = yield* run(sql<{ readonly id: string; readonly rowVersion: string; readonly items: string | null; readonly cycles: string | null }>`
+    const rows = yield* orDie(sql<{ readonly id: string; readonly rowVersion: string; readonly items: string | null; readonly cycles: string | null }>`
       SELECT s.id, s.xmin::text AS "rowVersion",
         (SELECT string_agg(i.xmin::text, ',' ORDER BY i.position) FROM subscription_items i WHERE i.subscription_id = s.id) AS items,
         (SELECT string_agg(c.xmin::text, ',' ORDER BY c.cycle_number) FROM billing_cycles c
@@ -655,7 +655,7 @@ const lockMany = ({ sql }: SubscriptionTables): Service["lockMany"] => (ids) =>
   })
 
 const issueCycles = ({ sql }: SubscriptionTables): Service["issueCycles"] => (rows, at, leaseUntil) =>
-  rows.length === 0 ? Effect.succeed([]) : run(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c
+  rows.length === 0 ? Effect.succeed([]) : orDie(sql<{ subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles c
     SET status = v.status, charge_id = v.charge_id, amount_cents = v.amount, discount_cents = v.discount,
       attempt_count = v.attempts, claimed_until = ${leaseUntil}, updated_at = ${at}
     FROM (VALUES ${sql.csv(rows.map(({ issued, ref }) =>
@@ -673,8 +673,8 @@ const issueCycles = ({ sql }: SubscriptionTables): Service["issueCycles"] => (ro
 const startAttempt = ({ sql }: SubscriptionTables): Service["startAttempt"] => (ref, attempt, at) =>
   Effect.gen(function*() {
     // The invoice follows the cycle to its new charge: moved first, while it still names the old one.
-    yield* run(sql`UPDATE invoices SET charge_id = ${attempt.chargeId} WHERE ${cycleInvoiceOf(sql, ref)}`)
-    const moved = yield* run(sql`UPDATE billing_cycles SET charge_id = ${attempt.chargeId}, updated_at = ${at},
+    yield* orDie(sql`UPDATE invoices SET charge_id = ${attempt.chargeId} WHERE ${cycleInvoiceOf(sql, ref)}`)
+    const moved = yield* orDie(sql`UPDATE billing_cycles SET charge_id = ${attempt.chargeId}, updated_at = ${at},
         ${attempt.manual
           ? sql`manual_retry_count = manual_retry_count + 1, last_manual_retry_at = ${at}`
           : sql`status = ${CycleTransitions.retried.to}, attempt_count = attempt_count + 1`}
@@ -688,12 +688,12 @@ const startAttempt = ({ sql }: SubscriptionTables): Service["startAttempt"] => (
 const markOverdue = ({ sql }: SubscriptionTables): Service["markOverdue"] => (ref, at) =>
   Effect.gen(function*() {
     const overdue = BillingJobClaims.overdue
-    const marked = yield* run(sql`UPDATE billing_cycles SET overdue_at = ${at}, updated_at = ${at}
+    const marked = yield* orDie(sql`UPDATE billing_cycles SET overdue_at = ${at}, updated_at = ${at}
       WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND overdue_at IS NULL
         AND status IN ${constants(sql, overdue.cycleStatuses)} RETURNING cycle_number`)
     if (marked.length === 0) return false
     const invoice = InvoiceTransitions.overdue
-    yield* run(sql`UPDATE invoices SET status = ${invoice.to} WHERE ${cycleInvoiceOf(sql, ref)} AND status IN ${constants(sql, invoice.from)}`)
+    yield* orDie(sql`UPDATE invoices SET status = ${invoice.to} WHERE ${cycleInvoiceOf(sql, ref)} AND status IN ${constants(sql, invoice.from)}`)
     return true
   })
 
@@ -703,28 +703,28 @@ const markOverdue = ({ sql }: SubscriptionTables): Service["markOverdue"] => (re
 const subscriptionRows = (tables: SubscriptionTables) => {
   const { sql, columns } = tables
   return {
-    lock: (id: string) => run(sql`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`).pipe(Effect.asVoid),
+    lock: (id: string) => orDie(sql`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`).pipe(Effect.asVoid),
     insert: insert(tables),
     find: find(tables),
     list: list(tables),
     listByCustomer: (accountId: string, customerId: string) =>
-      run(sql`SELECT ${columns.subscription} FROM subscriptions WHERE account_id = ${accountId} AND customer_id = ${customerId}
+      orDie(sql`SELECT ${columns.subscription} FROM subscriptions WHERE account_id = ${accountId} AND customer_id = ${customerId}
         ORDER BY seq DESC`).pipe(Effect.flatMap(decodeSubscriptions), Effect.map(withoutSeq)),
     countOpen: countOpen(tables),
     countSelling: (accountId: string, productId: string) =>
-      run(sql<{ n: string }>`SELECT count(DISTINCT s.id)::text AS n FROM subscriptions s JOIN subscription_items i ON i.subscription_id = s.id
+      orDie(sql<{ n: string }>`SELECT count(DISTINCT s.id)::text AS n FROM subscriptions s JOIN subscription_items i ON i.subscription_id = s.id
         WHERE s.account_id = ${accountId} AND i.product_id = ${productId}`).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
     transition: transition(tables),
     transitionMany: transitionMany(tables),
     scheduleCancel: scheduleCancel(tables),
     update: update(tables),
     findByRecurrence: (accountId: string, recurrencyId: string) =>
-      run(sql<{ id: string }>`SELECT id FROM subscriptions WHERE account_id = ${accountId} AND pix_recurrency_id = ${recurrencyId}`).pipe(
+      orDie(sql<{ id: string }>`SELECT id FROM subscriptions WHERE account_id = ${accountId} AND pix_recurrency_id = ${recurrencyId}`).pipe(
         Effect.map((rows) => Option.fromNullishOr(rows[0]?.id))
       ),
     decideRecurrence: decideRecurrence(tables),
     appendChange: (subscriptionId: string, change: SubscriptionChange) =>
-      run(sql`INSERT INTO subscription_changes (subscription_id, position, kind, body, created_at)
+      orDie(sql`INSERT INTO subscription_changes (subscription_id, position, kind, body, created_at)
         VALUES (${subscriptionId}, (SELECT coalesce(max(position) + 1, 0) FROM subscription_changes WHERE subscription_id = ${subscriptionId}),
           ${change.kind}, ${encodeChange(change)}, ${change.at})`).pipe(Effect.asVoid),
     replacePrimary: (subscriptionId: string, from: string, to: string, at: Date) => replacePrimaries(sql, [{ subscriptionId, from, to }], at)
@@ -737,7 +737,7 @@ const itemAndInvoiceRows = (tables: SubscriptionTables) => {
   return {
     addItems: (items: ReadonlyArray<SubscriptionItem>) => insertItems(sql, items),
     linkReplacement: (itemId: string, replacementId: string, at: Date) =>
-      run(sql`UPDATE subscription_items SET upgraded_to_item_id = ${replacementId}, updated_at = ${at} WHERE id = ${itemId}`).pipe(Effect.asVoid),
+      orDie(sql`UPDATE subscription_items SET upgraded_to_item_id = ${replacementId}, updated_at = ${at} WHERE id = ${itemId}`).pipe(Effect.asVoid),
     moveItems: moveItems(tables),
     moveItem: moveItem(tables),
     activatePaidItems: (chargeId: string, at: Date) => takeOver(tables, sql`charge_id = ${chargeId}`, ItemTransitions.upgradePaid, at),

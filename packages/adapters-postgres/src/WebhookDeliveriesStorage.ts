@@ -9,7 +9,7 @@ import { type Array as Arr, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { decodeRows, withoutSeq, withSeq } from "./Rows.ts"
-import { first, run } from "./Statements.ts"
+import { first, orDie } from "./Statements.ts"
 
 const decodeDeliveries = decodeRows(withSeq(WebhookDelivery.fields))
 const decodeCounters = decodeRows(Schema.Struct({
@@ -44,7 +44,7 @@ const statusIs = (sql: SqlClient.SqlClient, status: string) =>
   : sql`status = ${status}`
 
 const insertMany = ({ sql }: DeliveryTable): Service["insertMany"] => (rows) =>
-  rows.length === 0 ? Effect.void : run(sql`INSERT INTO webhook_deliveries ${
+  rows.length === 0 ? Effect.void : orDie(sql`INSERT INTO webhook_deliveries ${
     sql.insert(rows.map((d) => ({
       id: d.id,
       account_id: d.accountId,
@@ -59,7 +59,7 @@ const insertMany = ({ sql }: DeliveryTable): Service["insertMany"] => (rows) =>
 
 /** Turns outbox events into deliveries, one per active registration that takes the event. */
 const fanOut = ({ sql }: DeliveryTable): Service["fanOut"] => (limit, { namedOnly, at }) =>
-  run(sql<{ events: string }>`
+  orDie(sql<{ events: string }>`
     WITH events AS (
       SELECT id, account_id, event, body, created_at FROM outbox
       WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -86,7 +86,7 @@ const lease = ({ sql, columns }: DeliveryTable): Service["lease"] => ({ limit, r
     : sql`SELECT * FROM (VALUES ${sql.csv([...room.of].map(([id, n]) => sql`(${id}::text, ${n}::int)`))}) AS v (webhook_id, n)`
   // The registrations with deliveries waiting, found one index descent each (a loose index scan of the queue):
   // every lease visiting every registration took 430 ms with 10,000 idle ones, against 9 ms with none.
-  return run(sql`
+  return orDie(sql`
     WITH RECURSIVE room AS (${roomRows}),
     waiting (webhook_id) AS (
       (SELECT webhook_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY webhook_id LIMIT 1)
@@ -119,14 +119,14 @@ const lease = ({ sql, columns }: DeliveryTable): Service["lease"] => ({ limit, r
 
 /** Hands leased deliveries back, each only under the lease it was taken with. */
 const release = ({ sql }: DeliveryTable): Service["release"] => (leases) =>
-  leases.length === 0 ? Effect.void : run(sql`
+  leases.length === 0 ? Effect.void : orDie(sql`
     UPDATE webhook_deliveries d SET lease_until = NULL, attempt = d.attempt - 1
     FROM jsonb_to_recordset(${JSON.stringify(leases.map((l) => ({ id: l.id, until: l.leaseUntil.toISOString() })))}::jsonb) AS r (id text, until timestamptz)
     WHERE d.id = r.id AND d.status = 'pending' AND d.lease_until = r.until`)
 
 /** Writes outcomes and the registrations' counters; one JSON parameter for a whole batch (a VALUES list of 500 rows is 3,000 parameters to bind and plan). */
 const completeMany = ({ sql }: DeliveryTable): Service["completeMany"] => (outcomes) =>
-  outcomes.length === 0 ? Effect.void : run(sql`
+  outcomes.length === 0 ? Effect.void : orDie(sql`
     WITH results AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(outcomes.map((o) => ({
         id: o.id,
@@ -149,7 +149,7 @@ const completeMany = ({ sql }: DeliveryTable): Service["completeMany"] => (outco
       failed = webhook_counters.failed + excluded.failed`)
 
 const counters = ({ sql }: DeliveryTable): Service["counters"] => (webhookId) =>
-  run(sql`SELECT coalesce(c.delivered, 0)::text AS delivered, coalesce(c.failed, 0)::text AS failed,
+  orDie(sql`SELECT coalesce(c.delivered, 0)::text AS delivered, coalesce(c.failed, 0)::text AS failed,
       q."inFlight"::text AS "inFlight", q.pending::text AS pending, q."oldestPendingAt"
     FROM (SELECT count(*) FILTER (WHERE lease_until IS NOT NULL) AS "inFlight", count(*) FILTER (WHERE lease_until IS NULL) AS pending,
         min(created_at) FILTER (WHERE lease_until IS NULL) AS "oldestPendingAt"
@@ -160,7 +160,7 @@ const counters = ({ sql }: DeliveryTable): Service["counters"] => (webhookId) =>
   )
 
 const list = ({ sql, columns }: DeliveryTable): Service["list"] => (accountId, o) =>
-  run(sql`SELECT ${columns} FROM webhook_deliveries
+  orDie(sql`SELECT ${columns} FROM webhook_deliveries
     WHERE account_id = ${accountId}
       ${beforeCursor(sql, o.after)}
       ${o.event === null ? sql`` : sql`AND event = ${o.event}`}
@@ -184,7 +184,7 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
     completeMany: completeMany(table),
     counters: counters(table),
     find: (accountId, id) =>
-      run(sql`SELECT ${table.columns} FROM webhook_deliveries WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+      orDie(sql`SELECT ${table.columns} FROM webhook_deliveries WHERE account_id = ${accountId} AND id = ${id}`).pipe(
         Effect.flatMap(decodeDeliveries),
         Effect.map((rows) => first(withoutSeq(rows)))
       ),

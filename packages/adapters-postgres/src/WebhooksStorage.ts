@@ -12,7 +12,7 @@ import { SecretBox, SecretKey, WebhookRegistration, Webhooks } from "@billing/co
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
-import { run } from "./Statements.ts"
+import { orDie } from "./Statements.ts"
 
 const decodeWebhooks = decodeRows(WebhookRegistration)
 
@@ -40,13 +40,13 @@ export const WebhooksStorageLive = Layer.effect(Webhooks, Effect.gen(function*()
   const webhookColumns = sql`id, account_id AS "accountId", url, events, secret, auth_token AS "authToken", status, created_at AS "createdAt"`
 
   // Rows of an earlier version: sealed once, each only if it is still the clear value read.
-  const clear = yield* run(sql`SELECT ${webhookColumns} FROM webhooks
+  const clear = yield* orDie(sql`SELECT ${webhookColumns} FROM webhooks
     WHERE secret NOT LIKE 'sealed:%' OR (auth_token IS NOT NULL AND auth_token NOT LIKE 'sealed:%')`).pipe(Effect.flatMap(decodeWebhooks))
   yield* Effect.forEach(clear, (r) =>
     Effect.gen(function*() {
       const secret = SecretBox.isSealed(r.secret) ? r.secret : yield* seal(r.id, "secret", r.secret)
       const authToken = r.authToken === null || SecretBox.isSealed(r.authToken) ? r.authToken : yield* seal(r.id, "authToken", r.authToken)
-      yield* run(sql`UPDATE webhooks SET secret = ${secret}, auth_token = ${authToken}
+      yield* orDie(sql`UPDATE webhooks SET secret = ${secret}, auth_token = ${authToken}
         WHERE id = ${r.id} AND secret = ${r.secret} AND auth_token IS NOT DISTINCT FROM ${r.authToken}`)
     }), { discard: true })
 
@@ -55,33 +55,33 @@ export const WebhooksStorageLive = Layer.effect(Webhooks, Effect.gen(function*()
       Effect.gen(function*() {
         const secret = yield* seal(r.id, "secret", r.secret)
         const authToken = yield* sealNullable(r.id, r.authToken)
-        yield* run(sql`INSERT INTO webhooks (id, account_id, url, events, secret, auth_token, status, created_at)
+        yield* orDie(sql`INSERT INTO webhooks (id, account_id, url, events, secret, auth_token, status, created_at)
           VALUES (${r.id}, ${r.accountId}, ${r.url}, ${JSON.stringify(r.events)}::jsonb, ${secret}, ${authToken}, ${r.status}, ${r.createdAt})`)
       }),
     list: (accountId) =>
-      run(sql`SELECT ${webhookColumns} FROM webhooks WHERE account_id = ${accountId} ORDER BY created_at, id`).pipe(Effect.flatMap(opened)),
+      orDie(sql`SELECT ${webhookColumns} FROM webhooks WHERE account_id = ${accountId} ORDER BY created_at, id`).pipe(Effect.flatMap(opened)),
     find: (accountId, id) =>
-      run(sql`SELECT ${webhookColumns} FROM webhooks WHERE account_id = ${accountId} AND id = ${id}`).pipe(
+      orDie(sql`SELECT ${webhookColumns} FROM webhooks WHERE account_id = ${accountId} AND id = ${id}`).pipe(
         Effect.flatMap(opened),
         Effect.map((rows) => Option.fromNullishOr(rows[0]))
       ),
     update: (r) =>
       Effect.flatMap(sealNullable(r.id, r.authToken), (authToken) =>
-        run(sql`UPDATE webhooks SET url = ${r.url}, events = ${JSON.stringify(r.events)}::jsonb, status = ${r.status}, auth_token = ${authToken}
+        orDie(sql`UPDATE webhooks SET url = ${r.url}, events = ${JSON.stringify(r.events)}::jsonb, status = ${r.status}, auth_token = ${authToken}
           WHERE account_id = ${r.accountId} AND id = ${r.id}`)),
     remove: (accountId, id) =>
-      run(sql<{ id: string }>`DELETE FROM webhooks WHERE account_id = ${accountId} AND id = ${id} RETURNING id`).pipe(
+      orDie(sql<{ id: string }>`DELETE FROM webhooks WHERE account_id = ${accountId} AND id = ${id} RETURNING id`).pipe(
         Effect.tap((rows) =>
           // What still waited for it, leased or not, can never be sent (leases only read registrations that exist): failed,
           // as a send to an inactive registration is. An attempt in flight then finds its lease gone and records nothing.
-          rows.length === 0 ? Effect.void : run(sql`UPDATE webhook_deliveries SET status = 'failed', error = 'webhook registration removed', lease_until = NULL
+          rows.length === 0 ? Effect.void : orDie(sql`UPDATE webhook_deliveries SET status = 'failed', error = 'webhook registration removed', lease_until = NULL
             WHERE webhook_id = ${id} AND status = 'pending'`)),
         Effect.map((rows) => rows.length > 0)
       ),
     findMany: (ids) =>
-      ids.length === 0 ? Effect.succeed([]) : run(sql`SELECT ${webhookColumns} FROM webhooks WHERE id IN ${sql.in([...ids])}`).pipe(Effect.flatMap(opened)),
+      ids.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${webhookColumns} FROM webhooks WHERE id IN ${sql.in([...ids])}`).pipe(Effect.flatMap(opened)),
     findActiveAt: (accountId, url) =>
-      run(sql`SELECT ${webhookColumns} FROM webhooks WHERE account_id = ${accountId} AND url = ${url} AND status = 'active'
+      orDie(sql`SELECT ${webhookColumns} FROM webhooks WHERE account_id = ${accountId} AND url = ${url} AND status = 'active'
         ORDER BY created_at, id LIMIT 1`).pipe(Effect.flatMap(opened), Effect.map((rows) => Option.fromNullishOr(rows[0])))
   })
 }))

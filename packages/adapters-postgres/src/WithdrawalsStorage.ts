@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { first, inScope, run } from "./Statements.ts"
+import { first, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`w.seq::text AS seq, w.id, w.kind, w.account_id AS "accountId", a.number AS "accountNumber", w.amount_cents AS amount, w.fee_cents AS fee,
@@ -20,34 +20,34 @@ const decodeLimits = decodeRows(Schema.Struct({ accountId: Schema.String, dailyL
 export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const select = (where: Statement.Fragment) =>
-    run(sql`SELECT ${columns(sql)} FROM withdrawals w JOIN accounts a ON a.id = w.account_id WHERE ${where}`).pipe(
+    orDie(sql`SELECT ${columns(sql)} FROM withdrawals w JOIN accounts a ON a.id = w.account_id WHERE ${where}`).pipe(
       Effect.flatMap(decodeWithdrawals),
       Effect.map(withoutSeq)
     )
   return Withdrawals.of({
     limits: (accountIds) =>
-      accountIds.length === 0 ? Effect.succeed(new Map()) : run(sql`SELECT account_id AS "accountId", daily_transfer_limit_cents AS "dailyLimit",
+      accountIds.length === 0 ? Effect.succeed(new Map()) : orDie(sql`SELECT account_id AS "accountId", daily_transfer_limit_cents AS "dailyLimit",
         transfer_fee_cents AS fee FROM wallet_limits WHERE account_id IN ${sql.in([...accountIds])}`).pipe(
         Effect.flatMap(decodeLimits),
         Effect.map((rows) => new Map(rows.map(({ accountId, ...limits }) => [accountId, limits])))
       ),
     insert: (w) =>
-      run(sql`INSERT INTO withdrawals (id, kind, account_id, amount_cents, fee_cents, pix_key, pix_key_type, status, receiver, description,
+      orDie(sql`INSERT INTO withdrawals (id, kind, account_id, amount_cents, fee_cents, pix_key, pix_key_type, status, receiver, description,
         end_to_end_id, failure_reason, sao_paulo_day, created_at, updated_at)
         VALUES (${w.id}, ${w.kind}, ${w.accountId}, ${w.amount}, ${w.fee}, ${w.pixKey}, ${w.pixKeyType}, ${w.status},
         ${w.receiver === null ? null : encodeReceiver(w.receiver)}, ${w.description}, ${w.endToEndId}, ${w.failureReason}, ${w.day}::date,
         ${w.createdAt}, ${w.updatedAt})`),
     dayTotal: (accountId, day) =>
-      run(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM withdrawals
+      orDie(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM withdrawals
         WHERE account_id = ${accountId} AND sao_paulo_day = ${day}::date AND status <> 'FAILED'`).pipe(
         Effect.map((rows) => cents(Number(rows[0]!.total)))
       ),
     list: (accountId, query) =>
       Effect.gen(function*() {
-        const rows = yield* run(sql`SELECT ${columns(sql)} FROM withdrawals w JOIN accounts a ON a.id = w.account_id
+        const rows = yield* orDie(sql`SELECT ${columns(sql)} FROM withdrawals w JOIN accounts a ON a.id = w.account_id
           WHERE w.account_id = ${accountId} ${beforeCursor(sql, query.lastKey, sql`w.seq`)}
           ORDER BY w.seq DESC LIMIT ${query.limit + 1}`).pipe(Effect.flatMap(decodeWithdrawals))
-        const total = yield* run(sql<{ total: string }>`SELECT count(*)::text AS total FROM withdrawals WHERE account_id = ${accountId}`)
+        const total = yield* orDie(sql<{ total: string }>`SELECT count(*)::text AS total FROM withdrawals WHERE account_id = ${accountId}`)
         const page = rows.slice(0, query.limit)
         return {
           items: withoutSeq(page),
@@ -56,7 +56,7 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
         }
       }),
     claimProcessing: (limit, scope, at, leaseMillis) =>
-      run(sql`WITH claimable AS (
+      orDie(sql`WITH claimable AS (
           SELECT id FROM withdrawals WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})
             AND ${inScope(sql, scope, sql`withdrawals.account_id`)}
           ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
@@ -64,7 +64,7 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
         WHERE w.id = claimable.id AND a.id = w.account_id
         RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeWithdrawals), Effect.map(withoutSeq)),
     settle: (id, outcome, at) =>
-      run(sql`UPDATE withdrawals w SET status = ${outcome.status}, end_to_end_id = ${outcome.endToEndId},
+      orDie(sql`UPDATE withdrawals w SET status = ${outcome.status}, end_to_end_id = ${outcome.endToEndId},
         failure_reason = ${outcome.failureReason}, claimed_until = NULL, updated_at = ${at}
         FROM accounts a WHERE w.id = ${id} AND w.status = 'PROCESSING' AND a.id = w.account_id
         RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeWithdrawals), Effect.map((rows) => first(withoutSeq(rows)))),
