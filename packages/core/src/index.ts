@@ -79,6 +79,7 @@ export * from "./rules/CycleTransitions.ts"
 export * from "./rules/InvoiceTransitions.ts"
 export * from "./rules/ItemTransitions.ts"
 export * from "./rules/NextCycle.ts"
+export * from "./rules/PaymentProviders.ts"
 export * from "./rules/SubscriptionStatuses.ts"
 export * from "./domain/Notification.ts"
 

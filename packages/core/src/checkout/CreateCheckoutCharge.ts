@@ -11,7 +11,8 @@
  */
 import { Effect } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
-import { providerOf, requireProvider } from "../ports/ProviderGate.ts"
+import { requireProvider } from "../ports/ProviderGate.ts"
+import { providerOf } from "../rules/PaymentProviders.ts"
 import { prepareBoleto } from "./BoletoCheckout.ts"
 import { prepareCard } from "./CardCheckout.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"

@@ -1,21 +1,8 @@
 import { Context, Effect, Layer, Ref, Schema } from "effect"
 import type { Account } from "../domain/Account.ts"
 import type { PaymentMethodInput } from "../domain/Charge.ts"
+import { methodsOf, ProviderKind } from "../rules/PaymentProviders.ts"
 import { ErrorFields } from "../domain/Errors.ts"
-
-/** The providers money moves through: the Pix PSP, the card acquirer, the boleto bank. */
-export const ProviderKind = Schema.Literals(["pix", "card", "boleto"])
-export type ProviderKind = typeof ProviderKind.Type
-
-/** The provider a payment method's charges go through (a Pix Automático recurrence is the Pix PSP's). */
-export const providerOf = (method: PaymentMethodInput): ProviderKind =>
-  method === "creditcard" ? "card" : method === "boleto" ? "boleto" : "pix"
-
-/** The payment methods whose charges go through `provider`. */
-export const methodsOf = (provider: ProviderKind): ReadonlyArray<PaymentMethodInput> =>
-  PaymentMethodsInOrder.filter((method) => providerOf(method) === provider)
-
-const PaymentMethodsInOrder: ReadonlyArray<PaymentMethodInput> = ["pix", "pix_automatico", "creditcard", "boleto"]
 
 /**
  * 503: a production account asked to move money through a provider this

@@ -1,0 +1,20 @@
+/**
+ * Which provider each payment method's money moves through: the Pix PSP
+ * (Pix, and a Pix Automático recurrence), the card acquirer, the boleto bank.
+ */
+import { Schema } from "effect"
+import type { PaymentMethodInput } from "../domain/Charge.ts"
+
+/** The providers money moves through. */
+export const ProviderKind = Schema.Literals(["pix", "card", "boleto"])
+export type ProviderKind = typeof ProviderKind.Type
+
+/** The provider a payment method's charges go through. */
+export const providerOf = (method: PaymentMethodInput): ProviderKind =>
+  method === "creditcard" ? "card" : method === "boleto" ? "boleto" : "pix"
+
+const PaymentMethodsInOrder: ReadonlyArray<PaymentMethodInput> = ["pix", "pix_automatico", "creditcard", "boleto"]
+
+/** The payment methods whose charges go through `provider`. */
+export const methodsOf = (provider: ProviderKind): ReadonlyArray<PaymentMethodInput> =>
+  PaymentMethodsInOrder.filter((method) => providerOf(method) === provider)
