@@ -2,7 +2,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { cents } from "../../src/money/Money.ts"
 import { applyCoupon, couponDiscount, type CouponRules, validateCoupon } from "../../src/rules/Coupons.ts"
-import { applyDiscounts } from "../../src/rules/Discounts.ts"
+import { applyDiscounts, discountApplies } from "../../src/rules/Discounts.ts"
 
 const NOW = Date.UTC(2026, 10, 22)
 const base: CouponRules = {
@@ -52,6 +52,40 @@ describe("coupon validation", () => {
     }
     expect(validateCoupon(everythingWrong, { amount: cents(1) }, NOW)).toEqual({ valid: false, reason: "COUPON_INACTIVE" })
     expect(validateCoupon({ ...everythingWrong, status: "ACTIVE" }, { amount: cents(1) }, NOW)).toEqual({ valid: false, reason: "COUPON_EXPIRED" })
+  })
+
+  it("is valid from its first instant to its last one, and before it runs out", () => {
+    expect(validateCoupon({ ...base, validFrom: NOW }, {}, NOW)).toEqual({ valid: true, discount: 0 })
+    expect(validateCoupon({ ...base, validFrom: NOW - 1 }, {}, NOW).valid).toBe(true)
+    expect(validateCoupon({ ...base, validUntil: NOW }, {}, NOW).valid).toBe(true)
+    expect(validateCoupon({ ...base, validUntil: NOW + 1 }, {}, NOW).valid).toBe(true)
+    // 4 of 5 redemptions used: one left.
+    expect(validateCoupon({ ...base, maxRedemptions: 5, currentRedemptions: 4 }, {}, NOW).valid).toBe(true)
+  })
+
+  it("applies to the charge type it names, recurring when the request names none", () => {
+    expect(validateCoupon({ ...base, appliesTo: "RECURRING" }, {}, NOW).valid).toBe(true)
+    expect(validateCoupon({ ...base, appliesTo: "ONE_TIME" }, { chargeType: "ONE_TIME" }, NOW).valid).toBe(true)
+    expect(validateCoupon({ ...base, appliesTo: "RECURRING" }, { chargeType: "ONE_TIME" }, NOW)).toEqual({ valid: false, reason: "COUPON_NOT_APPLICABLE" })
+  })
+
+  it("takes one eligible product among others; a coupon without a product list takes any; a request without products is not checked", () => {
+    const forA = { ...base, productIds: ["price_a", "price_c"] }
+    expect(validateCoupon(forA, { productIds: ["price_b", "price_a"] }, NOW).valid).toBe(true)
+    expect(validateCoupon(base, { productIds: ["price_b"] }, NOW).valid).toBe(true)
+    expect(validateCoupon(forA, {}, NOW).valid).toBe(true)
+    expect(validateCoupon(forA, { productIds: [] }, NOW)).toEqual({ valid: false, reason: "PRODUCT_NOT_ELIGIBLE" })
+  })
+
+  it("accepts an amount equal to the minimum, and does not check a request without an amount", () => {
+    // 10% of exactly the 50.00 minimum: 5.00.
+    expect(validateCoupon({ ...base, minAmount: cents(5000) }, { amount: cents(5000) }, NOW)).toEqual({ valid: true, discount: 500 })
+    expect(validateCoupon({ ...base, minAmount: cents(5000) }, {}, NOW)).toEqual({ valid: true, discount: 0 })
+  })
+
+  it("lets a returning customer use a coupon that is not for first purchases only, and a new one use one that is", () => {
+    expect(validateCoupon(base, { alreadyUsedByCustomer: true }, NOW).valid).toBe(true)
+    expect(validateCoupon({ ...base, firstTimeOnly: true }, { alreadyUsedByCustomer: false }, NOW).valid).toBe(true)
   })
 
   it("caps percentage coupons at maxDiscount, fixed ones at the amount minus 0.01; EXTRA_PERIOD gives none", () => {
@@ -113,6 +147,21 @@ describe("charge discounts", () => {
     expect(result).toEqual({ discount: 1500, amount: 8500 })
     // durationMonths 2 from cycle 1 covers cycles 1 and 2 only.
     expect(applyDiscounts(cents(10000), [{ type: "percentage", value: 1000, durationMonths: 2 }], { cycle: 3, paymentMethod: "pix" }).discount).toBe(0)
+  })
+
+  it("takes a percentage of the amount and a fixed value in centavos: 10% of 50.00 is 5.00, fixed 10.00 is 10.00", () => {
+    expect(applyDiscounts(cents(5000), [{ type: "percentage", value: 1000 }], { cycle: 1, paymentMethod: "pix" })).toEqual({ discount: 500, amount: 4500 })
+    expect(applyDiscounts(cents(5000), [{ type: "fixed", value: 1000 }], { cycle: 1, paymentMethod: "pix" })).toEqual({ discount: 1000, amount: 4000 })
+  })
+
+  it("covers its cycle range, both ends included, and durationMonths cycles from fromCycle", () => {
+    const covered = (discount: Parameters<typeof discountApplies>[0]) => [1, 2, 3, 4, 5, 6].filter((cycle) => discountApplies(discount, cycle, "pix"))
+    expect(covered({ type: "fixed", value: 100, fromCycle: 2, toCycle: 4 })).toEqual([2, 3, 4])
+    // From cycle 3 for 2 months: cycles 3 and 4.
+    expect(covered({ type: "fixed", value: 100, fromCycle: 3, durationMonths: 2 })).toEqual([3, 4])
+    expect(covered({ type: "fixed", value: 100, fromCycle: 5 })).toEqual([5, 6])
+    // The method is compared without case: PIX is pix.
+    expect(discountApplies({ type: "fixed", value: 100, paymentMethod: "PIX" }, 1, "pix")).toBe(true)
   })
 
   it("never takes the amount below 0.01 (law)", () => {

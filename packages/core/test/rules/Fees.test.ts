@@ -1,8 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { cents } from "../../src/money/Money.ts"
-import { computeFees, DEFAULT_PIX_TRANSFER_FEE, DEFAULT_SUBACCOUNT_PIX_FEE, SUBACCOUNT_OPENING_FEE } from "../../src/rules/Fees.ts"
-import { planInstallments } from "../../src/rules/Installments.ts"
+import { computeFees, DEFAULT_PIX_TRANSFER_FEE, DEFAULT_SUBACCOUNT_PIX_FEE, NO_FEES, SUBACCOUNT_OPENING_FEE } from "../../src/rules/Fees.ts"
+import { DEFAULT_INSTALLMENT_SURCHARGE, planInstallments } from "../../src/rules/Installments.ts"
 import { Result } from "effect"
 
 describe("fees", () => {
@@ -19,6 +19,10 @@ describe("fees", () => {
     expect(DEFAULT_PIX_TRANSFER_FEE).toBe(47)
     expect(DEFAULT_SUBACCOUNT_PIX_FEE.fixed).toBe(67)
     expect(SUBACCOUNT_OPENING_FEE).toBe(1500)
+  })
+
+  it("charges nothing under a master account's default of no fees", () => {
+    expect(computeFees(cents(10000), NO_FEES)).toEqual({ gross: 10000, net: 10000, fees: { total: 0, fixed: 0, percentage: 0, percentageRate: 0 } })
   })
 
   it("never makes the net negative: a 0.01 Pix with a 0.67 fee nets 0", () => {
@@ -49,6 +53,44 @@ describe("installments", () => {
     // Within 3 free installments the buyer pays no surcharge.
     const free = Result.getOrThrow(planInstallments({ amount: cents(10000), installments: 3, freeInstallments: 3, passFeesToCustomer: true }))
     expect(free.total).toBe(10000)
+  })
+
+  it("has the default surcharge table: 1.99% per installment beyond the first, 21.89% at 12x", () => {
+    // 2x … 12x: 1 × 1.99 … 11 × 1.99.
+    expect(DEFAULT_INSTALLMENT_SURCHARGE.slice(1)).toEqual([0, 199, 398, 597, 796, 995, 1194, 1393, 1592, 1791, 1990, 2189])
+    // 100.00 in 12x with the surcharge: 21.89; 121.89 / 12 = 10.1575 → 10.15 × 11 and 10.24.
+    const plan = Result.getOrThrow(planInstallments({ amount: cents(10000), installments: 12, passFeesToCustomer: true }))
+    expect(plan).toEqual({ installments: 12, total: 12189, surcharge: 2189, amounts: [1024, ...Array(11).fill(1015)] })
+  })
+
+  it("charges the surcharge from the first installment beyond the free ones", () => {
+    // 4x with 3 free: the buyer pays 3 × 1.99% = 5.97% of 100.00.
+    expect(Result.getOrThrow(planInstallments({ amount: cents(10000), installments: 4, freeInstallments: 3, passFeesToCustomer: true })).surcharge).toBe(597)
+    // Not passed to the buyer: the merchant absorbs it.
+    expect(Result.getOrThrow(planInstallments({ amount: cents(10000), installments: 4 })).surcharge).toBe(0)
+  })
+
+  it("accepts installments of exactly 0.01: 0.06 in 6", () => {
+    expect(Result.getOrThrow(planInstallments({ amount: cents(6), installments: 6 })).amounts).toEqual([1, 1, 1, 1, 1, 1])
+  })
+
+  it("names the field it refuses and why", () => {
+    const refusal = (input: Parameters<typeof planInstallments>[0]) => {
+      const result = planInstallments(input)
+      return Result.isFailure(result) ? { code: result.failure._tag, message: result.failure.message, details: result.failure.details } : undefined
+    }
+    const installments = { code: "INVALID_DATA", message: "installments must be 1 to 12", details: { field: "installments" } }
+    expect(refusal({ amount: cents(10000), installments: 0 })).toEqual(installments)
+    expect(refusal({ amount: cents(10000), installments: 2.5 })).toEqual(installments)
+    const free = { code: "INVALID_DATA", message: "freeInstallments must be 0 to 12", details: { field: "freeInstallments" } }
+    expect(refusal({ amount: cents(10000), installments: 2, freeInstallments: -1 })).toEqual(free)
+    expect(refusal({ amount: cents(10000), installments: 2, freeInstallments: 13 })).toEqual(free)
+    expect(refusal({ amount: cents(10000), installments: 2, freeInstallments: 1.5 })).toEqual(free)
+    expect(refusal({ amount: cents(10000), installments: 2, freeInstallments: 0 })).toBeUndefined()
+    expect(refusal({ amount: cents(10000), installments: 2, freeInstallments: 12 })).toBeUndefined()
+    expect(refusal({ amount: cents(5), installments: 6 })).toEqual({
+      code: "INVALID_DATA", message: "each installment must be at least 0.01", details: { field: "installments" }
+    })
   })
 
   it("refuses 0 or 13 installments and installments below 0.01", () => {

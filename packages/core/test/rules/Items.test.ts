@@ -2,7 +2,7 @@ import { Decimal } from "decimal.js"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { cents } from "../../src/money/Money.ts"
-import { itemsTotal } from "../../src/rules/Items.ts"
+import { itemsTotal, lineTotal } from "../../src/rules/Items.ts"
 
 const line = (unitAmount: number, quantity: number) => ({ unitAmount: cents(unitAmount), quantity })
 
@@ -13,6 +13,10 @@ describe("item totals", () => {
     // 999 × 0.99 = 989.01.
     expect(itemsTotal([line(99, 999)])).toBe(98901)
     expect(itemsTotal([])).toBe(0)
+  })
+
+  it("gives one line's amount: three 2.50 items are 7.50", () => {
+    expect(lineTotal(line(250, 3))).toBe(750)
   })
 
   it("refuses a total beyond the safe integers instead of approximating it", () => {

@@ -8,6 +8,13 @@ import { computeFees } from "../../src/rules/Fees.ts"
 import type { Refund } from "../../src/domain/Refund.ts"
 import {
   debtSettlementPosting,
+  leftToRefund,
+  medBlockPosting,
+  medReleasePosting,
+  medReturnPosting,
+  openingFeePosting,
+  paidAtOnce,
+  type RefundMovement,
   takeInOrder,
   paymentPosting,
   type PixSendMovement,
@@ -112,6 +119,243 @@ describe("posting examples", () => {
       ["OWNER", 1, 3000], ["OWNER", 2, 3000], ["OWNER", 3, 3000],
       ["R0", 1, 334], ["R0", 2, 333], ["R0", 3, 333]
     ])
+  })
+})
+
+/** A statement line as the rule writes it: every field it does not name is null. */
+const draft = (fields: Partial<EntryDraft["lines"][number]>) => ({
+  description: null,
+  paymentMethod: null,
+  chargeId: null,
+  subscriptionId: null,
+  endToEndId: null,
+  counterparty: null,
+  referenceId: null,
+  ...fields
+})
+
+describe("statement lines", () => {
+  it("a payment: its lines name the charge, its titles are the statement's, the payer is on the owner's credit, a zero split part moves nothing", () => {
+    const payer = { name: "Ana Lima", bank: "001", taxId: "12345678909", account: "1234-5" }
+    const charge = { ...paidCharge(10_000, { fixed: 50, percentHundredths: 99 }, [985, 0]), description: "Pedido 42", endToEndId: "E1", subscriptionId: "sub_1" }
+    const about = { paymentMethod: "PIX" as const, chargeId: "cha_1", subscriptionId: "sub_1", endToEndId: "E1", referenceId: "cha_1", description: "Pedido 42" }
+    // Fee 0.50 + 0.99% of 100.00 = 1.49.
+    expect(paymentPosting(charge, PAID_AT, payer).entry).toEqual({
+      kind: "PAYMENT",
+      accountId: "OWNER",
+      referenceId: "cha_1",
+      lines: [
+        draft({ ...about, holder: HOUSE, book: "CLEARING", amount: cents(-10_000), category: "PAYMENT", title: "Pagamento recebido" }),
+        draft({ ...about, holder: "OWNER", book: "AVAILABLE", amount: cents(10_000), category: "PAYMENT", title: "Pagamento recebido", counterparty: payer }),
+        draft({ ...about, holder: "OWNER", book: "AVAILABLE", amount: cents(-149), category: "FEE", title: "Tarifa de recebimento" }),
+        draft({ ...about, holder: HOUSE, book: "FEES", amount: cents(149), category: "FEE", title: "Tarifa de recebimento" }),
+        draft({ ...about, holder: "OWNER", book: "AVAILABLE", amount: cents(-985), category: "TRANSFER", title: "Split enviado para 0" }),
+        draft({ ...about, holder: "R0", book: "AVAILABLE", amount: cents(985), category: "TRANSFER", title: "Split recebido" })
+      ]
+    })
+  })
+
+  it("a payment without fee or split has its two lines only; a boleto's whole amount is one receivable of the owner", () => {
+    const charge = { ...paidCharge(1000, { fixed: 0, percentHundredths: 0 }, [], "BOLETO"), split: null }
+    const { entry, receivables } = paymentPosting(charge, PAID_AT, null)
+    expect(entry.lines.map((l) => [l.holder, l.book, l.amount])).toEqual([[HOUSE, "CLEARING", -1000], ["OWNER", "RECEIVABLE", 1000]])
+    expect(receivables).toEqual([{ holder: "OWNER", chargeId: "cha_1", installment: 1, amount: 1000, paymentMethod: "BOLETO", settlesOn: "2026-11-23" }])
+  })
+
+  it("settles a card charge whose card record is missing as one installment, 30 days on", () => {
+    // Paid Friday 2026-11-20: +30 is Sunday 20 December → Monday 21.
+    expect(settlementDays({ ...paidCharge(1000, { fixed: 0, percentHundredths: 0 }, [], "CREDIT_CARD"), card: null }, PAID_AT)).toEqual(["2026-12-21"])
+  })
+
+  it("a receivable settled moves from the receivable book to the available one, titled by its method", () => {
+    const boleto: Receivable = { id: "rcv_1", holder: "OWNER", chargeId: "cha_1", installment: 1, amount: cents(1000), paymentMethod: "BOLETO", settlesOn: "2026-11-23" }
+    const about = { holder: "OWNER", paymentMethod: "BOLETO" as const, chargeId: "cha_1", subscriptionId: "sub_1", referenceId: "rcv_1", category: "BOLETO_IN" as const, title: "Boleto compensado" }
+    expect(receivableSettlement(boleto, "sub_1")).toEqual({
+      kind: "RECEIVABLE_SETTLED",
+      accountId: "OWNER",
+      referenceId: "rcv_1",
+      lines: [draft({ ...about, book: "RECEIVABLE", amount: cents(-1000) }), draft({ ...about, book: "AVAILABLE", amount: cents(1000) })]
+    })
+    const card: Receivable = { ...boleto, id: "rcv_2", holder: "R0", installment: 2, paymentMethod: "CREDIT_CARD", amount: cents(333) }
+    expect(receivableSettlement(card, null).lines.map((l) => [l.holder, l.book, l.category, l.title, l.amount])).toEqual([
+      ["R0", "RECEIVABLE", "CARD_IN", "Recebível de cartão, parcela 2", -333],
+      ["R0", "AVAILABLE", "CARD_IN", "Recebível de cartão, parcela 2", 333]
+    ])
+  })
+
+  it("a withdrawal: sent with its fee, returned with both, paid out by the house", () => {
+    const w: PixSendMovement = { id: "wdr_1", kind: "WITHDRAWAL", accountId: "OWNER", amount: cents(5000), fee: cents(47), endToEndId: "E9", receiver: null }
+    const about = { referenceId: "wdr_1", paymentMethod: "PIX" as const, endToEndId: "E9" }
+    expect(pixSendPosting(w)).toEqual({
+      kind: "PIX_SENT",
+      accountId: "OWNER",
+      referenceId: "wdr_1",
+      lines: [
+        draft({ ...about, holder: "OWNER", book: "AVAILABLE", amount: cents(-5000), category: "WITHDRAWAL", title: "Saque PIX" }),
+        draft({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(5000), category: "WITHDRAWAL", title: "Saque PIX" }),
+        draft({ ...about, holder: "OWNER", book: "AVAILABLE", amount: cents(-47), category: "FEE", title: "Tarifa de saque PIX" }),
+        draft({ ...about, holder: HOUSE, book: "FEES", amount: cents(47), category: "FEE", title: "Tarifa de saque PIX" })
+      ]
+    })
+    expect(pixSendReturnedPosting(w)).toEqual({
+      kind: "PIX_SENT_RETURNED",
+      accountId: "OWNER",
+      referenceId: "wdr_1",
+      lines: [
+        draft({ ...about, holder: "OWNER", book: "AVAILABLE", amount: cents(5000), category: "WITHDRAWAL", title: "Saque PIX devolvido" }),
+        draft({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(-5000), category: "WITHDRAWAL", title: "Saque PIX devolvido" }),
+        draft({ ...about, holder: "OWNER", book: "AVAILABLE", amount: cents(47), category: "FEE", title: "Tarifa de saque PIX devolvida" }),
+        draft({ ...about, holder: HOUSE, book: "FEES", amount: cents(-47), category: "FEE", title: "Tarifa de saque PIX devolvida" })
+      ]
+    })
+    expect(pixSendSettledPosting(w)).toEqual({
+      kind: "PIX_SENT_SETTLED",
+      accountId: "OWNER",
+      referenceId: "wdr_1",
+      lines: [
+        draft({ ...about, holder: HOUSE, book: "PAYOUTS", amount: cents(-5000), category: "WITHDRAWAL", title: "Saque PIX liquidado" }),
+        draft({ ...about, holder: HOUSE, book: "CLEARING", amount: cents(5000), category: "WITHDRAWAL", title: "Saque PIX liquidado" })
+      ]
+    })
+  })
+
+  it("a Pix transfer without fee: two lines naming the receiver, titled as a Pix sent", () => {
+    const receiver = { name: "Loja B", bank: "260", taxId: "11222333000181", account: "9-9" }
+    const w: PixSendMovement = { id: "wdr_2", kind: "PIX_TRANSFER", accountId: "OWNER", amount: cents(1200), fee: cents(0), endToEndId: null, receiver }
+    expect(pixSendPosting(w).lines.map((l) => [l.holder, l.book, l.category, l.title, l.amount, l.counterparty])).toEqual([
+      ["OWNER", "AVAILABLE", "PIX_OUT", "PIX enviado", -1200, receiver],
+      [HOUSE, "PAYOUTS", "PIX_OUT", "PIX enviado", 1200, receiver]
+    ])
+    expect(pixSendReturnedPosting(w).lines.map((l) => l.title)).toEqual(["PIX enviado devolvido", "PIX enviado devolvido"])
+    expect(pixSendSettledPosting(w).lines.map((l) => [l.category, l.title])).toEqual([["PIX_OUT", "PIX enviado liquidado"], ["PIX_OUT", "PIX enviado liquidado"]])
+  })
+
+  // 30.00 refunded of a card: the owner 10.00 from its receivable and 15.00 from its balance; R0 2.00 from its balance, 3.00 owed.
+  const refund: RefundMovement = {
+    id: "ref_1",
+    category: "REFUND",
+    accountId: "OWNER",
+    amount: cents(3000),
+    chargeId: "cha_1",
+    paymentMethod: "CREDIT_CARD",
+    endToEndId: null,
+    parts: [
+      { holder: "OWNER", fromReceivable: cents(1000), fromAvailable: cents(1500), owed: cents(0) },
+      { holder: "R0", fromReceivable: cents(0), fromAvailable: cents(200), owed: cents(300) }
+    ]
+  }
+  const refundAbout = { chargeId: "cha_1", paymentMethod: "CREDIT_CARD" as const, referenceId: "ref_1", category: "REFUND" as const }
+
+  it("a refund: each part leaves the receivable, the balance, or becomes a debt, with no empty line; the house pays it out", () => {
+    expect(refundPosting(refund)).toEqual({
+      kind: "REFUND",
+      accountId: "OWNER",
+      referenceId: "ref_1",
+      lines: [
+        draft({ ...refundAbout, holder: "OWNER", book: "RECEIVABLE", amount: cents(-1000), title: "Estorno" }),
+        draft({ ...refundAbout, holder: "OWNER", book: "AVAILABLE", amount: cents(-1500), title: "Estorno" }),
+        draft({ ...refundAbout, holder: "R0", book: "AVAILABLE", amount: cents(-200), title: "Estorno" }),
+        draft({ ...refundAbout, holder: "R0", book: "DEBT", amount: cents(-300), title: "Débito de estorno de split" }),
+        draft({ ...refundAbout, holder: HOUSE, book: "PAYOUTS", amount: cents(3000), title: "Estorno" })
+      ]
+    })
+    expect(refundSettledPosting(refund, "D123")).toEqual({
+      kind: "REFUND_SETTLED",
+      accountId: "OWNER",
+      referenceId: "ref_1",
+      lines: [
+        draft({ ...refundAbout, holder: HOUSE, book: "PAYOUTS", amount: cents(-3000), title: "Estorno liquidado" }),
+        draft({ ...refundAbout, endToEndId: "D123", holder: HOUSE, book: "CLEARING", amount: cents(3000), title: "Estorno liquidado" })
+      ]
+    })
+    const chargeback = refundPosting({ ...refund, category: "CHARGEBACK" })
+    expect(chargeback.lines.map((l) => [l.category, l.title])).toEqual([
+      ["CHARGEBACK", "Chargeback"], ["CHARGEBACK", "Chargeback"], ["CHARGEBACK", "Chargeback"], ["CHARGEBACK", "Débito de chargeback"], ["CHARGEBACK", "Chargeback"]
+    ])
+  })
+
+  it("a refund refused: the receivable still unsettled goes back to it, the rest and the debt paid meanwhile to the balance, the debt left is canceled", () => {
+    // The owner's receivable settled 4.00 meanwhile, 6.00 is still unsettled; R0 paid 1.00 of its 3.00 debt.
+    const back = { debtPaid: new Map([["R0", cents(100)]]), receivableKept: new Map([["OWNER", cents(600)]]) }
+    expect(refundReturnedPosting(refund, back)).toEqual({
+      kind: "REFUND_RETURNED",
+      accountId: "OWNER",
+      referenceId: "ref_1",
+      lines: [
+        draft({ ...refundAbout, holder: "OWNER", book: "RECEIVABLE", amount: cents(600), title: "Estorno devolvido" }),
+        // 15.00 from the balance + the 4.00 of the receivable that settled since.
+        draft({ ...refundAbout, holder: "OWNER", book: "AVAILABLE", amount: cents(1900), title: "Estorno devolvido" }),
+        // 2.00 from the balance + the 1.00 of debt it paid.
+        draft({ ...refundAbout, holder: "R0", book: "AVAILABLE", amount: cents(300), title: "Estorno devolvido" }),
+        draft({ ...refundAbout, holder: "R0", book: "DEBT", amount: cents(200), title: "Débito de estorno de split cancelado" }),
+        draft({ ...refundAbout, holder: HOUSE, book: "PAYOUTS", amount: cents(-3000), title: "Estorno devolvido" })
+      ]
+    })
+  })
+
+  it("a debt paid from new credits, and a sub-account's opening fee owed from the start", () => {
+    expect(debtSettlementPosting("R0", cents(300), "dsp_1", "REFUND")).toEqual({
+      kind: "DEBT_SETTLED",
+      accountId: "R0",
+      referenceId: "dsp_1",
+      lines: [
+        draft({ holder: "R0", book: "AVAILABLE", amount: cents(-300), category: "REFUND", title: "Pagamento de débito", referenceId: "dsp_1" }),
+        draft({ holder: "R0", book: "DEBT", amount: cents(300), category: "REFUND", title: "Pagamento de débito", referenceId: "dsp_1" })
+      ]
+    })
+    expect(openingFeePosting("SUB", cents(1500), "acc_1")).toEqual({
+      kind: "OPENING_FEE",
+      accountId: "SUB",
+      referenceId: "acc_1",
+      lines: [
+        draft({ holder: "SUB", book: "DEBT", amount: cents(-1500), category: "FEE", title: "Tarifa de abertura de subconta", referenceId: "acc_1" }),
+        draft({ holder: HOUSE, book: "FEES", amount: cents(1500), category: "FEE", title: "Tarifa de abertura de subconta", referenceId: "acc_1" })
+      ]
+    })
+  })
+
+  it("an infraction (MED) blocks the amount, then releases it to the account or returns it through the rails", () => {
+    const med = { id: "med_1", accountId: "OWNER", chargeId: "cha_1", endToEndId: "E1", amount: cents(2000) }
+    const about = (category: "MED_BLOCK" | "MED_RELEASE" | "MED_RETURN", title: string, endToEndId = "E1") =>
+      ({ chargeId: "cha_1", endToEndId, paymentMethod: "PIX" as const, referenceId: "med_1", category, title })
+    const entry = (kind: string, lines: ReadonlyArray<unknown>) => ({ kind, accountId: "OWNER", referenceId: "med_1", lines })
+    expect(medBlockPosting(med)).toEqual(entry("MED_BLOCK", [
+      draft({ ...about("MED_BLOCK", "Bloqueio cautelar MED"), holder: "OWNER", book: "AVAILABLE", amount: cents(-2000) }),
+      draft({ ...about("MED_BLOCK", "Bloqueio cautelar MED"), holder: "OWNER", book: "RETAINED", amount: cents(2000) })
+    ]))
+    expect(medReleasePosting(med)).toEqual(entry("MED_RELEASE", [
+      draft({ ...about("MED_RELEASE", "Desbloqueio MED"), holder: "OWNER", book: "RETAINED", amount: cents(-2000) }),
+      draft({ ...about("MED_RELEASE", "Desbloqueio MED"), holder: "OWNER", book: "AVAILABLE", amount: cents(2000) })
+    ]))
+    // The return's lines carry the return's own id, what the provider's statement names it by.
+    expect(medReturnPosting(med, "D9")).toEqual(entry("MED_RETURN", [
+      draft({ ...about("MED_RETURN", "Devolução MED", "D9"), holder: "OWNER", book: "RETAINED", amount: cents(-2000) }),
+      draft({ ...about("MED_RETURN", "Devolução MED", "D9"), holder: HOUSE, book: "CLEARING", amount: cents(2000) })
+    ]))
+  })
+})
+
+describe("refund arithmetic", () => {
+  it("a receiver returns nothing of a refund too small to reach a centavo of its part", () => {
+    // R0 got 10.00 of 100.00: refunding 0.01 is 0.001 of it → nothing; refunding 0.10 is 0.01.
+    const charge = paidCharge(10_000, { fixed: 0, percentHundredths: 0 }, [1000])
+    expect(reversalParts(charge, cents(1))).toEqual([])
+    expect(reversalParts(charge, cents(10))).toEqual([{ accountId: "R0", accountNumber: "0", amount: 1 }])
+  })
+
+  it("what is left to refund is the amount less what refunds took and what an infraction blocks", () => {
+    expect(leftToRefund(cents(10_000), cents(3000), cents(2000))).toBe(5000)
+  })
+
+  it("a holder pays at once what the receivable gave, then what its balance covers of the rest", () => {
+    // Part 10.00, 3.00 from the receivable: 7.00 left, the balance has 5.00 → 8.00 at once; with 50.00 → all 10.00.
+    expect(paidAtOnce(cents(1000), cents(300), cents(500))).toBe(800)
+    expect(paidAtOnce(cents(1000), cents(300), cents(5000))).toBe(1000)
+  })
+
+  it("takes from items in order, skipping the ones with nothing left, and leaves out those it does not reach", () => {
+    const debts = [{ id: "d1", remaining: cents(500) }, { id: "d2", remaining: cents(0) }, { id: "d3", remaining: cents(300) }, { id: "d4", remaining: cents(200) }]
+    expect(takeInOrder(debts, cents(600))).toEqual([{ id: "d1", paid: 500, remaining: 0 }, { id: "d3", paid: 100, remaining: 200 }])
   })
 })
 

@@ -2,7 +2,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays } from "../../src/brazil/CalendarDate.ts"
 import { cents } from "../../src/money/Money.ts"
-import { cycleDueDate, firstDueDate, issueDate, lastPayableDate, type RecurrenceType } from "../../src/rules/CycleSchedule.ts"
+import { anchoredDueDate, cycleDueDate, firstDueDate, issueDate, lastPayableDate, type RecurrenceType } from "../../src/rules/CycleSchedule.ts"
 import { dueDayChangeProrata, prorata } from "../../src/rules/Prorata.ts"
 
 const monthly = { recurrenceType: "MONTHLY" as const, recurrenceInterval: 1 }
@@ -30,6 +30,12 @@ describe("cycle schedule", () => {
     expect(firstDueDate("2026-11-22", { billingDay: 22 })).toBe("2026-11-22")
     expect(firstDueDate("2026-12-22", { billingDay: 5 })).toBe("2027-01-05")
     expect(firstDueDate("2026-11-22", {})).toBe("2026-11-22")
+  })
+
+  it("counts cycles from the anchor's cycle and returns to the billing day after a short month", () => {
+    // Cycle 2 anchored on 28 Feb 2027 with billing day 31: 28 Feb, 31 Mar, 30 Apr.
+    const anchor = { anchorDate: "2027-02-28", anchorCycle: 2, interval: "MONTHLY" as const, intervalCount: 1, billingDay: 31 }
+    expect([2, 3, 4].map((n) => anchoredDueDate(anchor, n))).toEqual(["2027-02-28", "2027-03-31", "2027-04-30"])
   })
 
   it("issues before the due date and accepts payment up to 60 days after", () => {
@@ -75,6 +81,12 @@ describe("prorata", () => {
   it("schedules a downgrade for the next cycle with nothing due now", () => {
     const r = prorata({ ...cycle, changeDate: "2026-11-11", currentAmount: cents(16000), newAmount: cents(10000) })
     expect(r).toMatchObject({ kind: "DOWNGRADE", prorataAmount: 0, nextCycleChargeDate: "2026-12-01" })
+  })
+
+  it("does not charge a change to the same total now: only a greater total is an upgrade", () => {
+    // 100.00 → 100.00 with 20 of 30 days left: credit and new part both 66.666…, the credit down (66.66), the new part up (66.67).
+    const r = prorata({ ...cycle, changeDate: "2026-11-11", currentAmount: cents(10000), newAmount: cents(10000) })
+    expect(r).toMatchObject({ kind: "DOWNGRADE", prorataAmount: 0, currentCredit: 6666, newCharge: 6667 })
   })
 
   const arb = fc.record({

@@ -2,7 +2,7 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { cents } from "../../src/money/Money.ts"
-import { computeSplit, type SplitReceiver, validateSplit } from "../../src/rules/Split.ts"
+import { computeSplit, SplitExceedsNetAmount, type SplitReceiver, validateSplit } from "../../src/rules/Split.ts"
 
 describe("split examples", () => {
   it("takes percentages of the net amount, rounded down, and leaves the rest to the owner", () => {
@@ -41,6 +41,61 @@ describe("split examples", () => {
     ]))).toBe(true)
     expect(Result.isFailure(validateSplit([{ type: "fixed", amount: cents(0), account: "A" }]))).toBe(true)
     expect(Result.isSuccess(validateSplit([{ type: "percentage", percentHundredths: 10000, account: undefined }]))).toBe(true)
+  })
+})
+
+describe("split refusals", () => {
+  const refusal = (result: Result.Result<unknown, { readonly _tag: string; readonly message: string; readonly details?: unknown }>) =>
+    Result.isFailure(result) ? { code: result.failure._tag, message: result.failure.message, details: result.failure.details } : undefined
+  const fixed = (amount: number) => ({ type: "fixed" as const, amount: cents(amount), account: "A" })
+  const percent = (percentHundredths: number) => ({ type: "percentage" as const, percentHundredths, account: "A" })
+
+  it("accepts 20 receivers, 0.01 fixed parts and percentages of 0.01%; refuses 21, 0.00 and 0%, naming the field", () => {
+    expect(Result.isSuccess(validateSplit(Array.from({ length: 20 }, () => fixed(1))))).toBe(true)
+    expect(Result.isSuccess(validateSplit([percent(1)]))).toBe(true)
+    expect(refusal(validateSplit(Array.from({ length: 21 }, () => fixed(1))))).toEqual({
+      code: "INVALID_DATA", message: "at most 20 split receivers", details: { field: "split" }
+    })
+    expect(refusal(validateSplit([fixed(500), fixed(0)]))).toEqual({
+      code: "INVALID_DATA", message: "each split amount must be at least 0.01", details: { field: "split[1].amount" }
+    })
+    expect(refusal(validateSplit([fixed(500), percent(1000), percent(0)]))).toEqual({
+      code: "INVALID_DATA", message: "each split percentage must be above 0", details: { field: "split[2].amount" }
+    })
+  })
+
+  it("adds up the percentages only, fixed parts before them or not: 60% + 41% is refused, 60% + 40% with a fixed part is not", () => {
+    expect(refusal(validateSplit([fixed(100), percent(6000), percent(4100)]))).toEqual({
+      code: "INVALID_DATA", message: "split percentages add up to more than 100", details: { field: "split" }
+    })
+    expect(Result.isSuccess(validateSplit([fixed(100), percent(6000), percent(4000)]))).toBe(true)
+  })
+
+  it("accepts parts adding up to exactly the net amount: the owner keeps 0.00", () => {
+    // net 9.33: fixed 4.33 + 50% (4.665 → 4.66) = 8.99, + fixed 0.34 = 9.33.
+    const result = Result.getOrThrow(computeSplit(cents(933), [fixed(433), percent(5000), fixed(34)]))
+    expect(result.parts.map((p) => p.amount)).toEqual([433, 466, 34])
+    expect(result.ownerAmount).toBe(0)
+  })
+
+  it("refuses parts above the net amount with the totals in reais, as a 400", () => {
+    // net 9.33: fixed 9.00 + 5% (0.4665 → 0.46) = 9.46.
+    expect(refusal(computeSplit(cents(933), [fixed(900), percent(500)]))).toEqual({
+      code: "SPLIT_EXCEEDS_NET_AMOUNT",
+      message: "A soma do split (9.46) excede o valor líquido (9.33)",
+      details: { splitTotal: "9.46", netAmount: "9.33" }
+    })
+    expect((SplitExceedsNetAmount.ast.annotations as { httpApiStatus?: number } | undefined)?.httpApiStatus).toBe(400)
+  })
+
+  it("refuses a percentage that comes to less than 0.01 on the net amount rather than paying the receiver nothing", () => {
+    // 1% of 0.50 = 0.005 → 0.00; 2% of 0.50 = 0.01.
+    expect(refusal(computeSplit(cents(50), [percent(200), percent(100)]))).toEqual({
+      code: "INVALID_DATA",
+      message: "split[1] comes to less than 0.01 on a net amount of 0.50",
+      details: { field: "split[1].amount" }
+    })
+    expect(Result.getOrThrow(computeSplit(cents(50), [percent(200)])).parts[0]!.amount).toBe(1)
   })
 })
 

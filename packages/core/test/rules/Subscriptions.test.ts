@@ -93,6 +93,22 @@ describe("subscription start", () => {
       .toMatchObject({ anchorDate: "2027-02-15", billingDay: 15, anchorCycle: 1 })
   })
 
+  it("ignores a recurrencyStartDate inside the free period, and takes one on its first billable day as is", () => {
+    // 7 trial days from 31 Jan: billable from 7 Feb; 1 Feb is inside the trial, so the billing day 10 decides.
+    expect(subscriptionStart({ today: "2027-01-31", recurrence: monthly, trialDays: 7, billingDay: 10, recurrencyStartDate: "2027-02-01" }))
+      .toMatchObject({ freeUntil: "2027-02-06", anchorDate: "2027-02-10" })
+    // No trial: billable today, and the start date asked is today, though the billing day is the 10th.
+    expect(subscriptionStart({ today: "2027-01-31", recurrence: monthly, trialDays: 0, billingDay: 10, recurrencyStartDate: "2027-01-31" }))
+      .toMatchObject({ freeUntil: null, anchorDate: "2027-01-31", billingDay: 10 })
+  })
+
+  it("bills no partial period when the prorata start is on or after the first due date", () => {
+    const base = { today: "2027-01-31", recurrence: monthly, trialDays: 0, billingDay: 10 }
+    const full = { anchorCycle: 1, anchorDate: "2027-02-10", first: { periodStart: "2027-02-10", dueDate: "2027-02-10", prorata: null } }
+    expect(subscriptionStart({ ...base, prorataStartDate: "2027-02-10" })).toMatchObject(full)
+    expect(subscriptionStart({ ...base, prorataStartDate: "2027-02-20" })).toMatchObject(full)
+  })
+
   it("bills a partial first period by prorata, alone or merged into the first full cycle", () => {
     const base = { today: "2027-01-31", recurrence: monthly, trialDays: 0, billingDay: 10, prorataStartDate: "2027-01-31" }
     // From 10 Jan to 10 Feb is 31 days; 31 Jan to 10 Feb is 10 of them.
@@ -144,6 +160,30 @@ describe("cycle invoice", () => {
     expect(couponCovers(coupon({ maxCycles: 3 }), 3)).toBe(true)
     expect(couponCovers(coupon({ maxCycles: 3 }), 4)).toBe(false)
     expect(couponCovers(coupon({ discountType: "EXTRA_PERIOD", discountValue: 1 }), 1)).toBe(false)
+    expect(couponCovers(coupon({ maxCycles: null }), 120)).toBe(true)
+    expect(couponCovers(null, 1)).toBe(false)
+  })
+
+  it("gives no discount to a cycle its credits cover whole, and carries a larger credit as a negative total", () => {
+    const discounts: ReadonlyArray<SubscriptionDiscount> = [{ type: "fixed", value: 1000 }]
+    // 99.90 less a 99.90 credit: nothing to bill, nothing to discount.
+    const covered = [line(9990), line(-9990, "CREDIT")]
+    expect(cycleInvoice({ cycle: 1, paymentMethod: "pix", lines: covered, discounts, coupon: coupon({}) }))
+      .toEqual({ lines: covered, subtotal: 0, discount: 0, total: 0 })
+    const over = [line(9990), line(-12000, "CREDIT")]
+    expect(cycleInvoice({ cycle: 1, paymentMethod: "pix", lines: over, discounts, coupon: coupon({}) }))
+      .toEqual({ lines: over, subtotal: -2010, discount: 0, total: -2010 })
+  })
+
+  it("writes a later due day's extra days as a prorata line, and an earlier one's as a credit that leaves 0.01 to bill", () => {
+    const adjustment = (name: string, type: InvoiceLine["type"], amount: number): InvoiceLine => ({
+      name, productName: null, planName: null, type, origin: "DUE_DATE_CHANGE", unitAmount: amount, quantity: 1, netAmount: amount, priceId: null, productId: null
+    })
+    expect(adjustmentLine(0, 10000)).toBeNull()
+    expect(adjustmentLine(1500, 10000)).toEqual(adjustment("Ajuste proporcional de vencimento", "PRORATA", 1500))
+    expect(adjustmentLine(-500, 1000)).toEqual(adjustment("Crédito proporcional de vencimento", "CREDIT", -500))
+    // A 50.00 credit on a 10.00 cycle: 9.99 of it, so the cycle still bills 0.01.
+    expect(adjustmentLine(-5000, 1000)).toEqual(adjustment("Crédito proporcional de vencimento", "CREDIT", -999))
   })
 
   const arbLine = fc.record({
@@ -219,7 +259,8 @@ describe("safety bounds of a cycle", () => {
     expect(cycleOutOfBounds(c(9901), c(990), 10)).toBe("amount 9901 is more than 10 times the last cycle's 990")
   })
 
-  it("has no growth bound for a first bill", () => {
+  it("has no growth bound for a first bill, nor after a cycle that billed nothing", () => {
     expect(cycleOutOfBounds(c(1_000_000), null, 10)).toBeNull()
+    expect(cycleOutOfBounds(c(1_000_000), c(0), 10)).toBeNull()
   })
 })
