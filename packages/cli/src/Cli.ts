@@ -13,6 +13,7 @@ import { unsoundRuntime } from "./SoundRuntime.ts"
 import { accounts } from "./commands/Accounts.ts"
 import { listen } from "./commands/Listen.ts"
 import { migrate } from "./commands/Migrate.ts"
+import { providers } from "./commands/Providers.ts"
 import { runCommand } from "./commands/Run.ts"
 import { portInUse, serve } from "./commands/Serve.ts"
 import { trigger } from "./commands/Trigger.ts"
@@ -33,14 +34,15 @@ const environment = [
   "                    on PGlite generated into BILLING_DATA_DIR/secret.key when absent",
   "BILLING_TRUSTED_PROXIES  addresses or CIDR networks of reverse proxies whose X-Forwarded-For gives the",
   "                    client address (default: none, the header is ignored)",
+  "BILLING_PROVIDERS_FILE  the production providers file (JSON), checked by serve, worker and run at start",
   "BILLING_LOG_FORMAT  pretty (default) or json (one JSON object per line on stdout)",
   "BILLING_LOG_LEVEL   debug, info (default), warn or error"
 ]
 
-/** The root command: `billing <serve|worker|migrate|accounts|listen|trigger|run>`. */
+/** The root command: `billing <serve|worker|migrate|accounts|listen|trigger|run|providers>`. */
 export const billing = Command.make("billing").pipe(
   Command.withDescription(`The billing engine: Pix, boleto and card charges behind the /v1 API.\n\n  Environment:\n    ${environment.join("\n    ")}`),
-  Command.withSubcommands([serve, worker, migrate, accounts, listen, trigger, runCommand])
+  Command.withSubcommands([serve, worker, migrate, accounts, listen, trigger, runCommand, providers])
 )
 
 /** `usage: billing accounts create --name NAME --document CPF_OR_CNPJ [--sandbox] ...`, from the help document. */
@@ -98,6 +100,8 @@ const explain = (error: unknown): { readonly message: string; readonly code: num
   if (Predicate.isTagged(error, "SecretKeyRequired") || Predicate.isTagged(error, "InvalidSecretKey") || Predicate.isTagged(error, "SigningKeyUnreadable")) {
     return { message: (error as unknown as { readonly message: string }).message, code: 1 }
   }
+  // A providers file that cannot be used: its one line names the file and the key.
+  if (Predicate.isTagged(error, "ProvidersFileInvalid")) return { message: (error as unknown as { readonly message: string }).message, code: 1 }
   if (error instanceof Database.DataFolderInUse) {
     return { message: `${error.message}; stop it first, or set BILLING_DATA_DIR to another folder`, code: 1 }
   }

@@ -13,6 +13,7 @@
  * Effect.runPromise(program.pipe(Effect.provide(BillingLive())))
  * ```
  */
+import { Providers, type ProvidersFileInput } from "@billing/providers"
 import { WorkerLive } from "@billing/worker"
 import { Layer } from "effect"
 import { EngineLive } from "./Engine.ts"
@@ -41,14 +42,23 @@ export interface BillingOptions {
    * library starts no background work unasked.
    */
   readonly worker?: boolean | undefined
+  /**
+   * The production providers, in the providers file's shape (what
+   * `BILLING_PROVIDERS_FILE` holds): checked and loaded when the layer is
+   * built (a bad one fails it with `ProvidersFileInvalid` naming the key),
+   * relative paths from the working directory. Production accounts still
+   * refuse to move money until the PSP adapter that uses it exists.
+   */
+  readonly providers?: ProvidersFileInput | undefined
 }
 
 /**
  * Every service the use cases of `Billing` need, on a migrated database:
  * PostgreSQL with `databaseUrl`, PGlite in `dataDir`, else PGlite in memory
  * (nothing kept; right for tests and trials). Provider ports are the sandbox
- * ones. Use cases that act for a merchant also need the `Caller`: wrap them
- * in `Billing.asAccount(accountId)`.
+ * ones; `providers` is checked and kept for the production ones to come.
+ * Use cases that act for a merchant also need the `Caller`: wrap them in
+ * `Billing.asAccount(accountId)`.
  */
 export const BillingLive = (options: BillingOptions = {}) => {
   const engine = EngineLive({
@@ -57,5 +67,7 @@ export const BillingLive = (options: BillingOptions = {}) => {
     secretKey: options.secretKey,
     pglite: { holder: "an embedded billing engine" }
   })
-  return options.worker === true ? Layer.provideMerge(WorkerLive(), engine) : engine
+  const running = options.worker === true ? Layer.provideMerge(WorkerLive(), engine) : engine
+  // Built first, so a bad configuration fails before a database is opened.
+  return options.providers === undefined ? running : Layer.provideMerge(running, Providers.layer(options.providers))
 }

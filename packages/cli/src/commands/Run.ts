@@ -11,7 +11,7 @@ import { Clock, Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { usageError } from "../CliFailure.ts"
 import { configFromEnv, EngineLive } from "../Engine.ts"
-import { ProgressToStderr } from "./Shared.ts"
+import { checkProvidersFileFromEnv, ProgressToStderr } from "./Shared.ts"
 
 /** `billing run`. */
 export const runCommand = Command.make("run", {
@@ -34,6 +34,10 @@ export const runCommand = Command.make("run", {
   const peakRssMb = Math.round(usage.maxRSS / 1024)
   const cpuMs = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)
   yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals, elapsedMs, peakRssMb, cpuMs }))
-}, Effect.provide(EngineLive(configFromEnv(process.env, { holder: "billing run", share: true }))), Effect.provide(ProgressToStderr))).pipe(
+},
+  Effect.provide(EngineLive(configFromEnv(process.env, { holder: "billing run", share: true }))),
+  Effect.provide(ProgressToStderr),
+  // Outermost, so a bad providers file stops the run before the database is opened.
+  (run) => Effect.andThen(checkProvidersFileFromEnv, run))).pipe(
   Command.withDescription("Run every time-driven job once as of a date, and exit")
 )

@@ -13,7 +13,7 @@ import { createServer } from "node:net"
 import { CliFailure, usageError } from "../CliFailure.ts"
 import { configFromEnv, describeDatabase, type EngineConfig, EngineLive } from "../Engine.ts"
 import { forkHttpProcesses, isHttpProcess } from "../HttpProcesses.ts"
-import { ClaimLeaseFromEnv, intFromEnv, ProgressToStderr } from "./Shared.ts"
+import { checkProvidersFileFromEnv, ClaimLeaseFromEnv, intFromEnv, ProgressToStderr } from "./Shared.ts"
 
 const isPort = (port: number) => port >= 0 && port <= 65535
 const isProcessCount = (count: number) => count >= 1 && count <= 64
@@ -110,6 +110,7 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
     onNone: () => intFromEnv("BILLING_HTTP_PROCESSES", 1, isProcessCount, "number of processes")
   })
   const trustedProxies = yield* trustedProxiesFromEnv
+  yield* checkProvidersFileFromEnv
   const httpOptions = { port, trustedProxies }
   // Only `serve` opens an embedded data folder for others: a second one refuses rather than share.
   const config = configFromEnv(process.env, { holder: "billing serve", share: true, exclusive: true })

@@ -1,6 +1,7 @@
 /** What the commands share: progress lines, integers from the environment. */
 import { Database } from "@billing/adapters-postgres"
 import { Billing } from "@billing/core"
+import { loadProvidersFile } from "@billing/providers"
 import { Console, Effect, Layer } from "effect"
 import { usageError } from "../CliFailure.ts"
 
@@ -24,3 +25,13 @@ export const ClaimLeaseFromEnv = Layer.effect(
   Billing.ClaimLease,
   Effect.map(intFromEnv("BILLING_CLAIM_LEASE_SECONDS", 60, (n) => n >= 1 && n <= 3600, "claim lease"), (seconds) => seconds * 1000)
 )
+
+/**
+ * The providers file of `BILLING_PROVIDERS_FILE`, loaded and checked (a bad
+ * one stops the command in one line) when the variable is set. Nothing uses
+ * it yet: production accounts stay refused until the PSP adapter exists.
+ */
+export const checkProvidersFileFromEnv = Effect.suspend(() => {
+  const file = process.env.BILLING_PROVIDERS_FILE
+  return file === undefined || file === "" ? Effect.void : Effect.asVoid(loadProvidersFile(file))
+})

@@ -3,10 +3,11 @@ import { WorkerLive } from "@billing/worker"
 import { Console, Effect, Layer } from "effect"
 import { Command } from "effect/cli"
 import { configFromEnv, describeDatabase, EngineLive } from "../Engine.ts"
-import { ClaimLeaseFromEnv, ProgressToStderr } from "./Shared.ts"
+import { checkProvidersFileFromEnv, ClaimLeaseFromEnv, ProgressToStderr } from "./Shared.ts"
 
 /** `billing worker`. */
 export const worker = Command.make("worker", {}, Effect.fn("Cli.worker")(function*() {
+  yield* checkProvidersFileFromEnv
   // On an embedded folder a worker joins a running `serve`; alone, it shares the folder in turn.
   const config = configFromEnv(process.env, { holder: "billing worker", share: true })
   yield* Console.log(`billing worker running on ${describeDatabase(config)}`)

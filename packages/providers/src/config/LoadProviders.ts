@@ -1,0 +1,99 @@
+/**
+ * Loading the providers file: read, decode against `ProvidersFile`, resolve
+ * secrets, read certificates. Every failure is one `ProvidersFileInvalid`
+ * line naming the path of the first problem, so `serve`, `worker`, `run` and
+ * `providers check` stop with the same words.
+ */
+import { Effect, Redacted, Result, Schema } from "effect"
+import { readFile } from "node:fs/promises"
+import { dirname, resolve } from "node:path"
+import { type ClientCertificate, fromPem, fromPkcs12 } from "../certificates/ClientCertificate.ts"
+import { readConfigFile } from "./ConfigFiles.ts"
+import { firstProblem } from "./ConfigIssue.ts"
+import type { PixPspEntry } from "./PixPspEntry.ts"
+import type { PixPsp, ProvidersConfig } from "./ProvidersConfig.ts"
+import { ProvidersFile } from "./ProvidersFile.ts"
+import { invalidAt, ProvidersFileInvalid } from "./ProvidersFileInvalid.ts"
+import { type ResolveContext, resolveSecret } from "./Secret.ts"
+
+/** Decodes a providers file's JSON value: unknown keys refused, the first problem reported. */
+export const decodeProvidersFile = (input: unknown) =>
+  Schema.decodeUnknownEffect(ProvidersFile)(input, { onExcessProperty: "error", errors: "first" }).pipe(
+    Effect.mapError((error) => firstProblem(error.issue))
+  )
+
+const readText = (file: string, path: ReadonlyArray<PropertyKey>, baseDir: string) => readConfigFile(file, path, baseDir, (absolute) => readFile(absolute, "utf8"))
+
+const readCertificate = Effect.fnUntraced(function*(entry: PixPspEntry, index: number, context: ResolveContext) {
+  const at = ["pix", index, "tls"]
+  let certificate: Result.Result<ClientCertificate, { readonly field: string; readonly reason: string }>
+  if (entry.tls.pfx !== undefined) {
+    const der = yield* readConfigFile(entry.tls.pfx, [...at, "pfx"], context.baseDir, (absolute) => readFile(absolute))
+    const passphrase = entry.tls.passphrase === undefined ? undefined : yield* resolveSecret(entry.tls.passphrase, [...at, "passphrase"], context)
+    certificate = fromPkcs12(der, passphrase === undefined ? undefined : Redacted.value(passphrase))
+  } else {
+    const cert = yield* readText(entry.tls.cert!, [...at, "cert"], context.baseDir)
+    const key = yield* readText(entry.tls.key!, [...at, "key"], context.baseDir)
+    certificate = fromPem(cert, key)
+  }
+  if (Result.isFailure(certificate)) return yield* invalidAt([...at, certificate.failure.field], certificate.failure.reason)
+  const ca = entry.tls.ca === undefined ? undefined : yield* readText(entry.tls.ca, [...at, "ca"], context.baseDir)
+  if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----")) return yield* invalidAt([...at, "ca"], "not a PEM certificate")
+  return { certificate: certificate.success, ca }
+})
+
+const resolvePsp = Effect.fnUntraced(function*(entry: PixPspEntry, index: number, context: ResolveContext) {
+  const clientSecret = entry.clientSecret === undefined ? undefined : yield* resolveSecret(entry.clientSecret, ["pix", index, "clientSecret"], context)
+  const { ca, certificate } = yield* readCertificate(entry, index, context)
+  return {
+    name: entry.name,
+    profile: entry.profile,
+    baseUrl: entry.baseUrl,
+    tokenUrl: entry.tokenUrl,
+    clientId: entry.clientId,
+    clientSecret,
+    pixKey: entry.pixKey,
+    certificate,
+    ca,
+    scopes: entry.scopes ?? [],
+    appKey: entry.appKey
+  } satisfies PixPsp
+})
+
+/**
+ * A providers configuration given as a value (the library's
+ * `BillingLive({ providers })`, or a parsed file): relative paths start at
+ * `baseDir` (the file's folder; the working directory for a value) and
+ * secrets named by `env` come from `env`.
+ */
+export const resolveProviders = Effect.fn("Providers.resolve")(function*(
+  input: unknown,
+  options: { readonly baseDir?: string | undefined; readonly env?: Readonly<Record<string, string | undefined>> | undefined } = {}
+) {
+  const decoded = yield* decodeProvidersFile(input)
+  const context: ResolveContext = { baseDir: resolve(options.baseDir ?? "."), env: options.env ?? process.env }
+  const pix = yield* Effect.forEach(decoded.pix, (entry, index) => resolvePsp(entry, index, context))
+  return { publicUrl: decoded.publicUrl, pix } satisfies ProvidersConfig
+})
+
+/** Reads and loads the providers file at `file` (`BILLING_PROVIDERS_FILE`). */
+export const loadProvidersFile = Effect.fn("Providers.loadFile")(function*(
+  file: string,
+  env: Readonly<Record<string, string | undefined>> = process.env
+) {
+  const text = yield* Effect.tryPromise({
+    try: () => readFile(file, "utf8"),
+    catch: (error) =>
+      new ProvidersFileInvalid({
+        message: `providers file ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : "cannot be read"}`
+      })
+  })
+  const json = yield* Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (error) => new ProvidersFileInvalid({ message: `providers file ${file}: not valid JSON (${(error as Error).message})` })
+  })
+  return yield* resolveProviders(json, { baseDir: dirname(resolve(file)), env }).pipe(
+    // The file named too: an operator with several installations knows which one to open.
+    Effect.mapError((error) => new ProvidersFileInvalid({ message: `providers file ${file}: ${error.message}` }))
+  )
+})

@@ -1,0 +1,43 @@
+/**
+ * The providers file (`BILLING_PROVIDERS_FILE`): one contract for `serve`,
+ * `worker`, `run` and the library's `BillingLive({ providers })`. Unknown
+ * keys are refused rather than ignored, so a misspelt key never leaves a
+ * provider silently unconfigured.
+ */
+import { Schema } from "effect"
+import { PixPspEntry } from "./PixPspEntry.ts"
+import { PublicUrl } from "./Urls.ts"
+
+/**
+ * `card`, `boleto` and `nfse` are reserved for the issues that bring those
+ * providers: an empty list is accepted, anything in it refused in one line,
+ * so a file written for a later version does not start with its card
+ * provider silently ignored.
+ */
+const Reserved = (kind: string) =>
+  Schema.Array(Schema.Unknown).pipe(Schema.check(Schema.makeFilter((list: ReadonlyArray<unknown>) =>
+    list.length === 0 ? undefined : `${kind} providers are not supported by this version yet`
+  )))
+
+export const ProvidersFile = Schema.Struct({
+  publicUrl: PublicUrl,
+  pix: Schema.Array(PixPspEntry).pipe(Schema.check(
+    Schema.isMinLength(1, { message: "list at least one PSP" }),
+    Schema.makeFilter((entries: ReadonlyArray<PixPspEntry>) => {
+      const seen = new Set<string>()
+      for (const [index, entry] of entries.entries()) {
+        if (seen.has(entry.name)) return { path: [index, "name"], issue: `duplicate name ${entry.name}` }
+        seen.add(entry.name)
+      }
+      return undefined
+    })
+  )),
+  card: Schema.optionalKey(Reserved("card")),
+  boleto: Schema.optionalKey(Reserved("boleto")),
+  nfse: Schema.optionalKey(Reserved("NFS-e"))
+})
+
+/** The providers file as written (the JSON shape, also the value `BillingLive({ providers })` takes). */
+export type ProvidersFileInput = typeof ProvidersFile.Encoded
+/** The providers file decoded, before its secrets and files are read. */
+export type ProvidersFile = typeof ProvidersFile.Type
