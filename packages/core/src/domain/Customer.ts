@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
-import { SubscriptionSummary } from "./Subscription.ts"
+import { SubscriptionSummary } from "./SubscriptionSummary.ts"
 import { Cep, DocumentNumber, Email, IbgeCityCode, Name, optional, PhoneE164, Text, Uf } from "./Values.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 

@@ -8,36 +8,14 @@ import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { BoletoInstructionsInput, ChargeCard, PaymentMethodInput, PaymentType, PixInstructions } from "./Charge.ts"
 import { Coupon } from "./Coupon.ts"
-import { ErrorFields } from "./Errors.ts"
 import { PriceRecurrence, ProductType } from "./Product.ts"
-import { Instant } from "./Wire.ts"
+import { CycleStatus, Interval, InvoiceStatus, ItemOrigin, ItemStatus, SubscriptionStatus } from "./SubscriptionStatus.ts"
+import type { SubscriptionChange } from "./SubscriptionHistory.ts"
 
-/** Every subscription status of the spec (there is no `PAUSED`). */
-export const SubscriptionStatuses = ["PENDING", "TRIALING", "ACTIVE", "PAST_DUE", "DEFAULT", "EXPIRED", "CANCELED", "COMPLETED", "ARCHIVED"] as const
-export const SubscriptionStatus = Schema.Literals(SubscriptionStatuses)
-export type SubscriptionStatus = typeof SubscriptionStatus.Type
-
-export const ItemStatuses = ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "CHARGED", "FAILED", "CANCELED", "PENDING_UPGRADE", "DEFAULT"] as const
-export const ItemStatus = Schema.Literals(ItemStatuses)
-export type ItemStatus = typeof ItemStatus.Type
-
-export const CycleStatuses = [
-  "SCHEDULED", "PENDING", "AWAITING_PAYMENT", "PROCESSING", "RETRY_SCHEDULED", "DUNNING", "PAID", "FAILED", "EXPIRED", "CANCELED"
-] as const
-export const CycleStatus = Schema.Literals(CycleStatuses)
-export type CycleStatus = typeof CycleStatus.Type
-
-export const InvoiceStatuses = ["PENDING", "AWAITING_PAYMENT", "OVERDUE", "PAID", "CANCELED", "EXPIRED", "UNCOLLECTIBLE"] as const
-export const InvoiceStatus = Schema.Literals(InvoiceStatuses)
-export type InvoiceStatus = typeof InvoiceStatus.Type
-
-/** How often a subscription bills. */
-export const Interval = Schema.Literals(["DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "SEMIANNUAL", "YEARLY"])
-export type Interval = typeof Interval.Type
-
-/** Where an item came from: the purchase, an order bump, an add-on, or a plan change (`PRORATA_ADJUSTMENT`). */
-export const ItemOrigin = Schema.Literals(["CHECKOUT", "ORDER_BUMP", "ADD_ON", "PRORATA_ADJUSTMENT"])
-export type ItemOrigin = typeof ItemOrigin.Type
+// The concepts of a subscription live one per file; importers of this one keep finding them here.
+export * from "./SubscriptionErrors.ts"
+export * from "./SubscriptionHistory.ts"
+export * from "./SubscriptionStatus.ts"
 
 /** A discount of `discounts[]`, kept on the subscription for every cycle it covers (see `rules/Discounts.ts`). */
 export const SubscriptionDiscount = Schema.Struct({
@@ -242,71 +220,6 @@ export const Invoice = Schema.Struct({
 }).annotate({ identifier: "InvoiceRecord" })
 export type Invoice = typeof Invoice.Type
 
-/** A change of plan: an item upgraded, downgraded, added or removed. Amounts are one cycle's, before discounts. */
-export const PlanChange = Schema.Struct({
-  kind: Schema.Literal("PLAN"),
-  type: Schema.Literals(["UPGRADE", "DOWNGRADE", "ADD_ITEM", "REMOVE_ITEM"]),
-  itemId: NullableString,
-  newItemId: NullableString,
-  fromPriceId: NullableString,
-  toPriceId: NullableString,
-  fromQuantity: Schema.NullOr(Schema.Int),
-  toQuantity: Schema.NullOr(Schema.Int),
-  currentAmount: Cents,
-  newAmount: Cents,
-  prorataAmount: Cents,
-  chargeId: NullableString,
-  /** When it takes effect: now, once paid, or the next cycle's due date. */
-  effectiveAt: Schema.String,
-  at: Instant
-})
-
-export type PlanChange = typeof PlanChange.Type
-
-/** A change of the payment method of later cycles. */
-export const PaymentMethodChange = Schema.Struct({
-  kind: Schema.Literal("PAYMENT_METHOD"),
-  from: PaymentMethodInput,
-  to: PaymentMethodInput,
-  at: Instant
-})
-
-/** A change of the billing day, and the prorata it generated on the next cycle (negative: a credit). */
-export const DueDateChange = Schema.Struct({
-  kind: Schema.Literal("DUE_DATE"),
-  fromDay: Schema.Int,
-  toDay: Schema.Int,
-  previousDueDate: Schema.String,
-  newDueDate: Schema.String,
-  prorataAmount: Schema.Int,
-  at: Instant
-})
-
-/** An entry of a subscription's histories. */
-export const SubscriptionChange = Schema.Union([PlanChange, PaymentMethodChange, DueDateChange])
-export type SubscriptionChange = typeof SubscriptionChange.Type
-
-/** A subscription as its customer's detail lists it. */
-export const SubscriptionSummary = Schema.Struct({
-  subscriptionId: Subscription.fields.id,
-  status: Subscription.fields.status,
-  paymentMethod: Subscription.fields.paymentMethod,
-  interval: Subscription.fields.interval,
-  currentCycleNumber: Subscription.fields.currentCycleNumber,
-  cancelAtPeriodEnd: Subscription.fields.cancelAtPeriodEnd,
-  createdAt: Instant
-}).annotate({ identifier: "SubscriptionSummary" })
-
-export const toSubscriptionSummary = (s: Subscription): typeof SubscriptionSummary.Type => ({
-  subscriptionId: s.id,
-  status: s.status,
-  paymentMethod: s.paymentMethod,
-  interval: s.interval,
-  currentCycleNumber: s.currentCycleNumber,
-  cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-  createdAt: s.createdAt
-})
-
 /** A subscription with everything it is made of, cycles in number order. */
 export interface SubscriptionAggregate {
   readonly subscription: Subscription
@@ -320,42 +233,3 @@ export interface SubscriptionAggregate {
 /** What billing a subscription reads of it: the record, its items and (some of) its cycles; an aggregate is one. */
 export type BillableSubscription = Pick<SubscriptionAggregate, "subscription" | "items" | "cycles">
 
-/** 404: unknown subscription, or another account's (they look the same). */
-export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SUBSCRIPTION_NOT_FOUND", ErrorFields, {
-  httpApiStatus: 404
-}) {}
-
-/** 400: the subscription is already canceled (or its cancel is already scheduled). */
-export class SubscriptionAlreadyCanceled extends Schema.TaggedError<SubscriptionAlreadyCanceled>()("SUBSCRIPTION_ALREADY_CANCELED", ErrorFields, {
-  httpApiStatus: 400
-}) {}
-
-/** 400: the subscription's status does not allow the change (the provider's code). */
-export class SubscriptionNotEligible extends Schema.TaggedError<SubscriptionNotEligible>()("SUBSCRIPTION_NOT_ELIGIBLE", ErrorFields, {
-  httpApiStatus: 400
-}) {}
-
-/** 404: no such item on the subscription. */
-export class ItemNotFound extends Schema.TaggedError<ItemNotFound>()("ITEM_NOT_FOUND", ErrorFields, {
-  httpApiStatus: 404
-}) {}
-
-/** 400 on the upgrade and add-item routes: the card was refused; `details.declinedCode` says why (not the checkout's 402). */
-export class PaymentDeclined extends Schema.TaggedError<PaymentDeclined>()("PAYMENT_DECLINED", ErrorFields, {
-  httpApiStatus: 400
-}) {}
-
-/** 400 on the upgrade and add-item routes: the payment could not be made (the acquirer did not answer, or no card is on file). */
-export class PaymentFailed extends Schema.TaggedError<PaymentFailed>()("PAYMENT_FAILED", ErrorFields, {
-  httpApiStatus: 400
-}) {}
-
-/** 404 of the prorata preview: the current price is not an item of the subscription. */
-export class OldPriceNotFound extends Schema.TaggedError<OldPriceNotFound>()("OLD_PRICE_NOT_FOUND", ErrorFields, {
-  httpApiStatus: 404
-}) {}
-
-/** 404 of the prorata preview: the new price does not exist on the account (or is inactive). */
-export class NewPriceNotFound extends Schema.TaggedError<NewPriceNotFound>()("NEW_PRICE_NOT_FOUND", ErrorFields, {
-  httpApiStatus: 404
-}) {}
