@@ -28,6 +28,12 @@ export const BILLING_SUBSCRIPTION_STATUSES: ReadonlyArray<SubscriptionStatus> = 
 /** The billing run issues only the first cycle of these: the first charge after a free period. */
 export const FIRST_CYCLE_BILLING_STATUSES: ReadonlyArray<SubscriptionStatus> = ["TRIALING"]
 
+/**
+ * Items change (upgrade, downgrade, add-on, removal) only on these (spec:
+ * add item "`ACTIVE` or `PAST_DUE`"; the provider's rule for every plan change).
+ */
+export const PLAN_CHANGE_STATUSES: ReadonlyArray<SubscriptionStatus> = ["ACTIVE", "PAST_DUE"]
+
 /** Left out of a listing without a status filter, unless asked for. */
 export const HIDDEN_SUBSCRIPTION_STATUSES: ReadonlyArray<SubscriptionStatus> = [SubscriptionTransitions.archived.to]
 

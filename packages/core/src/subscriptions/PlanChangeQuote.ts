@@ -15,6 +15,7 @@ import { Products } from "../ports/Products.ts"
 import { cycleDueDate } from "../rules/CycleSchedule.ts"
 import { prorata, type ProrataResult } from "../rules/Prorata.ts"
 import { billedItems, waitingItems } from "./SubscriptionItems.ts"
+import { PLAN_CHANGE_STATUSES } from "../rules/SubscriptionStatuses.ts"
 
 /** The change asked for: an item replaced (new price and/or quantity), added, or removed. */
 export type ItemChange =
@@ -39,12 +40,15 @@ export interface PlanChangeQuote {
   readonly today: string
 }
 
-/** The statuses in which items can change (the provider's rule: only active or past-due subscriptions). */
+/** Items change only in the statuses of `PLAN_CHANGE_STATUSES`. */
 export const requireChangeable = (aggregate: SubscriptionAggregate) => {
   const status = aggregate.subscription.status
-  return status === "ACTIVE" || status === "PAST_DUE"
+  return PLAN_CHANGE_STATUSES.includes(status)
     ? Effect.void
-    : Effect.fail(new SubscriptionNotEligible({ message: `Somente assinaturas ACTIVE ou PAST_DUE podem mudar de plano (status ${status})`, details: { status } }))
+    : Effect.fail(new SubscriptionNotEligible({
+      message: `Somente assinaturas ${PLAN_CHANGE_STATUSES.join(" ou ")} podem mudar de plano (status ${status})`,
+      details: { status }
+    }))
 }
 
 /**

@@ -9,7 +9,8 @@ import {
   FINISHED_SUBSCRIPTION_STATUSES,
   FIRST_CYCLE_BILLING_STATUSES,
   HIDDEN_SUBSCRIPTION_STATUSES,
-  OPEN_SUBSCRIPTION_STATUSES
+  OPEN_SUBSCRIPTION_STATUSES,
+  PLAN_CHANGE_STATUSES
 } from "../../src/rules/SubscriptionStatuses.ts"
 
 const sorted = (statuses: ReadonlyArray<string>) => [...statuses].sort()
@@ -32,6 +33,10 @@ describe("subscription status sets", () => {
   it("bills every cycle of an active or defaulting subscription, and only the first of one in a free period", () => {
     expect(sorted(BILLING_SUBSCRIPTION_STATUSES)).toEqual(["ACTIVE", "DEFAULT"])
     expect(FIRST_CYCLE_BILLING_STATUSES).toEqual(["TRIALING"])
+  })
+
+  it("changes items only of an active or past-due subscription", () => {
+    expect(sorted(PLAN_CHANGE_STATUSES)).toEqual(["ACTIVE", "PAST_DUE"])
   })
 
   it("hides archived subscriptions from listings", () => {
