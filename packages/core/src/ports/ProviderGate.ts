@@ -22,7 +22,7 @@ export class ProviderNotConfigured extends Schema.TaggedError<ProviderNotConfigu
  * code no PSP will ever settle).
  *
  * Use cases ask `require` before they create or move money; the billing run
- * leaves the cycles of `unserved` methods of production accounts `SCHEDULED`
+ * leaves the cycles of the `unservedMethods` of production accounts `SCHEDULED`
  * (`RunScope.heldMethods`), so they are billed once when the provider appears.
  */
 export class ProviderGate extends Context.Service<ProviderGate, {
