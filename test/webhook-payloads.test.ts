@@ -14,6 +14,7 @@
  *   has to opt into (Events, Catalog, "Assignment").
  */
 import { deliveryPass } from "@billing/worker"
+import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiCaller } from "./support/Api.ts"
 import { cardExpiration } from "./support/Cards.ts"
@@ -43,6 +44,9 @@ const OPT_IN = [
 const ENGINE_OWN = ["subscription.cycle_held", "charge.dispute.updated", "account_approved"]
 
 type Json = Record<string, unknown>
+
+/** A delivered body: a JSON object, as every webhook payload is. */
+const parseBody = Schema.decodeUnknownSync(Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown)))
 type Receiver = Awaited<ReturnType<typeof startReceiver>>
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
@@ -75,7 +79,7 @@ describe("webhook payloads on postgres", () => {
   /** Receivers of the registration naming every event and of the one naming none. */
   let named: Receiver
   let unnamed: Receiver
-  const bodies = (receiver: Receiver) => receiver.received.map((r) => JSON.parse(r.body) as Json)
+  const bodies = (receiver: Receiver) => receiver.received.map((r) => parseBody(r.body))
   const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
   const card = (number: string) => ({ number, cvv: "123", name: "ANA SOUZA", expiration: cardExpiration(Y) })
 
@@ -205,7 +209,7 @@ describe("webhook payloads on postgres", () => {
         }
         const answer = await call("POST", "/v1/users/webhooks/test", { entity: event, url: testReceiver.url })
         expect(answer.body, event).toMatchObject({ success: true, event })
-        const test = JSON.parse(testReceiver.received.at(-1)!.body) as Json
+        const test = parseBody(testReceiver.received.at(-1)!.body)
 
         // Quirk 3: the test names the account `accountNumber` (ours) where the real body has `accountId`.
         const { accountId, ...realWithoutId } = real

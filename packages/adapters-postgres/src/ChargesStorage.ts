@@ -21,7 +21,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { inTransaction } from "./ReadThrough.ts"
-import { CentsColumn, decodeRows, jsonColumn } from "./Rows.ts"
+import { CentsColumn, decodeRows, jsonColumn, jsonText } from "./Rows.ts"
 import { containsPattern, firstOf, inScope, insertRecords, orDie } from "./Statements.ts"
 
 /**
@@ -70,8 +70,6 @@ const selectList = (sql: SqlClient.SqlClient) =>
     cycle_number AS "cycleNumber", created_at AS "createdAt", updated_at AS "updatedAt"`
 
 const decodeOne = firstOf(decodeCharges)
-
-const jsonText = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
 /** A charge as a row of `charges` (its split parts go to `charge_splits`). */
 const chargeRecord = (c: Charge) => ({

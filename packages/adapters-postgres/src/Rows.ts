@@ -28,6 +28,9 @@ export const CentsColumn = Int8.pipe(Schema.decodeTo(Cents))
 /** A JSON text column holding `schema` (or SQL NULL). */
 export const jsonColumn = <S extends Schema.Top>(schema: S) => Schema.NullOr(Schema.fromJsonString(schema))
 
+/** What a `jsonColumn` is written as: the value's JSON text, or SQL NULL for none. */
+export const jsonText = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value))
+
 /**
  * Decodes rows with `schema`. A row that does not decode is a defect (the
  * database holds what only the engine wrote), reported with its path.

@@ -40,7 +40,7 @@ import {
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
-import { CentsColumn, decodeRows, Int8, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
+import { CentsColumn, decodeRows, Int8, jsonColumn, jsonText, withoutSeq, withSeq } from "./Rows.ts"
 import { claimDue, countDue, countHeld, nextWorkDay } from "./CycleClaims.ts"
 import { constants, containsPattern, insertRecords, orDie } from "./Statements.ts"
 
@@ -84,8 +84,6 @@ const decodeChanges = decodeRows(Schema.Struct({ body: Schema.fromJsonString(Sub
 const encodeChange = Schema.encodeSync(Schema.fromJsonString(SubscriptionChange))
 const decodeLastCharges = decodeRows(Schema.Struct({ subscriptionId: Schema.String, net: CentsColumn, status: Charge.fields.status }))
 const decodePrimaries = decodeRows(Schema.Struct({ subscriptionId: Schema.String, priceId: Schema.String, productId: Schema.String }))
-
-const jsonText = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v))
 
 /** What every statement of the storage needs: the client and the select list of each table, named as the records' fields. */
 interface SubscriptionTables {

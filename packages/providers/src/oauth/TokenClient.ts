@@ -4,7 +4,7 @@
  * request, and a 401 on use (the token revoked or expired early on the
  * provider's side) refreshes it once.
  */
-import { Clock, Effect, Option, Redacted, Ref, Semaphore } from "effect"
+import { Clock, Effect, Option, Redacted, Ref, Schema, Semaphore } from "effect"
 import { type Dispatcher, request } from "undici"
 import { TokenRejected, TokenRequestFailed } from "./TokenErrors.ts"
 import { type TokenCredentials, tokenRequest } from "./TokenRequest.ts"
@@ -39,16 +39,19 @@ const usableUntil = (token: AccessToken, receivedAtMs: number) =>
 
 const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
 
+/** An RFC 6749 §5.2 error body, or a gateway's `message`; other fields are ignored. */
+const decodeErrorBody = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Struct({
+  error: Schema.optional(Schema.Unknown),
+  error_description: Schema.optional(Schema.Unknown),
+  message: Schema.optional(Schema.Unknown)
+})))
+
 /** `invalid_client: Client authentication failed`, from an RFC 6749 §5.2 error body when there is one. */
-const oauthError = (text: string) => {
-  try {
-    const body = JSON.parse(text) as { error?: unknown; error_description?: unknown; message?: unknown }
+const oauthError = (text: string) =>
+  Option.getOrUndefined(Option.flatMap(decodeErrorBody(text), (body) => {
     const parts = [body.error, body.error_description ?? body.message].filter((part) => typeof part === "string" && part !== "")
-    return parts.length > 0 ? parts.join(": ") : undefined
-  } catch {
-    return undefined
-  }
-}
+    return parts.length > 0 ? Option.some(parts.join(": ")) : Option.none()
+  }))
 
 /** Why the connection failed, in TLS terms when it is TLS (the usual cause: a certificate the provider refuses, or one we do not trust). */
 const connectionFailure = (error: unknown) => {
@@ -62,13 +65,18 @@ const connectionFailure = (error: unknown) => {
   return clip(message)
 }
 
+const decodeJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** The fields of a token answer that are read, each of any type until checked. */
+const decodeTokenBody = Schema.decodeUnknownOption(Schema.Struct({
+  access_token: Schema.optional(Schema.Unknown),
+  expires_in: Schema.optional(Schema.Unknown)
+}))
+
 const parseToken = (text: string, nowMs: number): AccessToken | string => {
-  let body: { access_token?: unknown; expires_in?: unknown }
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return "the token endpoint's answer is not JSON"
-  }
+  const json = decodeJson(text)
+  if (Option.isNone(json)) return "the token endpoint's answer is not JSON"
+  const body = Option.getOrElse(decodeTokenBody(json.value), () => ({ access_token: undefined, expires_in: undefined }))
   if (typeof body.access_token !== "string" || body.access_token === "") return "the token endpoint's answer has no access_token"
   // Some gateways send expires_in as a string ("3600").
   const lifetime = typeof body.expires_in === "string" ? Number(body.expires_in) : body.expires_in
