@@ -120,6 +120,9 @@ describe("API reference at /docs", () => {
     const operations = operationsOf(doc)
     expect(operations.length).toBeGreaterThan(40)
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+    // A click takes under a second alone, but CI once saw one stall past Playwright's default 30 s while the
+    // other test files held both cores (Scalar redraws the long page on every click): wait up to two minutes.
+    page.setDefaultTimeout(120_000)
     const leaving: Array<string> = []
     await page.route("**/*", (route) => {
       const url = route.request().url()
