@@ -261,6 +261,8 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     findForDocument: (id) => orDie(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(decodeOne)),
     find: (scope, id) => orDie(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(sql, scope)}`).pipe(Effect.flatMap(decodeOne)),
     lockOwn: lockOwn(table),
+    lockByPixTxid: (txid) =>
+      orDie(sql`SELECT ${columns} FROM charges WHERE txid = ${txid} AND payment_type = 'PIX' FOR UPDATE`).pipe(Effect.flatMap(decodeOne)),
     list: list(table),
     billingAddresses: billingAddresses(table),
     listBySubscription: (accountId, subscriptionId) =>

@@ -24,6 +24,7 @@ import ledgerEntriesCheckedPerStatement from "./0022_ledger_entries_checked_per_
 import invoiceBalancePerStatement from "./0023_invoice_balance_per_statement.ts"
 import leanerCycleAndChargeIndexes from "./0024_leaner_cycle_and_charge_indexes.ts"
 import internalAccounts from "./0025_internal_accounts.ts"
+import pixFromPsps from "./0026_pix_from_psps.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -55,5 +56,6 @@ export const migrations = Migrator.fromRecord({
   "0022_ledger_entries_checked_per_statement": ledgerEntriesCheckedPerStatement,
   "0023_invoice_balance_per_statement": invoiceBalancePerStatement,
   "0024_leaner_cycle_and_charge_indexes": leanerCycleAndChargeIndexes,
-  "0025_internal_accounts": internalAccounts
+  "0025_internal_accounts": internalAccounts,
+  "0026_pix_from_psps": pixFromPsps
 })

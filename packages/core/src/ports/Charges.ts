@@ -50,6 +50,8 @@ export class Charges extends Context.Service<Charges, {
    * until the transaction ends (a refund counts what was refunded under it).
    */
   readonly lockOwn: (accountId: string, key: { readonly chargeId: string } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
+  /** The Pix charge whose txid is `txid`, locked until the transaction ends (a PSP's callback names charges by it). */
+  readonly lockByPixTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
   readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>

@@ -11,16 +11,13 @@ import { makeEndToEndId } from "../brazil/EndToEndId.ts"
 import { type Charge, ChargeNotPayable, type PixPayer } from "../domain/Charge.ts"
 import { SANDBOX_ISPB } from "../sandbox/PixProviderSandbox.ts"
 import { findCharge } from "../charges/ManageCharges.ts"
-import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
+import { settlePaidCharges } from "../charges/SettlePayments.ts"
 import { Charges } from "../ports/Charges.ts"
 import { SandboxPayments } from "../ports/SandboxPayments.ts"
 import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Ids } from "../ports/Ids.ts"
-import { Ledger } from "../ports/Ledger.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
-import { paymentShares } from "../rules/Postings.ts"
-import { recordChargePaid } from "../subscriptions/SubscriptionPayments.ts"
 
 
 /** The payer every sandbox payment comes from. */
@@ -82,14 +79,11 @@ export const confirmSandboxPayments = Effect.fn("Wallet.confirmSandboxPayments")
       if (Option.isSome(moved)) confirmed.push({ charge: moved.value, at, endToEndId })
       yield* queue.markProcessed(job.chargeId, at)
     }
-    // The batch credits several merchants one charge after another: their books are taken first, all in one order.
-    yield* (yield* Ledger).lockBooks(confirmed.flatMap(({ charge }) => paymentShares(charge).map((share) => share.holder)))
+    // The sandbox PSP's own statement shows the Pix in, as a PSP's would.
     for (const { charge, at, endToEndId } of confirmed) {
-      // The sandbox PSP's own statement shows the Pix in, as a PSP's would.
       if (charge.paymentType === "PIX") yield* psp.record(charge.accountId, { endToEndId, direction: "CREDIT", amount: charge.amount, at })
-      yield* recordChargePaid(charge, at)
-      yield* enqueueChargeNotifications(charge, ["oneoff.payment.success", "new.sale"])
     }
+    yield* settlePaidCharges(confirmed)
     return confirmed.length
   }))
 })
