@@ -6,12 +6,14 @@ import type { IpNetwork } from "effect/net"
 import { createServer } from "node:http"
 import { DocsLive } from "./Docs.ts"
 import { ErrorHandlingLive } from "./ErrorHandling.ts"
+import { HealthLive } from "./Health.ts"
 import { ApiLive } from "./handlers/index.ts"
 import { requestLog } from "./RequestLog.ts"
 
 /**
  * The HTTP server on `port` (0 picks a free one), serving every route of the
- * API and its reference at `/docs`, with one log line per request
+ * API, its reference at `/docs` and the probes `/healthz` and `/readyz`
+ * (`Health.ts`), with one log line per request
  * (`RequestLog.ts`; Effect's own response logger is off in its favour).
  *
  * `trustedProxies`: the networks of the reverse proxies in front of the
@@ -27,7 +29,7 @@ export const HttpServerLive = (options: {
   readonly host?: string
   readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork> | undefined
 }) =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, ErrorHandlingLive), {
+  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, HealthLive, ErrorHandlingLive), {
     disableLogger: true,
     middleware: options.trustedProxies === undefined || options.trustedProxies.length === 0
       ? requestLog

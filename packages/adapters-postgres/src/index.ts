@@ -18,6 +18,7 @@ import { NotificationsStorageLive } from "./NotificationsStorage.ts"
 import { OutboxStorageLive } from "./OutboxStorage.ts"
 import { PaymentMethodsStorageLive } from "./PaymentMethodsStorage.ts"
 import { ProductsStorageLive } from "./ProductsStorage.ts"
+import { ReadinessStorageLive } from "./ReadinessStorage.ts"
 import { SandboxPaymentsStorageLive } from "./SandboxPaymentsStorage.ts"
 import { SandboxPspStorageLive } from "./SandboxPspStorage.ts"
 import { SettingsStorageLive } from "./SettingsStorage.ts"
@@ -66,5 +67,6 @@ export const StorageLive = Layer.mergeAll(
   NotificationsStorageLive,
   SubscriptionsStorageLive,
   ProposalsStorageLive,
-  WalletStorageLive
+  WalletStorageLive,
+  ReadinessStorageLive
 )
