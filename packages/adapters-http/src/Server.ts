@@ -1,12 +1,12 @@
 // A module of its own, not the package index, which loads every adapter (Redis, sockets, workers): 27 MB of RSS.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Layer } from "effect"
+import { type Duration, Effect, Layer } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import type { IpNetwork } from "effect/net"
-import { createServer } from "node:http"
 import { DocsLive } from "./Docs.ts"
 import { ErrorHandlingLive } from "./ErrorHandling.ts"
 import { HealthLive } from "./Health.ts"
+import { gracefulServer } from "./GracefulStop.ts"
 import { ApiLive } from "./handlers/index.ts"
 import { requestLog } from "./RequestLog.ts"
 
@@ -28,12 +28,22 @@ export const HttpServerLive = (options: {
   readonly port: number
   readonly host?: string
   readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork> | undefined
+  /** How long a stop waits for the requests in flight before interrupting them (`GracefulStop.ts`); 20 s by default. */
+  readonly stopDeadline?: Duration.Input | undefined
 }) =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, HealthLive, ErrorHandlingLive), {
-    disableLogger: true,
-    middleware: options.trustedProxies === undefined || options.trustedProxies.length === 0
-      ? requestLog
-      : (app) => requestLog(HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies! })(app))
-  }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" }))
-  )
+  Layer.unwrap(Effect.sync(() => {
+    const graceful = gracefulServer()
+    const served = HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, HealthLive, ErrorHandlingLive), {
+      disableLogger: true,
+      middleware: options.trustedProxies === undefined || options.trustedProxies.length === 0
+        ? requestLog
+        : (app) => requestLog(HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies! })(app))
+    })
+    // Built after the server and its routes, so its finalizer runs first: the requests in flight are answered
+    // before Effect's own shutdown closes the server and interrupts what is left.
+    const drainOnStop = Layer.effectDiscard(Effect.addFinalizer(() => graceful.drain(options.stopDeadline ?? "20 seconds")))
+    return drainOnStop.pipe(
+      Layer.provideMerge(served),
+      Layer.provideMerge(NodeHttpServer.layer(() => graceful.server, { port: options.port, host: options.host ?? "0.0.0.0" }))
+    )
+  }))

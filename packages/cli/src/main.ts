@@ -9,4 +9,13 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { run } from "./Cli.ts"
 
+// The first SIGTERM or SIGINT starts a graceful stop (runMain interrupts the command: requests in flight are
+// answered, leases handed back); it may wait for them, so a second signal exits at once (128 + the signal's number).
+let signals = 0
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  process.on(signal, () => {
+    if (++signals > 1) process.exit(code)
+  })
+}
+
 NodeRuntime.runMain(run(process.argv.slice(2)).pipe(Effect.provide(NodeServices.layer)))
