@@ -128,6 +128,12 @@ const claimOrder = (sql: SqlClient.SqlClient, job: BillingJobName): Fragment => 
   }
 }
 
+export const expireClaims = (sql: SqlClient.SqlClient): Subscriptions["Service"]["expireClaims"] => (refs, leaseUntil, at) =>
+  refs.length === 0 ? Effect.void : orDie(sql`UPDATE billing_cycles SET claimed_until = ${at}
+    FROM (VALUES ${sql.csv(refs.map((r) => sql`(${r.subscriptionId}, ${r.cycleNumber}::int)`))}) AS mine (subscription_id, cycle_number)
+    WHERE billing_cycles.subscription_id = mine.subscription_id AND billing_cycles.cycle_number = mine.cycle_number
+      AND billing_cycles.claimed_until >= ${leaseUntil}`).pipe(Effect.asVoid)
+
 export const claimDue = (sql: SqlClient.SqlClient): Subscriptions["Service"]["claimDue"] => (job, scope, clock, limit) =>
   orDie(sql<{ accountId: string; subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}
     FROM (

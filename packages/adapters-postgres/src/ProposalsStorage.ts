@@ -3,7 +3,7 @@ import { Proposal, ProposalForm, Proposals } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { first, firstOf, inScope, orDie } from "./Statements.ts"
+import { expireClaimsById, first, firstOf, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", type, document_number AS "documentNumber", form, form_status AS "formStatus",
@@ -60,6 +60,7 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
         Effect.flatMap(firstOf(decodeRows(Schema.Struct({ fee: CentsColumn })))),
         Effect.map(Option.map((row) => row.fee))
       ),
+    expireClaims: expireClaimsById(sql, "proposals"),
     claimDue: (limit, scope, at, leaseMillis) =>
       orDie(sql`WITH claimable AS (
           SELECT id AS claimed_id FROM proposals

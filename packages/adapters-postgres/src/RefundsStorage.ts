@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { first, inScope, orDie } from "./Statements.ts"
+import { expireClaimsById, first, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`seq::text AS seq, id, account_id AS "accountId", charge_id AS "chargeId", payment_type AS "paymentType",
@@ -62,6 +62,7 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
         const page = rows.slice(0, query.limit)
         return { items: withoutSeq(page), total: Number(total[0]!.total), lastKey: rows.length > query.limit ? page[page.length - 1]!.seq : null }
       }),
+    expireClaims: expireClaimsById(sql, "refunds"),
     claimProcessing: (limit, scope, at, leaseMillis) =>
       updated(sql`WITH claimable AS (
           SELECT id AS claimed_id FROM refunds WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})

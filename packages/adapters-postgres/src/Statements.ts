@@ -78,3 +78,14 @@ export const insertRecords = (sql: SqlClient.SqlClient, table: string, rows: Rea
     SELECT ${list} FROM json_populate_recordset(NULL::${sql.literal(table)}, ${wellFormedJson(rows)}::json) WITH ORDINALITY AS r
     ORDER BY r.ordinality`
 }
+
+/**
+ * Ends now (`at`) the claims of `table`'s rows `ids` made until `leaseUntil`
+ * or later (a claim holds `claimed_until`; the caller's lease still holds, so
+ * they are its own): the `expireClaims` of the ports whose rows a worker
+ * claims by id.
+ */
+export const expireClaimsById = (sql: SqlClient.SqlClient, table: "refunds" | "withdrawals" | "proposals") =>
+  (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date): Effect.Effect<void> =>
+    ids.length === 0 ? Effect.void : orDie(sql`UPDATE ${sql(table)} SET claimed_until = ${at}
+      WHERE id IN ${sql.in([...ids])} AND claimed_until >= ${leaseUntil}`).pipe(Effect.asVoid)

@@ -41,7 +41,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, Int8, jsonColumn, jsonText, withoutSeq, withSeq } from "./Rows.ts"
-import { claimDue, countDue, countHeld, nextWorkDay } from "./CycleClaims.ts"
+import { claimDue, countDue, countHeld, expireClaims, nextWorkDay } from "./CycleClaims.ts"
 import { constants, containsPattern, insertRecords, orDie } from "./Statements.ts"
 
 type Service = Subscriptions["Service"]
@@ -763,6 +763,7 @@ const cycleRows = (tables: SubscriptionTables) => {
     reschedule: reschedule(tables),
     setScheduledPaymentMethod: setScheduledPaymentMethod(tables),
     claimDue: claimDue(tables.sql),
+    expireClaims: expireClaims(tables.sql),
     countDue: countDue(tables.sql),
     countHeld: countHeld(tables.sql),
     findBillable: findBillable(tables),

@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { first, inScope, orDie } from "./Statements.ts"
+import { expireClaimsById, first, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`w.seq::text AS seq, w.id, w.kind, w.account_id AS "accountId", a.number AS "accountNumber", w.amount_cents AS amount, w.fee_cents AS fee,
@@ -55,6 +55,7 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
           lastKey: rows.length > query.limit ? page[page.length - 1]!.seq : null
         }
       }),
+    expireClaims: expireClaimsById(sql, "withdrawals"),
     claimProcessing: (limit, scope, at, leaseMillis) =>
       orDie(sql`WITH claimable AS (
           SELECT id FROM withdrawals WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})

@@ -27,6 +27,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { SUBACCOUNT_OPENING_FEE } from "../rules/Fees.ts"
 import { openingFeePosting } from "../rules/Postings.ts"
+import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
 
 /** How long a worker holds the proposals it is asking the KYC provider about before another may take them. */
 export const ONBOARDING_LEASE_MILLIS = 60_000
@@ -152,6 +153,6 @@ export const onboardProposals = Effect.fn("Onboarding.run")(function*(limit: num
     Effect.flatMap(advanceProposal(proposal), (advanced) => advanced.unreachable ? Effect.void : proposals.release(proposal.id)), {
     concurrency: 8,
     discard: true
-  })
+  }).pipe(handingBackOnInterrupt(new Date(at.getTime() + ONBOARDING_LEASE_MILLIS), (leaseUntil, now) => proposals.expireClaims(claimed.map((p) => p.id), leaseUntil, now)))
   return claimed.length
 })

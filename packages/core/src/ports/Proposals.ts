@@ -28,4 +28,6 @@ export class Proposals extends Context.Service<Proposals, {
   /** The opening fee the master charges its new sub-accounts, when it set one (the spec's 15.00 otherwise). */
   readonly openingFeeOf: (masterId: string) => Effect.Effect<Option.Option<Cents>>
   readonly claimDue: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Proposal>>
+  /** Ends now (`at`) the claims of `ids` made until `leaseUntil` or later (renewed by the same worker): a stopping worker's proposals go to the others at once. */
+  readonly expireClaims: (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/Proposals") {}

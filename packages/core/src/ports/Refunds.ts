@@ -37,6 +37,8 @@ export class Refunds extends Context.Service<Refunds, {
   }) => Effect.Effect<RefundPage>
   /** Claims up to `limit` `PROCESSING` refunds no other worker holds, for `leaseMillis` from `at`. */
   readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Refund>>
+  /** Ends now (`at`) the claims of `ids` made until `leaseUntil` or later (renewed by the same worker): a stopping worker's refunds go to the others at once. */
+  readonly expireClaims: (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date) => Effect.Effect<void>
   /** Moves a `PROCESSING` refund to its outcome; the refund moved, or none when it had moved already. */
   readonly settle: (id: string, outcome: {
     readonly status: "CONFIRMED" | "ERROR"

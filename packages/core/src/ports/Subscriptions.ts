@@ -154,6 +154,13 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    * workers share the work and a killed one's claims return when they end.
    */
   readonly claimDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock, limit: number) => Effect.Effect<ReadonlyArray<CycleRef>>
+  /**
+   * Ends now (`at`) the claims of `refs` that `claimDue` made until
+   * `leaseUntil` or later (renewed by the same worker, as a card attempt
+   * does): a stopping worker's rows go to the others at once, as if its
+   * lease had run out. Call only while that lease holds.
+   */
+  readonly expireClaims: (refs: ReadonlyArray<CycleRef>, leaseUntil: Date, at: Date) => Effect.Effect<void>
   /** How many cycles `claimDue` could claim for `job` now (a long run's progress). */
   readonly countDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock) => Effect.Effect<number>
   /** How many cycles due for `job` now the scope's `heldMethods` leave (production accounts without the provider). */

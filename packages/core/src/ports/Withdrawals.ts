@@ -25,6 +25,8 @@ export class Withdrawals extends Context.Service<Withdrawals, {
    * `leaseMillis` from `at`: a worker killed mid-payout hands them on.
    */
   readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Withdrawal>>
+  /** Ends now (`at`) the claims of `ids` made until `leaseUntil` or later (renewed by the same worker): a stopping worker's withdrawals go to the others at once. */
+  readonly expireClaims: (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date) => Effect.Effect<void>
   /** Moves a `PROCESSING` withdrawal to its outcome; the withdrawal moved, or none when it had moved already. */
   readonly settle: (id: string, outcome: {
     readonly status: "COMPLETED" | "FAILED"

@@ -22,10 +22,11 @@
  * spreads rows over workers; the conditional moves make each row's effect
  * happen once however many workers claimed it.
  */
-import { Clock, Effect, Fiber, Option } from "effect"
+import { Cause, Clock, Effect, Fiber, Option } from "effect"
 import { expireDueCharges } from "../charges/Expiry.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { paymentOverdue } from "../events/SubscriptionEvents.ts"
+import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { ProviderGate } from "../ports/ProviderGate.ts"
@@ -53,12 +54,19 @@ const runClaimed = Effect.fnUntraced(function*<E, R>(
   scope: RunScope,
   handle: (ref: CycleRef) => Effect.Effect<unknown, E, R>
 ) {
-  const claimed = yield* (yield* Subscriptions).claimDue(job, scope, yield* claimClock, limit)
-  for (const ref of claimed) {
-    yield* handle(ref).pipe(
-      Effect.catchCause((cause) => Effect.logWarning(`billing run: ${job} of ${ref.subscriptionId} cycle ${ref.cycleNumber} failed`, cause))
-    )
-  }
+  const subscriptions = yield* Subscriptions
+  const clock = yield* claimClock
+  const claimed = yield* subscriptions.claimDue(job, scope, clock, limit)
+  yield* Effect.forEach(claimed, (ref) =>
+    handle(ref).pipe(
+      Effect.catchCause((cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.interrupt
+          : Effect.logWarning(`billing run: ${job} of ${ref.subscriptionId} cycle ${ref.cycleNumber} failed`, cause)
+      )
+    ), { discard: true }).pipe(
+    handingBackOnInterrupt(clock.leaseUntil, (leaseUntil, at) => subscriptions.expireClaims(claimed, leaseUntil, at))
+  )
   return claimed.length
 })
 
@@ -88,9 +96,14 @@ const warnHeldCycles = Effect.fnUntraced(function*(served: RunScope) {
 /** Issues the cycles whose issue day came (a card's: its due date), the batch claimed at once and written set-based. */
 export const issueDueCycles = Effect.fn("BillingRun.issueDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const served = yield* servedScope(scope)
-  const claimed = yield* (yield* Subscriptions).claimDue("issue", served, yield* claimClock, limit)
+  const subscriptions = yield* Subscriptions
+  const clock = yield* claimClock
+  const claimed = yield* subscriptions.claimDue("issue", served, clock, limit)
   yield* issueCycles(claimed).pipe(
-    Effect.catchCause((cause) => Effect.logWarning(`billing run: a batch of ${claimed.length} cycles was not issued`, cause))
+    handingBackOnInterrupt(clock.leaseUntil, (leaseUntil, at) => subscriptions.expireClaims(claimed, leaseUntil, at)),
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logWarning(`billing run: a batch of ${claimed.length} cycles was not issued`, cause)
+    )
   )
   if (claimed.length < limit) yield* warnHeldCycles(served)
   return claimed.length

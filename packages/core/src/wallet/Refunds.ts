@@ -35,6 +35,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { byHolder, leftToRefund, ownerRefundPart, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
+import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
 
 /** How long a worker holds the refunds it is asking the provider about before another may take them. */
 const REFUND_LEASE_MILLIS = 60_000
@@ -285,11 +286,12 @@ export const getRefunds = Effect.fn("Wallet.getRefunds")(function*(query: Refund
 /** Worker step: asks the provider about up to `limit` refunds in flight and records each answer. */
 export const completeRefunds = Effect.fn("Wallet.completeRefunds")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const at = new Date(yield* Clock.currentTimeMillis)
-  const claimed = yield* (yield* Refunds).claimProcessing(limit, scope, at, REFUND_LEASE_MILLIS)
+  const refunds = yield* Refunds
+  const claimed = yield* refunds.claimProcessing(limit, scope, at, REFUND_LEASE_MILLIS)
   yield* Effect.forEach(claimed, (refund) =>
     Effect.flatMap(askProvider(refund), Option.match({ onNone: () => Effect.void, onSome: (answer) => recordAnswer(refund, answer) })), {
     concurrency: 8,
     discard: true
-  })
+  }).pipe(handingBackOnInterrupt(new Date(at.getTime() + REFUND_LEASE_MILLIS), (leaseUntil, now) => refunds.expireClaims(claimed.map((r) => r.id), leaseUntil, now)))
   return claimed.length
 })

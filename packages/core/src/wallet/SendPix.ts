@@ -42,6 +42,7 @@ import { Withdrawals } from "../ports/Withdrawals.ts"
 import { DEFAULT_DAILY_TRANSFER_LIMIT, DEFAULT_PIX_TRANSFER_FEE } from "../rules/Fees.ts"
 import { pixSendPosting, pixSendReturnedPosting, pixSendSettledPosting } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
+import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
 
 /** How long a worker holds the withdrawals it is paying out before another may take them. */
 export const PAYOUT_LEASE_MILLIS = 60_000
@@ -189,7 +190,9 @@ export const payOutWithdrawals = Effect.fn("Wallet.payOutWithdrawals")(function*
   const withdrawals = yield* Withdrawals
   const at = new Date(yield* Clock.currentTimeMillis)
   const claimed = yield* withdrawals.claimProcessing(limit, scope, at, PAYOUT_LEASE_MILLIS)
-  yield* Effect.forEach(claimed, payOut, { concurrency: 8, discard: true })
+  yield* Effect.forEach(claimed, payOut, { concurrency: 8, discard: true }).pipe(
+    handingBackOnInterrupt(new Date(at.getTime() + PAYOUT_LEASE_MILLIS), (leaseUntil, now) => withdrawals.expireClaims(claimed.map((w) => w.id), leaseUntil, now))
+  )
   return claimed.length
 })
 
