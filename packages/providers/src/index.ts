@@ -1,9 +1,10 @@
 /**
  * `@billing/providers`: the production layers of the provider ports and
- * what they share (mutual TLS, certificates, OAuth2 tokens). This first step
- * of issue 28 holds the providers file, certificates, the token client and
- * `providers check`; the PSP adapter (charges, callbacks, reconciliation,
- * failover) comes next.
+ * what they share (mutual TLS, certificates, OAuth2 tokens). Issue 28 so
+ * far: the providers file, certificates, the token client, `providers
+ * check`, and the PSP adapter (the BCB API Pix client per PSP and the
+ * `PixProvider` layer on one PSP); callbacks, reconciliation and failover
+ * come next.
  */
 export { type CertificateInfo, describeCertificate, EXPIRY_WARNING_DAYS, type Validity, validityAt } from "./certificates/CertificateInfo.ts"
 export { type ClientCertificate, fromPem, fromPkcs12 } from "./certificates/ClientCertificate.ts"
@@ -18,6 +19,23 @@ export { type AccessToken, makeTokenClient, requestToken, type TokenClient, type
 export { TokenRejected, TokenRequestFailed } from "./oauth/TokenErrors.ts"
 export { tokenRequest } from "./oauth/TokenRequest.ts"
 export { standardTokenStyle, type TokenStyle } from "./oauth/TokenStyle.ts"
+export { type PixChargeInput, type PixPayer } from "./pix/ChargeBodies.ts"
+export { efiSendPix, efiSentPix, type PixSent, type SendPixRequest } from "./pix/EfiSendPix.ts"
+export { type CobBody, type CobvBody, type Devedor, makePixApiClient, type PixApiClient, type PixApiError } from "./pix/PixApiClient.ts"
+export { CobAnswer, DevolucaoAnswer, PixReceived } from "./pix/PixApiSchemas.ts"
 export { type PspProfile, PspProfileName, PspProfileNames, PspProfiles } from "./pix/PixProfiles.ts"
+export { makePixProviderPsp, PixProviderFirstPsp, pixProviderLayer } from "./pix/PixProviderPsp.ts"
+export {
+  ChargeNotRegistrable,
+  isRetryable,
+  PixOperationUnsupported,
+  PspAnswerInvalid,
+  PspProblem,
+  PspStillProcessing,
+  PspUnreachable,
+  Violacao
+} from "./pix/PspErrors.ts"
+export { makePspHttp, type PspCallError, type PspHttp, type PspHttpOptions, type PspRequest } from "./pix/PspHttp.ts"
+export { engineTxid, PSP_TXID_PREFIX, pspReference, pspTxid } from "./pix/PspIdentifiers.ts"
 export { Providers } from "./Providers.ts"
 export { mutualTlsAgent } from "./tls/MutualTlsAgent.ts"

@@ -31,7 +31,7 @@ export const PixPspEntry = Schema.Struct({
 }).check(Schema.makeFilter((entry) => {
   const profile = PspProfiles[entry.profile]
   if (entry.clientSecret === undefined && !profile.secretless) return { path: ["clientSecret"], issue: "missing" }
-  if (entry.appKey === undefined && profile.appKey) return { path: ["appKey"], issue: `missing (the ${entry.profile} profile sends it on every call)` }
+  if (entry.appKey === undefined && profile.appKeyParameter !== undefined) return { path: ["appKey"], issue: `missing (the ${entry.profile} profile sends it on every call)` }
   return undefined
 }))
 export type PixPspEntry = typeof PixPspEntry.Type

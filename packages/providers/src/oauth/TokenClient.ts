@@ -6,6 +6,7 @@
  */
 import { Clock, Effect, Option, Redacted, Ref, Schema, Semaphore } from "effect"
 import { type Dispatcher, request } from "undici"
+import { clip, connectionFailure } from "../tls/ConnectionFailure.ts"
 import { TokenRejected, TokenRequestFailed } from "./TokenErrors.ts"
 import { type TokenCredentials, tokenRequest } from "./TokenRequest.ts"
 import type { TokenStyle } from "./TokenStyle.ts"
@@ -37,8 +38,6 @@ const TOKEN_TIMEOUT = "15 seconds"
 const usableUntil = (token: AccessToken, receivedAtMs: number) =>
   token.expiresAtMs - Math.min(MARGIN_MS, (token.expiresAtMs - receivedAtMs) / 2)
 
-const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
-
 /** An RFC 6749 §5.2 error body, or a gateway's `message`; other fields are ignored. */
 const decodeErrorBody = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Struct({
   error: Schema.optional(Schema.Unknown),
@@ -52,18 +51,6 @@ const oauthError = (text: string) =>
     const parts = [body.error, body.error_description ?? body.message].filter((part) => typeof part === "string" && part !== "")
     return parts.length > 0 ? Option.some(parts.join(": ")) : Option.none()
   }))
-
-/** Why the connection failed, in TLS terms when it is TLS (the usual cause: a certificate the provider refuses, or one we do not trust). */
-const connectionFailure = (error: unknown) => {
-  const failure = error as { code?: string; message?: string; cause?: { code?: string; message?: string } }
-  const code = failure.cause?.code ?? failure.code
-  const message = failure.cause?.message ?? failure.message ?? String(error)
-  if (code === "ECONNREFUSED") return "connection refused"
-  if (code === "ENOTFOUND") return "host not found"
-  if (code?.startsWith("ERR_TLS") || code?.startsWith("ERR_SSL") || /certificate|ssl|tls|alert/i.test(message)) return `TLS failed (${clip(message)})`
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `connection closed by the provider (${clip(message)}); a provider that requires a client certificate does this when it refuses ours`
-  return clip(message)
-}
 
 const decodeJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 

@@ -1,0 +1,70 @@
+/**
+ * A charge of the engine as the PSP's `cob` (immediate) or `cobv` (with a
+ * due date). Only what the PSP needs to take the payment goes: amount,
+ * receiving key, deadline, the payer of a `cobv`. Split, metadata and every
+ * other field of our API stay ours.
+ */
+import { Brazil, Money, type PixRegistration } from "@billing/core"
+import { Result } from "effect"
+import type { PixPsp } from "../config/ProvidersConfig.ts"
+import type { CobBody, CobvBody, Devedor } from "./PixApiClient.ts"
+
+/** Who is to pay a charge with a due date: the standard's `cobv` requires its `devedor`. */
+export interface PixPayer {
+  readonly name: string
+  /** CPF or CNPJ, bare or formatted. */
+  readonly document: string
+}
+
+/**
+ * The port's registration, with the payer a `cobv` needs. The port does not
+ * carry it yet (docs/decisions.md, "The PSP adapter", proposes adding it):
+ * until it does, a charge with a due date cannot be registered as a `cobv`.
+ */
+export type PixChargeInput = PixRegistration & { readonly payer?: PixPayer | null | undefined }
+
+/** The standard's limits for `solicitacaoPagador` (140, the pacs.008 field) and a person's `nome` (200). */
+const MAX_REQUEST = 140
+const MAX_NAME = 200
+
+const withRequest = (description: string | null) => (description === null || description.trim() === "" ? {} : { solicitacaoPagador: description.trim().slice(0, MAX_REQUEST) })
+
+/** A `cob` living until the charge's `expiresAt` (whole seconds from `nowMs`, at least one). */
+export const cobBody = (psp: PixPsp, input: PixRegistration, nowMs: number): CobBody => ({
+  calendario: { expiracao: Math.max(1, Math.ceil((input.expiresAt.getTime() - nowMs) / 1000)) },
+  valor: { original: Money.toDecimalString(input.amount) },
+  chave: psp.pixKey.value,
+  ...withRequest(input.description)
+})
+
+const devedorOf = (payer: PixPayer): Devedor | undefined => {
+  const document = Brazil.normalizeDocument(payer.document)
+  const nome = payer.name.trim().slice(0, MAX_NAME)
+  switch (Brazil.documentKind(document)) {
+    case "CPF":
+      return { cpf: document, nome }
+    case "CNPJ":
+      return { cnpj: document, nome }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * A `cobv` due on `dueDate` and payable on that day only
+ * (`validadeAposVencimento` 0): the engine's charge with a due date expires
+ * at the end of that day. Fails saying why when the payer is missing or has
+ * no valid document.
+ */
+export const cobvBody = (psp: PixPsp, input: PixChargeInput, dueDate: string): Result.Result<CobvBody, string> => {
+  if (input.payer === undefined || input.payer === null) return Result.fail("a Pix with a due date (cobv) needs its payer, which the charge did not give")
+  const devedor = devedorOf(input.payer)
+  if (devedor === undefined || devedor.nome === "") return Result.fail("the payer of a Pix with a due date (cobv) needs a name and a valid CPF or CNPJ")
+  return Result.succeed({
+    calendario: { dataDeVencimento: dueDate, validadeAposVencimento: 0 },
+    devedor,
+    valor: { original: Money.toDecimalString(input.amount) },
+    chave: psp.pixKey.value,
+    ...withRequest(input.description)
+  })
+}

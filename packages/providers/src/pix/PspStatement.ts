@@ -1,0 +1,31 @@
+/**
+ * The port's statement from the Pix a PSP lists (`GET /pix`): each Pix
+ * received is money in, each devolução returned (`DEVOLVIDO`) money out, by
+ * its own SPI id (`rtrId`). The standard filters by the Pix's time, so a
+ * devolução is listed only with a Pix of the window asked; payouts are not
+ * in `GET /pix` at all.
+ */
+import { Money, type PspEntry } from "@billing/core"
+import { Result } from "effect"
+import type { PixReceived } from "./PixApiSchemas.ts"
+
+const within = (at: Date, from: Date, to: Date) => at.getTime() >= from.getTime() && at.getTime() < to.getTime()
+
+const entry = (endToEndId: string, direction: PspEntry["direction"], valor: string, at: Date): ReadonlyArray<PspEntry> => {
+  const amount = Money.parseReais(valor)
+  // `valor` passed the standard's pattern when decoded, so it always parses.
+  return Result.isSuccess(amount) ? [{ endToEndId, direction, amount: amount.success, at }] : []
+}
+
+/** The entries between `from` (inclusive) and `to` (exclusive), as the port's statement promises. */
+export const statementOf = (received: ReadonlyArray<PixReceived>, from: Date, to: Date): ReadonlyArray<PspEntry> =>
+  received.flatMap((pix) => {
+    const credit = within(new Date(pix.horario), from, to) ? entry(pix.endToEndId, "CREDIT", pix.valor, new Date(pix.horario)) : []
+    const debits = (pix.devolucoes ?? []).flatMap((devolucao) => {
+      const at = devolucao.horario.liquidacao ?? devolucao.horario.solicitacao
+      return devolucao.status === "DEVOLVIDO" && at !== undefined && within(new Date(at), from, to)
+        ? entry(devolucao.rtrId, "DEBIT", devolucao.valor, new Date(at))
+        : []
+    })
+    return [...credit, ...debits]
+  })
