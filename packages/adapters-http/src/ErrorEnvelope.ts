@@ -60,7 +60,8 @@ type EnvelopedError = Schema.Top & {
   readonly Encoded: { readonly _tag: string; readonly message: string; readonly details?: unknown }
 }
 
-const statusOf = (schema: Schema.Top): number => {
+/** The status a core error class declares (`httpApiStatus`); 500 when none. */
+export const statusOf = (schema: Schema.Top): number => {
   const status = (schema.ast.annotations as { httpApiStatus?: number } | undefined)?.httpApiStatus
   return typeof status === "number" ? status : 500
 }

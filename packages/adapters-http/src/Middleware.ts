@@ -16,9 +16,12 @@ const fieldOf = (path: ReadonlyArray<unknown>) =>
     ""
   )
 
+/** Each problem of a decoding `issue`: which field, and what is wrong with it. */
+export const issueFields = (issue: SchemaIssue.Issue) =>
+  formatter(issue).issues.map((issue) => ({ field: fieldOf(issue.path ?? []), message: issue.message }))
+
 /** `details` of a 400 `INVALID_DATA`: which field, and what is wrong with it. */
-export const issueDetails = (error: HttpApiError.HttpApiSchemaError) =>
-  formatter(error.cause.issue).issues.map((issue) => ({ field: fieldOf(issue.path ?? []), message: issue.message }))
+export const issueDetails = (error: HttpApiError.HttpApiSchemaError) => issueFields(error.cause.issue)
 
 const describe = (details: ReadonlyArray<{ field: string; message: string }>) =>
   details.length === 0

@@ -3,6 +3,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { type Duration, Effect, Layer } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import type { IpNetwork } from "effect/net"
+import { CheckoutPageLive } from "./checkoutPage/Routes.ts"
 import { DocsLive } from "./Docs.ts"
 import { ErrorHandlingLive } from "./ErrorHandling.ts"
 import { HealthLive } from "./Health.ts"
@@ -12,8 +13,9 @@ import { requestLog } from "./RequestLog.ts"
 
 /**
  * The HTTP server on `port` (0 picks a free one), serving every route of the
- * API, its reference at `/docs` and the probes `/healthz` and `/readyz`
- * (`Health.ts`), with one log line per request
+ * API, its reference at `/docs`, the hosted checkout page at `/pay/{id}`
+ * (the `url` of links and sessions, a subscription's `checkoutUrl`) and the
+ * probes `/healthz` and `/readyz` (`Health.ts`), with one log line per request
  * (`RequestLog.ts`; Effect's own response logger is off in its favour).
  *
  * `trustedProxies`: the networks of the reverse proxies in front of the
@@ -33,7 +35,7 @@ export const HttpServerLive = (options: {
 }) =>
   Layer.unwrap(Effect.sync(() => {
     const graceful = gracefulServer()
-    const served = HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, HealthLive, ErrorHandlingLive), {
+    const served = HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, ErrorHandlingLive), {
       disableLogger: true,
       middleware: options.trustedProxies === undefined || options.trustedProxies.length === 0
         ? requestLog

@@ -55,6 +55,9 @@ export {
 export { createCheckoutCharge, tokenizeCard } from "./checkout/CreateCheckoutCharge.ts"
 export { createSingleCharge } from "./checkout/SingleCharge.ts"
 export { payCheckout } from "./checkout/PayCheckout.ts"
+export { hostedChargeStatus, hostedPage } from "./checkout/HostedCheckout.ts"
+export { payHostedCheckout, tokenizeHostedCard } from "./checkout/HostedPayment.ts"
+export { admitHostedRequest } from "./checkout/HostedThrottle.ts"
 export { boletoDocument } from "./checkout/BoletoDocument.ts"
 export {
   createCheckoutLink,

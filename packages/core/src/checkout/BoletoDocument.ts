@@ -1,14 +1,9 @@
 import { Effect, Option } from "effect"
 import { boletoPdf } from "../brazil/BoletoPdf.ts"
 import { ChargeNotBoleto, ChargeNotFound } from "../domain/Charge.ts"
-import { toDecimalString } from "../money/Money.ts"
+import { formatReais } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Accounts } from "../ports/Accounts.ts"
-
-const brl = (amount: number) => {
-  const [units, fraction] = toDecimalString(amount as never).split(".")
-  return `R$ ${units!.replace(/\B(?=(\d{3})+(?!\d))/g, ".")},${fraction}`
-}
 
 /**
  * `GET /v1/charges/{chargeId}/boleto.pdf`: the PDF of a boleto charge. Public
@@ -28,7 +23,8 @@ export const boletoDocument = Effect.fn("Checkout.boletoDocument")(function*(cha
     payerDocument: customer?.documentNumber ?? "",
     payerAddress: address === null ? "" : `${address.street}, ${address.number} - ${address.neighborhood} - ${address.city}/${address.state} - CEP ${address.zipCode}`,
     dueDate: boleto.dueDate,
-    amount: brl(charge.value.amount),
+    // A plain space: the PDF's standard font is set in WinAnsi text runs.
+    amount: formatReais(charge.value.amount, " "),
     barcode: boleto.barcode,
     digitableLine: boleto.digitableLine,
     ourNumber: boleto.ourNumber,

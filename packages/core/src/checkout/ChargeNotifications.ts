@@ -4,14 +4,15 @@
  */
 import { Clock, Effect, Option } from "effect"
 import type { Charge } from "../domain/Charge.ts"
-import { toDecimalString } from "../money/Money.ts"
+import { formatReais } from "../money/Money.ts"
 import { Mailer } from "../ports/Mailer.ts"
 import { type NotificationKind } from "../domain/Notification.ts"
 import { Notifications } from "../ports/Notifications.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Transactor } from "../ports/Transactor.ts"
 
-const amount = (c: Charge) => `R$ ${toDecimalString(c.amount).replace(".", ",")}`
+// A plain space, as the subjects were always written: a filter a reader set up on them keeps matching.
+const amount = (c: Charge) => formatReais(c.amount, " ")
 
 const message = (kind: NotificationKind, charge: Charge): { readonly subject: string; readonly body: string } => {
   switch (kind) {

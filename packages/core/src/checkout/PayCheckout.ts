@@ -51,7 +51,7 @@ export type PayCheckoutRequest = typeof PayCheckoutRequest.Type
 const decodeRequest = Schema.decodeUnknownEffect(CheckoutRequest)
 
 /** The link or session the body names, payable. */
-const payableCheckout = Effect.fnUntraced(function*(body: PayCheckoutRequest) {
+export const payableCheckout = Effect.fnUntraced(function*(body: Pick<PayCheckoutRequest, "sessionId" | "checkoutId">) {
   const links = yield* CheckoutLinks
   if (body.sessionId !== undefined) {
     const session = yield* links.findForPayment("session", body.sessionId)
@@ -71,7 +71,7 @@ const payableCheckout = Effect.fnUntraced(function*(body: PayCheckoutRequest) {
  * on the merchant's terms, bought by the body's buyer (a session's
  * pre-filled one underneath) the way the body chose.
  */
-const checkoutRequestOf = (link: CheckoutLink, body: PayCheckoutRequest) => {
+const checkoutRequestOf = (link: CheckoutLink, body: PayCheckoutRequest & HostedCard) => {
   const { sessionId: _, checkoutId: __, customer, ...choices } = body
   const terms = Object.fromEntries(MERCHANT_TERMS.filter((key) => key in link.settings).map((key) => [key, link.settings[key]]))
   const sells = link.items !== null
@@ -102,12 +102,21 @@ const releaseSession = (link: CheckoutLink) =>
     yield* (yield* Transactor).withTransaction(Effect.flatMap(CheckoutLinks, (links) => links.setSessionStatus(link.id, "completed", "PENDING", at)))
   })
 
-export const payCheckout = Effect.fn("Checkout.pay")(function*(body: PayCheckoutRequest) {
+/**
+ * A card the hosted page tokenized for this very link or session
+ * (`HostedPayment.ts` checks that binding); never taken from a request body,
+ * since a buyer must not charge a card on file of the merchant.
+ */
+interface HostedCard {
+  readonly paymentMethodId?: string | undefined
+}
+
+export const payCheckout = Effect.fn("Checkout.pay")(function*(body: PayCheckoutRequest, card: HostedCard = {}) {
   const link = yield* payableCheckout(body)
   if (!link.allowedPaymentMethods.includes(body.paymentMethod)) {
     return yield* invalid("paymentMethod", `this checkout accepts ${link.allowedPaymentMethods.join(", ")}`)
   }
-  const request = yield* checkoutRequestOf(link, body)
+  const request = yield* checkoutRequestOf(link, { ...body, ...card })
   yield* claimSession(link)
   return yield* createCheckoutCharge(request, { checkoutId: link.id }).pipe(
     asAccount(link.accountId),

@@ -59,7 +59,10 @@ const priceNotFound = (priceId: string) => new PriceNotFound({ message: `Preço 
  * (active prices of active products, quantity 1 to 999), or a `productId`
  * (its one-time price, or for a recurring product its first recurring one).
  */
-export const resolvePurchase = Effect.fn("Checkout.resolvePurchase")(function*(request: CheckoutRequest, accountId: string) {
+export const resolvePurchase = Effect.fn("Checkout.resolvePurchase")(function*(
+  request: Pick<CheckoutRequest, "amount" | "items" | "productId">,
+  accountId: string
+) {
   const sources = [request.amount, request.items, request.productId].filter((s) => s !== undefined)
   if (sources.length !== 1) return yield* invalid("amount", "send amount, items or productId: exactly one of them")
   if (request.amount !== undefined) return { _tag: "Amount", amount: request.amount } satisfies Purchase

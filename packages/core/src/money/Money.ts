@@ -71,6 +71,19 @@ export const toDecimalString = (amount: Cents): string => {
   return `${amount < 0 ? "-" : ""}${Math.floor(abs / 100)}.${(abs % 100).toString().padStart(2, "0")}`
 }
 
+/**
+ * `123456` → `"R$ 1.234,56"`, as `Intl.NumberFormat("pt-BR", { style: "currency",
+ * currency: "BRL" })` prints it, in integer arithmetic (no float on the way,
+ * and the same text whatever ICU data the runtime carries). Between `R$` and
+ * the amount a no-break space, as Intl puts it, so that the symbol never
+ * ends a line apart from its amount; `space: " "` where a plain one is needed
+ * (a PDF's standard font). Negative amounts print `-R$ 0,05`.
+ */
+export const formatReais = (amount: Cents, space = "\u00a0"): string => {
+  const [units, fraction] = toDecimalString(cents(Math.abs(amount))).split(".")
+  return `${amount < 0 ? "-" : ""}R$${space}${units!.replace(/\B(?=(\d{3})+(?!\d))/g, ".")},${fraction}`
+}
+
 /** Reais as a JS number, for places that need one (never for arithmetic). */
 export const toReais = (amount: Cents): number => amount / 100
 

@@ -1,0 +1,200 @@
+/**
+ * What the hosted checkout page shows at `/pay/{id}`, read without a token:
+ * a link (`pl_`) or session (`cs_`) with what it sells, or a charge (`cha_`,
+ * a subscription's `checkoutUrl`) with how to pay it. The id is the
+ * credential, as for `POST /v1/checkouts/pay`; so the view carries only what
+ * the buyer holding it needs (the merchant's name, the lines, the total, the
+ * means of payment) and nothing of any other buyer: not a link's past
+ * payments, not a charge's payer.
+ */
+import { Effect, Option } from "effect"
+import { qrPngDataUrl } from "../brazil/QrPng.ts"
+import { type Charge, ChargeNotFound, OPEN_STATUSES, type PaymentMethodInput, type PaymentType } from "../domain/Charge.ts"
+import { type CheckoutLink, CheckoutNotFound, SessionNotFound } from "../domain/CheckoutLink.ts"
+import type { PriceRecurrence } from "../domain/Product.ts"
+import type { SubscriptionItem } from "../domain/Subscription.ts"
+import type { Cents } from "../money/Money.ts"
+import { Accounts } from "../ports/Accounts.ts"
+import { Charges } from "../ports/Charges.ts"
+import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
+import { lineTotal } from "../rules/Items.ts"
+import { linesTotal, type PurchaseLine, resolvePurchase } from "./PriceCheckout.ts"
+
+/** How often a recurring line bills, and its free days before the first charge. */
+export interface HostedRecurrence {
+  readonly type: Exclude<typeof PriceRecurrence.Type, "ONE_TIME">
+  readonly interval: number
+  readonly trialDays: number
+}
+
+/** One line of what is bought. */
+export interface HostedLine {
+  /** `null` for a charge of its own (no subscription), when it has no description: the page names it. */
+  readonly product: string | null
+  /** The price's title, when it says more than the product's name. */
+  readonly price: string | null
+  readonly quantity: number
+  readonly amount: Cents
+  readonly recurrence: HostedRecurrence | null
+}
+
+/** The buyer a session is pre-filled with, as far as it says. */
+export interface PrefilledBuyer {
+  readonly name?: string
+  readonly email?: string
+  readonly documentNumber?: string
+  readonly phone?: string
+}
+
+/** A link or session that can be paid. */
+export interface HostedCheckout {
+  readonly _tag: "Checkout"
+  readonly id: string
+  readonly kind: CheckoutLink["kind"]
+  readonly merchantName: string
+  readonly lines: ReadonlyArray<HostedLine>
+  readonly total: Cents
+  readonly methods: ReadonlyArray<PaymentMethodInput>
+  readonly buyer: PrefilledBuyer | null
+  readonly maxInstallments: number
+}
+
+/** A charge to pay, or paid: what the buyer needs to pay it where they are. */
+export interface HostedCharge {
+  readonly _tag: "Charge"
+  readonly id: string
+  readonly merchantName: string
+  readonly lines: ReadonlyArray<HostedLine>
+  readonly total: Cents
+  readonly paymentType: PaymentType
+  readonly paid: boolean
+  readonly pix: { readonly emv: string; readonly qrCode: string; readonly expiresAt: Date } | null
+  readonly boleto: { readonly digitableLine: string; readonly dueDate: string } | null
+}
+
+/** Why a page can no longer be paid: a session or charge paid, a link turned off, a charge expired or canceled. */
+export interface HostedGone {
+  readonly _tag: "Gone"
+  readonly reason: "paid" | "inactive" | "expired"
+}
+
+export type HostedPage = HostedCheckout | HostedCharge | HostedGone
+
+/** What an id of the page names, by the prefix the engine gave it (`SANDBOX_` in front in sandbox). */
+export const hostedKindOf = (id: string): "link" | "session" | "charge" | undefined => {
+  const prefix = /^(?:SANDBOX_)?(pl|cs|cha)_/.exec(id)?.[1]
+  return prefix === "pl" ? "link" : prefix === "cs" ? "session" : prefix === "cha" ? "charge" : undefined
+}
+
+const PAID_STATUSES: ReadonlyArray<Charge["status"]> = ["PAID", "REFUNDED", "PARTIALLY_REFUNDED", "DISPUTE", "CHARGED_BACK"]
+
+const merchantName = (accountId: string) =>
+  Effect.map(Effect.flatMap(Accounts, (accounts) => accounts.findById(accountId)), Option.match({ onNone: () => "", onSome: (a) => a.name }))
+
+const recurrenceOf = (r: { recurrenceType: typeof PriceRecurrence.Type; recurrenceInterval: number; trialDays: number }) =>
+  r.recurrenceType === "ONE_TIME" ? null : { type: r.recurrenceType, interval: r.recurrenceInterval, trialDays: r.trialDays }
+
+const purchaseLine = (line: PurchaseLine): HostedLine => ({
+  product: line.product.name,
+  price: line.price.title === "" || line.price.title === line.product.name ? null : line.price.title,
+  quantity: line.quantity,
+  amount: lineTotal({ unitAmount: line.price.amount, quantity: line.quantity }),
+  recurrence: recurrenceOf(line.price)
+})
+
+const itemLine = (item: SubscriptionItem): HostedLine => ({
+  product: item.productName,
+  price: item.name === "" || item.name === item.productName ? null : item.name,
+  quantity: item.quantity,
+  amount: lineTotal(item),
+  recurrence: recurrenceOf(item)
+})
+
+// Free JSON until the link's settings get their schema: anything but a whole 1 to 12 means the spec's maximum.
+const maxInstallmentsOf = (settings: CheckoutLink["settings"]) => {
+  const max = settings.maxInstallments
+  return typeof max === "number" && Number.isInteger(max) && max >= 1 && max <= 12 ? max : 12
+}
+
+const buyerOf = (customer: CheckoutLink["customer"]): PrefilledBuyer | null => {
+  if (customer === null) return null
+  const text = (key: string) => (typeof customer[key] === "string" ? { [key]: customer[key] as string } : {})
+  return { ...text("name"), ...text("email"), ...text("documentNumber"), ...text("phone") }
+}
+
+const checkoutPage = Effect.fnUntraced(function*(kind: CheckoutLink["kind"], id: string) {
+  const found = yield* (yield* CheckoutLinks).findForPayment(kind, id)
+  if (Option.isNone(found)) {
+    return yield* kind === "session"
+      ? new SessionNotFound({ message: `Sessão ${id} não encontrada`, details: null })
+      : new CheckoutNotFound({ message: `Checkout ${id} não encontrado`, details: null })
+  }
+  const link = found.value
+  if (link.status === "completed") return { _tag: "Gone", reason: "paid" } satisfies HostedGone
+  if (link.status === "INACTIVE") return { _tag: "Gone", reason: "inactive" } satisfies HostedGone
+  const sells = link.items !== null ? { items: link.items } : link.priceId !== null ? { items: [{ priceId: link.priceId }] } : { productId: link.productId ?? "" }
+  // A price or product archived since the link was made: the link sells nothing any more.
+  const purchase = yield* resolvePurchase(sells, link.accountId).pipe(Effect.option)
+  if (Option.isNone(purchase) || purchase.value._tag !== "Lines") return { _tag: "Gone", reason: "inactive" } satisfies HostedGone
+  return {
+    _tag: "Checkout",
+    id: link.id,
+    kind: link.kind,
+    merchantName: yield* merchantName(link.accountId),
+    lines: purchase.value.lines.map(purchaseLine),
+    total: yield* linesTotal(purchase.value.lines),
+    methods: link.allowedPaymentMethods,
+    buyer: link.kind === "session" ? buyerOf(link.customer) : null,
+    maxInstallments: maxInstallmentsOf(link.settings)
+  } satisfies HostedCheckout
+})
+
+/** The lines a charge pays: its subscription's items, or the charge itself. */
+const chargeLines = Effect.fnUntraced(function*(charge: Charge) {
+  if (charge.subscriptionId !== null) {
+    const found = yield* (yield* Subscriptions).find(charge.accountId, charge.subscriptionId)
+    const items = Option.isSome(found) ? found.value.items.filter((i) => i.status !== "CANCELED") : []
+    if (items.length > 0) return items.map(itemLine)
+  }
+  return [{ product: charge.description, price: null, quantity: 1, amount: charge.amount, recurrence: null }]
+})
+
+const chargePage = Effect.fnUntraced(function*(id: string) {
+  const found = yield* (yield* Charges).findForDocument(id)
+  if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${id} não encontrada`, details: null })
+  const charge = found.value
+  const paid = PAID_STATUSES.includes(charge.status)
+  if (!paid && !OPEN_STATUSES.includes(charge.status)) return { _tag: "Gone", reason: "expired" } satisfies HostedGone
+  const lines = yield* chargeLines(charge)
+  return {
+    _tag: "Charge",
+    id: charge.id,
+    merchantName: yield* merchantName(charge.accountId),
+    lines,
+    total: charge.amount,
+    paymentType: charge.paymentType,
+    paid,
+    pix: charge.paymentType === "PIX" && charge.emv !== null ? { emv: charge.emv, qrCode: qrPngDataUrl(charge.emv), expiresAt: charge.expiresAt } : null,
+    boleto: charge.boleto === null ? null : { digitableLine: charge.boleto.digitableLine, dueDate: charge.boleto.dueDate }
+  } satisfies HostedCharge
+})
+
+/** The page of `id`; `CHECKOUT_NOT_FOUND`, `SESSION_NOT_FOUND` or `CHARGE_NOT_FOUND` when there is none. */
+export const hostedPage = Effect.fn("HostedCheckout.page")(function*(id: string) {
+  const kind = hostedKindOf(id)
+  if (kind === "charge") return yield* chargePage(id)
+  if (kind === undefined) return yield* new CheckoutNotFound({ message: `Checkout ${id} não encontrado`, details: null })
+  return yield* checkoutPage(kind, id)
+})
+
+/**
+ * `GET /pay/{chargeId}/status`: the status of one charge and nothing else,
+ * which the page polls to turn to "paid" by itself.
+ */
+export const hostedChargeStatus = Effect.fn("HostedCheckout.status")(function*(chargeId: string) {
+  if (hostedKindOf(chargeId) !== "charge") return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
+  const found = yield* (yield* Charges).findForDocument(chargeId)
+  if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
+  return { status: found.value.status }
+})

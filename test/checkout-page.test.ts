@@ -1,0 +1,394 @@
+/**
+ * The hosted checkout page at the URLs the API hands out (`/pay/{id}` of a
+ * link, a session, a subscription's `checkoutUrl`), as a buyer uses it:
+ * Debian's Chromium driven by playwright-core on a real engine with
+ * PostgreSQL, every request that leaves the machine blocked and counted.
+ * Each state of the page passes axe-core without a serious or critical
+ * violation and is photographed at 360 px and 1280 px into
+ * `test/artifacts/checkout-page/`.
+ */
+import { chargesPass } from "@billing/worker"
+import jsQRModule from "jsqr"
+import { existsSync, readFileSync } from "node:fs"
+import { mkdir } from "node:fs/promises"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { PNG } from "pngjs"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startEngine, type TestEngine } from "./support/Engine.ts"
+
+const CHROMIUM = "/usr/bin/chromium"
+const HERE = dirname(fileURLToPath(import.meta.url))
+const ARTIFACTS = join(HERE, "artifacts", "checkout-page")
+const AXE = readFileSync(join(HERE, "..", "node_modules", "axe-core", "axe.min.js"), "utf8")
+const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null
+
+const isLocal = (url: string) => {
+  const { protocol, hostname } = new URL(url)
+  return protocol === "data:" || protocol === "blob:" || hostname === "127.0.0.1" || hostname === "localhost"
+}
+
+const decodeQr = (dataUrl: string) => {
+  const png = PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ""), "base64"))
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data
+}
+
+// Amounts as the page prints them: a no-break space after R$, as Intl does.
+const brl = (text: string) => text.replace(" ", "\u00a0")
+
+const buyer = { name: "Ana Souza", email: "ana@example.com", document: "52998224725" }
+const address = { zip: "88010000", street: "Rua das Flores", number: "123", neighborhood: "Centro", city: "Florianópolis", state: "SC" }
+const expiry = `12/${String(new Date().getUTCFullYear() + 5).slice(2)}`
+
+describe("hosted checkout page in Chromium", () => {
+  let engine: TestEngine
+  let browser: Browser
+  let context: BrowserContext
+  let headers: Record<string, string>
+  const prices: Record<string, string> = {}
+  const leaving: Array<string> = []
+  const cspViolations: Array<string> = []
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${engine.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+    return { status: response.status, body: await response.json() }
+  }
+  const link = async (body: Record<string, unknown>) => (await api("POST", "/v1/checkouts", body)).body as { id: string; url: string }
+
+  const newPage = async (target: BrowserContext = context): Promise<Page> => {
+    const page = await target.newPage()
+    await page.setViewportSize({ width: 360, height: 800 })
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text())
+    })
+    page.on("pageerror", (error) => cspViolations.push(`page error: ${error.message}`))
+    return page
+  }
+
+  /** axe-core on the page as it stands, then a picture at 360 px and at 1280 px. */
+  const checkState = async (page: Page, name: string) => {
+    // Evaluated through the DevTools protocol, which the page's CSP does not govern: the page keeps its own policy.
+    if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE)
+    const violations = await page.evaluate(async () => {
+      const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ["violations"] })
+      return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(" ")) }))
+    }) as Array<{ id: string; impact: string; nodes: Array<string> }>
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical"), name).toEqual([])
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 })
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true })
+    }
+    await page.setViewportSize({ width: 360, height: 800 })
+  }
+
+  const fillBuyer = async (page: Page) => {
+    await page.getByLabel("Nome completo").fill(buyer.name)
+    await page.getByLabel("E-mail").fill(buyer.email)
+    await page.getByLabel("CPF ou CNPJ").fill(buyer.document)
+  }
+
+  const fillCard = async (page: Page, number: string) => {
+    await page.getByLabel("Número do cartão").fill(number)
+    await page.getByLabel("Nome impresso no cartão").fill("ANA SOUZA")
+    await page.getByLabel("Validade (MM/AA)").fill(expiry)
+    await page.getByLabel("CVV").fill("123")
+    await page.getByLabel("Parcelas").selectOption("3")
+  }
+
+  /** The sandbox payment of a charge, confirmed as the worker confirms it. */
+  const payInSandbox = async (chargeId: string) => {
+    expect((await api("POST", `/v1/wallet/pay/${chargeId}`)).status).toBe(200)
+    await engine.run(chargesPass())
+  }
+
+  const chargeIdOf = (page: Page) => new URL(page.url()).pathname.split("/").at(-1)!
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with 'apt-get update && apt-get install -y chromium' (.ci/run does)`)
+    await mkdir(ARTIFACTS, { recursive: true })
+    engine = await startEngine("postgres")
+    const account = await engine.createAccount({ name: "Estúdio Luz" })
+    headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const course = await api("POST", "/v1/products", { name: "Curso de fotografia", type: "ONE_TIME", prices: [{ title: "Turma de março", amount: 1234.56 }] })
+    prices.course = course.body.prices[0].priceId
+    const plan = await api("POST", "/v1/products", { name: "Clube da foto", type: "RECURRING", prices: [{ title: "Mensal", amount: 49.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    prices.monthly = plan.body.prices[0].priceId
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    })
+    context = await browser.newContext()
+    await context.route("**/*", (route) => {
+      const url = route.request().url()
+      if (isLocal(url)) return route.continue()
+      leaving.push(url)
+      return route.abort("blockedbyclient")
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    // Asserted once every page has been opened: nothing left the machine, and the CSP never had to refuse anything.
+    expect(leaving).toEqual([])
+    expect(cspViolations).toEqual([])
+    await browser?.close()
+    await engine?.dispose()
+  })
+
+  it("a link's page: merchant, items and total in reais; paid by Pix while open, it turns to 'Pagamento confirmado' by itself", async () => {
+    const pl = await link({ priceId: prices.course, allowedPaymentMethods: ["pix", "boleto", "creditcard"], maxInstallments: 6 })
+    const page = await newPage()
+    const response = await page.goto(pl.url)
+    expect(response!.status()).toBe(200)
+    const csp = response!.headers()["content-security-policy"]!
+    expect(csp).toContain("default-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toContain("unsafe-inline")
+    // For the record (issue 31): how soon the page is interactive here, and what it weighs on the wire.
+    const cost = await page.evaluate(() => {
+      type Entry = { readonly domInteractive: number; readonly transferSize: number }
+      const entries = (type: string) => (globalThis as any).performance.getEntriesByType(type) as Array<Entry>
+      const [navigation] = entries("navigation")
+      return { interactiveMs: Math.round(navigation!.domInteractive), bytes: navigation!.transferSize + entries("resource").reduce((sum, r) => sum + r.transferSize, 0) }
+    })
+    console.log(`checkout page: interactive after ${cost.interactiveMs} ms, ${cost.bytes} bytes transferred`)
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Estúdio Luz")
+    await expect(page.locator(".summary").innerText()).resolves.toContain("Curso de fotografia")
+    expect(await page.locator(".total strong").innerText()).toBe(brl("R$ 1.234,56"))
+    for (const name of ["Pix", "Boleto", "Cartão de crédito"]) expect(await page.getByRole("radio", { name, exact: true }).count(), name).toBe(1)
+    expect(await page.getByRole("radio", { name: "Pix Automático" }).count()).toBe(0)
+    // Only the chosen method's fields show; the link allows 6 installments.
+    expect(await page.getByLabel("Número do cartão").isVisible()).toBe(false)
+    await page.getByRole("radio", { name: "Cartão de crédito" }).check()
+    expect(await page.getByLabel("Parcelas").locator("option").count()).toBe(6)
+    await page.getByRole("radio", { name: "Pix", exact: true }).check()
+    await checkState(page, "link")
+
+    await fillBuyer(page)
+    await page.getByRole("button", { name: "Pagar" }).click()
+    await page.waitForURL(/\/pay\/SANDBOX_cha_/)
+    const qr = page.getByRole("img", { name: "QR Code Pix" })
+    const code = await page.getByLabel("Pix copia e cola").inputValue()
+    expect(code).toMatch(/^000201/)
+    expect(decodeQr((await qr.getAttribute("src"))!)).toBe(code)
+    expect(await page.getByLabel("Pix copia e cola").getAttribute("readonly")).not.toBeNull()
+    expect(await page.getByRole("button", { name: "Copiar" }).isVisible()).toBe(true)
+    expect(await page.locator(".deadline").innerText()).toMatch(/^Pague até \d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}\.$/)
+    await checkState(page, "pix-waiting")
+
+    // A mark in the window survives only if the page is never reloaded.
+    await page.evaluate(() => { (globalThis as any).stillThisPage = true })
+    await payInSandbox(chargeIdOf(page))
+    const status = page.getByRole("status")
+    await status.getByText("Pagamento confirmado").waitFor({ timeout: 15_000 })
+    expect(await status.getAttribute("aria-live")).toBe("polite")
+    expect(await page.evaluate(() => (globalThis as any).stillThisPage)).toBe(true)
+    expect(await qr.isVisible()).toBe(false)
+    await checkState(page, "pix-paid")
+    await page.close()
+  })
+
+  it("a card: refused first, the refusal shown plainly, then paid in 3 installments; the number goes only to the tokenization", async () => {
+    const pl = await link({ priceId: prices.course, allowedPaymentMethods: ["creditcard"], maxInstallments: 6 })
+    const page = await newPage()
+    const posted: Array<{ url: string; body: string }> = []
+    page.on("request", (request) => posted.push({ url: request.url(), body: request.postData() ?? "" }))
+    await page.goto(pl.url)
+    await fillBuyer(page)
+    await fillCard(page, "4000000000000002")
+    await page.getByRole("button", { name: "Pagar" }).click()
+    const alert = page.getByRole("alert")
+    await alert.getByText("Pagamento recusado").waitFor()
+    expect(await alert.innerText()).toContain("recusado pelo emissor")
+    // The buyer's data stays; the card must be typed again.
+    expect(await page.getByLabel("Nome completo").inputValue()).toBe(buyer.name)
+    expect(await page.getByLabel("Número do cartão").inputValue()).toBe("")
+    await checkState(page, "card-refused")
+
+    await fillCard(page, "4111111111111111")
+    await page.getByRole("button", { name: "Pagar" }).click()
+    await page.waitForURL(/\/pay\/SANDBOX_cha_/)
+    await page.getByRole("status").getByText("Pagamento confirmado").waitFor()
+    const charge = (await api("GET", `/v1/charges/${chargeIdOf(page)}?view=detail`)).body
+    expect(charge).toMatchObject({ status: "PAID", amount: 1234.56 })
+    expect(JSON.stringify(charge)).toContain("\"installments\":3")
+    await checkState(page, "card-paid")
+
+    const withNumber = posted.filter((r) => /4111111111111111|4000000000000002/.test(r.body))
+    expect(withNumber.length).toBe(2)
+    for (const request of withNumber) expect(new URL(request.url).pathname).toBe(`/pay/${pl.id}/tokenize`)
+    await page.close()
+  })
+
+  it("a boleto without JavaScript: a plain form post shows its line, and the PDF link answers a PDF", async () => {
+    const pl = await link({ priceId: prices.course, allowedPaymentMethods: ["boleto"] })
+    const plain = await browser.newContext({ javaScriptEnabled: false })
+    await plain.route("**/*", (route) => (isLocal(route.request().url()) ? route.continue() : (leaving.push(route.request().url()), route.abort("blockedbyclient"))))
+    const page = await newPage(plain)
+    await page.goto(pl.url)
+    await fillBuyer(page)
+    await page.getByLabel("CEP").fill(address.zip)
+    await page.getByLabel("Rua").fill(address.street)
+    await page.getByLabel("Número", { exact: true }).fill(address.number)
+    await page.getByLabel("Bairro").fill(address.neighborhood)
+    await page.getByLabel("Cidade").fill(address.city)
+    await page.getByLabel("UF").fill(address.state)
+    await page.getByRole("button", { name: "Pagar" }).click()
+    await page.waitForURL(/\/pay\/SANDBOX_cha_/)
+    const line = await page.getByLabel("Linha digitável").inputValue()
+    expect(line.replace(/\D/g, "")).toHaveLength(47)
+    const pdf = await fetch(new URL((await page.getByRole("link", { name: "Baixar o boleto (PDF)" }).getAttribute("href"))!, engine.baseUrl))
+    expect(pdf.status).toBe(200)
+    expect(pdf.headers.get("content-type")).toMatch(/^application\/pdf/)
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-")
+    // axe needs JavaScript: the same page, opened where it runs, with its copy button.
+    const chargeUrl = page.url()
+    await plain.close()
+    const seen = await newPage()
+    await seen.goto(chargeUrl)
+    expect(await seen.getByRole("button", { name: "Copiar" }).isVisible()).toBe(true)
+    await checkState(seen, "boleto")
+    await seen.close()
+  })
+
+  it("a Pix code without JavaScript, and the API's message next to the field it names", async () => {
+    const pl = await link({ priceId: prices.course, allowedPaymentMethods: ["pix"] })
+    const post = (form: Record<string, string>) =>
+      fetch(pl.url, { method: "POST", redirect: "manual", body: new URLSearchParams(form) })
+    const refused = await post({ paymentMethod: "pix", "customer.name": buyer.name, "customer.email": buyer.email, "customer.documentNumber": "12345678900" })
+    expect(refused.status).toBe(400)
+    const html = await refused.text()
+    // The invalid CPF's message sits in the error slot of its field, and the field is marked invalid.
+    expect(html).toMatch(/id="f-customer-documentNumber"[^>]*aria-invalid="true"/)
+    expect(html).toMatch(/<p class="field-error" id="e-customer-documentNumber">[^<]+<\/p>/)
+    const paid = await post({ paymentMethod: "pix", "customer.name": buyer.name, "customer.email": buyer.email, "customer.documentNumber": buyer.document })
+    expect(paid.status).toBe(303)
+    const page = await (await fetch(new URL(paid.headers.get("location")!, engine.baseUrl))).text()
+    expect(page).toContain("Pix copia e cola")
+    expect(page).toMatch(/<textarea id="pix-code" readonly rows="3">000201/)
+  })
+
+  it("a session: its customer pre-filled and read-only; once paid, its page says so (410)", async () => {
+    const session = (await api("POST", "/v1/checkout-sessions", {
+      priceId: prices.course,
+      allowedPaymentMethods: ["pix"],
+      customer: { name: "Bruno Lima", email: "bruno@example.com", documentNumber: "39053344705" }
+    })).body as { id: string; url: string }
+    const page = await newPage()
+    await page.goto(session.url)
+    const name = page.getByLabel("Nome completo")
+    expect(await name.inputValue()).toBe("Bruno Lima")
+    expect(await name.isEditable()).toBe(false)
+    expect(await page.getByLabel("CPF ou CNPJ").inputValue()).toBe("39053344705")
+    await checkState(page, "session")
+    // By keyboard alone: Tab reaches the button through every control, each showing where the focus is.
+    await page.reload()
+    let reached = false
+    for (let i = 0; i < 20 && !reached; i++) {
+      await page.keyboard.press("Tab")
+      const focus = await page.evaluate(() => {
+        const element = (globalThis as any).document.activeElement
+        const style = (globalThis as any).getComputedStyle(element)
+        return { text: element.textContent as string, tag: element.tagName as string, outline: `${style.outlineStyle} ${style.outlineWidth}` }
+      })
+      expect(focus.outline, focus.tag).not.toMatch(/^none|0px$/)
+      reached = focus.tag === "BUTTON" && focus.text === "Pagar"
+    }
+    expect(reached).toBe(true)
+    await page.keyboard.press("Enter")
+    await page.waitForURL(/\/pay\/SANDBOX_cha_/)
+    const detail = (await api("GET", `/v1/charges/${chargeIdOf(page)}?view=detail`)).body
+    expect(detail.customer).toMatchObject({ name: "Bruno Lima", documentNumber: "39053344705" })
+    const again = await page.goto(session.url)
+    expect(again!.status()).toBe(410)
+    await page.getByRole("heading", { name: "Este pagamento já foi feito" }).waitFor()
+    await checkState(page, "session-paid")
+    await page.close()
+  })
+
+  it("a subscription's checkoutUrl paid by Pix: the subscription turns ACTIVE and the URL shows it paid", async () => {
+    const created = await api("POST", "/v1/charges", {
+      paymentMethod: "pix",
+      customer: { name: buyer.name, email: buyer.email, documentNumber: buyer.document },
+      items: [{ priceId: prices.monthly }]
+    })
+    expect(created.status).toBe(200)
+    const { subscriptionId, chargeId } = created.body
+    const { checkoutUrl } = (await api("GET", `/v1/subscriptions/${subscriptionId}`)).body
+    expect(checkoutUrl).toBe(`${engine.baseUrl}/pay/${chargeId}`)
+    const page = await newPage()
+    await page.goto(checkoutUrl)
+    const summary = await page.locator(".summary").innerText()
+    expect(summary).toContain("Clube da foto")
+    expect(summary).toContain("por mês")
+    expect(await page.locator(".total strong").innerText()).toBe(brl("R$ 49,90"))
+    await page.getByRole("img", { name: "QR Code Pix" }).waitFor()
+    await checkState(page, "subscription")
+    await payInSandbox(chargeId)
+    await page.getByRole("status").getByText("Pagamento confirmado").waitFor({ timeout: 15_000 })
+    expect((await api("GET", `/v1/subscriptions/${subscriptionId}`)).body.status).toBe("ACTIVE")
+    await page.goto(checkoutUrl)
+    await page.getByRole("status").getByText("Pagamento confirmado").waitFor()
+    expect(await page.getByRole("img", { name: "QR Code Pix" }).count()).toBe(0)
+    await checkState(page, "subscription-paid")
+    await page.close()
+  })
+
+  it("an unknown link is a 404 page and a deactivated one a 410 page, never JSON", async () => {
+    const page = await newPage()
+    for (const path of ["/pay/SANDBOX_pl_nope", "/pay/SANDBOX_cha_nope", "/pay/anything"]) {
+      const response = await page.goto(`${engine.baseUrl}${path}`)
+      expect([path, response!.status(), response!.headers()["content-type"]]).toEqual([path, 404, "text/html; charset=utf-8"])
+      await page.getByRole("heading", { name: "Página não encontrada" }).waitFor()
+    }
+    await checkState(page, "unknown")
+    const pl = await link({ priceId: prices.course, allowedPaymentMethods: ["pix"] })
+    expect((await api("PUT", `/v1/checkouts/${pl.id}`, { status: "INACTIVE" })).status).toBe(200)
+    const gone = await page.goto(pl.url)
+    expect(gone!.status()).toBe(410)
+    await page.getByRole("heading", { name: "Link indisponível" }).waitFor()
+    await checkState(page, "inactive")
+    await page.close()
+  })
+
+  it("a card token is good only on the link it was made for, and only a link that takes cards tokenizes", async () => {
+    const card = { number: "4111111111111111", name: "ANA SOUZA", expiration: `12/${new Date().getUTCFullYear() + 5}`, cvv: "123" }
+    const tokenize = (id: string) =>
+      fetch(`${engine.baseUrl}/pay/${id}/tokenize`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ card }) })
+    const mine = await link({ priceId: prices.course, allowedPaymentMethods: ["creditcard"] })
+    const other = await link({ priceId: prices.course, allowedPaymentMethods: ["creditcard"] })
+    const pixOnly = await link({ priceId: prices.course, allowedPaymentMethods: ["pix"] })
+    const issued = await tokenize(mine.id)
+    expect(issued.status).toBe(200)
+    const { cardToken, lastFour } = await issued.json()
+    expect(lastFour).toBe("1111")
+    expect(cardToken).not.toContain(card.number)
+    expect((await tokenize(pixOnly.id)).status).toBe(400)
+    expect((await tokenize("SANDBOX_pl_nope")).status).toBe(404)
+    const form = { paymentMethod: "creditcard", "customer.name": buyer.name, "customer.email": buyer.email, "customer.documentNumber": buyer.document, installments: "1", cardToken }
+    const elsewhere = await fetch(other.url, { method: "POST", redirect: "manual", body: new URLSearchParams(form) })
+    expect(elsewhere.status).toBe(400)
+    expect(await elsewhere.text()).toContain("the card was not tokenized for this checkout")
+    const here = await fetch(mine.url, { method: "POST", redirect: "manual", body: new URLSearchParams(form) })
+    expect(here.status).toBe(303)
+  })
+
+  // Last: it spends this address's budget of payments and tokenizations (30 a quarter hour), which the tests above share.
+  it("throttles payments and tokenizations per address: 429 in the envelope for the script, a page for the form", async () => {
+    const pl = await link({ priceId: prices.course, allowedPaymentMethods: ["creditcard"] })
+    const tokenize = () => fetch(`${engine.baseUrl}/pay/${pl.id}/tokenize`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ card: { number: "1", cvv: "1", name: "x", expiration: "1" } }) })
+    let answer = await tokenize()
+    for (let i = 0; i < 40 && answer.status !== 429; i++) {
+      expect(answer.status).toBe(400)
+      answer = await tokenize()
+    }
+    expect(answer.status).toBe(429)
+    expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect((await answer.json()).error.code).toBe("TOO_MANY_REQUESTS")
+    const form = await fetch(pl.url, { method: "POST", body: new URLSearchParams({ paymentMethod: "pix" }) })
+    expect(form.status).toBe(429)
+    expect(await form.text()).toContain("Muitas tentativas")
+    // Reading has its own budget: the page still opens.
+    expect((await fetch(pl.url)).status).toBe(200)
+  })
+})
