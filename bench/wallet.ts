@@ -45,7 +45,7 @@ const paidCharge = (i: number, owner: { id: string; receivers: ReadonlyArray<{ i
   return {
     id: `SANDBOX_cha_bench_${i}`, accountId: owner.id, masterAccountId: owner.id, paymentType: "PIX", status: "PAID",
     amount: cents(gross), fee: fees.fees.total, feeFixed: fees.fees.fixed, feePercentHundredths: 99, net: fees.net,
-    txid: `tx${i}`, emv: null, externalTxid: null, description: null, metadata: null, customer: null,
+    txid: `tx${i}`, emv: null, psp: null, externalTxid: null, description: null, metadata: null, customer: null,
     split: [
       { accountId: owner.receivers[0]!.id, accountNumber: owner.receivers[0]!.number, type: "percentage", value: 1000, amount: cents(percent) },
       { accountId: owner.receivers[1]!.id, accountNumber: owner.receivers[1]!.number, type: "fixed", value: fixed, amount: cents(fixed) }

@@ -28,6 +28,7 @@ const fullCharge = (id: string, owner: Account, receiver: Account): Charge => ({
   net: cents(9_651),
   txid: "00012345",
   emv: null,
+  psp: null,
   externalTxid: "loja-7",
   description: "Pedido 7",
   metadata: { orderId: "7", nested: { tags: ["a", "b"] } },

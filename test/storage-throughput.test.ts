@@ -28,6 +28,7 @@ const pixCharge = (id: string, accountId: string): Charge => {
     net: cents(1000),
     txid: `B${id.replace(/\W/g, "").slice(-24).toUpperCase()}`,
     emv: null,
+    psp: null,
     externalTxid: null,
     description: null,
     metadata: { test: id },

@@ -60,7 +60,7 @@ interface ChargeTable {
 const selectList = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", master_account_id AS "masterAccountId", payment_type AS "paymentType", status,
     amount_cents AS amount, fee_cents AS fee, fee_fixed_cents AS "feeFixed", fee_percent_hundredths AS "feePercentHundredths",
-    net_cents AS net, txid, emv, external_txid AS "externalTxid", description, metadata, customer,
+    net_cents AS net, txid, emv, psp, external_txid AS "externalTxid", description, metadata, customer,
     (SELECT json_agg(json_build_object('accountId', s.account_id, 'accountNumber', s.account_number, 'type', s.type,
         'value', s.value, 'amount', s.amount_cents) ORDER BY s.position)::text
       FROM charge_splits s WHERE s.charge_id = charges.id) AS split,
@@ -85,6 +85,7 @@ const chargeRecord = (c: Charge) => ({
   net_cents: c.net,
   txid: c.txid,
   emv: c.emv,
+  psp: c.psp,
   external_txid: c.externalTxid,
   description: c.description,
   metadata: jsonText(c.metadata),

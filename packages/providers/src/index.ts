@@ -19,7 +19,6 @@ export { type AccessToken, makeTokenClient, requestToken, type TokenClient, type
 export { TokenRejected, TokenRequestFailed } from "./oauth/TokenErrors.ts"
 export { tokenRequest } from "./oauth/TokenRequest.ts"
 export { standardTokenStyle, type TokenStyle } from "./oauth/TokenStyle.ts"
-export { type PixChargeInput, type PixPayer } from "./pix/ChargeBodies.ts"
 export { efiSendPix, efiSentPix, type PixSent, type SendPixRequest } from "./pix/EfiSendPix.ts"
 export { type CobBody, type CobvBody, type Devedor, makePixApiClient, type PixApiClient, type PixApiError } from "./pix/PixApiClient.ts"
 export { CobAnswer, DevolucaoAnswer, PixReceived } from "./pix/PixApiSchemas.ts"

@@ -55,6 +55,7 @@ const registration = (overrides: Partial<PixRegistration> = {}): PixRegistration
   expiresAt: new Date(Date.now() + 3_600_000),
   dueDate: null,
   description: null,
+  payer: null,
   ...overrides
 })
 
@@ -217,7 +218,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         const charge = registration()
         yield* provider.createCharge(charge)
         const endToEndId = fake.pay(`BLNG${charge.txid}`)
-        const ask = (reference: string, amount: number) => provider.returnPix({ account: receiver, endToEndId, amount: cents(amount), reference, at: new Date() })
+        const ask = (reference: string, amount: number) => provider.returnPix({ account: receiver, psp: null, endToEndId, amount: cents(amount), reference, at: new Date() })
         const devolucoes = () => fake.book.pix.find((pix) => pix.endToEndId === endToEndId)!.devolucoes
 
         const paid = yield* ask("ref_0001", 200)
@@ -248,7 +249,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         assert.deepStrictEqual(callsOf(), ["GET /pix", "GET /pix", "GET /pix"])
 
         const recent = fake.receive("5.00", new Date(Date.now() - 60_000))
-        yield* provider.returnPix({ account: receiver, endToEndId: recent, amount: cents(150), reference: "ref_stmt", at: new Date() })
+        yield* provider.returnPix({ account: receiver, psp: null, endToEndId: recent, amount: cents(150), reference: "ref_stmt", at: new Date() })
         const now = yield* provider.statement({ account: receiver, from: new Date(Date.now() - 120_000), to: new Date(Date.now() + 60_000) })
         const rtrId = fake.book.pix.find((pix) => pix.endToEndId === recent)!.devolucoes[0]!.rtrId
         assert.deepStrictEqual(now.filter((entry) => entry.endToEndId === recent || entry.endToEndId === rtrId).map((entry) => [entry.direction, entry.amount]), [["CREDIT", 500], ["DEBIT", 150]])
@@ -290,7 +291,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
   it.live("refuses what the standard does not offer, naming it", () =>
     withProvider((provider) =>
       Effect.gen(function*() {
-        const lookup = yield* Effect.flip(provider.lookupKey({ type: "EMAIL", value: "a@example.com" }))
+        const lookup = yield* Effect.flip(provider.lookupKey(receiver, { type: "EMAIL", value: "a@example.com" }))
         assert.include(lookup.message, "lookupKey is not supported")
         const recurrence = yield* Effect.flip(provider.createRecurrence(registration()))
         assert.include(recurrence.message, "createRecurrence is not supported")

@@ -152,13 +152,14 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
   const id = yield* ids.make("cha", { sandbox: owner.sandbox })
   const txid = yield* newTxid
   const provider = yield* PixProvider
-  const { emv } = yield* provider.createCharge({
+  const { emv, psp } = yield* provider.createCharge({
     receiver: owner,
     txid,
     amount: request.amount,
     expiresAt,
     dueDate,
-    description: null
+    description: null,
+    payer: customer?.name == null || customer.documentNumber == null ? null : { name: customer.name, document: customer.documentNumber }
   }).pipe(Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } })))
 
   const at = new Date(now)
@@ -175,6 +176,7 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     net: fees.net,
     txid,
     emv,
+    psp,
     externalTxid: request.externalTxid ?? null,
     description: null,
     metadata: request.metadata ?? null,

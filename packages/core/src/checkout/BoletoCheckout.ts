@@ -80,6 +80,7 @@ export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: Check
     status: "PENDING",
     txid: issued.ourNumber,
     emv: null,
+    psp: null,
     dueDate,
     expiresAt: endOfSaoPauloDay(lastPayableDate(dueDate, grace)),
     card: null,

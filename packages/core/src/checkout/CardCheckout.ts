@@ -104,6 +104,7 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
     status: "PROCESSING",
     txid: draft.common.id,
     emv: null,
+    psp: null,
     dueDate: null,
     // Expired only if no answer was ever recorded: never while the acquirer is asked (once, or again after a stop).
     expiresAt: new Date(draft.now + CARD_ANSWER_WINDOW_MILLIS),

@@ -45,15 +45,16 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(
     ? new Date(draft.now + lifetime)
     : endOfSaoPauloDay(lastPayableDate(dueDate, request.expirationAfterDueDate ?? 0))
   const provider = yield* PixProvider
-  const registration = { receiver: draft.owner, txid, amount: money.amount, expiresAt, dueDate, description: request.description ?? null }
+  const payer = { name: draft.customer.name, document: draft.customer.document }
+  const registration = { receiver: draft.owner, txid, amount: money.amount, expiresAt, dueDate, description: request.description ?? null, payer }
   // A Pix Automático enrollment registers the recurrence with its first charge: one composite code offers both.
-  const registered: Effect.Effect<{ readonly emv: string; readonly recurrencyId?: string }, PixProviderError> = order.pixAutomatico
-    ? provider.createRecurrence(registration)
+  const registered: Effect.Effect<{ readonly emv: string; readonly psp: string | null; readonly recurrencyId?: string }, PixProviderError> = order.pixAutomatico
+    ? Effect.map(provider.createRecurrence(registration), (r) => ({ ...r, psp: null }))
     : provider.createCharge(registration)
-  const { emv, recurrencyId } = yield* registered.pipe(
+  const { emv, psp, recurrencyId } = yield* registered.pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
   )
-  const pending: PendingCharge = { ...draft.common, ...money, paymentType: paymentTypeOf.pix, status: "PENDING", txid, emv, dueDate, expiresAt, card: null }
+  const pending: PendingCharge = { ...draft.common, ...money, paymentType: paymentTypeOf.pix, status: "PENDING", txid, emv, psp, dueDate, expiresAt, card: null }
   return {
     pending,
     recurrencyId: recurrencyId ?? null,

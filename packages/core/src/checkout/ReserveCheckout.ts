@@ -27,7 +27,7 @@ export type PendingCharge = Omit<Charge, "customerId" | "customer">
 /** The fields of a charge that its payment method decides. */
 type MethodFields =
   | "paymentType" | "status" | "amount" | "fee" | "feeFixed" | "feePercentHundredths" | "net" | "split"
-  | "txid" | "emv" | "dueDate" | "expiresAt" | "card"
+  | "txid" | "emv" | "psp" | "dueDate" | "expiresAt" | "card"
 
 /** What a purchase is before its payment method acts: fixed once, read by every strategy. */
 export interface CheckoutDraft {

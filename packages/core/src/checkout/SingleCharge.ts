@@ -94,7 +94,7 @@ const pixWithoutCustomer = Effect.fnUntraced(function*(
   const txid = yield* newTxid
   const expiresAt = new Date(now + (lifetimeSeconds === undefined ? DEFAULT_PIX_LIFETIME_MILLIS : lifetimeSeconds * 1000))
   const description = request.description ?? null
-  const { emv } = yield* (yield* PixProvider).createCharge({ receiver: owner, txid, amount: money.amount, expiresAt, dueDate: null, description }).pipe(
+  const { emv, psp } = yield* (yield* PixProvider).createCharge({ receiver: owner, txid, amount: money.amount, expiresAt, dueDate: null, description, payer: null }).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { reason: e.message } }))
   )
   const at = new Date(now)
@@ -108,6 +108,7 @@ const pixWithoutCustomer = Effect.fnUntraced(function*(
     status: "PENDING",
     txid,
     emv,
+    psp,
     externalTxid: null,
     description,
     // `metadata` is accepted and not stored, as on every checkout route.

@@ -148,6 +148,8 @@ export const Charge = Schema.Struct({
   net: Cents,
   txid: Schema.String,
   emv: NullableString,
+  /** The PSP that holds a Pix charge (its `name` in the providers file): its refunds and callbacks go there. Null in the sandbox and for other methods. */
+  psp: NullableString,
   externalTxid: NullableString,
   description: NullableString,
   metadata: Schema.NullOr(ChargeMetadata),

@@ -53,7 +53,9 @@ export const ChargeDetailView = Schema.Struct({
     dueDate: f.dueDate,
     expiresAt: Instant,
     endToEndId: f.endToEndId,
-    payer: Schema.NullOr(PixPayer)
+    payer: Schema.NullOr(PixPayer),
+    /** The PSP that holds the charge (the engine's name for it); null in the sandbox. */
+    psp: f.psp
   })),
   boleto: Schema.NullOr(Schema.Struct({
     bankCode: Schema.String,
@@ -176,7 +178,7 @@ export const toDetailView = (c: ChargeType): typeof ChargeDetailView.Type => ({
     ? { street: null, number: null, complement: null, neighborhood: null, city: null, state: null, zipCode: c.customer.cep, cityCode: null }
     : null,
   pix: c.paymentType === "PIX"
-    ? { txid: c.txid, emv: c.emv, dueDate: c.dueDate, expiresAt: c.expiresAt, endToEndId: c.endToEndId, payer: c.payer }
+    ? { txid: c.txid, emv: c.emv, dueDate: c.dueDate, expiresAt: c.expiresAt, endToEndId: c.endToEndId, payer: c.payer, psp: c.psp }
     : null,
   boleto: c.boleto === null
     ? null

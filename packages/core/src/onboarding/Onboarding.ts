@@ -104,7 +104,7 @@ const openSubAccount = Effect.fnUntraced(function*(proposal: Proposal) {
     }
     const opened: Proposal = { ...current.value, account: "CONFIRMED", subAccountId: account.id, updatedAt: at }
     yield* proposals.update(opened)
-    const { ispb } = yield* PixProvider
+    const ispb = (yield* PixProvider).ispbOf(account)
     yield* (yield* Outbox).append({ accountId: master.id, event: "onboarding.create", body: onboardingCreateBody(opened, account, ispb, at) })
     yield* queueAccountApproved(opened, account, ispb, at)
     return Option.some(opened)

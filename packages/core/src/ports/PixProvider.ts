@@ -22,6 +22,14 @@ export interface PixRegistration {
   readonly expiresAt: Date
   readonly dueDate: string | null
   readonly description: string | null
+  /** Who is to pay, when the charge names them (a PSP's Pix with due date, `cobv`, requires its payer). */
+  readonly payer: { readonly name: string; readonly document: string } | null
+}
+
+/** A charge registered: its BR Code, and the PSP that holds it (its name in the providers file; null in the sandbox). */
+export interface PixRegistered {
+  readonly emv: string
+  readonly psp: string | null
 }
 
 /** Who holds a Pix key, as the DICT answers. */
@@ -46,7 +54,7 @@ export interface PspEntry {
 }
 
 export class PixProvider extends Context.Service<PixProvider, {
-  readonly createCharge: (input: PixRegistration) => Effect.Effect<{ readonly emv: string }, PixProviderError>
+  readonly createCharge: (input: PixRegistration) => Effect.Effect<PixRegistered, PixProviderError>
   /**
    * Pix Automático: registers a recurrence with its first charge and returns
    * the composite BR Code that offers both (paying it asks the payer's bank
@@ -64,8 +72,8 @@ export class PixProvider extends Context.Service<PixProvider, {
     readonly amount: Cents
     readonly at: Date
   }) => Effect.Effect<{ readonly emv: string; readonly recurrencyId: string }, PixProviderError>
-  /** Looks a key up in the DICT: its holder, or none when no one holds it. */
-  readonly lookupKey: (key: PixKey) => Effect.Effect<Option.Option<PixKeyHolder>, PixProviderError>
+  /** Looks a key up in the DICT for `account`: its holder, or none when no one holds it. */
+  readonly lookupKey: (account: Account, key: PixKey) => Effect.Effect<Option.Option<PixKeyHolder>, PixProviderError>
   /**
    * Pays `amount` out of the account to `key`. `reference` is the engine's id
    * of the payout (the withdrawal's): asked twice, the provider answers the
@@ -85,6 +93,8 @@ export class PixProvider extends Context.Service<PixProvider, {
    */
   readonly returnPix: (input: {
     readonly account: Account
+    /** The PSP that holds the charge paid by the Pix (the charge's `psp`): a charge's refunds go where it was paid. */
+    readonly psp: string | null
     readonly endToEndId: string
     readonly amount: Cents
     readonly reference: string
@@ -92,6 +102,24 @@ export class PixProvider extends Context.Service<PixProvider, {
   }) => Effect.Effect<PayoutAnswer, PixProviderError>
   /** The provider's statement of the account's Pix between `from` (inclusive) and `to` (exclusive). */
   readonly statement: (input: { readonly account: Account; readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<PspEntry>, PixProviderError>
-  /** The ISPB of the institution that holds the accounts' money (what `account_approved` names a new account's bank by). */
-  readonly ispb: string
-}>()("@billing/core/ports/PixProvider") {}
+  /** The ISPB of the institution that holds `account`'s money (what `account_approved` names a new account's bank by). */
+  readonly ispbOf: (account: Account) => string
+}>()("@billing/core/ports/PixProvider") {
+  /**
+   * Sandbox accounts on `sandbox`, production accounts on `production`: one
+   * engine serves both, and a sandbox layer never decides a real payment.
+   */
+  static readonly byEnvironment = (sandbox: PixProvider["Service"], production: PixProvider["Service"]): PixProvider["Service"] => {
+    const of = (account: Account) => (account.sandbox ? sandbox : production)
+    return PixProvider.of({
+      createCharge: (input) => of(input.receiver).createCharge(input),
+      createRecurrence: (input) => of(input.receiver).createRecurrence(input),
+      requestRecurrence: (input) => of(input.receiver).requestRecurrence(input),
+      lookupKey: (account, key) => of(account).lookupKey(account, key),
+      payOut: (input) => of(input.account).payOut(input),
+      returnPix: (input) => of(input.account).returnPix(input),
+      statement: (input) => of(input.account).statement(input),
+      ispbOf: (account) => of(account).ispbOf(account)
+    })
+  }
+}

@@ -67,7 +67,7 @@ const recorded = (psp: SandboxPsp["Service"], account: Account, reference: strin
 export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*() {
   const psp = yield* SandboxPsp
   return PixProvider.of({
-    ispb: SANDBOX_ISPB,
+    ispbOf: () => SANDBOX_ISPB,
     /** Pix Automático with a first charge: a composite dynamic code whose payload and recurrence locations are on a sandbox host. */
     createRecurrence: (input) => {
       const recurrencyId = sandboxRecurrencyId(input.expiresAt, input.txid)
@@ -88,7 +88,7 @@ export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*
         merchantCity: input.receiver.city
       }))
     },
-    lookupKey: (key) => Effect.succeed(sandboxKeyHolder(key)),
+    lookupKey: (_account, key) => Effect.succeed(sandboxKeyHolder(key)),
     payOut: (input) =>
       recorded(psp, input.account, input.reference, input.amount, input.at, input.key.type === "EMAIL" && input.key.value.endsWith(`@${SANDBOX_FAILING_KEY_DOMAIN}`)
         ? { _tag: "Refused", reason: "Chave PIX recusada pela instituição de destino" }
@@ -108,7 +108,7 @@ export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*
         txid: input.txid
       })
       return Result.isSuccess(built)
-        ? Effect.succeed({ emv: built.success })
+        ? Effect.succeed({ emv: built.success, psp: null })
         : Effect.fail(new PixProviderError({ message: `${built.failure.field}: ${built.failure.message}` }))
     }
   })

@@ -250,9 +250,10 @@ const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refu
   }
   const account = yield* (yield* Accounts).findById(refund.accountId)
   if (Option.isNone(account) || refund.endToEndId === null) return Option.none()
-  const answer = yield* (yield* PixProvider).returnPix({ account: account.value, endToEndId: refund.endToEndId, amount: refund.amount, reference: refund.id, at }).pipe(
-    Effect.option
-  )
+  // The Pix goes back through the PSP that received it.
+  const psp = Option.match(yield* (yield* Charges).findForDocument(refund.chargeId), { onNone: () => null, onSome: (charge) => charge.psp })
+  const returned = { account: account.value, psp, endToEndId: refund.endToEndId, amount: refund.amount, reference: refund.id, at }
+  const answer = yield* (yield* PixProvider).returnPix(returned).pipe(Effect.option)
   return Option.map(answer, (a): RefundOutcome =>
     a._tag === "Paid"
       ? { status: "CONFIRMED", returnIdentification: a.endToEndId, providerChargeId: null, error: null }

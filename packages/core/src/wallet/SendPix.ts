@@ -68,8 +68,9 @@ export const parseKey = (request: { readonly pixKey: string; readonly pixKeyType
     : Effect.succeed<PixKey>({ type: request.pixKeyType, value })
 }
 
-/** The key's holder in the DICT; an unreachable provider counts as unknown. */
-const holderOf = (key: PixKey) => Effect.flatMap(PixProvider, (provider) => provider.lookupKey(key).pipe(Effect.orElseSucceed(() => Option.none())))
+/** The key's holder in the DICT, asked for `account`; an unreachable provider counts as unknown. */
+const holderOf = (account: Account, key: PixKey) =>
+  Effect.flatMap(PixProvider, (provider) => provider.lookupKey(account, key).pipe(Effect.orElseSucceed(() => Option.none())))
 
 /**
  * The key, checked to be one of `account`'s holder: its CPF or CNPJ, the
@@ -82,15 +83,15 @@ const ownKey = Effect.fn("Wallet.ownKey")(function*(account: Account, request: W
   if (key.value === account.document || key.value === account.pixKey) return key
   // A key the holder brought here by portability is its own.
   if (yield* (yield* PixClaims).holds(account.id, key.value)) return key
-  const holder = yield* holderOf(key)
+  const holder = yield* holderOf(account, key)
   if (Option.isSome(holder) && holder.value.document === account.document) return key
   return yield* notTheHolders()
 })
 
 /** A third party's key and who holds it, from the DICT; 404 `PIX_KEY_NOT_FOUND` when no one does. */
-const thirdPartyKey = Effect.fn("Wallet.thirdPartyKey")(function*(request: { readonly pixKey: string; readonly pixKeyType: PixKey["type"] }) {
+const thirdPartyKey = Effect.fn("Wallet.thirdPartyKey")(function*(account: Account, request: { readonly pixKey: string; readonly pixKeyType: PixKey["type"] }) {
   const key = yield* parseKey(request)
-  const holder = yield* holderOf(key)
+  const holder = yield* holderOf(account, key)
   if (Option.isNone(holder)) return yield* new PixKeyNotFound({ message: "Chave PIX não encontrada", details: { pixKey: key.value } })
   const receiver: Counterparty = { name: holder.value.name, taxId: holder.value.document, bank: holder.value.bank, account: "" }
   return { key, receiver }
@@ -157,15 +158,16 @@ export const withdraw = Effect.fn("Wallet.withdraw")(function*(request: Withdraw
 export const pixTransfer = Effect.fn("Wallet.pixTransfer")(function*(request: WithdrawRequest) {
   const account = yield* walletAccount(request.accountId)
   yield* requireProvider(account, "pix")
-  const { key, receiver } = yield* thirdPartyKey(request)
+  const { key, receiver } = yield* thirdPartyKey(account, request)
   return yield* send(account, "PIX_TRANSFER", request.amount, key, { receiver, description: request.description ?? null })
 })
 
 /** The provider's `POST /v1/wallet/dict`: who holds a key, as the DICT answers (the document masked, as bank apps show it). */
 export const lookupPixKey = Effect.fn("Wallet.lookupPixKey")(function*(request: DictRequest) {
   // The sandbox DICT's answer about a real key would be made up.
-  yield* requireProvider((yield* Caller).account, "pix")
-  const { key, receiver } = yield* thirdPartyKey(request)
+  const { account } = yield* Caller
+  yield* requireProvider(account, "pix")
+  const { key, receiver } = yield* thirdPartyKey(account, request)
   return { pixKey: key.value, pixKeyType: key.type, name: receiver.name, document: maskDocument(receiver.taxId), bank: receiver.bank }
 })
 

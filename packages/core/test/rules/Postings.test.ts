@@ -48,6 +48,7 @@ const paidCharge = (gross: number, fee: { fixed: number; percentHundredths: numb
     net: fees.net,
     txid: "tx",
     emv: null,
+    psp: null,
     externalTxid: null,
     description: null,
     metadata: null,

@@ -9,19 +9,8 @@ import { Result } from "effect"
 import type { PixPsp } from "../config/ProvidersConfig.ts"
 import type { CobBody, CobvBody, Devedor } from "./PixApiClient.ts"
 
-/** Who is to pay a charge with a due date: the standard's `cobv` requires its `devedor`. */
-export interface PixPayer {
-  readonly name: string
-  /** CPF or CNPJ, bare or formatted. */
-  readonly document: string
-}
-
-/**
- * The port's registration, with the payer a `cobv` needs. The port does not
- * carry it yet (docs/decisions.md, "The PSP adapter", proposes adding it):
- * until it does, a charge with a due date cannot be registered as a `cobv`.
- */
-export type PixChargeInput = PixRegistration & { readonly payer?: PixPayer | null | undefined }
+/** Who is to pay a charge with a due date (the port's `payer`): the standard's `cobv` requires its `devedor`. */
+type PixPayer = NonNullable<PixRegistration["payer"]>
 
 /** The standard's limits for `solicitacaoPagador` (140, the pacs.008 field) and a person's `nome` (200). */
 const MAX_REQUEST = 140
@@ -56,8 +45,8 @@ const devedorOf = (payer: PixPayer): Devedor | undefined => {
  * at the end of that day. Fails saying why when the payer is missing or has
  * no valid document.
  */
-export const cobvBody = (psp: PixPsp, input: PixChargeInput, dueDate: string): Result.Result<CobvBody, string> => {
-  if (input.payer === undefined || input.payer === null) return Result.fail("a Pix with a due date (cobv) needs its payer, which the charge did not give")
+export const cobvBody = (psp: PixPsp, input: PixRegistration, dueDate: string): Result.Result<CobvBody, string> => {
+  if (input.payer === null) return Result.fail("a Pix with a due date (cobv) needs its payer, which the charge did not give")
   const devedor = devedorOf(input.payer)
   if (devedor === undefined || devedor.nome === "") return Result.fail("the payer of a Pix with a due date (cobv) needs a name and a valid CPF or CNPJ")
   return Result.succeed({

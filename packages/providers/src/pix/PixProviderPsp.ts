@@ -10,11 +10,11 @@
  * Built per PSP, so the failover of several (next step of issue 28) can hold
  * one per entry and pick among them.
  */
-import { type Account, Money, type PayoutAnswer, type PixKey, PixProvider, PixProviderError } from "@billing/core"
+import { type Account, Money, type PayoutAnswer, type PixKey, PixProvider, PixProviderError, type PixRegistered, type PixRegistration } from "@billing/core"
 import { Clock, Effect, Layer, Option, Result } from "effect"
 import type { PixPsp } from "../config/ProvidersConfig.ts"
 import { Providers } from "../Providers.ts"
-import { cobBody, cobvBody, type PixChargeInput } from "./ChargeBodies.ts"
+import { cobBody, cobvBody } from "./ChargeBodies.ts"
 import { efiSendPix } from "./EfiSendPix.ts"
 import { makePixApiClient, type PixApiClient } from "./PixApiClient.ts"
 import { PspProfiles } from "./PixProfiles.ts"
@@ -26,7 +26,7 @@ import { statementOf } from "./PspStatement.ts"
 const toPort = (error: { readonly message: string }) => new PixProviderError({ message: error.message })
 
 const registerCharge = (api: PixApiClient) =>
-  Effect.fn("PixProviderPsp.createCharge")(function*(input: PixChargeInput) {
+  Effect.fn("PixProviderPsp.createCharge")(function*(input: PixRegistration) {
     const psp = api.psp.name
     const txid = yield* Option.match(pspTxid(input.txid), {
       onNone: () => Effect.fail(new ChargeNotRegistrable({ psp, message: `${psp}: txid ${input.txid} cannot be made a PSP txid (26 to 35 letters and digits)` })),
@@ -39,7 +39,7 @@ const registerCharge = (api: PixApiClient) =>
         onSuccess: (body) => api.createCobv(txid, body)
       })
     if (answer.pixCopiaECola === undefined) return yield* new PspAnswerInvalid({ psp, message: `${psp}: the charge ${txid} came back without pixCopiaECola` })
-    return { emv: answer.pixCopiaECola }
+    return { emv: answer.pixCopiaECola, psp } satisfies PixRegistered
   }, Effect.mapError(toPort))
 
 const returnPix = (api: PixApiClient) =>
@@ -83,7 +83,7 @@ export const makePixProviderPsp = Effect.fn("PixProviderPsp.make")(function*(psp
   const api = yield* makePixApiClient(psp, options)
   return PixProvider.of({
     // The plain standard names no institution: the entry's PSP is unknown to the engine (docs/decisions.md).
-    ispb: PspProfiles[psp.profile].ispb ?? "",
+    ispbOf: () => PspProfiles[psp.profile].ispb ?? "",
     createCharge: registerCharge(api),
     returnPix: returnPix(api),
     payOut: payOut(api),
