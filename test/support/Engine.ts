@@ -4,6 +4,7 @@
  * the HTTP server on a free port, and helpers to open accounts and get tokens.
  */
 import { HttpServerLive } from "@billing/adapters-http"
+import { PixCallbackLive, type ProvidersConfig } from "@billing/providers"
 import { Billing, ProviderGate, type ProviderKind } from "@billing/core"
 import { Clock, Effect, Layer, ManagedRuntime, References } from "effect"
 import { HttpServer } from "effect/http"
@@ -86,6 +87,8 @@ export interface EngineOptions {
    * until the providers file names some).
    */
   readonly productionProviders?: ReadonlyArray<ProviderKind>
+  /** A loaded providers file (PSPs): production accounts take Pix through them, and the server takes their callbacks. */
+  readonly providers?: ProvidersConfig
 }
 
 export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {}): Promise<TestEngine> => {
@@ -95,9 +98,10 @@ export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {
   const logging = options.logging ?? Layer.succeed(References.MinimumLogLevel, "Warn")
   // Merged after the engine, the stand-in gate replaces the engine's own.
   const engine = options.productionProviders === undefined
-    ? EngineLive(config)
+    ? EngineLive(config, { providers: options.providers })
     : Layer.merge(EngineLive(config), ProviderGate.layer(options.productionProviders))
-  const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies }).pipe(
+  const routes = options.providers === undefined ? undefined : PixCallbackLive
+  const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies, routes }).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(logging)
   )

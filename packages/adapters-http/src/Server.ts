@@ -26,16 +26,18 @@ import { requestLog } from "./RequestLog.ts"
  * write any address there and escape the throttle, or any host. None by
  * default.
  */
-export const HttpServerLive = (options: {
+export const HttpServerLive = <E = never, R = never>(options: {
   readonly port: number
   readonly host?: string
   readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork> | undefined
   /** How long a stop waits for the requests in flight before interrupting them (`GracefulStop.ts`); 20 s by default. */
   readonly stopDeadline?: Duration.Input | undefined
+  /** Routes of other adapters served beside the API (the PSPs' callbacks). */
+  readonly routes?: Layer.Layer<never, E, R> | undefined
 }) =>
   Layer.unwrap(Effect.sync(() => {
     const graceful = gracefulServer()
-    const served = HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, ErrorHandlingLive), {
+    const served = HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, options.routes ?? Layer.empty, ErrorHandlingLive), {
       disableLogger: true,
       middleware: options.trustedProxies === undefined || options.trustedProxies.length === 0
         ? requestLog

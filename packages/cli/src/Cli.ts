@@ -96,8 +96,8 @@ const presenter: CliOutput.Presenter = {
 /** The one line saying why a command failed, and its exit code. */
 const explain = (error: unknown): { readonly message: string; readonly code: number } => {
   if (error instanceof CliFailure) return { message: error.message, code: error.code }
-  // Configuration that cannot work: no secret key for a PostgreSQL server, or one that does not open this database's signing key.
-  if (Predicate.isTagged(error, "SecretKeyRequired") || Predicate.isTagged(error, "InvalidSecretKey") || Predicate.isTagged(error, "SigningKeyUnreadable")) {
+  // Configuration that cannot work: no secret key for a PostgreSQL server, or one that does not open this database's secrets.
+  if (Predicate.isTagged(error, "SecretKeyRequired") || Predicate.isTagged(error, "InvalidSecretKey") || Predicate.isTagged(error, "InstallationSecretUnreadable")) {
     return { message: (error as unknown as { readonly message: string }).message, code: 1 }
   }
   // A providers file that cannot be used: its one line names the file and the key.

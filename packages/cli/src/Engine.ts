@@ -4,8 +4,9 @@
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportHttp } from "@billing/adapters-http"
-import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProviderSandbox, ProviderGate, SigningKey } from "@billing/core"
-import { Layer } from "effect"
+import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProvider, PixProviderSandbox, ProviderGate, SigningKey } from "@billing/core"
+import { pixProviderLayer, Providers, type ProvidersConfig } from "@billing/providers"
+import { Context, Effect, Layer } from "effect"
 import { SecretKeyLive } from "./SecretKeyLive.ts"
 
 export interface EngineConfig {
@@ -42,16 +43,40 @@ export const DatabaseLive = (config: EngineConfig) =>
     ? Database.postgres(config.databaseUrl, config.poolSize === undefined ? undefined : { maxConnections: config.poolSize })
     : Database.pglite(config.dataDir, config.pglite)
 
+/** Sandbox accounts on the sandbox Pix provider, production accounts on the PSPs of the providers file. */
+const PixProviderWithPsps = (providers: ProvidersConfig) =>
+  Layer.effect(
+    PixProvider,
+    Effect.gen(function*() {
+      const sandbox = Context.get(yield* Layer.build(PixProviderSandbox), PixProvider)
+      const production = Context.get(yield* Layer.build(pixProviderLayer(providers.pix[0]!)), PixProvider)
+      return PixProvider.byEnvironment(sandbox, production)
+    })
+  )
+
+/**
+ * The Pix provider and the gate of production accounts: with PSPs in the
+ * providers file, production accounts take Pix through them (and the
+ * `Providers` service is there for the callback route and the poll);
+ * without, only the sandbox exists and `ProviderGate` refuses a production
+ * account's Pix with `PROVIDER_NOT_CONFIGURED`. Cards and boletos have no
+ * production provider yet: refused for production accounts either way.
+ */
+const PixLayers = (providers: ProvidersConfig | undefined) =>
+  providers === undefined || providers.pix.length === 0
+    ? Layer.mergeAll(PixProviderSandbox, ProviderGate.sandboxOnly)
+    : Layer.mergeAll(PixProviderWithPsps(providers), ProviderGate.layer(["pix"])).pipe(Layer.provideMerge(Layer.succeed(Providers, providers)))
+
 /**
  * Every service the use cases need, on a migrated database. Production and
- * sandbox share it: the provider layers are the only difference. Only the
- * sandbox Pix provider, acquirer, boleto issuer and mailer exist so far, and
- * they serve sandbox accounts only: `ProviderGate.sandboxOnly` refuses a
- * production account's money with `PROVIDER_NOT_CONFIGURED` until a
- * production provider is configured.
+ * sandbox share it: the provider layers are the only difference (`providers`,
+ * the loaded providers file: see `PixLayers`).
  */
-export const EngineLive = (config: EngineConfig, options: { readonly migrate?: boolean } = {}) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixProviderSandbox, AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox, ProviderGate.sandboxOnly).pipe(
+export const EngineLive = (
+  config: EngineConfig,
+  options: { readonly migrate?: boolean; readonly providers?: ProvidersConfig | undefined } = {}
+) =>
+  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixLayers(options.providers), AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
     Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),

@@ -13,9 +13,9 @@
  * Effect.runPromise(program.pipe(Effect.provide(BillingLive())))
  * ```
  */
-import { Providers, type ProvidersFileInput } from "@billing/providers"
+import { type ProvidersFileInput, resolveProviders } from "@billing/providers"
 import { WorkerLive } from "@billing/worker"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { EngineLive } from "./Engine.ts"
 
 export { configFromEnv, DatabaseLive, type EngineConfig, EngineLive } from "./Engine.ts"
@@ -46,8 +46,10 @@ export interface BillingOptions {
    * The production providers, in the providers file's shape (what
    * `BILLING_PROVIDERS_FILE` holds): checked and loaded when the layer is
    * built (a bad one fails it with `ProvidersFileInvalid` naming the key),
-   * relative paths from the working directory. Production accounts still
-   * refuse to move money until the PSP adapter that uses it exists.
+   * relative paths from the working directory. With PSPs in it, production
+   * accounts take Pix through them; an embedding service mounts the PSPs'
+   * callbacks itself (`PixCallbackLive` of `@billing/providers`) or relies
+   * on the worker's reconciliation poll.
    */
   readonly providers?: ProvidersFileInput | undefined
 }
@@ -55,19 +57,19 @@ export interface BillingOptions {
 /**
  * Every service the use cases of `Billing` need, on a migrated database:
  * PostgreSQL with `databaseUrl`, PGlite in `dataDir`, else PGlite in memory
- * (nothing kept; right for tests and trials). Provider ports are the sandbox
- * ones; `providers` is checked and kept for the production ones to come.
+ * (nothing kept; right for tests and trials). Sandbox accounts run on the
+ * sandbox providers; production accounts on those of `providers`.
  * Use cases that act for a merchant also need the `Caller`: wrap them in
  * `Billing.asAccount(accountId)`.
  */
-export const BillingLive = (options: BillingOptions = {}) => {
-  const engine = EngineLive({
-    databaseUrl: options.databaseUrl,
-    dataDir: options.dataDir ?? "memory://",
-    secretKey: options.secretKey,
-    pglite: { holder: "an embedded billing engine" }
-  })
-  const running = options.worker === true ? Layer.provideMerge(WorkerLive(), engine) : engine
-  // Built first, so a bad configuration fails before a database is opened.
-  return options.providers === undefined ? running : Layer.provideMerge(running, Providers.layer(options.providers))
-}
+export const BillingLive = (options: BillingOptions = {}) =>
+  // The providers first, so a bad configuration fails before a database is opened.
+  Layer.unwrap(Effect.map(options.providers === undefined ? Effect.succeed(undefined) : resolveProviders(options.providers), (providers) => {
+    const engine = EngineLive({
+      databaseUrl: options.databaseUrl,
+      dataDir: options.dataDir ?? "memory://",
+      secretKey: options.secretKey,
+      pglite: { holder: "an embedded billing engine" }
+    }, { providers })
+    return options.worker === true ? Layer.provideMerge(WorkerLive(), engine) : engine
+  }))

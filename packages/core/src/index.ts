@@ -89,7 +89,8 @@ export * from "./domain/Notification.ts"
 
 // Context of a request and installation-wide keys.
 export { Caller } from "./auth/Authenticate.ts"
-export { SigningKey, SigningKeyUnreadable } from "./auth/SigningKey.ts"
+export { SigningKey } from "./auth/SigningKey.ts"
+export { installationSecret, InstallationSecretUnreadable } from "./auth/InstallationSecret.ts"
 export { generateSecretKeyText, parseSecretKeyText } from "./auth/SecretBox.ts"
 export * as SecretBox from "./auth/SecretBox.ts"
 export { DUMMY_SECRET_HASH, SecretHasher } from "./auth/SecretHash.ts"

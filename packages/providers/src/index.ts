@@ -38,3 +38,6 @@ export { makePspHttp, type PspCallError, type PspHttp, type PspHttpOptions, type
 export { engineTxid, PSP_TXID_PREFIX, pspReference, pspTxid } from "./pix/PspIdentifiers.ts"
 export { Providers } from "./Providers.ts"
 export { mutualTlsAgent } from "./tls/MutualTlsAgent.ts"
+export { callbackSecret, callbackUrl, PixCallbackLive } from "./callback/PixCallback.ts"
+export { type CallbackRegistration, registerCallbacks } from "./callback/RegisterCallbacks.ts"
+export { receivedPixOf } from "./callback/ReceivedPix.ts"

@@ -11,7 +11,7 @@ import { Clock, Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { usageError } from "../CliFailure.ts"
 import { configFromEnv, EngineLive } from "../Engine.ts"
-import { checkProvidersFileFromEnv, ProgressToStderr } from "./Shared.ts"
+import { ProgressToStderr, providersFromEnv } from "./Shared.ts"
 
 /** `billing run`. */
 export const runCommand = Command.make("run", {
@@ -35,9 +35,8 @@ export const runCommand = Command.make("run", {
   const cpuMs = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)
   yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals, elapsedMs, peakRssMb, cpuMs }))
 },
-  Effect.provide(EngineLive(configFromEnv(process.env, { holder: "billing run", share: true }))),
-  Effect.provide(ProgressToStderr),
-  // Outermost, so a bad providers file stops the run before the database is opened.
-  (run) => Effect.andThen(checkProvidersFileFromEnv, run))).pipe(
+  // The providers file first, so a bad one stops the run before the database is opened.
+  (run) => Effect.flatMap(providersFromEnv, (providers) => Effect.provide(run, EngineLive(configFromEnv(process.env, { holder: "billing run", share: true }), { providers }))),
+  Effect.provide(ProgressToStderr))).pipe(
   Command.withDescription("Run every time-driven job once as of a date, and exit")
 )

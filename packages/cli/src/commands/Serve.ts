@@ -3,6 +3,7 @@
  * same process unless `--no-worker`.
  */
 import { HttpServerLive } from "@billing/adapters-http"
+import { PixCallbackLive, registerCallbacks } from "@billing/providers"
 import { Billing } from "@billing/core"
 import { WorkerLive } from "@billing/worker"
 import { Console, Context, Effect, Layer, Option, Result } from "effect"
@@ -13,7 +14,7 @@ import { createServer } from "node:net"
 import { CliFailure, usageError } from "../CliFailure.ts"
 import { configFromEnv, describeDatabase, type EngineConfig, EngineLive } from "../Engine.ts"
 import { forkHttpProcesses, isHttpProcess } from "../HttpProcesses.ts"
-import { checkProvidersFileFromEnv, ClaimLeaseFromEnv, intFromEnv, ProgressToStderr } from "./Shared.ts"
+import { ClaimLeaseFromEnv, intFromEnv, ProgressToStderr, providersFromEnv } from "./Shared.ts"
 
 const isPort = (port: number) => port >= 0 && port <= 65535
 const isProcessCount = (count: number) => count >= 1 && count <= 64
@@ -110,13 +111,15 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
     onNone: () => intFromEnv("BILLING_HTTP_PROCESSES", 1, isProcessCount, "number of processes")
   })
   const trustedProxies = yield* trustedProxiesFromEnv
-  yield* checkProvidersFileFromEnv
-  const httpOptions = { port, trustedProxies }
+  const providers = yield* providersFromEnv
+  const withPsps = providers !== undefined && providers.pix.length > 0
+  // The PSPs' callbacks come to this server: their route exists when PSPs do.
+  const httpOptions = { port, trustedProxies, routes: withPsps ? PixCallbackLive : undefined }
   // Only `serve` opens an embedded data folder for others: a second one refuses rather than share.
   const config = configFromEnv(process.env, { holder: "billing serve", share: true, exclusive: true })
   // A forked HTTP process serves requests only; its primary does the rest.
   if (isHttpProcess()) {
-    return yield* Layer.launch(HttpServerLive(httpOptions).pipe(Layer.provide(EngineLive(config, { migrate: false }))))
+    return yield* Layer.launch(HttpServerLive(httpOptions).pipe(Layer.provide(EngineLive(config, { migrate: false, providers }))))
   }
   if (processes > 1 && !config.databaseUrl) {
     return yield* usageError("--processes needs a PostgreSQL server (DATABASE_URL): embedded PGlite lives inside one process")
@@ -129,15 +132,17 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
       const server = Context.get(yield* Layer.build(HttpServerLive(httpOptions)), HttpServer.HttpServer)
       const listening = server.address._tag === "UnixPathAddress" ? port : server.address.port
       yield* banner({ config, port: listening, processes, worker, sandbox })
+      if (withPsps) yield* Effect.forkScoped(registerCallbacks())
     }))
     : Layer.effectDiscard(Effect.gen(function*() {
       const sandbox = yield* ensureSandbox()
       if (port !== 0) yield* checkPortFree(port)
       const forked = yield* forkHttpProcesses(processes)
       yield* banner({ config, port: forked.port, processes, worker, sandbox })
+      if (withPsps) yield* Effect.forkScoped(registerCallbacks())
     }))
   const app = Layer.mergeAll(http, worker ? WorkerLive().pipe(Layer.provide(ClaimLeaseFromEnv)) : Layer.empty)
-  return yield* Layer.launch(app.pipe(Layer.provide(EngineLive(config)), Layer.provide(ProgressToStderr)))
+  return yield* Layer.launch(app.pipe(Layer.provide(EngineLive(config, { providers })), Layer.provide(ProgressToStderr)))
 })).pipe(
   Command.withDescription("Start the HTTP server (/auth/token and /v1), with the worker in the same process unless --no-worker")
 )

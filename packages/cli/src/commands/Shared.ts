@@ -1,7 +1,7 @@
 /** What the commands share: progress lines, integers from the environment. */
 import { Database } from "@billing/adapters-postgres"
 import { Billing } from "@billing/core"
-import { loadProvidersFile } from "@billing/providers"
+import { loadProvidersFile, type ProvidersConfig, type ProvidersFileInvalid } from "@billing/providers"
 import { Console, Effect, Layer } from "effect"
 import { usageError } from "../CliFailure.ts"
 
@@ -28,10 +28,10 @@ export const ClaimLeaseFromEnv = Layer.effect(
 
 /**
  * The providers file of `BILLING_PROVIDERS_FILE`, loaded and checked (a bad
- * one stops the command in one line) when the variable is set. Nothing uses
- * it yet: production accounts stay refused until the PSP adapter exists.
+ * one stops the command in one line); undefined when the variable is not
+ * set (the sandbox alone: production accounts are refused).
  */
-export const checkProvidersFileFromEnv = Effect.suspend(() => {
+export const providersFromEnv: Effect.Effect<ProvidersConfig | undefined, ProvidersFileInvalid> = Effect.suspend(() => {
   const file = process.env.BILLING_PROVIDERS_FILE
-  return file === undefined || file === "" ? Effect.void : Effect.asVoid(loadProvidersFile(file))
+  return file === undefined || file === "" ? Effect.succeed(undefined) : loadProvidersFile(file)
 })
