@@ -5,6 +5,8 @@
  * that one is older or unsound).
  */
 import { signWebhook } from "@billing/core"
+import { decodeProvidersFile } from "@billing/providers"
+import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { delimiter } from "node:path"
@@ -42,6 +44,13 @@ const start = (command: string, env: Record<string, string> = {}) => {
 describe("examples", () => {
   it.each(examples)("%s says at its top how to run it", (file) => {
     expect(commandOf(file)).toMatch(/bash scripts\/node\.sh node examples\//)
+  })
+
+  it("providers.example.json is a providers file as serve reads it (its secrets from the environment)", async () => {
+    const file = JSON.parse(readFileSync("examples/providers.example.json", "utf8"))
+    const decoded = await Effect.runPromise(decodeProvidersFile(file))
+    expect(decoded.pix.map((psp) => [psp.name, psp.profile])).toEqual([["efi", "efi"]])
+    expect(decoded.pix[0]!.clientSecret).toEqual({ env: "EFI_CLIENT_SECRET" })
   })
 
   it("embed.ts opens an account and creates and reads a Pix charge", async () => {
