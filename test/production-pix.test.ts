@@ -7,7 +7,7 @@
  * comes; the merchant's webhook receives a signed `payment.success` with the
  * PSP's end-to-end id. A wrong secret is a 404 and changes nothing.
  */
-import { Account, AccountId, verifyWebhookSignature } from "@billing/core"
+import { verifyWebhookSignature } from "@billing/core"
 import { callbackSecret, fromPem, type ProvidersConfig } from "@billing/providers"
 import { deliveryPass } from "@billing/worker"
 import { Redacted, Result } from "effect"

@@ -89,6 +89,8 @@ export interface EngineOptions {
   readonly productionProviders?: ReadonlyArray<ProviderKind>
   /** A loaded providers file (PSPs): production accounts take Pix through them, and the server takes their callbacks. */
   readonly providers?: ProvidersConfig
+  /** `/metrics` only for this bearer token (`BILLING_METRICS_TOKEN` of `serve`). */
+  readonly metricsToken?: string
 }
 
 export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {}): Promise<TestEngine> => {
@@ -100,8 +102,7 @@ export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {
   const engine = options.productionProviders === undefined
     ? EngineLive(config, { providers: options.providers })
     : Layer.merge(EngineLive(config), ProviderGate.layer(options.productionProviders))
-  const routes = options.providers === undefined ? undefined : PixCallbackLive
-  const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies, routes }).pipe(
+  const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies, metricsToken: options.metricsToken, routes: PixCallbackLive }).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(logging)
   )

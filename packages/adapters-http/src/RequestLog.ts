@@ -19,7 +19,8 @@
  */
 import { Ids } from "@billing/core"
 import { Clock, Context, Effect, Exit } from "effect"
-import { HttpEffect, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpEffect, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { recordRequest, UNMATCHED_ROUTE } from "./Metrics.ts"
 
 /** The header that carries the request id, both ways. */
 export const REQUEST_ID_HEADER = "x-request-id"
@@ -30,9 +31,10 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/
 export const saneRequestId = (value: string | undefined): string | undefined =>
   value !== undefined && SANE_REQUEST_ID.test(value) ? value : undefined
 
-/** What the request log learns while the request runs; written by `Authentication`. */
+/** What the request log learns while the request runs: the account (written by `Authentication`) and the route matched (`RouteOfRequest`). */
 export interface RequestFacts {
   accountId: string | undefined
+  route: string | undefined
 }
 
 /**
@@ -44,6 +46,20 @@ export const CurrentRequestFacts = Context.Reference<RequestFacts | undefined>(
   "@billing/adapters-http/RequestLog/CurrentRequestFacts",
   { defaultValue: () => undefined }
 )
+
+/**
+ * Records the template of the route that matched (`/v1/charges/:chargeId`),
+ * for the metrics: a route middleware, provided to every route layer of the
+ * server, since only inside a route is it known.
+ */
+export const RouteOfRequest = HttpRouter.middleware((httpEffect) =>
+  Effect.gen(function*() {
+    const { route } = yield* HttpRouter.RouteContext
+    const facts = yield* CurrentRequestFacts
+    if (facts !== undefined) facts.route = route.path
+    return yield* httpEffect
+  })
+).layer
 
 /** Records the account the request acts for, when a request log is listening. */
 export const recordAccount = (accountId: string) =>
@@ -81,7 +97,7 @@ export const requestLog = Effect.fn("RequestLog.requestLog")(
     yield* HttpEffect.appendPreResponseHandler((_, response) =>
       Effect.succeed(HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId))
     )
-    const facts: RequestFacts = { accountId: undefined }
+    const facts: RequestFacts = { accountId: undefined, route: undefined }
     const exit = yield* httpApp.pipe(
       Effect.provideService(CurrentRequestFacts, facts),
       Effect.annotateLogs({ requestId }),
@@ -100,6 +116,7 @@ export const requestLog = Effect.fn("RequestLog.requestLog")(
     }
     const message = `${request.method} ${path} ${status} ${durationMs}ms`
     yield* (status >= 500 ? Effect.logError(message) : Effect.logInfo(message)).pipe(Effect.annotateLogs(annotations))
+    yield* recordRequest({ route: facts.route ?? UNMATCHED_ROUTE, method: request.method, status, seconds: durationMs / 1000 })
     return yield* exit
   }
 )

@@ -9,7 +9,8 @@ import { ErrorHandlingLive } from "./ErrorHandling.ts"
 import { HealthLive } from "./Health.ts"
 import { gracefulServer } from "./GracefulStop.ts"
 import { ApiLive } from "./handlers/index.ts"
-import { requestLog } from "./RequestLog.ts"
+import { MetricsLive } from "./Metrics.ts"
+import { requestLog, RouteOfRequest } from "./RequestLog.ts"
 
 /**
  * The HTTP server on `port` (0 picks a free one), serving every route of the
@@ -32,12 +33,17 @@ export const HttpServerLive = <E = never, R = never>(options: {
   readonly trustedProxies?: ReadonlyArray<IpNetwork.IpNetwork> | undefined
   /** How long a stop waits for the requests in flight before interrupting them (`GracefulStop.ts`); 20 s by default. */
   readonly stopDeadline?: Duration.Input | undefined
+  /** With a token, `/metrics` answers only `Authorization: Bearer <token>` (`Metrics.ts`). */
+  readonly metricsToken?: string | undefined
   /** Routes of other adapters served beside the API (the PSPs' callbacks). */
   readonly routes?: Layer.Layer<never, E, R> | undefined
 }) =>
   Layer.unwrap(Effect.sync(() => {
     const graceful = gracefulServer()
-    const served = HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, options.routes ?? Layer.empty, ErrorHandlingLive), {
+    const routes = Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, MetricsLive({ token: options.metricsToken }), options.routes ?? Layer.empty).pipe(
+      Layer.provide(RouteOfRequest)
+    )
+    const served = HttpRouter.serve(Layer.mergeAll(routes, ErrorHandlingLive), {
       disableLogger: true,
       middleware: options.trustedProxies === undefined || options.trustedProxies.length === 0
         ? requestLog

@@ -56,15 +56,15 @@ const PixProviderWithPsps = (providers: ProvidersConfig) =>
 
 /**
  * The Pix provider and the gate of production accounts: with PSPs in the
- * providers file, production accounts take Pix through them (and the
- * `Providers` service is there for the callback route and the poll);
- * without, only the sandbox exists and `ProviderGate` refuses a production
+ * providers file, production accounts take Pix through them (the `Providers`
+ * service tells the callback route and the poll which; with none, they have
+ * nothing to do); without, only the sandbox exists and `ProviderGate` refuses a production
  * account's Pix with `PROVIDER_NOT_CONFIGURED`. Cards and boletos have no
  * production provider yet: refused for production accounts either way.
  */
 const PixLayers = (providers: ProvidersConfig | undefined) =>
   providers === undefined || providers.pix.length === 0
-    ? Layer.mergeAll(PixProviderSandbox, ProviderGate.sandboxOnly)
+    ? Layer.mergeAll(PixProviderSandbox, ProviderGate.sandboxOnly).pipe(Layer.provideMerge(Providers.none))
     : Layer.mergeAll(PixProviderWithPsps(providers), ProviderGate.layer(["pix"])).pipe(Layer.provideMerge(Layer.succeed(Providers, providers)))
 
 /**

@@ -19,4 +19,7 @@ export class Providers extends Context.Service<Providers, ProvidersConfig>()("@b
 
   /** From the providers file at `file`; relative paths start at its folder. */
   static readonly layerFile = (file: string) => Layer.effect(Providers, loadProvidersFile(file))
+
+  /** No providers file: the sandbox alone (no PSP to call, none whose callbacks to take). */
+  static readonly none = Layer.succeed(Providers, { publicUrl: "", pix: [] })
 }

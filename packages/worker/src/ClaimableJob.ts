@@ -9,7 +9,7 @@
  * and on which fiber is scheduling policy, and the worker is the only package
  * that schedules (DESIGN: `cli -> {adapters, worker} -> core`).
  */
-import { Cause, Clock, type Duration, Effect } from "effect"
+import { Cause, Clock, type Duration, Effect, Metric } from "effect"
 
 /**
  * A periodic job over a claimable queue.
@@ -45,15 +45,25 @@ export const drain = Effect.fn("Worker.drain")(function*<E, R>(job: ClaimableJob
   }
 })
 
+const jobRows = Metric.counter("billing_job_rows_total", { description: "Rows the worker's jobs handled, by job", incremental: true })
+
+const jobDrains = Metric.histogram("billing_job_drain_duration_seconds", {
+  description: "Time a job took to drain what it could claim, by job (drains that handled rows)",
+  boundaries: Metric.exponentialBoundaries({ start: 0.005, factor: 2, count: 14 })
+})
+
 /**
  * Drains `job` once and logs the progress of a drain that handled rows (at
- * `Debug`: a busy job drains every poll interval, and idle polls say nothing).
+ * `Debug`: a busy job drains every poll interval, and idle polls say nothing);
+ * counts its rows and times it in the metrics.
  */
 export const drainLogged = Effect.fn("Worker.drainLogged")(function*<E, R>(job: ClaimableJob<E, R>) {
   const started = yield* Clock.currentTimeMillis
   const rows = yield* drain(job)
   if (rows > 0) {
     const durationMs = (yield* Clock.currentTimeMillis) - started
+    yield* Metric.update(Metric.withAttributes(jobRows, { job: job.name }), rows)
+    yield* Metric.update(Metric.withAttributes(jobDrains, { job: job.name }), durationMs / 1000)
     yield* Effect.logDebug(`${job.name}: ${rows} rows in ${durationMs}ms`).pipe(
       Effect.annotateLogs({ job: job.name, rows, durationMs })
     )

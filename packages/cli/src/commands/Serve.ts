@@ -113,8 +113,8 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
   const trustedProxies = yield* trustedProxiesFromEnv
   const providers = yield* providersFromEnv
   const withPsps = providers !== undefined && providers.pix.length > 0
-  // The PSPs' callbacks come to this server: their route exists when PSPs do.
-  const httpOptions = { port, trustedProxies, routes: withPsps ? PixCallbackLive : undefined }
+  // The PSPs' callbacks come to this server (with no PSP, the route answers 404 to every one).
+  const httpOptions = { port, trustedProxies, metricsToken: process.env.BILLING_METRICS_TOKEN || undefined, routes: PixCallbackLive }
   // Only `serve` opens an embedded data folder for others: a second one refuses rather than share.
   const config = configFromEnv(process.env, { holder: "billing serve", share: true, exclusive: true })
   // A forked HTTP process serves requests only; its primary does the rest.

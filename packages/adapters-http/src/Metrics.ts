@@ -1,0 +1,58 @@
+/**
+ * The server's metrics, in Effect's `Metric` registry, served at `GET
+ * /metrics` in the Prometheus text format by Effect's own exporter
+ * (`PrometheusMetrics`). Requests are counted by route template (the
+ * router's `/v1/charges/:chargeId`, never the raw path: an id per series
+ * would grow without end), method and status class, and timed by route
+ * template and method.
+ *
+ * `/metrics` tells a reader the business's volume, so it is meant for the
+ * operator's network; `BILLING_METRICS_TOKEN` (the `token` option) makes it
+ * answer only `Authorization: Bearer <token>` (Prometheus' `authorization`
+ * setting), compared in constant time.
+ */
+import { Effect, Layer, Metric } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { PrometheusMetrics } from "effect/observability"
+import { timingSafeEqual } from "node:crypto"
+
+/** The route of a request no route matched (404s, probes of paths that do not exist). */
+export const UNMATCHED_ROUTE = "unmatched"
+
+const requests = Metric.counter("http_server_requests_total", {
+  description: "HTTP requests answered, by route template, method and status class",
+  incremental: true
+})
+
+const duration = Metric.histogram("http_server_request_duration_seconds", {
+  description: "Time to answer an HTTP request, by route template and method",
+  // 2.5 ms to about 10 s: a token check is a few milliseconds, a billing run's slowest request seconds.
+  boundaries: Metric.exponentialBoundaries({ start: 0.0025, factor: 2, count: 13 })
+})
+
+/** Counts and times one answered request. */
+export const recordRequest = (request: { readonly route: string; readonly method: string; readonly status: number; readonly seconds: number }) =>
+  Effect.all([
+    Metric.update(Metric.withAttributes(requests, { route: request.route, method: request.method, status: `${Math.floor(request.status / 100)}xx` }), 1),
+    Metric.update(Metric.withAttributes(duration, { route: request.route, method: request.method }), request.seconds)
+  ], { discard: true })
+
+const sameToken = (given: string, expected: string) => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** `GET /metrics`; with `token`, only for `Authorization: Bearer <token>` (else 401). */
+export const MetricsLive = (options: { readonly token?: string | undefined } = {}) =>
+  options.token === undefined || options.token === ""
+    ? PrometheusMetrics.layerHttp({ path: "/metrics" })
+    : Layer.effectDiscard(Effect.gen(function*() {
+      const router = yield* HttpRouter.HttpRouter
+      const expected = `Bearer ${options.token}`
+      yield* router.add("GET", "/metrics", Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (!sameToken(request.headers.authorization ?? "", expected)) return HttpServerResponse.empty({ status: 401 })
+        return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+      }))
+    }))

@@ -1,0 +1,64 @@
+/**
+ * `GET /metrics` after a small workload, through real HTTP on PostgreSQL:
+ * the Prometheus text a scraper reads, with requests counted by route
+ * template (never the raw path), method and status class, and timed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startEngine, type TestEngine } from "./support/Engine.ts"
+
+/** The value of the sample `name{labels}` in a Prometheus text body (labels in any order), or undefined. */
+const sample = (body: string, name: string, labels: Record<string, string>): number | undefined => {
+  for (const line of body.split("\n")) {
+    const match = line.match(/^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} (\S+)$/)
+    if (match === null || match[1] !== name) continue
+    const found = Object.fromEntries([...match[2]!.matchAll(/([a-zA-Z_]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
+    if (Object.entries(labels).every(([key, value]) => found[key] === value) && Object.keys(found).length === Object.keys(labels).length) {
+      return Number(match[3])
+    }
+  }
+  return undefined
+}
+
+describe("metrics", () => {
+  let engine: TestEngine
+  beforeAll(async () => {
+    engine = await startEngine("postgres")
+  })
+  afterAll(() => engine?.dispose())
+
+  it("counts requests by route template, method and status class, and times them", async () => {
+    const account = await engine.createAccount()
+    const auth = { authorization: `Bearer ${await engine.token(account)}` }
+    for (let i = 0; i < 3; i++) expect((await fetch(`${engine.baseUrl}/healthz`)).status).toBe(200)
+    expect((await fetch(`${engine.baseUrl}/v1/charges/cha_unknown_1`, { headers: auth })).status).toBe(404)
+    expect((await fetch(`${engine.baseUrl}/v1/charges/cha_unknown_2`, { headers: auth })).status).toBe(404)
+    expect((await fetch(`${engine.baseUrl}/no/such/route`)).status).toBe(404)
+
+    const response = await fetch(`${engine.baseUrl}/metrics`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/)
+    const body = await response.text()
+    expect(sample(body, "http_server_requests_total", { route: "/healthz", method: "GET", status: "2xx" })).toBe(3)
+    // Two ids, one series: the route's template.
+    expect(sample(body, "http_server_requests_total", { route: "/v1/charges/:chargeId", method: "GET", status: "4xx" })).toBe(2)
+    expect(body).not.toContain("cha_unknown")
+    expect(sample(body, "http_server_requests_total", { route: "unmatched", method: "GET", status: "4xx" })).toBe(1)
+    expect(sample(body, "http_server_requests_total", { route: "/auth/token", method: "POST", status: "2xx" })).toBe(1)
+    // Every request timed: the histogram's count is the requests' count, each below the last bucket.
+    expect(sample(body, "http_server_request_duration_seconds_count", { route: "/healthz", method: "GET" })).toBe(3)
+    expect(sample(body, "http_server_request_duration_seconds_bucket", { route: "/healthz", method: "GET", le: "+Inf" })).toBe(3)
+  })
+
+  it("answers /metrics only to its bearer token when one is set", async () => {
+    const guarded = await startEngine("postgres", { sameDatabaseAs: engine, metricsToken: "scrape-token-1" })
+    try {
+      expect((await fetch(`${guarded.baseUrl}/metrics`)).status).toBe(401)
+      expect((await fetch(`${guarded.baseUrl}/metrics`, { headers: { authorization: "Bearer scrape-token-2" } })).status).toBe(401)
+      const scraped = await fetch(`${guarded.baseUrl}/metrics`, { headers: { authorization: "Bearer scrape-token-1" } })
+      expect(scraped.status).toBe(200)
+      expect(await scraped.text()).toContain("http_server_requests_total")
+    } finally {
+      await guarded.dispose()
+    }
+  })
+})
