@@ -99,4 +99,62 @@ describe("checkout links and sessions on postgres", () => {
     const noPrice = await send("POST", "/v1/checkout-sessions", { customer: {} })
     expect((await noPrice.json()).error.code).toBe("INVALID_DATA")
   })
+  it("keeps what the provider's clients send today: every page setting of the collection, and unknown keys, stored as sent", async () => {
+    const other = await (await send("POST", "/v1/products", { name: "E-book", type: "ONE_TIME", prices: [{ amount: 19.9 }] })).json()
+    const body = {
+      priceId,
+      allowedPaymentMethods: ["pix", "creditcard"],
+      checkoutName: "Curso de verão",
+      primaryColor: "#112233",
+      secondaryColor: "#F0F0F0",
+      fontColor: "#222222",
+      showProductImage: true,
+      successMessage: "Obrigado pela compra!",
+      successUrl: "https://loja.example.com/obrigado",
+      cancelUrl: "http://localhost:3000/carrinho",
+      redirectAfterPaymentUrl: "https://loja.example.com/area",
+      maxInstallments: 10,
+      freeInstallments: 3,
+      passFeesToCustomer: true,
+      orderBumps: [{ priceId: other.prices[0].priceId, label: "Leve o e-book", displayMode: "checkbox" }],
+      metadata: { campaign: "verao" },
+      applyBrandingToAllPrices: false
+    }
+    const created = await send("POST", "/v1/checkouts", body)
+    expect(created.status).toBe(201)
+    const { priceId: _, allowedPaymentMethods: __, ...settings } = body
+    expect((await created.json()).settings).toEqual(settings)
+  })
+
+  it("refuses free installments beyond the maximum (the stored one on an update), and order bumps it cannot sell", async () => {
+    const refused = async (method: string, path: string, body: unknown, status: number, code: string) => {
+      const response = await send(method, path, body)
+      const answer = await response.json()
+      expect([response.status, answer.error.code], JSON.stringify(body)).toEqual([status, code])
+      return answer.error
+    }
+    const tooMany = await refused("POST", "/v1/checkouts", { priceId, allowedPaymentMethods: ["creditcard"], maxInstallments: 3, freeInstallments: 4 }, 400, "INVALID_DATA")
+    expect(tooMany.details).toEqual({ field: "freeInstallments" })
+    const link = await (await send("POST", "/v1/checkouts", { priceId, allowedPaymentMethods: ["creditcard"], maxInstallments: 3 })).json()
+    expect((await refused("PUT", `/v1/checkouts/${link.id}`, { freeInstallments: 5 }, 400, "INVALID_DATA")).details).toEqual({ field: "freeInstallments" })
+    expect((await (await call(`/v1/checkouts/${link.id}`)).json()).settings).toEqual({ maxInstallments: 3 })
+    await refused("POST", "/v1/checkouts", { priceId, allowedPaymentMethods: ["pix"], orderBumps: [{ priceId: "SANDBOX_price_nope", label: "x" }] }, 404, "PRICE_NOT_FOUND")
+    expect((await refused("POST", "/v1/checkouts", { priceId, allowedPaymentMethods: ["pix"], orderBumps: [{ priceId, label: "o mesmo" }] }, 400, "INVALID_DATA")).details)
+      .toEqual({ field: "orderBumps[0].priceId" })
+    expect((await refused("POST", "/v1/checkouts", { product: productId, allowedPaymentMethods: ["pix"], orderBumps: [{ priceId, label: "x" }] }, 400, "INVALID_DATA")).details)
+      .toEqual({ field: "orderBumps" })
+  })
+
+  it("documents the link's settings in the OpenAPI document", async () => {
+    const document = await (await fetch(`${engine.baseUrl}/v1/openapi.json`)).json()
+    const schemas = document.components.schemas
+    const input = schemas.CheckoutLinkInput
+    const text = JSON.stringify(input)
+    for (const name of ["checkoutName", "primaryColor", "successUrl", "redirectAfterPaymentUrl", "maxInstallments", "freeInstallments", "passFeesToCustomer", "orderBumps"]) {
+      expect(text, name).toContain(`"${name}"`)
+    }
+    expect(schemas.HexColor.description).toContain("#RRGGBB")
+    expect(schemas.PageUrl.description).toContain("https")
+    expect(JSON.stringify(schemas.OrderBump)).toContain("checkbox")
+  })
 })

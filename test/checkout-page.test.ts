@@ -35,7 +35,23 @@ const decodeQr = (dataUrl: string) => {
 }
 
 // Amounts as the page prints them: a no-break space after R$, as Intl does.
-const brl = (text: string) => text.replace(" ", "\u00a0")
+const brl = (text: string) => text.replaceAll("R$ ", "R$\u00a0")
+
+/** WCAG 2 contrast ratio of two `#RRGGBB` colors, worked out here from the definition. */
+const contrastRatio = (a: string, b: string) => {
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+  }
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+  return (light! + 0.05) / (dark! + 0.05)
+}
+
+const rgbOf = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(", ")})`
+
+/** A date and time as the confirmation prints it, in São Paulo. */
+const saoPaulo = (iso: string) =>
+  new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" }).format(new Date(iso))
 
 const buyer = { name: "Ana Souza", email: "ana@example.com", document: "52998224725" }
 const address = { zip: "88010000", street: "Rua das Flores", number: "123", neighborhood: "Centro", city: "Florianópolis", state: "SC" }
@@ -112,6 +128,10 @@ describe("hosted checkout page in Chromium", () => {
     headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
     const course = await api("POST", "/v1/products", { name: "Curso de fotografia", type: "ONE_TIME", prices: [{ title: "Turma de março", amount: 1234.56 }] })
     prices.course = course.body.prices[0].priceId
+    const ebook = await api("POST", "/v1/products", { name: "E-book de edição", type: "ONE_TIME", prices: [{ amount: 19.9 }] })
+    prices.ebook = ebook.body.prices[0].priceId
+    const workshop = await api("POST", "/v1/products", { name: "Oficina de luz", type: "ONE_TIME", prices: [{ amount: 100 }] })
+    prices.workshop = workshop.body.prices[0].priceId
     const plan = await api("POST", "/v1/products", { name: "Clube da foto", type: "RECURRING", prices: [{ title: "Mensal", amount: 49.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
     prices.monthly = plan.body.prices[0].priceId
     browser = await chromium.launch({
@@ -371,6 +391,142 @@ describe("hosted checkout page in Chromium", () => {
     expect(await elsewhere.text()).toContain("the card was not tokenized for this checkout")
     const here = await fetch(mine.url, { method: "POST", redirect: "manual", body: new URLSearchParams(form) })
     expect(here.status).toBe(303)
+  })
+
+  it("a link in the merchant's colors (one too light, adjusted to AA), an order bump in the total and the charge, the success message, the confirmation and the redirect after Pix", async () => {
+    const redirect = `${engine.baseUrl}/loja/obrigado`
+    const pl = await link({
+      priceId: prices.course,
+      allowedPaymentMethods: ["pix", "creditcard"],
+      checkoutName: "Turma de março",
+      primaryColor: "#F5D90A",
+      secondaryColor: "#fdf6e3",
+      fontColor: "#1a1a1a",
+      successMessage: "Obrigado! O acesso ao curso chega no seu e-mail.",
+      redirectAfterPaymentUrl: redirect,
+      orderBumps: [{ priceId: prices.ebook, label: "Leve também o e-book", displayMode: "checkbox" }]
+    })
+    const page = await newPage()
+    await page.goto(pl.url)
+    // Yellow on white is 1.4:1: the page darkens it, says so, and its buttons use the darker color.
+    const body = page.locator("body")
+    expect(await body.getAttribute("data-color-primary-adjusted-from")).toBe("#F5D90A")
+    const used = (await body.getAttribute("data-color-primary"))!
+    expect(used).toMatch(/^#[0-9a-f]{6}$/)
+    expect(contrastRatio("#F5D90A", "#ffffff")).toBeLessThan(4.5)
+    expect(contrastRatio(used, "#ffffff")).toBeGreaterThanOrEqual(4.5)
+    expect(await page.getByRole("button", { name: "Pagar" }).evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor)).toBe(rgbOf(used))
+    // The colors that pass are used as given, and recorded as such.
+    expect(await body.getAttribute("data-color-secondary")).toBe("#fdf6e3")
+    expect(await body.getAttribute("data-color-secondary-adjusted-from")).toBeNull()
+    expect(await body.evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor)).toBe(rgbOf("#fdf6e3"))
+    expect(await page.getByRole("heading", { name: "Turma de março" }).count()).toBe(1)
+
+    expect(await page.locator(".total strong").innerText()).toBe(brl("R$ 1.234,56"))
+    const bump = page.getByRole("checkbox", { name: /Leve também o e-book/ })
+    expect(await page.locator(".bump").innerText()).toContain(brl("+ R$ 19,90"))
+    await bump.check()
+    // 1.234,56 + 19,90
+    await page.locator(".total strong").getByText(brl("R$ 1.254,46")).waitFor()
+    await checkState(page, "link-colors-bump")
+    // The README's picture (docs/images/checkout-page.png): the first screen at 1280 px.
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.screenshot({ path: join(ARTIFACTS, "readme-1280.png") })
+    await page.setViewportSize({ width: 360, height: 800 })
+
+    await fillBuyer(page)
+    await page.getByRole("button", { name: "Pagar" }).click()
+    await page.waitForURL(/\/pay\/SANDBOX_cha_/)
+    const chargeId = chargeIdOf(page)
+    expect((await api("GET", `/v1/charges/${chargeId}`)).body.amount).toBe(1254.46)
+    await payInSandbox(chargeId)
+    const status = page.getByRole("status")
+    await status.getByText("Pagamento confirmado").waitFor({ timeout: 15_000 })
+    const paidAt = (await api("GET", `/v1/charges/${chargeId}`)).body.paidAt as string
+    const receipt = await page.locator(".receipt").innerText()
+    expect(receipt).toContain(brl("R$ 1.254,46"))
+    expect(receipt).toMatch(/Forma de pagamento\s+Pix/)
+    expect(receipt).toContain(saoPaulo(paidAt))
+    expect(await status.innerText()).toContain("Obrigado! O acesso ao curso chega no seu e-mail.")
+    expect(await page.getByRole("link", { name: "Voltar para a loja" }).getAttribute("href")).toBe(redirect)
+    await checkState(page, "pix-confirmation")
+    // Then the page takes the buyer back to the shop by itself.
+    await page.waitForURL(redirect, { timeout: 20_000 })
+    await page.close()
+  })
+
+  it("installments with the fees passed to the buyer, a coupon applied live, and a card's confirmation", async () => {
+    expect((await api("POST", "/v1/coupons", { code: "LUZ10", name: "Dez por cento", discountType: "PERCENTAGE", discountValue: 10 })).status).toBe(201)
+    const pl = await link({ priceId: prices.workshop, allowedPaymentMethods: ["creditcard"], maxInstallments: 4, freeInstallments: 1, passFeesToCustomer: true })
+    const page = await newPage()
+    await page.goto(pl.url)
+    await page.getByRole("radio", { name: "Cartão de crédito" }).check()
+    const options = () => page.getByLabel("Parcelas").locator("option").allInnerTexts()
+    // R$ 100,00 with 1.99% per installment beyond the first, borne by the buyer.
+    expect(await options()).toEqual([
+      brl("À vista · R$ 100,00"),
+      `2x · total ${brl("R$ 101,99")} (inclui ${brl("R$ 1,99")} de juros)`,
+      `3x · total ${brl("R$ 103,98")} (inclui ${brl("R$ 3,98")} de juros)`,
+      `4x · total ${brl("R$ 105,97")} (inclui ${brl("R$ 5,97")} de juros)`
+    ])
+    const coupon = page.getByLabel("Cupom de desconto (opcional)")
+    await coupon.fill("NAOEXISTE")
+    await page.getByRole("button", { name: "Aplicar cupom" }).click()
+    await page.locator("#coupon-result").getByText("Cupom não encontrado.").waitFor()
+    expect(await page.locator(".total strong").innerText()).toBe(brl("R$ 100,00"))
+    await coupon.fill("LUZ10")
+    await page.getByRole("button", { name: "Aplicar cupom" }).click()
+    await page.locator("#coupon-result").getByText(`Cupom aplicado: desconto de ${brl("R$ 10,00")}.`).waitFor()
+    expect(await page.locator(".total strong").innerText()).toBe(brl("R$ 90,00"))
+    expect(await page.locator("#discount-amount").innerText()).toBe(`-${brl("R$ 10,00")}`)
+    // 3.98% of R$ 90,00 is R$ 3,582, rounded to R$ 3,58.
+    expect((await options())[2]).toBe(`3x · total ${brl("R$ 93,58")} (inclui ${brl("R$ 3,58")} de juros)`)
+    await checkState(page, "coupon-installments")
+
+    await fillBuyer(page)
+    await fillCard(page, "4111111111111111")
+    await page.getByRole("button", { name: "Pagar" }).click()
+    await page.waitForURL(/\/pay\/SANDBOX_cha_/)
+    await page.getByRole("status").getByText("Pagamento confirmado").waitFor()
+    const charge = (await api("GET", `/v1/charges/${chargeIdOf(page)}`)).body
+    expect(charge).toMatchObject({ status: "PAID", amount: 93.58 })
+    const receipt = await page.locator(".receipt").innerText()
+    expect(receipt).toContain(brl("R$ 93,58"))
+    expect(receipt).toContain("Cartão de crédito em 3x")
+    expect(receipt).toContain(saoPaulo(charge.paidAt))
+    await checkState(page, "card-confirmation")
+    await page.close()
+  })
+
+  it("refuses a link's settings out of bounds with 400 naming the field, on create and update, storing nothing", async () => {
+    const settings = { primaryColor: "#112233", successUrl: "https://loja.example.com/ok", maxInstallments: 6 }
+    const pl = await link({ priceId: prices.course, allowedPaymentMethods: ["pix"], ...settings })
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ["primaryColor", { primaryColor: "red" }],
+      ["secondaryColor", { secondaryColor: "#12345" }],
+      ["fontColor", { fontColor: "#GGGGGG" }],
+      ["successUrl", { successUrl: "http://loja.example.com/ok" }],
+      ["cancelUrl", { cancelUrl: "/carrinho" }],
+      ["redirectAfterPaymentUrl", { redirectAfterPaymentUrl: "javascript:alert(1)" }],
+      ["checkoutName", { checkoutName: "x".repeat(201) }],
+      ["successMessage", { successMessage: "x".repeat(501) }],
+      ["maxInstallments", { maxInstallments: 13 }],
+      ["maxInstallments", { maxInstallments: 0 }],
+      ["freeInstallments", { maxInstallments: 6, freeInstallments: 7 }],
+      ["passFeesToCustomer", { passFeesToCustomer: "sim" }],
+      ["showProductImage", { showProductImage: "yes" }],
+      ["orderBumps[0].displayMode", { orderBumps: [{ priceId: prices.ebook, label: "E-book", displayMode: "radio" }] }]
+    ]
+    const fieldOf = (error: { details: unknown }) => (Array.isArray(error.details) ? error.details[0]?.field : (error.details as { field?: string } | null)?.field)
+    const before = (await api("GET", "/v1/checkouts?limit=100")).body.items.length
+    for (const [field, body] of cases) {
+      const created = await api("POST", "/v1/checkouts", { priceId: prices.course, allowedPaymentMethods: ["pix"], ...body })
+      expect([created.status, created.body.error?.code, fieldOf(created.body.error)], `POST ${field}`).toEqual([400, "INVALID_DATA", field])
+      const updated = await api("PUT", `/v1/checkouts/${pl.id}`, body)
+      expect([updated.status, updated.body.error?.code, fieldOf(updated.body.error)], `PUT ${field}`).toEqual([400, "INVALID_DATA", field])
+    }
+    expect((await api("GET", "/v1/checkouts?limit=100")).body.items.length).toBe(before)
+    expect((await api("GET", `/v1/checkouts/${pl.id}`)).body.settings).toEqual(settings)
   })
 
   // Last: it spends this address's budget of payments and tokenizations (30 a quarter hour), which the tests above share.

@@ -53,8 +53,20 @@ export { PixChargeRequest, PixChargeResponse } from "./charges/PixChargeRequest.
 export { CardInput, CheckoutRequest, CheckoutResponse } from "./checkout/CheckoutRequest.ts"
 export { SingleChargeRequest, SingleChargeResponse } from "./checkout/SingleCharge.ts"
 export { PayCheckoutRequest } from "./checkout/PayCheckout.ts"
-export type { HostedCharge, HostedCheckout, HostedGone, HostedLine, HostedPage, HostedRecurrence, PrefilledBuyer } from "./checkout/HostedCheckout.ts"
-export { hostedKindOf } from "./checkout/HostedCheckout.ts"
+export type {
+  HostedCharge,
+  HostedCheckout,
+  HostedColors,
+  HostedConfirmation,
+  HostedGone,
+  HostedInstallmentTerms,
+  HostedLine,
+  HostedOrderBump,
+  HostedPage,
+  HostedRecurrence,
+  PrefilledBuyer
+} from "./checkout/HostedCheckout.ts"
+export { hostedInstallments, hostedKindOf } from "./checkout/HostedCheckout.ts"
 export { HostedCardToken, type HostedPaymentChoices } from "./checkout/HostedPayment.ts"
 export { HostedThrottle, HostedTooManyRequests } from "./checkout/HostedThrottle.ts"
 export type { CheckoutResult } from "./checkout/ReserveCheckout.ts"
@@ -134,11 +146,11 @@ export * from "./ports/WebhookDeliveries.ts"
 export * from "./ports/Webhooks.ts"
 export * from "./ports/Withdrawals.ts"
 export * from "./ports/WebhookTransport.ts"
-export { AcquirerSandbox } from "./sandbox/AcquirerSandbox.ts"
-export { KycSandbox } from "./sandbox/KycSandbox.ts"
+export { AcquirerSandbox, SANDBOX_DECLINING_CARDS } from "./sandbox/AcquirerSandbox.ts"
+export { KycSandbox, SANDBOX_KYC_REPROVING_PREFIX } from "./sandbox/KycSandbox.ts"
 export { BoletoIssuerSandbox, SANDBOX_BANK_CODE } from "./sandbox/BoletoIssuerSandbox.ts"
 export { MailerSandbox, SandboxMailbox } from "./sandbox/MailerSandbox.ts"
-export { PixProviderSandbox } from "./sandbox/PixProviderSandbox.ts"
+export { PixProviderSandbox, SANDBOX_FAILING_KEY_DOMAIN, SANDBOX_REFUSED_REFUND_CENTS } from "./sandbox/PixProviderSandbox.ts"
 
 // For webhook receivers.
 export { DEFAULT_TOLERANCE_SECONDS, signWebhook, verifyWebhookSignature, type VerifyResult } from "./webhooks/Signature.ts"

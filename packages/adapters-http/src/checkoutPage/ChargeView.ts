@@ -3,11 +3,18 @@
  * boleto's line and PDF), and its status in a live region that the script
  * keeps up to date by polling `/pay/{chargeId}/status`, so the page turns
  * to "Pagamento confirmado" by itself, announced to screen readers too.
+ * Paid, the region is the confirmation: amount, method and date, and, when
+ * the page came from the link it was paid through, the link's success
+ * message and its redirect back to the shop.
  */
 import { type HostedCharge, Money } from "@billing/core"
 import { escapeHtml, type Html, htmlDocument } from "./Html.ts"
 import { summary } from "./Summary.ts"
 import type { PageTexts } from "./Texts.ts"
+import { themeOf } from "./Theme.ts"
+
+/** Seconds the confirmation shows before the page takes the buyer back to the shop. */
+export const REDIRECT_AFTER_SECONDS = 8
 
 const copyable = (t: PageTexts, id: string, label: string, value: string): Html =>
   `<div class="field copyable">
@@ -40,8 +47,40 @@ ${copyable(t, "boleto-line", t.boletoLine, boleto.digitableLine)}
 <p><a class="button-link" href="/v1/charges/${encodeURIComponent(chargeId)}/boleto.pdf">${escapeHtml(t.boletoPdf)}</a></p>
 </section>`
 
-const paidBlock = (t: PageTexts, charge: HostedCharge): Html =>
-  `<h2>${escapeHtml(t.paid)}</h2><p>${escapeHtml(t.paidDetail(Money.formatReais(charge.total)))}</p>`
+const methodOf = (t: PageTexts, charge: HostedCharge) =>
+  charge.paymentType === "CREDIT_CARD" && charge.installments !== null
+    ? t.confirmation.cardInstallments(charge.installments)
+    : t.confirmation.paymentTypes[charge.paymentType]
+
+const receipt = (t: PageTexts, charge: HostedCharge): Html => {
+  const when = charge.paidAt === null
+    ? undefined
+    : new Intl.DateTimeFormat(t.locale, { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" }).format(charge.paidAt)
+  const rows: Array<readonly [string, string]> = [
+    [t.confirmation.amount, Money.formatReais(charge.total)],
+    [t.confirmation.method, methodOf(t, charge)],
+    ...(when === undefined ? [] : [[t.confirmation.date, when] as const])
+  ]
+  return `<dl class="receipt">${rows.map(([term, value]) => `<div><dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd></div>`).join("")}</dl>`
+}
+
+// The redirect is the script's (after a pause, with a link to go at once): a meta refresh would move a reader of the page without warning.
+const backToShop = (t: PageTexts, confirmation: HostedCharge["confirmation"]): Html => {
+  if (confirmation?.redirectUrl != null) {
+    return `<p class="redirect" data-redirect="${escapeHtml(confirmation.redirectUrl)}" data-redirect-after="${REDIRECT_AFTER_SECONDS}">${escapeHtml(t.confirmation.redirecting)} <a href="${escapeHtml(confirmation.redirectUrl)}">${escapeHtml(t.confirmation.backToShop)}</a></p>`
+  }
+  if (confirmation?.returnUrl != null) return `<p><a href="${escapeHtml(confirmation.returnUrl)}">${escapeHtml(t.confirmation.backToShop)}</a></p>`
+  return ""
+}
+
+const paidBlock = (t: PageTexts, charge: HostedCharge): Html => {
+  const message = charge.confirmation?.successMessage
+  return `<h2>${escapeHtml(t.paid)}</h2>
+<p>${escapeHtml(t.paidDetail(Money.formatReais(charge.total)))}</p>
+${message == null ? "" : `<p class="success-message">${escapeHtml(message)}</p>`}
+${receipt(t, charge)}
+${backToShop(t, charge.confirmation)}`
+}
 
 /** The page of `charge`, paid or waiting for its payment. */
 export const chargeDocument = (t: PageTexts, charge: HostedCharge): Html => {
@@ -52,9 +91,10 @@ ${charge.paid ? paidBlock(t, charge) : `<p>${escapeHtml(t.waiting)}</p>`}
   const instruments = charge.paid
     ? ""
     : [charge.pix === null ? "" : pixBlock(t, charge.pix), charge.boleto === null ? "" : boletoBlock(t, charge.id, charge.boleto)].join("\n")
-  return htmlDocument(t, t.siteTitle(charge.merchantName), `${summary(t, charge)}\n${status}\n${instruments}`, {
+  const title = charge.confirmation?.title ?? null
+  return htmlDocument(t, title ?? t.siteTitle(charge.merchantName), `${summary(t, { ...charge, title })}\n${status}\n${instruments}`, {
     "text-copied": t.copied,
     "text-paid": t.paid,
     "text-paid-detail": t.paidDetail(Money.formatReais(charge.total))
-  })
+  }, charge.confirmation === null ? undefined : themeOf(charge.confirmation.colors))
 }

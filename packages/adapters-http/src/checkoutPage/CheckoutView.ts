@@ -6,10 +6,11 @@
  * named as the API names it, so an error the API reports about
  * `customer.documentNumber` is shown under that field.
  */
-import type { HostedCheckout, PaymentMethodInput } from "@billing/core"
+import { type HostedCheckout, hostedInstallments, type HostedInstallmentTerms, Money, type PaymentMethodInput } from "@billing/core"
 import { escapeHtml, type Html, htmlDocument } from "./Html.ts"
 import { summary } from "./Summary.ts"
 import type { FieldName, PageTexts } from "./Texts.ts"
+import { themeOf } from "./Theme.ts"
 
 /** What the buyer sent back, and what was wrong with it. */
 export interface FormState {
@@ -24,6 +25,24 @@ export const emptyForm: FormState = { values: {}, errors: {} }
 /** The methods the page offers: Pix Automático waits for its own step. */
 export const pageMethods = (checkout: HostedCheckout): ReadonlyArray<PaymentMethodInput> =>
   checkout.methods.filter((m) => m !== "pix_automatico")
+
+/** The form field of the `i`-th order bump: one name each, so a form sent back keeps which were ticked. */
+export const bumpField = (i: number) => `orderBumps[${i}]`
+
+/** The order bumps ticked in `values`, by price id (only those the checkout offers). */
+export const tickedBumps = (checkout: HostedCheckout, values: Readonly<Record<string, string>>) =>
+  checkout.orderBumps.filter((bump, i) => values[bumpField(i)] === bump.priceId)
+
+/** What the buyer pays before a coupon: the checkout's lines and the bumps ticked. */
+export const subtotalOf = (checkout: HostedCheckout, bumps: ReadonlyArray<{ readonly amount: Money.Cents }>) =>
+  Money.cents(bumps.reduce<number>((sum, bump) => sum + bump.amount, checkout.total))
+
+/** The installments' options for paying `amount`, with what each costs in all (and the fees, when the buyer bears them). */
+export const installmentOptions = (t: PageTexts, terms: HostedInstallmentTerms, amount: Money.Cents) =>
+  hostedInstallments(terms, amount).map((plan) => ({
+    value: String(plan.installments),
+    label: t.installmentOption(plan.installments, Money.formatReais(plan.total), plan.surcharge > 0 ? Money.formatReais(plan.surcharge) : null)
+  }))
 
 const idOf = (field: string) => `f-${field.replaceAll(".", "-")}`
 const errorIdOf = (field: string) => `e-${field.replaceAll(".", "-")}`
@@ -95,10 +114,10 @@ ${methods.map((method) => `<label class="method"><input type="radio" name="payme
 </fieldset>`
 
 // The card fieldset starts disabled: without the script the card cannot be tokenized, and must not be posted.
-const cardFields = (t: PageTexts, state: FormState, maxInstallments: number): Html => {
+const cardFields = (t: PageTexts, state: FormState, terms: HostedInstallmentTerms, amount: Money.Cents): Html => {
   const chosen = state.values.installments ?? "1"
-  const options = Array.from({ length: maxInstallments }, (_, i) => i + 1)
-    .map((n) => `<option value="${n}"${String(n) === chosen ? " selected" : ""}>${escapeHtml(t.installment(n))}</option>`).join("")
+  const options = installmentOptions(t, terms, amount)
+    .map((o) => `<option value="${o.value}"${o.value === chosen ? " selected" : ""}>${escapeHtml(o.label)}</option>`).join("")
   return `<fieldset class="group" id="card" data-method-section="creditcard" disabled>
 <legend>${escapeHtml(t.methods.creditcard)}</legend>
 <noscript><p class="note">${escapeHtml(t.cardNeedsScript)}</p></noscript>
@@ -115,24 +134,45 @@ ${field(t, state, "card.cvv", { posted: false, attributes: `inputmode="numeric" 
 </fieldset>`
 }
 
+/** Each order bump as a checkbox that adds its price; the script adds it to the total shown, the payment to the charge. */
+const bumpFields = (t: PageTexts, state: FormState, checkout: HostedCheckout): Html =>
+  checkout.orderBumps.length === 0 ? "" : `<fieldset class="group bumps">
+<legend>${escapeHtml(t.bumpsHeading)}</legend>
+${checkout.orderBumps.map((bump, i) => `<label class="bump"><input type="checkbox" name="${bumpField(i)}" value="${escapeHtml(bump.priceId)}" data-bump-amount="${bump.amount}"${state.values[bumpField(i)] === bump.priceId ? " checked" : ""}> <span class="bump-label">${escapeHtml(bump.label)}</span> <span class="bump-price">${escapeHtml(t.bumpPrice(Money.formatReais(bump.amount)))}</span></label>`).join("\n")}
+</fieldset>`
+
+// The button applies the code at once (with the script); without it, the payment checks the code itself.
+const couponField = (t: PageTexts, state: FormState): Html =>
+  `<div class="coupon">
+${field(t, state, "couponCode", { attributes: `maxlength="100" autocomplete="off"` })}
+<button type="button" class="secondary apply-coupon" hidden>${escapeHtml(t.applyCoupon)}</button>
+<p class="coupon-result" id="coupon-result" role="status"></p>
+</div>`
+
 /** The page of a link or session that can be paid, with `state` from an attempt that failed. */
 export const checkoutDocument = (t: PageTexts, checkout: HostedCheckout, state: FormState): Html => {
   const methods = pageMethods(checkout)
   const hasErrors = state.alert !== undefined || Object.keys(state.errors).length > 0
-  const form = `<form class="checkout" method="post" action="/pay/${escapeHtml(checkout.id)}" data-checkout="${escapeHtml(checkout.id)}">
+  const total = subtotalOf(checkout, tickedBumps(checkout, state.values))
+  const form = `<form class="checkout" method="post" action="/pay/${escapeHtml(checkout.id)}" data-checkout="${escapeHtml(checkout.id)}" data-price-ids="${escapeHtml(checkout.priceIds.join(" "))}">
+${bumpFields(t, state, checkout)}
 ${buyerFields(t, state, checkout)}
 ${methodChoice(t, methods, state.values.paymentMethod)}
 ${methods.includes("boleto") ? addressFields(t, state) : ""}
-${methods.includes("creditcard") ? cardFields(t, state, checkout.maxInstallments) : ""}
-${field(t, state, "couponCode", { attributes: `maxlength="100" autocomplete="off"` })}
+${methods.includes("creditcard") ? cardFields(t, state, checkout.installments, total) : ""}
+${couponField(t, state)}
 <div id="form-alert" class="alert" role="alert" tabindex="-1"${hasErrors ? "" : " hidden"}>${escapeHtml(state.alert ?? (hasErrors ? t.errorsHeading : ""))}</div>
 <button type="submit" class="pay">${escapeHtml(t.pay)}</button>
+${checkout.cancelUrl === null ? "" : `<p class="cancel"><a href="${escapeHtml(checkout.cancelUrl)}">${escapeHtml(t.cancel)}</a></p>`}
 </form>`
-  return htmlDocument(t, t.siteTitle(checkout.merchantName), `${summary(t, checkout)}\n${form}`, {
+  const page = { ...checkout, total }
+  return htmlDocument(t, checkout.title ?? t.siteTitle(checkout.merchantName), `${summary(t, page, true)}\n${form}`, {
     "text-paying": t.paying,
     "text-pay": t.pay,
     "text-tokenize-failed": t.tokenizeFailed,
     "text-network-failed": t.networkFailed,
-    "text-errors": t.errorsHeading
-  })
+    "text-errors": t.errorsHeading,
+    "text-coupon-unavailable": t.couponUnavailable,
+    ...Object.fromEntries(Object.entries(t.couponRefused).map(([reason, text]) => [`text-coupon-${reason.toLowerCase().replaceAll("_", "-")}`, text]))
+  }, themeOf(checkout.colors))
 }

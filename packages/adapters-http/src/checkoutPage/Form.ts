@@ -4,11 +4,13 @@
  * an e-mail or a CEP the API would refuse is refused here with the same
  * message, under its field. Empty fields are absent, as `null` is for the
  * API. A session's buyer is the session's: only an address is taken from
- * the form, for a boleto.
+ * the form, for a boleto. Order bumps are the boxes ticked among those the
+ * link offers.
  */
 import { type HostedCheckout, type HostedPaymentChoices, InvalidData, PayCheckoutRequest } from "@billing/core"
 import { Result, Schema } from "effect"
 import { issueFields } from "../Middleware.ts"
+import { tickedBumps } from "./CheckoutView.ts"
 
 const p = PayCheckoutRequest.fields
 
@@ -64,6 +66,6 @@ export const readForm = (
     couponCode: values.couponCode,
     cardToken: values.paymentMethod === "creditcard" ? values.cardToken : undefined
   }))
-  if (Result.isSuccess(decoded)) return Result.succeed(decoded.success)
+  if (Result.isSuccess(decoded)) return Result.succeed({ ...decoded.success, orderBumps: tickedBumps(checkout, values).map((bump) => bump.priceId) })
   return Result.fail(new InvalidData({ message: "Dados inválidos", details: issueFields(decoded.failure.issue) }))
 }

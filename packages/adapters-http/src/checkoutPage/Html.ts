@@ -9,6 +9,7 @@
 import { HttpServerResponse } from "effect/http"
 import { script, stylesheet } from "./Assets.ts"
 import type { PageTexts } from "./Texts.ts"
+import type { PageTheme } from "./Theme.ts"
 
 /** Text made safe for HTML content and attribute values. */
 export const escapeHtml = (text: string): string =>
@@ -37,9 +38,24 @@ export const securityHeaders: Readonly<Record<string, string>> = {
   "cache-control": "no-store"
 }
 
-/** A whole page: `main` inside the shared head and frame. */
-export const htmlDocument = (t: PageTexts, title: string, main: Html, data: Readonly<Record<string, string>> = {}): Html => {
-  const attributes = Object.entries(data).map(([key, value]) => ` data-${key}="${escapeHtml(value)}"`).join("")
+/** The merchant's colors: the theme's stylesheet after the page's, and each color changed for contrast noted in the head. */
+const themeHead = (theme: PageTheme | undefined): Html =>
+  theme === undefined ? "" : [
+    ...theme.adjustments.map((a) => `\n<!-- ${a.setting} ${escapeHtml(a.requested)} adjusted to ${a.used} for contrast AA -->`),
+    `\n<link rel="stylesheet" href="${theme.path}">`
+  ].join("")
+
+/** The colors used, and each one asked for that was changed, as data of the body. */
+const themeData = (theme: PageTheme | undefined): Record<string, string> => {
+  if (theme === undefined) return {}
+  const used = { "color-primary": theme.accent, "color-secondary": theme.background, "color-font": theme.ink }
+  const names = { primaryColor: "color-primary", secondaryColor: "color-secondary", fontColor: "color-font" } as const
+  return { ...used, ...Object.fromEntries(theme.adjustments.map((a) => [`${names[a.setting]}-adjusted-from`, a.requested])) }
+}
+
+/** A whole page: `main` inside the shared head and frame, in the merchant's colors when `theme` has them. */
+export const htmlDocument = (t: PageTexts, title: string, main: Html, data: Readonly<Record<string, string>> = {}, theme?: PageTheme): Html => {
+  const attributes = Object.entries({ ...data, ...themeData(theme) }).map(([key, value]) => ` data-${key}="${escapeHtml(value)}"`).join("")
   return `<!doctype html>
 <html lang="${t.lang}">
 <head>
@@ -47,7 +63,7 @@ export const htmlDocument = (t: PageTexts, title: string, main: Html, data: Read
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${stylesheet.path}">
+<link rel="stylesheet" href="${stylesheet.path}">${themeHead(theme)}
 <script src="${script.path}" defer></script>
 </head>
 <body${attributes}>

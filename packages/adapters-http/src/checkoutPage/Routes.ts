@@ -2,21 +2,24 @@
  * The hosted checkout page's routes, at the URLs the API hands out
  * (`/pay/{id}` of links, sessions and a subscription's `checkoutUrl`):
  *
- * - `GET /pay/{id}`: the page (HTML);
+ * - `GET /pay/{id}`: the page (HTML); a charge's as `/pay/{chargeId}?from={linkId}`
+ *   after a payment on the link, so its confirmation can say what the link says;
  * - `POST /pay/{id}`: the form's payment, through the use case of
  *   `POST /v1/checkouts/pay`; then 303 to the charge's page, or the form
  *   again with what was wrong;
  * - `POST /pay/{id}/tokenize`: the card of that link or session (JSON), the
  *   only route that ever receives a card number;
+ * - `GET /pay/{id}/quote`: the total and installments of a link with the
+ *   order bumps ticked and a coupon's discount (JSON), as the script shows them;
  * - `GET /pay/{chargeId}/status`: that charge's status (JSON), polled;
- * - `GET /pay/assets/{file}`: the stylesheet and script.
+ * - `GET /pay/assets/{file}`: the stylesheet, the script and the merchants' color themes.
  *
  * Every route is public and throttled per client address. A failure never
  * shows a stack trace or JSON to the buyer: unknown ids are a 404 page,
  * what can no longer be paid a 410 page, anything unexpected a 500 page
  * (logged).
  */
-import { Billing, CardInput, type HostedCheckout, hostedKindOf, type HostedPage } from "@billing/core"
+import { Billing, CardInput, type HostedCheckout, hostedKindOf, type HostedPage, Money } from "@billing/core"
 import { Cause, Effect, Redacted, Result, Schema } from "effect"
 import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { throttleAddress } from "../ClientAddress.ts"
@@ -24,11 +27,12 @@ import { envelopeResponse, statusOf } from "../ErrorEnvelope.ts"
 import { capture, type Services } from "../handlers/Common.ts"
 import { assetAt, ASSETS_PATH } from "./Assets.ts"
 import { chargeDocument } from "./ChargeView.ts"
-import { checkoutDocument, emptyForm, type FormState } from "./CheckoutView.ts"
+import { checkoutDocument, emptyForm, type FormState, installmentOptions, subtotalOf, tickedBumps } from "./CheckoutView.ts"
 import { formValues, readForm } from "./Form.ts"
 import { htmlResponse, securityHeaders } from "./Html.ts"
 import { noticeDocument } from "./NoticeView.ts"
 import { type PageTexts, textsFor } from "./Texts.ts"
+import { themeStylesheetAt } from "./Theme.ts"
 
 type PageServices =
   | Services<ReturnType<typeof Billing.hostedPage>>
@@ -100,6 +104,28 @@ const readBody = (request: HttpServerRequest.HttpServerRequest) =>
 
 const jsonResponse = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body, { status, headers: securityHeaders })
 
+const queryOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://page").searchParams
+
+/**
+ * The total of `checkout` with the bumps ticked in `query` (the form's own
+ * fields) less `discount` centavos (a coupon's, as the public validation
+ * answered it), and the installments of that total: for display only, the
+ * payment prices itself.
+ */
+const quote = (t: PageTexts, checkout: HostedCheckout, query: URLSearchParams) => {
+  const subtotal = subtotalOf(checkout, tickedBumps(checkout, formValues(query.entries())))
+  const asked = Number(query.get("discount") ?? "0")
+  const discount = Money.cents(Number.isSafeInteger(asked) ? Math.min(Math.max(asked, 0), subtotal) : 0)
+  const total = Money.cents(subtotal - discount)
+  return {
+    subtotal,
+    total: Money.formatReais(total),
+    discount: discount > 0 ? `-${Money.formatReais(discount)}` : null,
+    couponApplied: discount > 0 ? t.couponApplied(Money.formatReais(discount)) : null,
+    installments: checkout.methods.includes("creditcard") ? installmentOptions(t, checkout.installments, total) : []
+  }
+}
+
 /** The routes of the page, with the engine's services captured when the server starts. */
 export const CheckoutPageLive = HttpRouter.use(Effect.fn("CheckoutPage.routes")(function*(router) {
   const provide = yield* capture<PageServices>()
@@ -107,22 +133,34 @@ export const CheckoutPageLive = HttpRouter.use(Effect.fn("CheckoutPage.routes")(
     provide(Billing.admitHostedRequest(budget, throttleAddress(request)))
 
   yield* router.add("GET", `${ASSETS_PATH}/:file`, (request) => {
-    const asset = assetAt(new URL(request.url, "http://page").pathname)
-    return Effect.succeed(asset === undefined
-      ? HttpServerResponse.empty({ status: 404 })
-      : HttpServerResponse.uint8Array(asset.body, {
-        contentType: asset.contentType,
-        headers: { "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" }
-      }))
+    const path = new URL(request.url, "http://page").pathname
+    const asset = assetAt(path)
+    const theme = themeStylesheetAt(path)
+    // Both are named by their content: cached for good.
+    const cached = { "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" }
+    return Effect.succeed(asset !== undefined
+      ? HttpServerResponse.uint8Array(asset.body, { contentType: asset.contentType, headers: cached })
+      : theme !== undefined
+      ? HttpServerResponse.text(theme, { contentType: "text/css; charset=utf-8", headers: cached })
+      : HttpServerResponse.empty({ status: 404 }))
   })
 
   yield* router.add("GET", "/pay/:id", (request) => {
     const t = textsOf(request)
     return Effect.gen(function*() {
       yield* admit("read", request)
-      return pageResponse(t, yield* provide(Billing.hostedPage(yield* pathId)))
+      return pageResponse(t, yield* provide(Billing.hostedPage(yield* pathId, queryOf(request).get("from") ?? undefined)))
     }).pipe(orFailurePage(t))
   })
+
+  yield* router.add("GET", "/pay/:id/quote", (request) =>
+    Effect.gen(function*() {
+      yield* admit("read", request)
+      const id = yield* pathId
+      const page = hostedKindOf(id) === "charge" ? undefined : yield* provide(Billing.hostedPage(id))
+      if (page?._tag !== "Checkout") return yield* envelopeResponse(404, "CHECKOUT_NOT_FOUND", `Checkout ${id} não encontrado`)
+      return jsonResponse(quote(textsOf(request), page, queryOf(request)))
+    }).pipe(orEnvelope))
 
   yield* router.add("POST", "/pay/:id", (request) => {
     const t = textsOf(request)
@@ -164,7 +202,7 @@ const afterPayment = (t: PageTexts, checkout: HostedCheckout, values: Record<str
     // A trial charges nothing today: there is no charge to show.
     return Effect.succeed(chargeId === undefined
       ? htmlResponse(200, noticeDocument(t, { title: t.paid, detail: t.trialStarted }))
-      : HttpServerResponse.redirect(`/pay/${encodeURIComponent(chargeId)}`, { status: 303, headers: securityHeaders }))
+      : HttpServerResponse.redirect(`/pay/${encodeURIComponent(chargeId)}?from=${encodeURIComponent(checkout.id)}`, { status: 303, headers: securityHeaders }))
   }
   const error = paid.failure
   if (NOT_FOUND.has(error._tag)) return Effect.fail(error)

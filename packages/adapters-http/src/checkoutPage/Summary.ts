@@ -14,16 +14,28 @@ const lineItem = (t: PageTexts, line: HostedLine): Html => {
 </li>`
 }
 
-/** The merchant as the page's heading, then the lines and the total. */
-export const summary = (t: PageTexts, page: { readonly merchantName: string; readonly lines: ReadonlyArray<HostedLine>; readonly total: Money.Cents }): Html =>
+interface SummaryOf {
+  readonly merchantName: string
+  /** The link's `checkoutName`, heading the summary. */
+  readonly title?: string | null | undefined
+  readonly lines: ReadonlyArray<HostedLine>
+  readonly total: Money.Cents
+}
+
+/**
+ * The merchant as the page's heading, then the lines and the total. On a
+ * form (`live`), the total is a live region the script updates as order
+ * bumps are ticked and a coupon applied, with a discount row for the coupon.
+ */
+export const summary = (t: PageTexts, page: SummaryOf, live = false): Html =>
   `<header class="merchant">
 <p class="merchant-label">${escapeHtml(t.soldBy)}</p>
 <h1>${escapeHtml(page.merchantName)}</h1>
 </header>
 <section class="summary" aria-labelledby="summary-title">
-<h2 id="summary-title">${escapeHtml(t.summary)}</h2>
+<h2 id="summary-title">${escapeHtml(page.title ?? t.summary)}</h2>
 <ul class="lines">
 ${page.lines.map((line) => lineItem(t, line)).join("\n")}
 </ul>
-<p class="total"><span>${escapeHtml(t.total)}</span> <strong>${escapeHtml(Money.formatReais(page.total))}</strong></p>
+${live ? `<p class="discount" id="discount" hidden><span>${escapeHtml(t.discount)}</span> <strong id="discount-amount"></strong></p>\n` : ""}<p class="total"${live ? ` id="total" aria-live="polite"` : ""}><span>${escapeHtml(t.total)}</span> <strong>${escapeHtml(Money.formatReais(page.total))}</strong></p>
 </section>`

@@ -9,7 +9,7 @@
  * card fields; the button "Pagar"; "QR Code Pix"; "Pix copia e cola";
  * "Pagamento confirmado".
  */
-import type { PaymentMethodInput } from "@billing/core"
+import type { HostedCharge, PaymentMethodInput } from "@billing/core"
 
 /** A field of the page's form, by the API's name for it, so the API's errors land next to it. */
 export type FieldName =
@@ -54,7 +54,6 @@ export interface PageTexts {
   readonly methods: Readonly<Record<PaymentMethodInput, string>>
   readonly fields: Readonly<Record<FieldName, string>>
   readonly hints: Partial<Readonly<Record<FieldName, string>>>
-  readonly installment: (n: number) => string
   readonly cardNeedsScript: string
   readonly pay: string
   readonly paying: string
@@ -78,6 +77,25 @@ export interface PageTexts {
   readonly paid: string
   readonly paidDetail: (amount: string) => string
   readonly trialStarted: string
+  /** One option of the installments' select: `amounts` already in reais. */
+  readonly installmentOption: (n: number, total: string, surcharge: string | null) => string
+  readonly bumpsHeading: string
+  readonly bumpPrice: (amount: string) => string
+  readonly applyCoupon: string
+  readonly couponApplied: (discount: string) => string
+  readonly couponRefused: Readonly<Record<string, string>>
+  readonly couponUnavailable: string
+  readonly discount: string
+  readonly cancel: string
+  readonly confirmation: {
+    readonly amount: string
+    readonly method: string
+    readonly date: string
+    readonly paymentTypes: Readonly<Record<HostedCharge["paymentType"], string>>
+    readonly cardInstallments: (n: number) => string
+    readonly redirecting: string
+    readonly backToShop: string
+  }
   readonly gone: Readonly<Record<"paid" | "inactive" | "expired", { readonly title: string; readonly detail: string }>>
   readonly notFound: { readonly title: string; readonly detail: string }
   readonly tooMany: { readonly title: string; readonly detail: (seconds: number) => string }
@@ -133,7 +151,6 @@ export const ptBR: PageTexts = {
     "customer.documentNumber": "Somente números, 11 (CPF) ou 14 (CNPJ) dígitos.",
     "customer.phone": "Com DDD, por exemplo +55 11 98765-4321."
   },
-  installment: (n) => (n === 1 ? "À vista" : `${n}x`),
   cardNeedsScript: "Para pagar com cartão, ative o JavaScript do navegador: o número do cartão é enviado só para a tokenização.",
   pay: "Pagar",
   paying: "Processando…",
@@ -163,6 +180,35 @@ export const ptBR: PageTexts = {
   paid: "Pagamento confirmado",
   paidDetail: (amount) => `Recebemos ${amount}. Obrigado!`,
   trialStarted: "Assinatura iniciada: o período grátis já começou.",
+  installmentOption: (n, total, surcharge) =>
+    n === 1 ? `À vista · ${total}` : surcharge === null ? `${n}x sem juros · total ${total}` : `${n}x · total ${total} (inclui ${surcharge} de juros)`,
+  bumpsHeading: "Aproveite também",
+  bumpPrice: (amount) => `+ ${amount}`,
+  applyCoupon: "Aplicar cupom",
+  couponApplied: (discount) => `Cupom aplicado: desconto de ${discount}.`,
+  couponRefused: {
+    COUPON_NOT_FOUND: "Cupom não encontrado.",
+    COUPON_INACTIVE: "Este cupom não está ativo.",
+    COUPON_NOT_STARTED: "Este cupom ainda não começou a valer.",
+    COUPON_EXPIRED: "Este cupom expirou.",
+    COUPON_EXHAUSTED: "Este cupom já foi usado o máximo de vezes.",
+    COUPON_NOT_APPLICABLE: "Este cupom não vale para esta compra.",
+    PRODUCT_NOT_ELIGIBLE: "Este cupom não vale para estes produtos.",
+    MIN_AMOUNT_NOT_MET: "A compra não atinge o valor mínimo do cupom.",
+    COUPON_ALREADY_USED: "Você já usou este cupom."
+  },
+  couponUnavailable: "Não foi possível validar o cupom agora; ele será conferido no pagamento.",
+  discount: "Desconto",
+  cancel: "Cancelar e voltar à loja",
+  confirmation: {
+    amount: "Valor",
+    method: "Forma de pagamento",
+    date: "Data",
+    paymentTypes: { PIX: "Pix", BOLETO: "Boleto", CREDIT_CARD: "Cartão de crédito" },
+    cardInstallments: (n) => (n === 1 ? "Cartão de crédito à vista" : `Cartão de crédito em ${n}x`),
+    redirecting: "Você será levado de volta à loja em instantes.",
+    backToShop: "Voltar para a loja"
+  },
   gone: {
     paid: { title: "Este pagamento já foi feito", detail: "Este link de pagamento já foi usado e não aceita outro pagamento." },
     inactive: { title: "Link indisponível", detail: "Este link de pagamento foi desativado pela loja. Fale com ela para receber um novo." },

@@ -1,7 +1,8 @@
 /**
  * Hosted checkouts (spec: Checkout links and sessions; shapes from the
  * provider's collection): reusable links and single-use sessions. They are
- * records with a `url`; the hosted page itself comes with a later issue.
+ * records with a `url`, whose hosted page (`HostedCheckout.ts`) honours a
+ * link's page settings (`CheckoutLinkSettings`), checked here.
  */
 import { Clock, Effect, Option, Schema, Struct } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
@@ -11,6 +12,8 @@ import {
   type CheckoutLinkInput,
   CheckoutNotFound,
   type CheckoutSessionInput,
+  linkSettingsOf,
+  maxInstallmentsOf,
   SessionNotFound,
   toCheckoutLinkView
 } from "../domain/CheckoutLink.ts"
@@ -49,6 +52,29 @@ const checkPrice = Effect.fnUntraced(function*(accountId: string, priceId: strin
   if (price === undefined || !price.isActive) return yield* new PriceNotFound({ message: `Preço ${priceId} não encontrado`, details: { priceId } })
 })
 
+/**
+ * What the schema of one setting cannot see: free installments beyond the
+ * link's maximum (on an update, the maximum may be the stored one), and
+ * order bumps, which add a price to the link's and so need the link to sell
+ * a price (not a product) and each bump to be an active price of the account.
+ */
+const checkPageSettings = Effect.fnUntraced(function*(link: CheckoutLink) {
+  const settings = linkSettingsOf(link.settings)
+  if (settings.freeInstallments !== undefined && settings.freeInstallments > maxInstallmentsOf(settings)) {
+    return yield* invalidData("freeInstallments", `freeInstallments must not exceed maxInstallments (${maxInstallmentsOf(settings)})`)
+  }
+  const bumps = settings.orderBumps ?? []
+  if (bumps.length > 0 && link.priceId === null && link.items === null) {
+    return yield* invalidData("orderBumps", "order bumps need a link that sells a priceId")
+  }
+  for (const [i, bump] of bumps.entries()) {
+    if (bumps.findIndex((other) => other.priceId === bump.priceId) !== i || bump.priceId === link.priceId) {
+      return yield* invalidData(`orderBumps[${i}].priceId`, "each order bump is a different price from the link's")
+    }
+    yield* checkPrice(link.accountId, bump.priceId)
+  }
+})
+
 const save = (link: CheckoutLink) =>
   Effect.flatMap(Transactor, (t) => t.withTransaction(Effect.flatMap(CheckoutLinks, (links) => links.save(link))))
 
@@ -81,6 +107,7 @@ export const createCheckoutLink = Effect.fn("CheckoutLinks.create")(function*(in
     createdAt: at,
     updatedAt: at
   }
+  yield* checkPageSettings(link)
   yield* save(link)
   return toCheckoutLinkView(link, origin)
 })
@@ -120,6 +147,7 @@ export const updateCheckoutLink = Effect.fn("CheckoutLinks.update")(function*(id
     status: input.status ?? current.status,
     updatedAt: new Date(yield* Clock.currentTimeMillis)
   }
+  yield* checkPageSettings(link)
   yield* save(link)
   return toCheckoutLinkView(link, origin)
 })

@@ -5,12 +5,21 @@
  * credential, as for `POST /v1/checkouts/pay`; so the view carries only what
  * the buyer holding it needs (the merchant's name, the lines, the total, the
  * means of payment) and nothing of any other buyer: not a link's past
- * payments, not a charge's payer.
+ * payments, not a charge's payer. A link's page settings (its name, colors,
+ * order bumps, installments, messages and URLs) come along as they were
+ * checked when the link was saved.
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import { type Charge, ChargeNotFound, OPEN_STATUSES, type PaymentMethodInput, type PaymentType } from "../domain/Charge.ts"
-import { type CheckoutLink, CheckoutNotFound, SessionNotFound } from "../domain/CheckoutLink.ts"
+import {
+  type CheckoutLink,
+  type CheckoutLinkSettings,
+  CheckoutNotFound,
+  linkSettingsOf,
+  maxInstallmentsOf,
+  SessionNotFound
+} from "../domain/CheckoutLink.ts"
 import type { PriceRecurrence } from "../domain/Product.ts"
 import type { SubscriptionItem } from "../domain/Subscription.ts"
 import type { Cents } from "../money/Money.ts"
@@ -18,6 +27,7 @@ import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
 import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
+import { planInstallments } from "../rules/Installments.ts"
 import { lineTotal } from "../rules/Items.ts"
 import { linesTotal, type PurchaseLine, resolvePurchase } from "./PriceCheckout.ts"
 
@@ -47,17 +57,56 @@ export interface PrefilledBuyer {
   readonly phone?: string
 }
 
+/** The merchant's colors for the page, as set on the link (`#RRGGBB`); the page keeps them readable. */
+export interface HostedColors {
+  readonly primary: string | null
+  readonly secondary: string | null
+  readonly font: string | null
+}
+
+/** An order bump offered on the page: a box that adds `amount` to the purchase. */
+export interface HostedOrderBump {
+  readonly priceId: string
+  readonly label: string
+  readonly amount: Cents
+}
+
+/** How a card may be paid in installments on this link. */
+export interface HostedInstallmentTerms {
+  readonly max: number
+  readonly free: number
+  readonly passFeesToCustomer: boolean
+}
+
 /** A link or session that can be paid. */
 export interface HostedCheckout {
   readonly _tag: "Checkout"
   readonly id: string
   readonly kind: CheckoutLink["kind"]
   readonly merchantName: string
+  /** The link's `checkoutName`. */
+  readonly title: string | null
   readonly lines: ReadonlyArray<HostedLine>
+  /** The price ids bought (without bumps), for the coupon's validation. */
+  readonly priceIds: ReadonlyArray<string>
   readonly total: Cents
   readonly methods: ReadonlyArray<PaymentMethodInput>
   readonly buyer: PrefilledBuyer | null
-  readonly maxInstallments: number
+  readonly installments: HostedInstallmentTerms
+  readonly orderBumps: ReadonlyArray<HostedOrderBump>
+  readonly colors: HostedColors
+  readonly cancelUrl: string | null
+}
+
+/** What the link says to a buyer who has paid, shown on the charge's page. */
+export interface HostedConfirmation {
+  readonly title: string | null
+  readonly colors: HostedColors
+  readonly successMessage: string | null
+  /** Where the page sends the buyer by itself after the payment. */
+  readonly redirectUrl: string | null
+  /** Where a "back to the shop" link goes. */
+  readonly returnUrl: string | null
 }
 
 /** A charge to pay, or paid: what the buyer needs to pay it where they are. */
@@ -68,7 +117,12 @@ export interface HostedCharge {
   readonly lines: ReadonlyArray<HostedLine>
   readonly total: Cents
   readonly paymentType: PaymentType
+  /** The card's installments. */
+  readonly installments: number | null
   readonly paid: boolean
+  readonly paidAt: Date | null
+  /** The link the charge was paid through, when the page came from it. */
+  readonly confirmation: HostedConfirmation | null
   readonly pix: { readonly emv: string; readonly qrCode: string; readonly expiresAt: Date } | null
   readonly boleto: { readonly digitableLine: string; readonly dueDate: string } | null
 }
@@ -111,11 +165,40 @@ const itemLine = (item: SubscriptionItem): HostedLine => ({
   recurrence: recurrenceOf(item)
 })
 
-// Free JSON until the link's settings get their schema: anything but a whole 1 to 12 means the spec's maximum.
-const maxInstallmentsOf = (settings: CheckoutLink["settings"]) => {
-  const max = settings.maxInstallments
-  return typeof max === "number" && Number.isInteger(max) && max >= 1 && max <= 12 ? max : 12
-}
+const colorsOf = (settings: CheckoutLinkSettings): HostedColors => ({
+  primary: settings.primaryColor ?? null,
+  secondary: settings.secondaryColor ?? null,
+  font: settings.fontColor ?? null
+})
+
+const installmentTermsOf = (settings: CheckoutLinkSettings): HostedInstallmentTerms => ({
+  max: maxInstallmentsOf(settings),
+  free: settings.freeInstallments ?? 0,
+  passFeesToCustomer: settings.passFeesToCustomer ?? false
+})
+
+/** The link's order bumps that can still be bought; one archived since is left out rather than failing the page. */
+const orderBumpsOf = Effect.fnUntraced(function*(settings: CheckoutLinkSettings, accountId: string) {
+  const offered: Array<HostedOrderBump> = []
+  for (const bump of settings.orderBumps ?? []) {
+    const purchase = yield* resolvePurchase({ items: [{ priceId: bump.priceId }] }, accountId).pipe(Effect.option)
+    if (Option.isNone(purchase) || purchase.value._tag !== "Lines") continue
+    const [line] = purchase.value.lines
+    offered.push({ priceId: bump.priceId, label: bump.label ?? line!.product.name, amount: line!.price.amount })
+  }
+  return offered
+})
+
+/**
+ * Each way to pay `amount` by card on a link: 1 to its maximum installments,
+ * with what the buyer pays in all under the engine's installment rules
+ * (`planInstallments`, the same the card payment uses); a count the amount
+ * cannot be split into (under R$ 0,01 each) is left out.
+ */
+export const hostedInstallments = (terms: HostedInstallmentTerms, amount: Cents) =>
+  Array.from({ length: terms.max }, (_, i) =>
+    planInstallments({ amount, installments: i + 1, freeInstallments: terms.free, passFeesToCustomer: terms.passFeesToCustomer })
+  ).flatMap((plan) => (Result.isSuccess(plan) ? [plan.success] : []))
 
 const buyerOf = (customer: CheckoutLink["customer"]): PrefilledBuyer | null => {
   if (customer === null) return null
@@ -137,16 +220,22 @@ const checkoutPage = Effect.fnUntraced(function*(kind: CheckoutLink["kind"], id:
   // A price or product archived since the link was made: the link sells nothing any more.
   const purchase = yield* resolvePurchase(sells, link.accountId).pipe(Effect.option)
   if (Option.isNone(purchase) || purchase.value._tag !== "Lines") return { _tag: "Gone", reason: "inactive" } satisfies HostedGone
+  const settings = linkSettingsOf(link.settings)
   return {
     _tag: "Checkout",
     id: link.id,
     kind: link.kind,
     merchantName: yield* merchantName(link.accountId),
+    title: settings.checkoutName ?? null,
     lines: purchase.value.lines.map(purchaseLine),
+    priceIds: purchase.value.lines.map((line) => line.price.id),
     total: yield* linesTotal(purchase.value.lines),
     methods: link.allowedPaymentMethods,
     buyer: link.kind === "session" ? buyerOf(link.customer) : null,
-    maxInstallments: maxInstallmentsOf(link.settings)
+    installments: installmentTermsOf(settings),
+    orderBumps: yield* orderBumpsOf(settings, link.accountId),
+    colors: colorsOf(settings),
+    cancelUrl: settings.cancelUrl ?? null
   } satisfies HostedCheckout
 })
 
@@ -160,7 +249,28 @@ const chargeLines = Effect.fnUntraced(function*(charge: Charge) {
   return [{ product: charge.description, price: null, quantity: 1, amount: charge.amount, recurrence: null }]
 })
 
-const chargePage = Effect.fnUntraced(function*(id: string) {
+/**
+ * What the link or session `from` says after a payment, when it is the
+ * charge's merchant's: the page of a charge names the link it was paid
+ * through in its address, and no merchant's messages or redirect may be
+ * shown on another's charge.
+ */
+const confirmationOf = Effect.fnUntraced(function*(charge: Charge, from: string | undefined) {
+  const kind = from === undefined ? undefined : hostedKindOf(from)
+  if (from === undefined || (kind !== "link" && kind !== "session")) return null
+  const found = yield* (yield* CheckoutLinks).findForPayment(kind, from)
+  if (Option.isNone(found) || found.value.accountId !== charge.accountId) return null
+  const settings = linkSettingsOf(found.value.settings)
+  return {
+    title: settings.checkoutName ?? null,
+    colors: colorsOf(settings),
+    successMessage: settings.successMessage ?? null,
+    redirectUrl: settings.redirectAfterPaymentUrl ?? null,
+    returnUrl: settings.successUrl ?? null
+  } satisfies HostedConfirmation
+})
+
+const chargePage = Effect.fnUntraced(function*(id: string, from: string | undefined) {
   const found = yield* (yield* Charges).findForDocument(id)
   if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${id} não encontrada`, details: null })
   const charge = found.value
@@ -174,16 +284,23 @@ const chargePage = Effect.fnUntraced(function*(id: string) {
     lines,
     total: charge.amount,
     paymentType: charge.paymentType,
+    installments: charge.card?.installments ?? null,
     paid,
+    paidAt: charge.paidAt,
+    confirmation: yield* confirmationOf(charge, from),
     pix: charge.paymentType === "PIX" && charge.emv !== null ? { emv: charge.emv, qrCode: qrPngDataUrl(charge.emv), expiresAt: charge.expiresAt } : null,
     boleto: charge.boleto === null ? null : { digitableLine: charge.boleto.digitableLine, dueDate: charge.boleto.dueDate }
   } satisfies HostedCharge
 })
 
-/** The page of `id`; `CHECKOUT_NOT_FOUND`, `SESSION_NOT_FOUND` or `CHARGE_NOT_FOUND` when there is none. */
-export const hostedPage = Effect.fn("HostedCheckout.page")(function*(id: string) {
+/**
+ * The page of `id`; `CHECKOUT_NOT_FOUND`, `SESSION_NOT_FOUND` or
+ * `CHARGE_NOT_FOUND` when there is none. A charge's page opened `from` the
+ * link or session it was paid through carries that link's confirmation.
+ */
+export const hostedPage = Effect.fn("HostedCheckout.page")(function*(id: string, from?: string) {
   const kind = hostedKindOf(id)
-  if (kind === "charge") return yield* chargePage(id)
+  if (kind === "charge") return yield* chargePage(id, from)
   if (kind === undefined) return yield* new CheckoutNotFound({ message: `Checkout ${id} não encontrado`, details: null })
   return yield* checkoutPage(kind, id)
 })
@@ -196,5 +313,5 @@ export const hostedChargeStatus = Effect.fn("HostedCheckout.status")(function*(c
   if (hostedKindOf(chargeId) !== "charge") return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
   const found = yield* (yield* Charges).findForDocument(chargeId)
   if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
-  return { status: found.value.status }
+  return { status: found.value.status, paidAt: found.value.paidAt }
 })

@@ -68,17 +68,21 @@ export const tokenizeHostedCard = Effect.fn("HostedCard.tokenize")(function*(che
   })
 })
 
-/** What the buyer decides on the page; the link or session is the page's own, a card comes as its token. */
+/**
+ * What the buyer decides on the page; the link or session is the page's own,
+ * a card comes as its token, and the order bumps ticked as their price ids.
+ */
 export type HostedPaymentChoices = Omit<PayCheckoutRequest, "sessionId" | "checkoutId" | "card" | "tokenId"> & {
   readonly cardToken?: string | undefined
+  readonly orderBumps?: ReadonlyArray<string> | undefined
 }
 
-/** Pays the link or session `checkoutId` as `POST /v1/checkouts/pay` does, a card by its token. */
+/** Pays the link or session `checkoutId` as `POST /v1/checkouts/pay` does, a card by its token, with the bumps ticked. */
 export const payHostedCheckout = Effect.fn("HostedPayment.pay")(function*(checkoutId: string, kind: "link" | "session", choices: HostedPaymentChoices) {
-  const { cardToken, ...body } = choices
+  const { cardToken, orderBumps, ...body } = choices
   const paymentMethodId = cardToken === undefined ? undefined : yield* openCardToken(checkoutId, cardToken)
   return yield* payCheckout(
     { ...body, ...(kind === "session" ? { sessionId: checkoutId } : { checkoutId }) },
-    paymentMethodId === undefined ? {} : { paymentMethodId }
+    { ...(paymentMethodId === undefined ? {} : { paymentMethodId }), ...(orderBumps === undefined ? {} : { orderBumps }) }
   )
 })

@@ -10,7 +10,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { asAccount } from "../auth/AsAccount.ts"
 import { ChargeNotPayable } from "../domain/Charge.ts"
-import { type CheckoutLink, CheckoutNotFound, SessionNotFound } from "../domain/CheckoutLink.ts"
+import { type CheckoutLink, CheckoutNotFound, linkSettingsOf, maxInstallmentsOf, SessionNotFound } from "../domain/CheckoutLink.ts"
 import { InvalidData, invalidData as invalid } from "../domain/Errors.ts"
 import { Identifier, optional } from "../domain/Values.ts"
 import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
@@ -71,17 +71,29 @@ export const payableCheckout = Effect.fnUntraced(function*(body: Pick<PayCheckou
  * on the merchant's terms, bought by the body's buyer (a session's
  * pre-filled one underneath) the way the body chose.
  */
-const checkoutRequestOf = (link: CheckoutLink, body: PayCheckoutRequest & HostedCard) => {
+const checkoutRequestOf = (link: CheckoutLink, body: PayCheckoutRequest & HostedCard, orderBumps: ReadonlyArray<string>) => {
   const { sessionId: _, checkoutId: __, customer, ...choices } = body
   const terms = Object.fromEntries(MERCHANT_TERMS.filter((key) => key in link.settings).map((key) => [key, link.settings[key]]))
+  const bumps = orderBumps.map((priceId) => ({ priceId, quantity: 1, isOrderBump: true }))
   const sells = link.items !== null
-    ? { items: link.items }
+    ? { items: [...link.items, ...bumps] }
     : link.priceId !== null
-    ? { items: [{ priceId: link.priceId, quantity: 1 }] }
+    ? { items: [{ priceId: link.priceId, quantity: 1 }, ...bumps] }
     : { productId: link.productId }
   return decodeRequest({ ...terms, ...choices, ...sells, customer: { ...link.customer, ...customer } }).pipe(
     Effect.mapError((e) => new InvalidData({ message: `Dados inválidos: ${e.message}`, details: null }))
   )
+}
+
+/** The order bumps the buyer ticked, each one the link offers; and installments within the link's maximum. */
+const checkLinkChoices = (link: CheckoutLink, body: PayCheckoutRequest, orderBumps: ReadonlyArray<string>) => {
+  const settings = linkSettingsOf(link.settings)
+  const offered = (settings.orderBumps ?? []).map((bump) => bump.priceId)
+  const unknown = orderBumps.findIndex((priceId, i) => !offered.includes(priceId) || orderBumps.indexOf(priceId) !== i)
+  if (unknown >= 0) return Effect.fail(invalid(`orderBumps[${unknown}]`, "this checkout does not offer this order bump"))
+  const max = maxInstallmentsOf(settings)
+  if ((body.installments ?? 1) > max) return Effect.fail(invalid("installments", `this checkout takes at most ${max} installments`))
+  return Effect.void
 }
 
 /**
@@ -111,12 +123,19 @@ interface HostedCard {
   readonly paymentMethodId?: string | undefined
 }
 
-export const payCheckout = Effect.fn("Checkout.pay")(function*(body: PayCheckoutRequest, card: HostedCard = {}) {
+/** What the hosted page adds to a payment: its card, and the order bumps the buyer ticked (price ids the link offers). */
+export interface HostedExtras extends HostedCard {
+  readonly orderBumps?: ReadonlyArray<string> | undefined
+}
+
+export const payCheckout = Effect.fn("Checkout.pay")(function*(body: PayCheckoutRequest, extras: HostedExtras = {}) {
   const link = yield* payableCheckout(body)
   if (!link.allowedPaymentMethods.includes(body.paymentMethod)) {
     return yield* invalid("paymentMethod", `this checkout accepts ${link.allowedPaymentMethods.join(", ")}`)
   }
-  const request = yield* checkoutRequestOf(link, { ...body, ...card })
+  const { orderBumps = [], ...card } = extras
+  yield* checkLinkChoices(link, body, orderBumps)
+  const request = yield* checkoutRequestOf(link, { ...body, ...card }, orderBumps)
   yield* claimSession(link)
   return yield* createCheckoutCharge(request, { checkoutId: link.id }).pipe(
     asAccount(link.accountId),

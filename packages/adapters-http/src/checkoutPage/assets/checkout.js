@@ -1,8 +1,12 @@
 // The hosted checkout page's one script: what the page cannot do without it.
 // The card goes only to the tokenization route, never into the form; the
 // form's fields follow the chosen method; a charge's status is polled until
-// it is paid; codes get a copy button. The page works without it for Pix and
-// boleto. No framework, no third party, nothing inline (the CSP forbids it).
+// it is paid, then its confirmation is fetched from the page itself and the
+// buyer taken back to the shop when the link says so; codes get a copy
+// button; ticked order bumps and a coupon update the total and installments
+// (the server computes them, /pay/{id}/quote; the coupon is checked by the
+// public validation). The page works without it for Pix and boleto. No
+// framework, no third party, nothing inline (the CSP forbids it).
 "use strict";
 
 (function () {
@@ -43,6 +47,30 @@
     ["pix", "boleto"].forEach(function (id) { var section = document.getElementById(id); if (section) section.hidden = true; });
   }
 
+  // After the confirmation's pause, to the shop; the link in the text goes at once.
+  function setupRedirect() {
+    var note = document.querySelector("[data-redirect]");
+    if (!note) return;
+    var seconds = Number(note.getAttribute("data-redirect-after")) || 5;
+    setTimeout(function () { location.assign(note.getAttribute("data-redirect")); }, seconds * 1000);
+  }
+
+  // The confirmation as the server renders it (amount, method, date, the link's message), swapped into the live region.
+  function confirm(region) {
+    fetch(location.href, { headers: { accept: "text/html" }, cache: "no-store" })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("status");
+        if (!fresh || !fresh.classList.contains("paid")) return Promise.reject();
+        region.classList.add("paid");
+        region.removeAttribute("data-poll");
+        region.replaceChildren.apply(region, Array.prototype.slice.call(fresh.childNodes).map(function (node) { return document.importNode(node, true); }));
+        ["pix", "boleto"].forEach(function (id) { var section = document.getElementById(id); if (section) section.hidden = true; });
+        setupRedirect();
+      })
+      .catch(function () { showPaid(region); });
+  }
+
   function setupPolling() {
     var region = document.querySelector("[data-poll]");
     if (!region) return;
@@ -53,7 +81,7 @@
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (answer) {
           if (!answer) return;
-          if (PAID.indexOf(answer.status) >= 0) { clearInterval(timer); showPaid(region); }
+          if (PAID.indexOf(answer.status) >= 0) { clearInterval(timer); confirm(region); }
           else if (CLOSED.indexOf(answer.status) >= 0) { clearInterval(timer); location.reload(); }
         })
         .catch(function () { /* a dropped poll is tried again at the next tick */ });
@@ -143,6 +171,81 @@
     });
   }
 
+  function getJson(url, init) {
+    return fetch(url, init).then(function (response) { return response.ok ? response.json() : Promise.reject(); });
+  }
+
+  // The total, discount and installments for the bumps ticked and the coupon's discount, from the server.
+  function setupQuote(form) {
+    var id = form.getAttribute("data-checkout");
+    var couponInput = form.querySelector('[data-field="couponCode"]');
+    var applyButton = form.querySelector(".apply-coupon");
+    var result = document.getElementById("coupon-result");
+    var bumps = Array.prototype.slice.call(form.querySelectorAll("[data-bump-amount]"));
+    var applied = "";
+    var generation = 0;
+
+    function quote(discount) {
+      var query = new URLSearchParams();
+      bumps.forEach(function (box) { if (box.checked) query.append(box.name, box.value); });
+      query.set("discount", String(discount));
+      return getJson("/pay/" + encodeURIComponent(id) + "/quote?" + query.toString(), { headers: { accept: "application/json" } });
+    }
+
+    function validate(code, subtotal) {
+      var productIds = (form.getAttribute("data-price-ids") || "").split(" ").filter(Boolean);
+      bumps.forEach(function (box) { if (box.checked) productIds.push(box.value); });
+      return getJson("/v1/coupons/validate", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ code: code, amount: subtotal / 100, productIds: productIds, chargeType: "ONE_TIME" })
+      });
+    }
+
+    function show(answer) {
+      document.querySelector("#total strong").textContent = answer.total;
+      var row = document.getElementById("discount");
+      row.hidden = answer.discount === null;
+      document.getElementById("discount-amount").textContent = answer.discount || "";
+      var select = form.querySelector('select[name="installments"]');
+      if (!select) return;
+      var chosen = select.value;
+      select.replaceChildren.apply(select, answer.installments.map(function (option) {
+        var element = new Option(option.label, option.value);
+        element.selected = option.value === chosen;
+        return element;
+      }));
+    }
+
+    // Every change asks again from the start; an answer to an older change is dropped.
+    function refresh() {
+      var mine = ++generation;
+      quote(0).then(function (first) {
+        if (applied === "") return first;
+        return validate(applied, first.subtotal).then(function (verdict) {
+          if (!verdict.valid) {
+            result.textContent = text("coupon-" + String(verdict.reason || "coupon_not_found").toLowerCase().replace(/_/g, "-"));
+            applied = "";
+            return first;
+          }
+          return quote(Math.round(verdict.discountAmount * 100)).then(function (second) {
+            result.textContent = second.couponApplied || "";
+            return second;
+          });
+        });
+      }).then(function (answer) { if (mine === generation) show(answer); })
+        .catch(function () { if (mine === generation && applied !== "") result.textContent = text("coupon-unavailable"); });
+    }
+
+    bumps.forEach(function (box) { box.addEventListener("change", refresh); });
+    if (!couponInput || !applyButton) return;
+    applyButton.hidden = false;
+    var apply = function () { applied = couponInput.value.trim(); result.textContent = ""; refresh(); };
+    applyButton.addEventListener("click", apply);
+    // Enter in the coupon applies it rather than paying.
+    couponInput.addEventListener("keydown", function (event) { if (event.key === "Enter") { event.preventDefault(); apply(); } });
+  }
+
   function setupForm() {
     var form = document.querySelector("form.checkout");
     if (!form) return;
@@ -151,6 +254,7 @@
       radio.addEventListener("change", function () { followMethod(form); });
     });
     followMethod(form);
+    setupQuote(form);
     form.addEventListener("submit", function (event) {
       clearErrors(form);
       button.disabled = true;
@@ -165,5 +269,6 @@
 
   setupCopy();
   setupPolling();
+  setupRedirect();
   setupForm();
 })();
