@@ -17,6 +17,7 @@ import { CouponValidationGroup } from "./CouponValidation.ts"
 import { CustomersGroup } from "./Customers.ts"
 import { DocumentsCopyGroup } from "./DocumentsCopy.ts"
 import { documentAmounts } from "./OpenApiAmounts.ts"
+import { API_GUIDE } from "./OpenApiGuide.ts"
 import { documentExamples } from "./OpenApiExamples.ts"
 import { documentAuthentication } from "./OpenApiSecurity.ts"
 import { documentWebhooks } from "./OpenApiWebhooks.ts"
@@ -50,7 +51,7 @@ export class BillingApi extends HttpApi.make("billing")
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",
-    description: "Pix, boleto and card charges, subscriptions, split, wallet, NFS-e and signed webhooks.",
+    description: API_GUIDE,
     // Public routes are served relative to wherever the engine runs.
     servers: [{ url: "/", description: "This server" }],
     // Webhooks before amounts, whose components they share; examples last: they are drawn from the schemas the other transforms wrote.

@@ -3,7 +3,7 @@ import { Acquirer, type Authorization, type DeclineCode } from "../ports/Acquire
 import { cardBrand } from "../brazil/Cards.ts"
 
 /** The card table of the spec: these numbers decline; any other 16 digits approve. */
-const DECLINES: Readonly<Record<string, DeclineCode>> = {
+export const SANDBOX_DECLINING_CARDS: Readonly<Record<string, DeclineCode>> = {
   "4000000000000002": "card_declined",
   "4000000000000004": "insufficient_funds",
   "4000000000000006": "expired_card",
@@ -11,7 +11,7 @@ const DECLINES: Readonly<Record<string, DeclineCode>> = {
   "4000000000000010": "fraud_suspected"
 }
 
-const outcomeOf = (number: string): DeclineCode | "approved" => DECLINES[number] ?? "approved"
+const outcomeOf = (number: string): DeclineCode | "approved" => SANDBOX_DECLINING_CARDS[number] ?? "approved"
 
 let sequence = 0
 

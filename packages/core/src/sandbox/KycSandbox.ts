@@ -15,7 +15,8 @@ import { Effect, Layer } from "effect"
 import type { OnboardingStage, Proposal } from "../domain/Proposal.ts"
 import { Kyc, type KycDecision } from "../ports/Kyc.ts"
 
-const REPROVING_PREFIX: Readonly<Record<OnboardingStage, string>> = {
+/** The first digits of a document that reprove it at each stage. */
+export const SANDBOX_KYC_REPROVING_PREFIX: Readonly<Record<OnboardingStage, string>> = {
   backgroundCheck: "111",
   documentsCopy: "222",
   proposal: "333"
@@ -34,7 +35,7 @@ const documentsOf = (proposal: Proposal): ReadonlyArray<string> => [
 ]
 
 const decideSandboxStage = (stage: OnboardingStage, proposal: Proposal): KycDecision =>
-  documentsOf(proposal).some((document) => document.startsWith(REPROVING_PREFIX[stage]))
+  documentsOf(proposal).some((document) => document.startsWith(SANDBOX_KYC_REPROVING_PREFIX[stage]))
     ? { _tag: "Reproved", reason: REASONS[stage] }
     : { _tag: "Approved" }
 

@@ -24,7 +24,7 @@ const codeOf = (recurrencyId: string, built: ReturnType<typeof buildBrCode>) =>
 export const SANDBOX_FAILING_KEY_DOMAIN = "falha.sandbox"
 
 /** A sandbox Pix refund of an amount whose centavos are 13 (1.13, 20.13) is refused by the payer's bank (`ERROR`). */
-const SANDBOX_REFUSED_REFUND_CENTS = 13
+export const SANDBOX_REFUSED_REFUND_CENTS = 13
 
 /** The SPI's id for a payment made at `at` for `reference`: `E` for a payment, `D` for a return. */
 export const sandboxSpiId = (kind: "E" | "D", at: Date, reference: string) =>
