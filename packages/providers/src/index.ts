@@ -2,9 +2,9 @@
  * `@billing/providers`: the production layers of the provider ports and
  * what they share (mutual TLS, certificates, OAuth2 tokens). Issue 28 so
  * far: the providers file, certificates, the token client, `providers
- * check`, and the PSP adapter (the BCB API Pix client per PSP and the
- * `PixProvider` layer on one PSP); callbacks, reconciliation and failover
- * come next.
+ * check`, the PSP adapter (the BCB API Pix client per PSP, the
+ * `PixProvider` layer on one PSP and the failover over the file's list), the
+ * callbacks and the reconciliation poll.
  */
 export { type CertificateInfo, describeCertificate, EXPIRY_WARNING_DAYS, type Validity, validityAt } from "./certificates/CertificateInfo.ts"
 export { type ClientCertificate, fromPem, fromPkcs12 } from "./certificates/ClientCertificate.ts"
@@ -23,7 +23,14 @@ export { efiSendPix, efiSentPix, type PixSent, type SendPixRequest } from "./pix
 export { type CobBody, type CobvBody, type Devedor, makePixApiClient, type PixApiClient, type PixApiError } from "./pix/PixApiClient.ts"
 export { CobAnswer, DevolucaoAnswer, PixReceived } from "./pix/PixApiSchemas.ts"
 export { type PspProfile, PspProfileName, PspProfileNames, PspProfiles } from "./pix/PixProfiles.ts"
-export { makePixProviderPsp, PixProviderFirstPsp, pixProviderLayer } from "./pix/PixProviderPsp.ts"
+export { makePixProviderPsp, pixProviderLayer, pixProviderOn } from "./pix/PixProviderPsp.ts"
+export { PspClients } from "./pix/PspClients.ts"
+export { COOL_DOWN_MILLIS, FAILURES_TO_OPEN } from "./failover/Circuit.ts"
+export { CircuitOpen } from "./failover/GuardedPsp.ts"
+export { DEFAULT_ORPHAN_WATCH, type OrphanWatch } from "./failover/OrphanCharges.ts"
+export { type FailoverOptions, makePixProviderFailover, PixProviderFromProviders } from "./failover/PixProviderFailover.ts"
+export { DEFAULT_POLL_WINDOW, type PixReceiver, pollReceivedPix, type PollReport } from "./reconciliation/PollReceivedPix.ts"
+export { ReconcilePixJob, reconcilePixJob, type ReconcilePixOptions } from "./reconciliation/ReconcilePixJob.ts"
 export {
   ChargeNotRegistrable,
   isRetryable,

@@ -7,13 +7,11 @@
  * the adapter.
  */
 import { assert, it } from "@effect/vitest"
-import { Account, AccountId, cents, type PixRegistration, type PixProvider } from "@billing/core"
-import { Effect, Redacted, Result } from "effect"
-import { randomBytes } from "node:crypto"
+import { cents, type PixProvider } from "@billing/core"
+import { Effect } from "effect"
 import { hasError, parsePix } from "pix-utils"
 import { Agent, request } from "undici"
 import { afterAll, afterEach, beforeAll, describe, expect } from "vitest"
-import { fromPem } from "../src/certificates/ClientCertificate.ts"
 import type { PixPsp } from "../src/config/ProvidersConfig.ts"
 import { makePixApiClient, type PixApiClient } from "../src/pix/PixApiClient.ts"
 import { type PspProfileName, PspProfileNames } from "../src/pix/PixProfiles.ts"
@@ -21,43 +19,15 @@ import { makePixProviderPsp } from "../src/pix/PixProviderPsp.ts"
 import type { PspProblem } from "../src/pix/PspErrors.ts"
 import { problem } from "./support/FakePspBook.ts"
 import { type FakePsp, startFakePsp } from "./support/FakePsp.ts"
-import { makeTestPki } from "./support/TestCertificates.ts"
+import { fakePspEntry } from "./support/FakePspEntry.ts"
+import { newEngineTxid, receiver, registration } from "./support/PixRegistrations.ts"
+import { makeTestPki, MERCHANT_CNPJ } from "./support/TestCertificates.ts"
 
 const pki = makeTestPki()
-const certificate = Result.getOrThrow(fromPem(pki.client.certPem, pki.client.keyPem))
-const PIX_KEY = "11444777000161"
+const PIX_KEY = MERCHANT_CNPJ
 const APP_KEY = "app-key-1"
 /** Short enough for a test, long enough for the fake on a busy machine. */
 const FAST = { requestTimeout: "1 second", retries: 3, retryBackoff: "5 millis" } as const
-
-const receiver = new Account({
-  id: AccountId.make("acc_1"),
-  number: "1",
-  name: "Loja Exemplo",
-  document: PIX_KEY,
-  personType: "PJ",
-  sandbox: false,
-  parentId: null,
-  pixKey: null,
-  city: "São Paulo",
-  email: null,
-  internal: false,
-  createdAt: new Date()
-})
-
-/** A txid as the engine makes one: `B` and 24 hex digits. */
-const engineTxid = () => `B${randomBytes(12).toString("hex").toUpperCase()}`
-
-const registration = (overrides: Partial<PixRegistration> = {}): PixRegistration => ({
-  receiver,
-  txid: engineTxid(),
-  amount: cents(1234),
-  expiresAt: new Date(Date.now() + 3_600_000),
-  dueDate: null,
-  description: null,
-  payer: null,
-  ...overrides
-})
 
 describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile: PspProfileName) => {
   let fake: FakePsp
@@ -71,19 +41,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
     fake.takeCalls()
   })
 
-  const psp = (): PixPsp => ({
-    name: `fake-${profile}`,
-    profile,
-    baseUrl: fake.baseUrl,
-    tokenUrl: fake.tokenUrl,
-    clientId: "client-1",
-    clientSecret: Redacted.make("secret-1"),
-    pixKey: { type: "CNPJ", value: PIX_KEY },
-    certificate,
-    ca: pki.caPem,
-    scopes: [],
-    appKey: profile === "bb" ? APP_KEY : undefined
-  })
+  const psp = (): PixPsp => fakePspEntry(pki, fake, { name: `fake-${profile}`, profile, ...(profile === "bb" ? { appKey: APP_KEY } : {}) })
   const withClient = <A, E>(use: (api: PixApiClient) => Effect.Effect<A, E>) => Effect.scoped(Effect.flatMap(makePixApiClient(psp(), FAST), use))
   const withProvider = <A, E>(use: (provider: PixProvider["Service"]) => Effect.Effect<A, E>) => Effect.scoped(Effect.flatMap(makePixProviderPsp(psp(), FAST), use))
   const callsOf = () => fake.takeCalls().map((call) => `${call.method} ${call.path}`)
@@ -92,7 +50,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
     withClient((api) =>
       Effect.gen(function*() {
         const before = fake.tokenRequests()
-        const first = engineTxid()
+        const first = newEngineTxid()
         yield* api.createCob(`BLNG${first}`, { calendario: { expiracao: 600 }, valor: { original: "1.00" }, chave: PIX_KEY })
         yield* api.getCob(`BLNG${first}`)
         assert.strictEqual(fake.tokenRequests() - before, 1)
@@ -113,7 +71,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         const denied = problem(401, "AcessoNegado", "Token inválido.")
         fake.force({ kind: "problem", answer: denied }, { kind: "problem", answer: denied })
         const before = fake.tokenRequests()
-        const txid = `BLNG${engineTxid()}`
+        const txid = `BLNG${newEngineTxid()}`
         const error = yield* Effect.flip(api.getCob(txid))
         expect(error).toMatchObject({ _tag: "PspProblem", status: 401 })
         expect(error.message).toContain("answered 401 to a token it had just issued")
@@ -127,7 +85,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
       const before = fake.refusedHandshakes()
       const agent = new Agent({ connect: { ca: pki.caPem, rejectUnauthorized: true } })
       const failed = yield* Effect.promise(() =>
-        request(`${fake.baseUrl}/cob/BLNG${engineTxid()}`, { dispatcher: agent }).then(() => false, () => true).finally(() => agent.close())
+        request(`${fake.baseUrl}/cob/BLNG${newEngineTxid()}`, { dispatcher: agent }).then(() => false, () => true).finally(() => agent.close())
       )
       assert.isTrue(failed)
       assert.isAbove(fake.refusedHandshakes(), before)
@@ -189,7 +147,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
       Effect.gen(function*() {
         const forbidden = problem(403, "AcessoNegado", "Acesso negado.", "O escopo cob.write não foi concedido.")
         fake.force({ kind: "problem", answer: forbidden })
-        const txid = `BLNG${engineTxid()}`
+        const txid = `BLNG${newEngineTxid()}`
         const error = (yield* Effect.flip(api.createCob(txid, { calendario: { expiracao: 600 }, valor: { original: "1.00" }, chave: PIX_KEY }))) as PspProblem
         const sent = forbidden.body as { correlationId: string }
         assert.strictEqual(error._tag, "PspProblem")
@@ -262,7 +220,7 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         const url = `https://billing.example.com/psp/pix/fake-${profile}/s3cr3t`
         yield* api.registerWebhook(url)
         assert.strictEqual(fake.book.webhooks.get(PIX_KEY), url)
-        const txid = `BLNG${engineTxid()}`
+        const txid = `BLNG${newEngineTxid()}`
         yield* api.createCob(txid, { calendario: { expiracao: 600 }, valor: { original: "1.00" }, chave: PIX_KEY })
         const removed = yield* api.removeCob(txid)
         assert.strictEqual(removed.status, "REMOVIDA_PELO_USUARIO_RECEBEDOR")
@@ -309,26 +267,14 @@ describe("what a failover will read from a PSP that does not answer", () => {
   })
   afterAll(() => fake.close())
 
-  const pspAt = (baseUrl: string): PixPsp => ({
-    name: "fake-down",
-    profile: "bcb",
-    baseUrl,
-    tokenUrl: fake.tokenUrl,
-    clientId: "client-1",
-    clientSecret: Redacted.make("secret-1"),
-    pixKey: { type: "CNPJ", value: PIX_KEY },
-    certificate,
-    ca: pki.caPem,
-    scopes: [],
-    appKey: undefined
-  })
+  const pspAt = (baseUrl: string): PixPsp => fakePspEntry(pki, fake, { name: "fake-down", profile: "bcb", baseUrl })
 
   it.live("a refused connection is a definite failure: the request never arrived", () =>
     Effect.scoped(Effect.gen(function*() {
       // A port that was just free: nothing listens there.
       const closed = yield* Effect.promise(() => startFakePsp(pki, { profile: "bcb", pixKey: PIX_KEY }).then(async (other) => (await other.close(), other.baseUrl)))
       const api = yield* makePixApiClient(pspAt(closed), FAST)
-      const error = yield* Effect.flip(api.getCob(`BLNG${engineTxid()}`))
+      const error = yield* Effect.flip(api.getCob(`BLNG${newEngineTxid()}`))
       expect(error).toMatchObject({ _tag: "PspUnreachable", psp: "fake-down", outcomeUnknown: false })
       expect(error.message).toContain("connection refused")
     })))
@@ -337,7 +283,7 @@ describe("what a failover will read from a PSP that does not answer", () => {
     Effect.scoped(Effect.gen(function*() {
       const api = yield* makePixApiClient(pspAt(fake.baseUrl), { requestTimeout: "200 millis", retries: 2, retryBackoff: "5 millis" })
       fake.force({ kind: "timeout" }, { kind: "timeout" }, { kind: "timeout" })
-      const error = yield* Effect.flip(api.getCob(`BLNG${engineTxid()}`))
+      const error = yield* Effect.flip(api.getCob(`BLNG${newEngineTxid()}`))
       expect(error).toMatchObject({ _tag: "PspUnreachable", outcomeUnknown: true })
       expect(fake.takeCalls()).toHaveLength(3)
       expect(fake.violations).toEqual([])

@@ -47,10 +47,14 @@ export const admit = (state: CircuitState, now: number): Admission => {
 /** The state after a call that the PSP answered (any 2xx or 4xx). */
 export const succeeded = (_state: CircuitState): CircuitState => CLOSED
 
-/** The state after a call that failed for the PSP's health (no answer, 5xx, handshake). */
-export const failed = (state: CircuitState, now: number): CircuitState => {
+/**
+ * The state after a call that failed for the PSP's health (no answer, 5xx,
+ * handshake). `coolDownMillis` is there for tests, which cannot wait the
+ * recorded thirty seconds.
+ */
+export const failed = (state: CircuitState, now: number, coolDownMillis = COOL_DOWN_MILLIS): CircuitState => {
   if (state._tag === "Closed" && state.failures + 1 < FAILURES_TO_OPEN) return { _tag: "Closed", failures: state.failures + 1 }
-  return { _tag: "Open", until: now + COOL_DOWN_MILLIS }
+  return { _tag: "Open", until: now + coolDownMillis }
 }
 
 /** What a metric or a log shows of it. */

@@ -43,6 +43,8 @@ export interface PixApiClient {
   readonly getCobv: (txid: string) => Effect.Effect<CobAnswer, PixApiError>
   /** `PATCH /cob/{txid}` to `REMOVIDA_PELO_USUARIO_RECEBEDOR`: the charge can no longer be paid. */
   readonly removeCob: (txid: string) => Effect.Effect<CobAnswer, PixApiError>
+  /** `PATCH /cobv/{txid}`, the same for a charge with a due date. */
+  readonly removeCobv: (txid: string) => Effect.Effect<CobAnswer, PixApiError>
   readonly requestDevolucao: (endToEndId: string, id: string, valor: string) => Effect.Effect<DevolucaoAnswer, PixApiError>
   readonly getDevolucao: (endToEndId: string, id: string) => Effect.Effect<DevolucaoAnswer, PixApiError>
   /** Every Pix received between `inicio` and `fim` (both inclusive, the standard's filter), all pages. */
@@ -70,6 +72,12 @@ export const createOrFind = <A>(
       Effect.filterOrFail(sameAsAsked, () => refusal)
     ))
 
+/** Whether a charge the PSP holds is the one asked with `body`: same amount, same receiving key. */
+export const sameCharge = (body: CobBody | CobvBody) => (found: CobAnswer) => found.valor.original === body.valor.original && found.chave === body.chave
+
+/** The revision that takes a charge off sale (`CobRevisada`, `CobVRevisada`). */
+const removed = { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" } as const
+
 /** Pages of `GET /pix` asked at most, a guard against a PSP whose `quantidadeDePaginas` never ends. */
 const MAX_PAGES = 1000
 
@@ -80,7 +88,6 @@ export const makePixApiClient = Effect.fn("PixApiClient.make")(function*(psp: Pi
   const cob = decodeAnswer(psp.name, "the charge", CobAnswer)
   const devolucao = decodeAnswer(psp.name, "the devolução", DevolucaoAnswer)
   const page = decodeAnswer(psp.name, "the list of Pix", PixPage)
-  const sameCharge = (body: CobBody | CobvBody) => (found: CobAnswer) => found.valor.original === body.valor.original && found.chave === body.chave
 
   const getCob = (txid: string) => call({ method: "GET", path: ["cob", txid] }, cob)
   const getCobv = (txid: string) => call({ method: "GET", path: ["cobv", txid] }, cob)
@@ -106,7 +113,8 @@ export const makePixApiClient = Effect.fn("PixApiClient.make")(function*(psp: Pi
     receivedPix,
     createCob: (txid, body) => createOrFind(call({ method: "PUT", path: ["cob", txid], body }, cob), getCob(txid), sameCharge(body)),
     createCobv: (txid, body) => createOrFind(call({ method: "PUT", path: ["cobv", txid], body }, cob), getCobv(txid), sameCharge(body)),
-    removeCob: (txid) => call({ method: "PATCH", path: ["cob", txid], body: { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" } }, cob),
+    removeCob: (txid) => call({ method: "PATCH", path: ["cob", txid], body: removed }, cob),
+    removeCobv: (txid) => call({ method: "PATCH", path: ["cobv", txid], body: removed }, cob),
     requestDevolucao: (endToEndId, id, valor) =>
       createOrFind(
         call({ method: "PUT", path: ["pix", endToEndId, "devolucao", id], body: { valor } }, devolucao),

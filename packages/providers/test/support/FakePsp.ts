@@ -5,8 +5,8 @@
  * devoluções, `/v2/pix`, `/v2/webhook`, and Efí's `/v2/gn/pix` under the
  * `efi` profile), books in memory (`FakePspBook.ts`), and controls for a
  * test: pay a cob, receive a Pix, force the next answers (a status, a
- * problem, a timeout after doing the work), choose the next devolução's or
- * send's outcome, revoke a token.
+ * problem, a timeout after doing the work or without doing it), choose the
+ * next devolução's or send's outcome, revoke a token.
  *
  * Every request it receives and every answer it gives is checked against
  * the BCB OpenAPI under our overlay (`PixApiContract.ts`); what does not
@@ -22,11 +22,16 @@ import { getDevolucao, getSent, listPix, type Outcomes, requestDevolucao, sendPi
 import { loadPixApiContract, type PixApiContract } from "./PixApiContract.ts"
 import type { TestPki } from "./TestCertificates.ts"
 
-/** An answer forced on the next API call: a status (the work not done), a problem, or a timeout (the work done, no answer). */
+/**
+ * An answer forced on the next API call: a status (the work not done), a
+ * problem, a timeout (the work done, no answer), or a drop (no answer and the
+ * work not done: the request lost on its way in).
+ */
 export type Forced =
   | { readonly kind: "status"; readonly status: 500 | 502 | 503 | 504 }
   | { readonly kind: "problem"; readonly answer: Answer }
   | { readonly kind: "timeout" }
+  | { readonly kind: "drop" }
 
 export interface FakePspOptions {
   readonly profile: PspProfileName
@@ -49,9 +54,10 @@ type Route = readonly [method: string, pattern: RegExp, handle: (match: RegExpEx
 const routesOf = (book: Book, outcomes: Outcomes, options: FakePspOptions): ReadonlyArray<Route> => [
   ["PUT", /^\/cob\/([^/]+)$/, (m, body) => book.createCob("cob", m[1]!, body)],
   ["GET", /^\/cob\/([^/]+)$/, (m) => book.getCob("cob", m[1]!)],
-  ["PATCH", /^\/cob\/([^/]+)$/, (m, body) => book.removeCob(m[1]!, body)],
+  ["PATCH", /^\/cob\/([^/]+)$/, (m, body) => book.removeCob("cob", m[1]!, body)],
   ["PUT", /^\/cobv\/([^/]+)$/, (m, body) => book.createCob("cobv", m[1]!, body)],
   ["GET", /^\/cobv\/([^/]+)$/, (m) => book.getCob("cobv", m[1]!)],
+  ["PATCH", /^\/cobv\/([^/]+)$/, (m, body) => book.removeCob("cobv", m[1]!, body)],
   ["PUT", /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/, (m, body) => requestDevolucao(book, outcomes, m[1]!, m[2]!, body)],
   ["GET", /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/, (m) => getDevolucao(book, m[1]!, m[2]!)],
   ["GET", /^\/pix$/, (_, __, query) => listPix(book, query, options.pageSize ?? 100)],
@@ -123,6 +129,7 @@ const apiHandler = (state: FakeState, contract: PixApiContract, routes: Readonly
     const forced = state.forced.shift()
     if (forced?.kind === "status") return answer(response, call, problem(forced.status, "ServicoIndisponivel", "Serviço indisponível."))
     if (forced?.kind === "problem") return answer(response, call, forced.answer)
+    if (forced?.kind === "drop") return
     const route = routes.find(([method, pattern]) => method === call.method && pattern.test(call.path))
     const routed = route === undefined ? problem(404, "NaoEncontrado", "Não encontrado.") : route[2](route[1].exec(call.path)!, body.value, call.query)
     // A timeout after the work is done: the client cannot know whether it was.

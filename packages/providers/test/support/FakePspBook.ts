@@ -149,10 +149,12 @@ export const makeBook = () => {
       : ok(200, cobJson(cob, pixOf(txid)))
   }
 
-  const removeCob = (txid: string, request: Record<string, any>): Answer => {
+  const removeCob = (kind: FakeCob["kind"], txid: string, request: Record<string, any>): Answer => {
     const cob = cobs.get(txid)
-    if (cob === undefined || cob.kind !== "cob") return problem(404, "CobNaoEncontrado", "Cobrança não encontrada.")
-    if (cob.status !== "ATIVA" || request.status !== "REMOVIDA_PELO_USUARIO_RECEBEDOR") return problem(400, "CobOperacaoInvalida", "Cobrança inválida.", "A cobrança não está ATIVA.")
+    if (cob === undefined || cob.kind !== kind) return problem(404, kind === "cob" ? "CobNaoEncontrado" : "CobVNaoEncontrada", "Cobrança não encontrada.")
+    if (cob.status !== "ATIVA" || request.status !== "REMOVIDA_PELO_USUARIO_RECEBEDOR") {
+      return problem(400, kind === "cob" ? "CobOperacaoInvalida" : "CobVOperacaoInvalida", "Cobrança inválida.", "A cobrança não está ATIVA.")
+    }
     cob.status = "REMOVIDA_PELO_USUARIO_RECEBEDOR"
     cob.revisao++
     return ok(200, cobJson(cob, pixOf(txid)))
