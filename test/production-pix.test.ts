@@ -5,11 +5,14 @@
  * PSP (`PUT /cob`) and shows the PSP's BR Code and name; the PSP's callback
  * (`POST /psp/pix/{name}/{secret}/pix`) confirms it once however often it
  * comes; the merchant's webhook receives a signed `payment.success` with the
- * PSP's end-to-end id. A wrong secret is a 404 and changes nothing.
+ * PSP's end-to-end id. A wrong secret is a 404 and changes nothing. A Pix
+ * whose callback never came is confirmed by the reconciliation poll; with
+ * the first PSP down a charge goes to the second, and its refund goes back
+ * through the PSP that took it.
  */
 import { verifyWebhookSignature } from "@billing/core"
-import { callbackSecret, fromPem, type ProvidersConfig } from "@billing/providers"
-import { deliveryPass } from "@billing/worker"
+import { callbackSecret, fromPem, type PixPsp, pollReceivedPix, type ProvidersConfig } from "@billing/providers"
+import { deliveryPass, drain, workerJob } from "@billing/worker"
 import { Redacted, Result } from "effect"
 import { parsePix } from "pix-utils"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -19,41 +22,47 @@ import { startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
 
 const PSP = "fake-bcb"
+const SECOND = "fake-efi"
 const PIX_KEY = "11444777000161"
 
 describe("production Pix through a PSP", () => {
   const pki = makeTestPki()
   let fake: FakePsp
+  let second: FakePsp
   let engine: TestEngine
+  const entry = (name: string, profile: "bcb" | "efi", psp: FakePsp): PixPsp => ({
+    name,
+    profile,
+    baseUrl: psp.baseUrl,
+    tokenUrl: psp.tokenUrl,
+    clientId: "client-1",
+    clientSecret: Redacted.make("secret-1"),
+    pixKey: { type: "CNPJ", value: PIX_KEY },
+    certificate: Result.getOrThrow(fromPem(pki.client.certPem, pki.client.keyPem)),
+    ca: pki.caPem,
+    scopes: [],
+    appKey: undefined
+  })
   beforeAll(async () => {
     fake = await startFakePsp(pki, { profile: "bcb", pixKey: PIX_KEY })
-    const providers: ProvidersConfig = {
-      publicUrl: "http://127.0.0.1",
-      pix: [{
-        name: PSP,
-        profile: "bcb",
-        baseUrl: fake.baseUrl,
-        tokenUrl: fake.tokenUrl,
-        clientId: "client-1",
-        clientSecret: Redacted.make("secret-1"),
-        pixKey: { type: "CNPJ", value: PIX_KEY },
-        certificate: Result.getOrThrow(fromPem(pki.client.certPem, pki.client.keyPem)),
-        ca: pki.caPem,
-        scopes: [],
-        appKey: undefined
-      }]
-    }
+    second = await startFakePsp(pki, { profile: "efi", pixKey: PIX_KEY })
+    const providers: ProvidersConfig = { publicUrl: "http://127.0.0.1", pix: [entry(PSP, "bcb", fake), entry(SECOND, "efi", second)] }
     engine = await startEngine("postgres", { providers })
   })
   afterAll(async () => {
     await engine?.dispose()
     await fake?.close()
+    await second?.close()
   })
 
-  it("registers the charge at the PSP, and its callback pays it once, with the PSP's end-to-end id in payment.success", async () => {
+  const merchant = async () => {
     const production = await engine.createAccount({ sandbox: false })
     const headers = { authorization: `Bearer ${await engine.token(production)}`, "content-type": "application/json" }
-    const call = (path: string, init: RequestInit = {}) => fetch(`${engine.baseUrl}${path}`, { ...init, headers })
+    return (path: string, init: RequestInit = {}) => fetch(`${engine.baseUrl}${path}`, { ...init, headers })
+  }
+
+  it("registers the charge at the PSP, and its callback pays it once, with the PSP's end-to-end id in payment.success", async () => {
+    const call = await merchant()
     const receiver = await startReceiver()
     const hook = await (await call("/v1/users/webhooks", { method: "POST", body: JSON.stringify({ url: receiver.url, events: ["payment.success"] }) })).json()
 
@@ -93,5 +102,43 @@ describe("production Pix through a PSP", () => {
     expect(JSON.parse(delivered.body)).toMatchObject({ event: "payment.success", chargeId, paymentId: endToEndId })
     expect(fake.violations).toEqual([])
     await receiver.close()
+  })
+
+  it("confirms by the reconciliation poll a Pix whose callback never came", async () => {
+    const call = await merchant()
+    const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount: 7.5 }) })).json()
+    const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+    const endToEndId = fake.pay(`BLNG${detail.pix.txid}`)
+    expect((await (await call(`/v1/charges/${chargeId}`)).json()).status).toBe("PENDING")
+    const report = await engine.run(pollReceivedPix())
+    expect(report.outcomes.confirmed).toBe(1)
+    expect(await (await call(`/v1/charges/${chargeId}?view=detail`)).json()).toMatchObject({ status: "PAID", pix: { endToEndId } })
+    // The next poll sees it again with every other Pix of the window, and takes each as the repeat it is.
+    const received = fake.book.pix.length + second.book.pix.length
+    expect(received).toBeGreaterThan(0)
+    expect((await engine.run(pollReceivedPix())).outcomes).toMatchObject({ confirmed: 0, duplicate: received })
+  })
+
+  it("takes a charge to the second PSP while the first is down, and refunds it there", async () => {
+    const call = await merchant()
+    const down = { kind: "status", status: 503 } as const
+    fake.force(down, down)
+    const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount: 20 }) })).json()
+    const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+    expect(detail.pix.psp).toBe(SECOND)
+    expect(second.book.cobs.has(`BLNG${detail.pix.txid}`)).toBe(true)
+    expect(fake.book.cobs.has(`BLNG${detail.pix.txid}`)).toBe(false)
+
+    const endToEndId = second.pay(`BLNG${detail.pix.txid}`)
+    expect((await engine.run(pollReceivedPix())).outcomes.confirmed).toBe(1)
+    const refund = await (await call("/v1/wallet/refunds", { method: "POST", body: JSON.stringify({ endToEndId, amount: 5, reason: "CUSTOMER_REQUEST" }) })).json()
+    expect(refund.status).toBe("PROCESSING")
+    await engine.run(drain(workerJob("refunds")))
+    const returned = second.book.pix.find((pix) => pix.endToEndId === endToEndId)!.devolucoes
+    expect(returned.map((d) => d.valor)).toEqual(["5.00"])
+    const done = await (await call(`/v1/wallet/refunds?refundId=${refund.refundId}`)).json()
+    expect(done.status).toBe("CONFIRMED")
+    expect(fake.violations).toEqual([])
+    expect(second.violations).toEqual([])
   })
 })

@@ -5,7 +5,8 @@
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportHttp } from "@billing/adapters-http"
 import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProvider, PixProviderSandbox, ProviderGate, SigningKey } from "@billing/core"
-import { pixProviderLayer, Providers, type ProvidersConfig } from "@billing/providers"
+import { makePixProviderFailover, Providers, type ProvidersConfig, PspClients, type PspHttpOptions, ReconcilePixJob } from "@billing/providers"
+import { forkJobs } from "@billing/worker"
 import { Context, Effect, Layer } from "effect"
 import { SecretKeyLive } from "./SecretKeyLive.ts"
 
@@ -43,29 +44,45 @@ export const DatabaseLive = (config: EngineConfig) =>
     ? Database.postgres(config.databaseUrl, config.poolSize === undefined ? undefined : { maxConnections: config.poolSize })
     : Database.pglite(config.dataDir, config.pglite)
 
-/** Sandbox accounts on the sandbox Pix provider, production accounts on the PSPs of the providers file. */
-const PixProviderWithPsps = (providers: ProvidersConfig) =>
-  Layer.effect(
-    PixProvider,
-    Effect.gen(function*() {
-      const sandbox = Context.get(yield* Layer.build(PixProviderSandbox), PixProvider)
-      const production = Context.get(yield* Layer.build(pixProviderLayer(providers.pix[0]!)), PixProvider)
-      return PixProvider.byEnvironment(sandbox, production)
-    })
-  )
+/** Sandbox accounts on the sandbox Pix provider, production accounts on the PSPs of the providers file (in order, failing over). */
+const PixProviderWithPsps = Layer.effect(
+  PixProvider,
+  Effect.gen(function*() {
+    const sandbox = Context.get(yield* Layer.build(PixProviderSandbox), PixProvider)
+    return PixProvider.byEnvironment(sandbox, yield* makePixProviderFailover(yield* PspClients))
+  })
+)
+
+/**
+ * How long a PSP call may take before the next PSP is tried: a merchant's
+ * request waits for it (a silent PSP with the client's defaults, 20 s and
+ * three retries, would hold a charge over a minute). Worker jobs share the
+ * clients and retry on their next tick.
+ */
+const PSP_CALLS: PspHttpOptions = { requestTimeout: "5 seconds", retries: 1 }
+
+const hasPsps = (providers: ProvidersConfig | undefined): providers is ProvidersConfig => providers !== undefined && providers.pix.length > 0
 
 /**
  * The Pix provider and the gate of production accounts: with PSPs in the
- * providers file, production accounts take Pix through them (the `Providers`
- * service tells the callback route and the poll which; with none, they have
- * nothing to do); without, only the sandbox exists and `ProviderGate` refuses a production
- * account's Pix with `PROVIDER_NOT_CONFIGURED`. Cards and boletos have no
- * production provider yet: refused for production accounts either way.
+ * providers file, production accounts take Pix through them (`Providers` and
+ * `PspClients` tell the callback route and the reconciliation poll which;
+ * with none, they have nothing to do); without, only the sandbox exists and
+ * `ProviderGate` refuses a production account's Pix with
+ * `PROVIDER_NOT_CONFIGURED`. Cards and boletos have no production provider
+ * yet: refused for production accounts either way.
  */
 const PixLayers = (providers: ProvidersConfig | undefined) =>
-  providers === undefined || providers.pix.length === 0
-    ? Layer.mergeAll(PixProviderSandbox, ProviderGate.sandboxOnly).pipe(Layer.provideMerge(Providers.none))
-    : Layer.mergeAll(PixProviderWithPsps(providers), ProviderGate.layer(["pix"])).pipe(Layer.provideMerge(Layer.succeed(Providers, providers)))
+  (hasPsps(providers)
+    ? Layer.mergeAll(PixProviderWithPsps, ProviderGate.layer(["pix"]))
+    : Layer.mergeAll(PixProviderSandbox, ProviderGate.sandboxOnly)).pipe(
+      Layer.provideMerge(PspClients.layerWith(PSP_CALLS)),
+      Layer.provideMerge(hasPsps(providers) ? Layer.succeed(Providers, providers) : Providers.none)
+    )
+
+/** The worker's jobs of the providers: the reconciliation poll of the PSPs, when there are some. */
+export const ProviderJobsLive = (providers: ProvidersConfig | undefined) =>
+  hasPsps(providers) ? Layer.effectDiscard(forkJobs([ReconcilePixJob])) : Layer.empty
 
 /**
  * Every service the use cases need, on a migrated database. Production and

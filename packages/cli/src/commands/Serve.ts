@@ -12,7 +12,7 @@ import { HttpServer } from "effect/http"
 import { IpNetwork } from "effect/net"
 import { createServer } from "node:net"
 import { CliFailure, usageError } from "../CliFailure.ts"
-import { configFromEnv, describeDatabase, type EngineConfig, EngineLive } from "../Engine.ts"
+import { configFromEnv, describeDatabase, type EngineConfig, EngineLive, ProviderJobsLive } from "../Engine.ts"
 import { forkHttpProcesses, isHttpProcess } from "../HttpProcesses.ts"
 import { ClaimLeaseFromEnv, intFromEnv, ProgressToStderr, providersFromEnv } from "./Shared.ts"
 
@@ -141,7 +141,7 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
       yield* banner({ config, port: forked.port, processes, worker, sandbox })
       if (withPsps) yield* Effect.forkScoped(registerCallbacks())
     }))
-  const app = Layer.mergeAll(http, worker ? WorkerLive().pipe(Layer.provide(ClaimLeaseFromEnv)) : Layer.empty)
+  const app = Layer.mergeAll(http, worker ? Layer.merge(WorkerLive(), ProviderJobsLive(providers)).pipe(Layer.provide(ClaimLeaseFromEnv)) : Layer.empty)
   return yield* Layer.launch(app.pipe(Layer.provide(EngineLive(config, { providers })), Layer.provide(ProgressToStderr)))
 })).pipe(
   Command.withDescription("Start the HTTP server (/auth/token and /v1), with the worker in the same process unless --no-worker")

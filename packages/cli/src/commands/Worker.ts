@@ -2,7 +2,7 @@
 import { WorkerLive } from "@billing/worker"
 import { Console, Effect, Layer } from "effect"
 import { Command } from "effect/cli"
-import { configFromEnv, describeDatabase, EngineLive } from "../Engine.ts"
+import { configFromEnv, describeDatabase, EngineLive, ProviderJobsLive } from "../Engine.ts"
 import { ClaimLeaseFromEnv, ProgressToStderr, providersFromEnv } from "./Shared.ts"
 
 /** `billing worker`. */
@@ -11,7 +11,8 @@ export const worker = Command.make("worker", {}, Effect.fn("Cli.worker")(functio
   // On an embedded folder a worker joins a running `serve`; alone, it shares the folder in turn.
   const config = configFromEnv(process.env, { holder: "billing worker", share: true })
   yield* Console.log(`billing worker running on ${describeDatabase(config)}`)
-  return yield* Layer.launch(WorkerLive().pipe(Layer.provide(EngineLive(config, { providers })), Layer.provide([ProgressToStderr, ClaimLeaseFromEnv])))
+  const jobs = Layer.merge(WorkerLive(), ProviderJobsLive(providers))
+  return yield* Layer.launch(jobs.pipe(Layer.provide(EngineLive(config, { providers })), Layer.provide([ProgressToStderr, ClaimLeaseFromEnv])))
 })).pipe(
   Command.withDescription("Run the scheduler loops only: outbox, webhook delivery, sandbox payments, expiry, notifications, the billing run")
 )
