@@ -7,7 +7,10 @@
  * every job is already written to survive (providers are asked again by the
  * same reference; nothing is done twice).
  */
-import { Clock, Effect } from "effect"
+import { Clock, type Duration, Effect } from "effect"
+
+/** How long a stopping worker tries to hand its claims back. */
+const HAND_BACK_DEADLINE: Duration.Input = "3 seconds"
 
 /**
  * `work` over rows claimed until `leaseUntil`, whose claims `expire` ends
@@ -19,4 +22,9 @@ import { Clock, Effect } from "effect"
 export const handingBackOnInterrupt = (leaseUntil: Date, expire: (leaseUntil: Date, at: Date) => Effect.Effect<void>) =>
 <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.onInterrupt(work, () =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => (now < leaseUntil.getTime() ? expire(leaseUntil, new Date(now)) : Effect.void)))
+    Effect.flatMap(Clock.currentTimeMillis, (now) => (now < leaseUntil.getTime() ? expire(leaseUntil, new Date(now)) : Effect.void)).pipe(
+      // A database that is going away too (the embedded one of a stopping `serve`) must not hold the stop: the lease ends by itself.
+      // Interruptible, inside a finalizer, so that the deadline can cut a statement that never answers.
+      Effect.interruptible,
+      Effect.timeoutOrElse({ duration: HAND_BACK_DEADLINE, orElse: () => Effect.logWarning("claims not handed back in time: they return when their lease ends") })
+    ))
