@@ -51,7 +51,8 @@ describe("every operation, fuzzed", () => {
   const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
   const stored = () =>
     sql((s) => s<{ n: string }>`SELECT (SELECT count(*) FROM charges) + (SELECT count(*) FROM customers) + (SELECT count(*) FROM products)
-      + (SELECT count(*) FROM coupons) + (SELECT count(*) FROM webhooks) + (SELECT count(*) FROM checkout_links) AS n`).then((r) => Number(r[0]!.n))
+      + (SELECT count(*) FROM coupons) + (SELECT count(*) FROM webhooks) + (SELECT count(*) FROM checkout_links)
+      + (SELECT count(*) FROM nfse_configs) AS n`).then((r) => Number(r[0]!.n))
 
   beforeAll(async () => {
     engine = await startEngine("postgres")

@@ -1,13 +1,14 @@
 /**
  * Tenant isolation on every route that names a resource: another account's
- * charge, customer, product, coupon, checkout link or session, webhook or
- * delivery answers exactly as a resource that does not exist (404), on every
+ * charge, customer, product, coupon, checkout link or session, webhook,
+ * delivery or fiscal configuration answers exactly as a resource that does not exist (404), on every
  * method, and is left as it was. Through real HTTP on PostgreSQL.
  */
 import { AllScopes } from "@billing/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeTestPki, MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 
 type Json = { readonly [key: string]: any }
@@ -24,7 +25,8 @@ describe("tenant isolation on every route with an id", () => {
       sql<{ row: string }>`SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS row FROM (
         SELECT id, status, updated_at::text AS u FROM charges UNION ALL SELECT id, status, updated_at::text FROM customers
         UNION ALL SELECT id, status, updated_at::text FROM products UNION ALL SELECT id, status, updated_at::text FROM coupons
-        UNION ALL SELECT id, status, updated_at::text FROM checkout_links UNION ALL SELECT id, status, url FROM webhooks) t`))
+        UNION ALL SELECT id, status, updated_at::text FROM checkout_links UNION ALL SELECT id, status, url FROM webhooks
+        UNION ALL SELECT id, settings, updated_at::text FROM nfse_configs) t`))
 
   beforeAll(async () => {
     engine = await startEngine("postgres")
@@ -43,7 +45,14 @@ describe("tenant isolation on every route with an id", () => {
     const link = await created("/v1/checkouts", { priceId: product.prices[0].priceId, allowedPaymentMethods: ["pix"] })
     const session = await created("/v1/checkout-sessions", { priceId: product.prices[0].priceId, customer: buyer })
     const webhook = await created("/v1/users/webhooks", { url: "http://127.0.0.1:9/hooks" })
-    expect([charge.chargeId, customer.customerId, product.productId, coupon.couponId, link.id, session.id, webhook.webhookId].every(Boolean)).toBe(true)
+    const pki = makeTestPki()
+    const nfConfig = await created("/v1/invoices/notas/config", {
+      item_lista_servico: "01.07",
+      aliquota_iss: 2,
+      prestador: { cnpj: MERCHANT_CNPJ, codigo_municipio: "3550308", codigo_opcao_simples_nacional: 2, regime_especial_tributacao: 0 },
+      certificate: { pfx_base64: pki.client.pfx.toString("base64"), password: pki.passphrase }
+    })
+    expect([charge.chargeId, customer.customerId, product.productId, coupon.couponId, link.id, session.id, webhook.webhookId, nfConfig.id].every(Boolean)).toBe(true)
 
     const probes: ReadonlyArray<readonly [string, string, unknown?]> = [
       ["GET", `/v1/charges/${charge.chargeId}`],
@@ -69,7 +78,11 @@ describe("tenant isolation on every route with an id", () => {
       ["GET", `/v1/checkout-sessions/${session.id}`],
       ["GET", `/v1/users/webhooks/${webhook.webhookId}`],
       ["PUT", `/v1/users/webhooks/${webhook.webhookId}`, { url: "http://127.0.0.1:9/other" }],
-      ["DELETE", `/v1/users/webhooks/${webhook.webhookId}`]
+      ["DELETE", `/v1/users/webhooks/${webhook.webhookId}`],
+      ["GET", `/v1/invoices/notas/config/${nfConfig.id}`],
+      ["PUT", `/v1/invoices/notas/config/${nfConfig.id}`, { enabled: false }],
+      ["POST", "/v1/invoices/notas/config", { id: nfConfig.id, enabled: false }],
+      ["DELETE", `/v1/invoices/notas/config/${nfConfig.id}`]
     ]
     const before = await snapshot()
     for (const [method, path, body] of probes) {
@@ -80,7 +93,7 @@ describe("tenant isolation on every route with an id", () => {
     }
     expect(await snapshot()).toEqual(before)
     // The owner still reaches every one of them.
-    for (const path of [`/v1/charges/${charge.chargeId}`, `/v1/customers/${customer.customerId}`, `/v1/products/${product.productId}`]) {
+    for (const path of [`/v1/charges/${charge.chargeId}`, `/v1/customers/${customer.customerId}`, `/v1/products/${product.productId}`, `/v1/invoices/notas/config/${nfConfig.id}`]) {
       expect((await send(owner, "GET", path)).status, path).toBe(200)
     }
   })

@@ -11,42 +11,28 @@
  * through the PSP that took it.
  */
 import { verifyWebhookSignature } from "@billing/core"
-import { callbackSecret, fromPem, type PixPsp, pollReceivedPix, type ProvidersConfig } from "@billing/providers"
+import { callbackSecret, pollReceivedPix, type ProvidersConfig } from "@billing/providers"
 import { deliveryPass, drain, workerJob } from "@billing/worker"
-import { Redacted, Result } from "effect"
 import { parsePix } from "pix-utils"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakePsp, startFakePsp } from "../packages/providers/test/support/FakePsp.ts"
-import { makeTestPki } from "../packages/providers/test/support/TestCertificates.ts"
+import { fakePspEntry } from "../packages/providers/test/support/FakePspEntry.ts"
+import { makeTestPki, MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
 
 const PSP = "fake-bcb"
 const SECOND = "fake-efi"
-const PIX_KEY = "11444777000161"
 
 describe("production Pix through a PSP", () => {
   const pki = makeTestPki()
   let fake: FakePsp
   let second: FakePsp
   let engine: TestEngine
-  const entry = (name: string, profile: "bcb" | "efi", psp: FakePsp): PixPsp => ({
-    name,
-    profile,
-    baseUrl: psp.baseUrl,
-    tokenUrl: psp.tokenUrl,
-    clientId: "client-1",
-    clientSecret: Redacted.make("secret-1"),
-    pixKey: { type: "CNPJ", value: PIX_KEY },
-    certificate: Result.getOrThrow(fromPem(pki.client.certPem, pki.client.keyPem)),
-    ca: pki.caPem,
-    scopes: [],
-    appKey: undefined
-  })
   beforeAll(async () => {
-    fake = await startFakePsp(pki, { profile: "bcb", pixKey: PIX_KEY })
-    second = await startFakePsp(pki, { profile: "efi", pixKey: PIX_KEY })
-    const providers: ProvidersConfig = { publicUrl: "http://127.0.0.1", pix: [entry(PSP, "bcb", fake), entry(SECOND, "efi", second)] }
+    fake = await startFakePsp(pki, { profile: "bcb", pixKey: MERCHANT_CNPJ })
+    second = await startFakePsp(pki, { profile: "efi", pixKey: MERCHANT_CNPJ })
+    const providers: ProvidersConfig = { publicUrl: "http://127.0.0.1", pix: [fakePspEntry(pki, fake, { name: PSP, profile: "bcb" }), fakePspEntry(pki, second, { name: SECOND, profile: "efi" })] }
     engine = await startEngine("postgres", { providers })
   })
   afterAll(async () => {

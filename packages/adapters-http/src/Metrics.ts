@@ -11,10 +11,10 @@
  * answer only `Authorization: Bearer <token>` (Prometheus' `authorization`
  * setting), compared in constant time.
  */
+import { constantTimeEqual } from "@billing/core"
 import { Effect, Layer, Metric } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
-import { timingSafeEqual } from "node:crypto"
 
 /** The route of a request no route matched (404s, probes of paths that do not exist). */
 export const UNMATCHED_ROUTE = "unmatched"
@@ -37,12 +37,6 @@ export const recordRequest = (request: { readonly route: string; readonly method
     Metric.update(Metric.withAttributes(duration, { route: request.route, method: request.method }), request.seconds)
   ], { discard: true })
 
-const sameToken = (given: string, expected: string) => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
 /** `GET /metrics`; with `token`, only for `Authorization: Bearer <token>` (else 401). */
 export const MetricsLive = (options: { readonly token?: string | undefined } = {}) =>
   options.token === undefined || options.token === ""
@@ -52,7 +46,7 @@ export const MetricsLive = (options: { readonly token?: string | undefined } = {
       const expected = `Bearer ${options.token}`
       yield* router.add("GET", "/metrics", Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        if (!sameToken(request.headers.authorization ?? "", expected)) return HttpServerResponse.empty({ status: 401 })
+        if (!constantTimeEqual(request.headers.authorization ?? "", expected)) return HttpServerResponse.empty({ status: 401 })
         return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
       }))
     }))

@@ -9,6 +9,7 @@ import { CouponsStorageLive } from "./CouponsStorage.ts"
 import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { LedgerStorageLive } from "./LedgerStorage.ts"
+import { NfseConfigsStorageLive } from "./NfseConfigsStorage.ts"
 import { DisputesStorageLive } from "./DisputesStorage.ts"
 import { ProposalsStorageLive } from "./ProposalsStorage.ts"
 import { MedInfractionsStorageLive } from "./MedInfractionsStorage.ts"
@@ -68,5 +69,6 @@ export const StorageLive = Layer.mergeAll(
   SubscriptionsStorageLive,
   ProposalsStorageLive,
   WalletStorageLive,
+  NfseConfigsStorageLive,
   ReadinessStorageLive
 )

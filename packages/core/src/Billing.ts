@@ -18,6 +18,13 @@ export {
   testWebhook,
   updateWebhook
 } from "./webhooks/Webhooks.ts"
+export {
+  createConfig as createNfseConfig,
+  getConfig as getNfseConfig,
+  listConfigs as listNfseConfigs,
+  removeConfig as removeNfseConfig,
+  updateConfig as updateNfseConfig
+} from "./nfse/Configs.ts"
 export { createPixCharge } from "./charges/CreatePixCharge.ts"
 export { expireDueCharges } from "./charges/Expiry.ts"
 export { archiveCharge, cancelCharge, getCharge, getChargeStatus, listCharges } from "./charges/ManageCharges.ts"

@@ -8,9 +8,10 @@ import { Redacted, Result } from "effect"
 import { X509Certificate } from "node:crypto"
 import { createSecureContext } from "node:tls"
 import { describe, expect, it } from "vitest"
-import { validityAt } from "../src/certificates/CertificateInfo.ts"
-import { fromPem, fromPkcs12 } from "../src/certificates/ClientCertificate.ts"
+import { Certificates } from "@billing/core"
 import { makeTestPki, MERCHANT_CNPJ } from "./support/TestCertificates.ts"
+
+const { fromPem, fromPkcs12, validityAt } = Certificates
 
 const pki = makeTestPki()
 const DAY = 86_400_000

@@ -10,7 +10,7 @@ import { TestClock } from "effect/testing"
 import { Agent, request } from "undici"
 import { afterAll, beforeAll } from "vitest"
 import { Result } from "effect"
-import { fromPem } from "../src/certificates/ClientCertificate.ts"
+import { Certificates } from "@billing/core"
 import { makeTokenClient, requestToken, type TokenClientOptions } from "../src/oauth/TokenClient.ts"
 import { TokenRejected } from "../src/oauth/TokenErrors.ts"
 import { PspProfiles } from "../src/pix/PixProfiles.ts"
@@ -19,7 +19,7 @@ import { type FakeTokenEndpoint, startFakeTokenEndpoint } from "./support/FakeTo
 import { makeTestPki, MERCHANT_CNPJ } from "./support/TestCertificates.ts"
 
 const pki = makeTestPki()
-const certificate = Result.getOrThrow(fromPem(pki.client.certPem, pki.client.keyPem))
+const certificate = Result.getOrThrow(Certificates.fromPem(pki.client.certPem, pki.client.keyPem))
 let fake: FakeTokenEndpoint
 beforeAll(async () => {
   fake = await startFakeTokenEndpoint(pki)

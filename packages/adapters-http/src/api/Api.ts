@@ -16,6 +16,7 @@ import { CouponsGroup } from "./Coupons.ts"
 import { CouponValidationGroup } from "./CouponValidation.ts"
 import { CustomersGroup } from "./Customers.ts"
 import { DocumentsCopyGroup } from "./DocumentsCopy.ts"
+import { NfseConfigsGroup } from "./NfseConfigs.ts"
 import { documentAmounts } from "./OpenApiAmounts.ts"
 import { API_GUIDE } from "./OpenApiGuide.ts"
 import { documentExamples } from "./OpenApiExamples.ts"
@@ -48,6 +49,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(ProposalsGroup)
   .add(DocumentsCopyGroup)
   .add(ChangelogGroup)
+  .add(NfseConfigsGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

@@ -52,6 +52,21 @@ export const RequestExamples: { readonly [operationId: string]: Json } = {
   "webhooks.register": {
     url: "https://example.com/webhooks/billing",
     events: ["payment.success", "charge.expired"]
+  },
+  // A municipal issuer (São Paulo); the certificate's base64 is cut short here.
+  "nfseConfigs.create": {
+    config_name: "Licenças de software",
+    invoiceTiming: "AFTER_CONFIRMATION",
+    descricao_servico: "Licenciamento de uso de software",
+    item_lista_servico: "01.05",
+    aliquota_iss: 2.9,
+    prestador: { codigo_municipio: "3550308", codigo_opcao_simples_nacional: 3, regime_especial_tributacao: 0, inscricao_municipal: "12345678" },
+    prefeitura: { login: "loja", senha: "senha-do-portal", serie_rps: "A1", proximo_numero_rps: 1 },
+    certificate: { pfx_base64: "MIIKZAIBAzCCCi4GCSqGSIb3DQEHAaCCCh8EggobMIIKFzCCBK8GCSqGSIb3DQEHBqCCBKAwggScAgEA", password: "senha-do-certificado" }
+  },
+  "nfseConfigs.update": {
+    enabled: true,
+    prefeitura: { proximo_numero_rps: 101 }
   }
 }
 

@@ -14,6 +14,7 @@ import { CouponsHandlers } from "./Coupons.ts"
 import { AlwaysVerdictLive, CouponValidationHandlers } from "./CouponValidation.ts"
 import { CustomersHandlers } from "./Customers.ts"
 import { DocumentsCopyHandlers } from "./DocumentsCopy.ts"
+import { NfseConfigsHandlers } from "./NfseConfigs.ts"
 import { PaymentMethodsHandlers } from "./PaymentMethods.ts"
 import { ProductsHandlers } from "./Products.ts"
 import { ProposalsHandlers } from "./Proposals.ts"
@@ -42,7 +43,8 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     SandboxHandlers,
     ProposalsHandlers,
     DocumentsCopyHandlers,
-    ChangelogHandlers
+    ChangelogHandlers,
+    NfseConfigsHandlers
   ]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

@@ -25,6 +25,7 @@ import invoiceBalancePerStatement from "./0023_invoice_balance_per_statement.ts"
 import leanerCycleAndChargeIndexes from "./0024_leaner_cycle_and_charge_indexes.ts"
 import internalAccounts from "./0025_internal_accounts.ts"
 import pixFromPsps from "./0026_pix_from_psps.ts"
+import nfseConfigs from "./0027_nfse_configs.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -57,5 +58,6 @@ export const migrations = Migrator.fromRecord({
   "0023_invoice_balance_per_statement": invoiceBalancePerStatement,
   "0024_leaner_cycle_and_charge_indexes": leanerCycleAndChargeIndexes,
   "0025_internal_accounts": internalAccounts,
-  "0026_pix_from_psps": pixFromPsps
+  "0026_pix_from_psps": pixFromPsps,
+  "0027_nfse_configs": nfseConfigs
 })

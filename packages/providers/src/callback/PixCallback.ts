@@ -15,10 +15,9 @@
  * is 200 whatever became of each (an unknown txid is logged), since a PSP
  * retries a callback until it gets one.
  */
-import { Billing, installationSecret } from "@billing/core"
+import { Billing, constantTimeEqual, installationSecret } from "@billing/core"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { timingSafeEqual } from "node:crypto"
 import type { PixPsp } from "../config/ProvidersConfig.ts"
 import { PixReceived } from "../pix/PixApiSchemas.ts"
 import { Providers } from "../Providers.ts"
@@ -33,12 +32,6 @@ export const callbackSecret = (psp: string) => installationSecret(`psp_callback_
 /** The `webhookUrl` registered with `psp`: where it sends its callbacks (plus `/pix`). */
 export const callbackUrl = (publicUrl: string, psp: string, secret: string) =>
   `${publicUrl.replace(/\/+$/, "")}/psp/pix/${encodeURIComponent(psp)}/${secret}`
-
-const sameSecret = (given: string, expected: string) => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 const notFound = HttpServerResponse.empty({ status: 404 })
 
@@ -70,7 +63,7 @@ export const PixCallbackLive = HttpRouter.use(Effect.fn("PixCallback.routes")(fu
     const params = yield* HttpRouter.params
     const psp = providers.pix.find((p) => p.name === params.name)
     const expected = psp === undefined ? undefined : secrets.get(psp.name)
-    if (psp === undefined || expected === undefined || !sameSecret(params.secret ?? "", expected)) return notFound
+    if (psp === undefined || expected === undefined || !constantTimeEqual(params.secret ?? "", expected)) return notFound
     return yield* Effect.provideContext(receiveBody(psp), services)
   }))
 }))

@@ -5,10 +5,9 @@
  * report says so.
  */
 import { Clock, Effect } from "effect"
-import { validityAt } from "../certificates/CertificateInfo.ts"
+import { Certificates } from "@billing/core"
 import type { PixPsp } from "../config/ProvidersConfig.ts"
-import { makeTokenClient } from "../oauth/TokenClient.ts"
-import { PspProfiles } from "../pix/PixProfiles.ts"
+import { pspTokenClient } from "../pix/PspHttp.ts"
 import { mutualTlsAgent } from "../tls/MutualTlsAgent.ts"
 
 export interface PspReport {
@@ -24,7 +23,7 @@ const day = (date: Date) => date.toISOString().slice(0, 10)
 const certificateText = (psp: PixPsp, nowMs: number) => {
   const leaf = psp.certificate.leaf
   const who = `${leaf.subject}${leaf.cnpj === undefined ? "" : `, CNPJ ${leaf.cnpj}`}`
-  const validity = validityAt(leaf, nowMs)
+  const validity = Certificates.validityAt(leaf, nowMs)
   switch (validity._tag) {
     case "NotYetValid":
       return { ok: false, text: `certificate ${who} NOT YET VALID (from ${day(leaf.notBefore)})` }
@@ -42,16 +41,7 @@ export const checkPsp = Effect.fn("Providers.checkPsp")(function*(psp: PixPsp) {
   const now = yield* Clock.currentTimeMillis
   const certificate = certificateText(psp, now)
   const token = yield* Effect.scoped(Effect.gen(function*() {
-    const dispatcher = yield* mutualTlsAgent(psp)
-    const client = yield* makeTokenClient({
-      provider: psp.name,
-      tokenUrl: psp.tokenUrl,
-      clientId: psp.clientId,
-      clientSecret: psp.clientSecret,
-      scopes: psp.scopes,
-      style: PspProfiles[psp.profile].token,
-      dispatcher
-    })
+    const client = yield* pspTokenClient(psp, yield* mutualTlsAgent(psp))
     return yield* client.token
   })).pipe(
     Effect.map((token) => ({ ok: true, text: `token obtained (expires_in ${token.expiresInSeconds} s)` })),

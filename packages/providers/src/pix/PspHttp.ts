@@ -127,10 +127,9 @@ const refusedFreshToken = (psp: string) =>
     message: `${psp} answered 401 to a token it had just issued: check the application's scopes and that the certificate is the one registered with it`
   })
 
-/** The PSP's HTTP, its agent closed with the scope. */
-export const makePspHttp = Effect.fn("PspHttp.make")(function*(psp: PixPsp, options: PspHttpOptions = {}) {
-  const dispatcher = yield* mutualTlsAgent(psp)
-  const tokens = yield* makeTokenClient({
+/** The token client of `psp` over `dispatcher` (its mutual TLS agent), in the way its profile asks for tokens. */
+export const pspTokenClient = (psp: PixPsp, dispatcher: Dispatcher) =>
+  makeTokenClient({
     provider: psp.name,
     tokenUrl: psp.tokenUrl,
     clientId: psp.clientId,
@@ -139,6 +138,11 @@ export const makePspHttp = Effect.fn("PspHttp.make")(function*(psp: PixPsp, opti
     style: PspProfiles[psp.profile].token,
     dispatcher
   })
+
+/** The PSP's HTTP, its agent closed with the scope. */
+export const makePspHttp = Effect.fn("PspHttp.make")(function*(psp: PixPsp, options: PspHttpOptions = {}) {
+  const dispatcher = yield* mutualTlsAgent(psp)
+  const tokens = yield* pspTokenClient(psp, dispatcher)
   const timeout = options.requestTimeout ?? "20 seconds"
   const backoff = Schedule.exponential(options.retryBackoff ?? "500 millis").pipe(
     Schedule.jittered,

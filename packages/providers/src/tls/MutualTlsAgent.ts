@@ -6,10 +6,10 @@
  */
 import { Effect, Redacted } from "effect"
 import { Agent } from "undici"
-import type { ClientCertificate } from "../certificates/ClientCertificate.ts"
+import type { Certificates } from "@billing/core"
 
 export interface MutualTlsOptions {
-  readonly certificate: ClientCertificate
+  readonly certificate: Certificates.ClientCertificate
   readonly ca: string | undefined
 }
 

@@ -3,7 +3,7 @@
  * for a PSP that does not answer), with the test PKI's merchant certificate.
  */
 import { Redacted, Result } from "effect"
-import { fromPem } from "../../src/certificates/ClientCertificate.ts"
+import { Certificates } from "@billing/core"
 import type { PixPsp } from "../../src/config/ProvidersConfig.ts"
 import type { PspProfileName } from "../../src/pix/PixProfiles.ts"
 import type { FakePsp } from "./FakePsp.ts"
@@ -25,7 +25,7 @@ export const fakePspEntry = (pki: TestPki, fake: FakePsp, options: FakeEntryOpti
   clientId: "client-1",
   clientSecret: Redacted.make("secret-1"),
   pixKey: { type: "CNPJ", value: MERCHANT_CNPJ },
-  certificate: Result.getOrThrow(fromPem(pki.client.certPem, pki.client.keyPem)),
+  certificate: Result.getOrThrow(Certificates.fromPem(pki.client.certPem, pki.client.keyPem)),
   ca: pki.caPem,
   scopes: [],
   appKey: options.appKey

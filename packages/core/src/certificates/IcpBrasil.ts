@@ -6,7 +6,7 @@
  * company); the value is a string type (OCTET STRING or PrintableString in
  * the standard, UTF8String in some issuers), so any of them is read.
  */
-import { Brazil } from "@billing/core"
+import { documentKind } from "../brazil/Documents.ts"
 import forge from "node-forge"
 
 export const CNPJ_OTHER_NAME = "2.16.76.1.3.3"
@@ -56,7 +56,7 @@ export const otherNames = (der: Uint8Array, oid: string): ReadonlyArray<string> 
 export const cnpjOf = (der: Uint8Array): string | undefined => {
   for (const value of otherNames(der, CNPJ_OTHER_NAME)) {
     const cnpj = value.slice(0, 14).toUpperCase()
-    if (Brazil.documentKind(cnpj) === "CNPJ") return cnpj
+    if (documentKind(cnpj) === "CNPJ") return cnpj
   }
   return undefined
 }
