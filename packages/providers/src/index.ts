@@ -1,18 +1,16 @@
 /**
  * `@billing/providers`: the production layers of the provider ports and
- * what they share (mutual TLS, certificates, OAuth2 tokens). Issue 28 so
+ * what they share (mutual TLS, OAuth2 tokens; client certificates are read
+ * by the core's `Certificates`, which NFS-e issuers share). Issue 28 so
  * far: the providers file, certificates, the token client, `providers
  * check`, the PSP adapter (the BCB API Pix client per PSP, the
  * `PixProvider` layer on one PSP and the failover over the file's list), the
- * callbacks and the reconciliation poll.
+ * callbacks and the reconciliation poll. Issue 29 so far: the card
+ * acquirer on Mercado Pago (`AcquirerFromProviders`, the file's `card` entry).
  */
-export { type CertificateInfo, describeCertificate, EXPIRY_WARNING_DAYS, type Validity, validityAt } from "./certificates/CertificateInfo.ts"
-export { type ClientCertificate, fromPem, fromPkcs12 } from "./certificates/ClientCertificate.ts"
-export { cnpjOf, CNPJ_OTHER_NAME } from "./certificates/IcpBrasil.ts"
-export { pkcs12ToPem } from "./certificates/Pkcs12.ts"
 export { checkPsp, type PspReport } from "./check/CheckPsp.ts"
 export { decodeProvidersFile, loadProvidersFile, resolveProviders } from "./config/LoadProviders.ts"
-export type { PixPsp, ProvidersConfig } from "./config/ProvidersConfig.ts"
+export type { CardAcquirerConfig, PixPsp, ProvidersConfig } from "./config/ProvidersConfig.ts"
 export { ProvidersFile, type ProvidersFileInput } from "./config/ProvidersFile.ts"
 export { ProvidersFileInvalid } from "./config/ProvidersFileInvalid.ts"
 export { type AccessToken, makeTokenClient, requestToken, type TokenClient, type TokenClientOptions } from "./oauth/TokenClient.ts"
@@ -48,3 +46,8 @@ export { mutualTlsAgent } from "./tls/MutualTlsAgent.ts"
 export { callbackSecret, callbackUrl, PixCallbackLive } from "./callback/PixCallback.ts"
 export { type CallbackRegistration, registerCallbacks } from "./callback/RegisterCallbacks.ts"
 export { receivedPixOf } from "./callback/ReceivedPix.ts"
+export { AcquirerFromProviders } from "./card/AcquirerFromProviders.ts"
+export { declineCodeOf, MERCADO_PAGO_DECLINES } from "./card/DeclineCodes.ts"
+export { idempotencyKey, makeMercadoPagoAcquirer, mercadoPagoAcquirerLayer } from "./card/MercadoPagoAcquirer.ts"
+export { MercadoPagoAnswerInvalid, MercadoPagoProblem, MercadoPagoUnreachable } from "./card/MercadoPagoErrors.ts"
+export type { MercadoPagoHttpOptions } from "./card/MercadoPagoHttp.ts"

@@ -24,7 +24,8 @@ writeFileSync(join(root, "certs", "ca.pem"), pki.caPem)
 writeFileSync(join(root, "secrets", "passphrase"), `${pki.passphrase}\n`)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const env = { EFI_SECRET: "efi-client-secret" }
+const env = { EFI_SECRET: "efi-client-secret", MP_ACCESS_TOKEN: "APP_USR-from-env" }
+writeFileSync(join(root, "secrets", "mp-access-token"), "APP_USR-from-file\n")
 
 const efi = {
   name: "efi-main",
@@ -36,6 +37,8 @@ const efi = {
   pixKey: "11.444.777/0001-61",
   tls: { pfx: "certs/client.p12", passphrase: { file: "secrets/passphrase" }, ca: "certs/ca.pem" }
 }
+
+const mercadoPago = { provider: "mercadopago", accessToken: { env: "MP_ACCESS_TOKEN" }, publicKey: "APP_USR-public-key" }
 
 const file = (overrides: Record<string, unknown> = {}, entry: Record<string, unknown> = {}) => ({
   publicUrl: "https://billing.example.com/",
@@ -69,8 +72,7 @@ describe("providers file: accepted", () => {
         { ...efi, name: "legacy", tls: { pfx: "certs/legacy.p12", passphrase: pki.passphrase }, pixKey: "Pix@Loja.COM.br" },
         { ...efi, name: "sicoob-1", profile: "sicoob", clientSecret: undefined, pixKey: "123e4567-E89B-12d3-a456-426614174000", scopes: ["cob.write", "cob.read"] },
         { ...efi, name: "bb", profile: "bb", appKey: "app-key-1", pixKey: "529.982.247-25" }
-      ].map((entry) => JSON.parse(JSON.stringify(entry))),
-      card: []
+      ].map((entry) => JSON.parse(JSON.stringify(entry)))
     })
     expect(config.publicUrl).toBe("http://127.0.0.1:3000")
     expect(config.pix.map((psp) => psp.pixKey)).toEqual([
@@ -84,6 +86,23 @@ describe("providers file: accepted", () => {
     expect(config.pix[2]!.clientSecret).toBeUndefined()
     expect(config.pix[2]!.scopes).toEqual(["cob.write", "cob.read"])
     expect(config.pix[3]!.appKey).toBe("app-key-1")
+  })
+
+  it("takes a Mercado Pago card entry, its access token inline, from the environment or a file, the API's URL by default", async () => {
+    expect((await load(file())).card).toBeUndefined()
+    const fromEnv = (await load(file({ card: mercadoPago }))).card!
+    expect({ ...fromEnv, accessToken: Redacted.value(fromEnv.accessToken) }).toEqual({
+      provider: "mercadopago",
+      accessToken: "APP_USR-from-env",
+      publicKey: "APP_USR-public-key",
+      baseUrl: "https://api.mercadopago.com"
+    })
+    const fromFile = (await load(file({ card: { ...mercadoPago, accessToken: { file: "secrets/mp-access-token" }, baseUrl: "http://127.0.0.1:8080/" } }))).card!
+    expect([Redacted.value(fromFile.accessToken), fromFile.baseUrl]).toEqual(["APP_USR-from-file", "http://127.0.0.1:8080"])
+    const inline = (await load(file({ card: { ...mercadoPago, accessToken: "TEST-inline" } }))).card!
+    expect(Redacted.value(inline.accessToken)).toBe("TEST-inline")
+    // The secret never prints with the configuration.
+    expect(String(inline.accessToken)).not.toContain("TEST-inline")
   })
 
   it("loads a file from another folder, its relative paths from its own folder", async () => {
@@ -117,7 +136,14 @@ describe("providers file: each refusal is one line naming the path", () => {
     ["a missing secret where the profile needs one", file({}, { clientSecret: undefined }), "pix[0].clientSecret: missing"],
     ["BB without its app key", file({}, { profile: "bb" }), "pix[0].appKey: missing (the bb profile sends it on every call)"],
     ["an empty list", file({ pix: [] }), "pix: list at least one PSP"],
-    ["a card provider this version does not have", file({ card: [{ name: "mp" }] }), "card: card providers are not supported by this version yet"]
+    ["a card provider this version does not have", file({ card: { ...mercadoPago, provider: "cielo" } }), "card.provider: must be mercadopago"],
+    ["a card entry without its access token", file({ card: { ...mercadoPago, accessToken: undefined } }), "card.accessToken: missing"],
+    ["an unknown key in the card entry", file({ card: { ...mercadoPago, secretKey: "x" } }), "card.secretKey: unknown key"],
+    ["an empty public key", file({ card: { ...mercadoPago, publicKey: "" } }), "card.publicKey: must not be empty"],
+    ["an http card API off this machine", file({ card: { ...mercadoPago, baseUrl: "http://api.mercadopago.com" } }), "card.baseUrl: must be https:// (http:// only for a loopback host)"],
+    ["an unset access token variable", file({ card: { ...mercadoPago, accessToken: { env: "MP_NOT_SET" } } }), "card.accessToken.env: environment variable MP_NOT_SET is not set"],
+    ["an access token file not found", file({ card: { ...mercadoPago, accessToken: { file: "secrets/mp-none" } } }), "card.accessToken.file: file not found"],
+    ["the list form of an earlier version", file({ card: [] }), "card: expected object"]
   ]
 
   it.each(cases)("%s", async (_, input, message) => {

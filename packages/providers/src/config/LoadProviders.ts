@@ -7,11 +7,12 @@
 import { Effect, Redacted, Result, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { dirname, resolve } from "node:path"
-import { type ClientCertificate, fromPem, fromPkcs12 } from "../certificates/ClientCertificate.ts"
+import { Certificates } from "@billing/core"
 import { readConfigFile } from "./ConfigFiles.ts"
 import { firstProblem } from "./ConfigIssue.ts"
 import type { PixPspEntry } from "./PixPspEntry.ts"
-import type { PixPsp, ProvidersConfig } from "./ProvidersConfig.ts"
+import { type CardEntry, MERCADO_PAGO_API } from "./CardEntry.ts"
+import type { CardAcquirerConfig, PixPsp, ProvidersConfig } from "./ProvidersConfig.ts"
 import { ProvidersFile } from "./ProvidersFile.ts"
 import { invalidAt, ProvidersFileInvalid } from "./ProvidersFileInvalid.ts"
 import { type ResolveContext, resolveSecret } from "./Secret.ts"
@@ -26,15 +27,15 @@ const readText = (file: string, path: ReadonlyArray<PropertyKey>, baseDir: strin
 
 const readCertificate = Effect.fnUntraced(function*(entry: PixPspEntry, index: number, context: ResolveContext) {
   const at = ["pix", index, "tls"]
-  let certificate: Result.Result<ClientCertificate, { readonly field: string; readonly reason: string }>
+  let certificate: Result.Result<Certificates.ClientCertificate, { readonly field: string; readonly reason: string }>
   if (entry.tls.pfx !== undefined) {
     const der = yield* readConfigFile(entry.tls.pfx, [...at, "pfx"], context.baseDir, (absolute) => readFile(absolute))
     const passphrase = entry.tls.passphrase === undefined ? undefined : yield* resolveSecret(entry.tls.passphrase, [...at, "passphrase"], context)
-    certificate = fromPkcs12(der, passphrase === undefined ? undefined : Redacted.value(passphrase))
+    certificate = Certificates.fromPkcs12(der, passphrase === undefined ? undefined : Redacted.value(passphrase))
   } else {
     const cert = yield* readText(entry.tls.cert!, [...at, "cert"], context.baseDir)
     const key = yield* readText(entry.tls.key!, [...at, "key"], context.baseDir)
-    certificate = fromPem(cert, key)
+    certificate = Certificates.fromPem(cert, key)
   }
   if (Result.isFailure(certificate)) return yield* invalidAt([...at, certificate.failure.field], certificate.failure.reason)
   const ca = entry.tls.ca === undefined ? undefined : yield* readText(entry.tls.ca, [...at, "ca"], context.baseDir)
@@ -60,6 +61,11 @@ const resolvePsp = Effect.fnUntraced(function*(entry: PixPspEntry, index: number
   } satisfies PixPsp
 })
 
+const resolveCard = Effect.fnUntraced(function*(entry: CardEntry, context: ResolveContext) {
+  const accessToken = yield* resolveSecret(entry.accessToken, ["card", "accessToken"], context)
+  return { provider: entry.provider, accessToken, publicKey: entry.publicKey, baseUrl: entry.baseUrl ?? MERCADO_PAGO_API } satisfies CardAcquirerConfig
+})
+
 /**
  * A providers configuration given as a value (the library's
  * `BillingLive({ providers })`, or a parsed file): relative paths start at
@@ -73,7 +79,8 @@ export const resolveProviders = Effect.fn("Providers.resolve")(function*(
   const decoded = yield* decodeProvidersFile(input)
   const context: ResolveContext = { baseDir: resolve(options.baseDir ?? "."), env: options.env ?? process.env }
   const pix = yield* Effect.forEach(decoded.pix, (entry, index) => resolvePsp(entry, index, context))
-  return { publicUrl: decoded.publicUrl, pix } satisfies ProvidersConfig
+  const card = decoded.card === undefined ? undefined : yield* resolveCard(decoded.card, context)
+  return { publicUrl: decoded.publicUrl, pix, card } satisfies ProvidersConfig
 })
 
 /** Reads and loads the providers file at `file` (`BILLING_PROVIDERS_FILE`). */

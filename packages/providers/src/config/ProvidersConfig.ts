@@ -1,7 +1,6 @@
 /** The providers file after loading: secrets resolved, certificates read, ready for the provider layers. */
-import type { PixKey } from "@billing/core"
+import type { Certificates, PixKey } from "@billing/core"
 import type { Redacted } from "effect"
-import type { ClientCertificate } from "../certificates/ClientCertificate.ts"
 import type { PspProfileName } from "../pix/PixProfiles.ts"
 
 /** One PSP, everything read. */
@@ -14,11 +13,20 @@ export interface PixPsp {
   readonly clientId: string
   readonly clientSecret: Redacted.Redacted<string> | undefined
   readonly pixKey: PixKey
-  readonly certificate: ClientCertificate
+  readonly certificate: Certificates.ClientCertificate
   /** The PSP's CA certificates, PEM, when the file names one; else the public roots. */
   readonly ca: string | undefined
   readonly scopes: ReadonlyArray<string>
   readonly appKey: string | undefined
+}
+
+/** The card acquirer, everything read. */
+export interface CardAcquirerConfig {
+  readonly provider: "mercadopago"
+  readonly accessToken: Redacted.Redacted<string>
+  readonly publicKey: string
+  /** Without a trailing slash. */
+  readonly baseUrl: string
 }
 
 export interface ProvidersConfig {
@@ -26,4 +34,6 @@ export interface ProvidersConfig {
   readonly publicUrl: string
   /** In the order PSPs are tried. */
   readonly pix: ReadonlyArray<PixPsp>
+  /** The card acquirer of the file's `card` entry; none: card payments stay the sandbox's. */
+  readonly card?: CardAcquirerConfig | undefined
 }

@@ -5,13 +5,14 @@
  * provider silently unconfigured.
  */
 import { Schema } from "effect"
+import { CardEntry } from "./CardEntry.ts"
 import { PixPspEntry } from "./PixPspEntry.ts"
 import { PublicUrl } from "./Urls.ts"
 
 /**
- * `card`, `boleto` and `nfse` are reserved for the issues that bring those
+ * `boleto` and `nfse` are reserved for the issues that bring those
  * providers: an empty list is accepted, anything in it refused in one line,
- * so a file written for a later version does not start with its card
+ * so a file written for a later version does not start with its boleto
  * provider silently ignored.
  */
 const Reserved = (kind: string) =>
@@ -32,7 +33,7 @@ export const ProvidersFile = Schema.Struct({
       return undefined
     })
   )),
-  card: Schema.optionalKey(Reserved("card")),
+  card: Schema.optionalKey(CardEntry),
   boleto: Schema.optionalKey(Reserved("boleto")),
   nfse: Schema.optionalKey(Reserved("NFS-e"))
 })

@@ -1,0 +1,153 @@
+/**
+ * The `Acquirer` port's contract, written once and run on every layer: the
+ * sandbox and each production acquirer (a new acquirer is a new layer plus
+ * one call of `acquirerContract`). What the core relies on:
+ * - an approval names the acquirer's payment, a refusal one of the spec's
+ *   decline codes, whichever way the card comes (typed or tokenized);
+ * - `reference` is the idempotency key: asked again (after a timeout, or by
+ *   the billing run after a stop), the acquirer answers its first answer and
+ *   never charges twice;
+ * - refunds, partial and total, and never above what was captured;
+ * - 1 to 12 installments.
+ *
+ * Expected values come from the driver's cards (the outcome each one is
+ * known to give), never from the layer under test.
+ */
+import { assert, it } from "@effect/vitest"
+import { Effect, type Layer } from "effect"
+import { describe } from "vitest"
+import { cents, type Cents } from "../../src/money/Money.ts"
+import { Acquirer, type CardData, type DeclineCode } from "../../src/ports/Acquirer.ts"
+
+export type Outcome = "approved" | DeclineCode
+
+export const DECLINE_CODES: ReadonlyArray<DeclineCode> = ["card_declined", "insufficient_funds", "expired_card", "invalid_cvv", "fraud_suspected"]
+
+/** What the acquirer's own books say of the payments made under one reference. */
+export interface Books {
+  /** Payments captured under the reference (never more than one). */
+  readonly captured: number
+  readonly amount: Cents
+  readonly refunded: Cents
+  readonly installments: number
+}
+
+/** How a test drives a layer's outcomes and, where the acquirer keeps books, reads them. */
+export interface AcquirerDriver {
+  /** A Visa card the layer answers with `outcome`. */
+  readonly card: (outcome: Outcome) => CardData
+  /**
+   * The acquirer's books for a reference, when it keeps any. The sandbox
+   * keeps none (it must answer the same after a restart), so there the
+   * refundable amount is the core's check alone.
+   */
+  readonly books?: (reference: string) => Promise<Books | undefined>
+  /** Makes the next authorization time out after the acquirer did the work, when the layer can be timed out. */
+  readonly timeOutNextAuthorization?: () => void
+}
+
+export interface ContractSubject {
+  readonly layer: Layer.Layer<Acquirer, unknown>
+  readonly driver: AcquirerDriver
+}
+
+let sequence = 0
+/** A reference no earlier test of this process used, as the core's charge ids never repeat. */
+export const newReference = (what: string) => `${what}_${Date.now().toString(36)}${(++sequence).toString(36).padStart(4, "0")}`
+
+/** Runs the contract on the layer `subject()` gives (called inside each test, after the suite's `beforeAll`). */
+export const acquirerContract = (name: string, subject: () => ContractSubject) => {
+  const run = <A, E>(use: (acquirer: Acquirer["Service"], driver: AcquirerDriver) => Effect.Effect<A, E>) => {
+    const { driver, layer } = subject()
+    return Effect.flatMap(Acquirer, (acquirer) => use(acquirer, driver)).pipe(Effect.provide(layer))
+  }
+  const books = (driver: AcquirerDriver, reference: string) => Effect.promise(async () => driver.books?.(reference))
+  const typed = (driver: AcquirerDriver, outcome: Outcome) => ({ _tag: "Card" as const, card: driver.card(outcome) })
+
+  describe(`the Acquirer contract on ${name}`, () => {
+    it.live("approves a good card and captures the amount once", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const reference = newReference("ch")
+          const answer = yield* acquirer.authorize({ payment: typed(driver, "approved"), amount: cents(10_050), installments: 1, reference })
+          assert.strictEqual(answer._tag, "Approved")
+          assert.isTrue(answer._tag === "Approved" && answer.acquirerId.length > 0)
+          const kept = yield* books(driver, reference)
+          if (kept !== undefined) assert.deepStrictEqual(kept, { captured: 1, amount: cents(10_050), refunded: cents(0), installments: 1 })
+        })
+      ))
+
+    it.live.each(DECLINE_CODES)("refuses with %s, capturing nothing", (code) =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const reference = newReference("ch")
+          const answer = yield* acquirer.authorize({ payment: typed(driver, code), amount: cents(2_000), installments: 1, reference })
+          assert.deepStrictEqual(answer, { _tag: "Declined", code })
+          assert.strictEqual((yield* books(driver, reference))?.captured ?? 0, 0)
+        })
+      ))
+
+    it.live("answers a reference asked again (after a timeout where the layer has one) with its first answer, charging once", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const approved = { payment: typed(driver, "approved"), amount: cents(7_500), installments: 2, reference: newReference("ch") }
+          driver.timeOutNextAuthorization?.()
+          const first = yield* acquirer.authorize(approved)
+          const again = yield* acquirer.authorize(approved)
+          assert.strictEqual(first._tag, "Approved")
+          assert.deepStrictEqual(again, first)
+          const kept = yield* books(driver, approved.reference)
+          if (kept !== undefined) assert.strictEqual(kept.captured, 1)
+          const declined = { payment: typed(driver, "insufficient_funds"), amount: cents(7_500), installments: 1, reference: newReference("ch") }
+          assert.deepStrictEqual(yield* acquirer.authorize(declined), { _tag: "Declined", code: "insufficient_funds" })
+          assert.deepStrictEqual(yield* acquirer.authorize(declined), { _tag: "Declined", code: "insufficient_funds" })
+        })
+      ))
+
+    it.live("refunds part, then the rest, and never more than was captured", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const paymentReference = newReference("ch")
+          const approved = yield* acquirer.authorize({ payment: typed(driver, "approved"), amount: cents(10_000), installments: 1, reference: paymentReference })
+          assert.strictEqual(approved._tag, "Approved")
+          const part = { paymentReference, amount: cents(3_000), reference: newReference("rf") }
+          assert.strictEqual((yield* acquirer.refund(part))._tag, "Refunded")
+          // The same refund asked again is the same refund, not a second one.
+          assert.strictEqual((yield* acquirer.refund(part))._tag, "Refunded")
+          assert.strictEqual((yield* books(driver, paymentReference))?.refunded ?? cents(3_000), cents(3_000))
+          if (driver.books !== undefined) {
+            const above = yield* acquirer.refund({ paymentReference, amount: cents(7_001), reference: newReference("rf") })
+            assert.strictEqual(above._tag, "Refused")
+          }
+          assert.strictEqual((yield* acquirer.refund({ paymentReference, amount: cents(7_000), reference: newReference("rf") }))._tag, "Refunded")
+          assert.strictEqual((yield* books(driver, paymentReference))?.refunded ?? cents(10_000), cents(10_000))
+        })
+      ))
+
+    it.live("approves 1 to 12 installments", () =>
+      run((acquirer, driver) =>
+        Effect.forEach(Array.from({ length: 12 }, (_, i) => i + 1), (installments) =>
+          Effect.gen(function*() {
+            const reference = newReference("ch")
+            const answer = yield* acquirer.authorize({ payment: typed(driver, "approved"), amount: cents(12_000), installments, reference })
+            assert.strictEqual(answer._tag, "Approved", `${installments} installments`)
+            const kept = yield* books(driver, reference)
+            if (kept !== undefined) assert.strictEqual(kept.installments, installments)
+          }), { discard: true })
+      ))
+
+    it.live("tokenizes a card: the token charges as the card would, and names its brand", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const good = yield* acquirer.tokenize(driver.card("approved"))
+          assert.strictEqual(good.brand, "visa")
+          assert.notInclude(good.token, driver.card("approved").number)
+          const paid = yield* acquirer.authorize({ payment: { _tag: "Token", token: good.token }, amount: cents(4_990), installments: 3, reference: newReference("ch") })
+          assert.strictEqual(paid._tag, "Approved")
+          const poor = yield* acquirer.tokenize(driver.card("insufficient_funds"))
+          const refused = yield* acquirer.authorize({ payment: { _tag: "Token", token: poor.token }, amount: cents(4_990), installments: 1, reference: newReference("ch") })
+          assert.deepStrictEqual(refused, { _tag: "Declined", code: "insufficient_funds" })
+        })
+      ))
+  })
+}

@@ -1,0 +1,135 @@
+/**
+ * A fake Mercado Pago for tests, on `node:http` at 127.0.0.1 (Mercado Pago
+ * takes a bearer token, not a client certificate): the routes the adapter
+ * uses, books in memory (`FakeMercadoPagoBook.ts`), the mandatory
+ * `X-Idempotency-Key` answered as Mercado Pago does (the first answer to a
+ * key is the answer to every repeat, and nothing is done twice), and
+ * controls for a test: force the next answers of a route (a 5xx, a timeout
+ * after doing the work), read the books, count the payments created.
+ * Every request is recorded with its body, so a test can check what the
+ * adapter sends and that the card number goes to `/v1/card_tokens` only.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { type Answer, createPayment, createToken, makeMercadoPagoBook, mpError, refundPayment, searchPayments, updatePayment } from "./FakeMercadoPagoBook.ts"
+
+export const FAKE_ACCESS_TOKEN = "TEST-0000000000000000-000000-fake-access-token"
+export const FAKE_PUBLIC_KEY = "TEST-fake-public-key"
+
+/** An answer forced on a route's next call: an answer (the work not done) or a timeout (the work done, no answer). */
+export type Forced = { readonly kind: "answer"; readonly answer: Answer } | { readonly kind: "timeout" }
+
+/** The routes a test may force. */
+export type ForcedRoute = "tokens" | "payments" | "refunds"
+
+const forcedRouteOf = (method: string | undefined, path: string): ForcedRoute | undefined => {
+  if (method !== "POST") return undefined
+  if (path === "/v1/card_tokens") return "tokens"
+  if (path === "/v1/payments") return "payments"
+  return /^\/v1\/payments\/\d+\/refunds$/.test(path) ? "refunds" : undefined
+}
+
+export interface RecordedCall {
+  readonly method: string
+  readonly path: string
+  readonly idempotencyKey: string | undefined
+  readonly text: string
+}
+
+type Route = readonly [method: string, pattern: RegExp, handle: (match: RegExpExecArray, body: any, query: URLSearchParams) => Answer, idempotent: boolean]
+
+const routesOf = (book: ReturnType<typeof makeMercadoPagoBook>): ReadonlyArray<Route> => [
+  ["POST", /^\/v1\/payments$/, (_, body) => createPayment(book, body), true],
+  ["GET", /^\/v1\/payments\/search$/, (_, __, query) => searchPayments(book, query), false],
+  ["GET", /^\/v1\/payments\/(\d+)$/, (m) => {
+    const payment = book.payments.get(Number(m[1]))
+    return payment === undefined ? mpError(404, "Payment not found", "not_found", 2000) : { status: 200, body: payment }
+  }, false],
+  ["PUT", /^\/v1\/payments\/(\d+)$/, (m, body) => updatePayment(book, Number(m[1]), body), true],
+  ["POST", /^\/v1\/payments\/(\d+)\/refunds$/, (m, body) => refundPayment(book, Number(m[1]), body), true]
+]
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let text = ""
+    request.on("data", (chunk: Buffer) => (text += chunk.toString()))
+    request.on("end", () => resolve(text))
+  })
+
+const write = (response: ServerResponse, answer: Answer) => {
+  response.writeHead(answer.status, { "content-type": "application/json" })
+  response.end(answer.body === undefined ? "" : JSON.stringify(answer.body))
+}
+
+const parse = (text: string): unknown => {
+  try {
+    return text === "" ? undefined : JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+export const startFakeMercadoPago = async () => {
+  const book = makeMercadoPagoBook()
+  const routes = routesOf(book)
+  const forced = new Map<ForcedRoute, Array<Forced>>()
+  const calls: Array<RecordedCall> = []
+
+  /** Routed with its key: a key seen before answers its first answer again, doing nothing. */
+  const routed = (route: Route, match: RegExpExecArray, key: string | undefined, body: unknown, query: URLSearchParams): Answer => {
+    if (!route[3]) return route[2](match, body, query)
+    if (key === undefined || key === "") return mpError(400, "Header X-Idempotency-Key can't be null", "bad_request", 4292)
+    const first = book.answered.get(key)
+    if (first !== undefined) return first
+    const answer = route[2](match, body, query)
+    book.answered.set(key, answer)
+    return answer
+  }
+
+  /** Routes an authorized call; `undefined` when the route is not one of the fake's. */
+  const api = (request: IncomingMessage, url: URL, key: string | undefined, body: unknown): Answer => {
+    if (request.method === "POST" && url.pathname === "/v1/card_tokens") {
+      return url.searchParams.get("public_key") === FAKE_PUBLIC_KEY ? createToken(book, body) : mpError(401, "invalid public_key", "unauthorized")
+    }
+    if (request.headers.authorization !== `Bearer ${FAKE_ACCESS_TOKEN}`) return mpError(401, "invalid access token", "unauthorized", 401)
+    const route = routes.find(([method, pattern]) => method === request.method && pattern.test(url.pathname))
+    if (route === undefined) return mpError(404, "resource not found", "not_found")
+    return routed(route, route[1].exec(url.pathname)!, key, body, url.searchParams)
+  }
+
+  const handle = (request: IncomingMessage, response: ServerResponse, text: string) => {
+    const url = new URL(request.url ?? "/", "http://fake.invalid")
+    const key = request.headers["x-idempotency-key"] as string | undefined
+    calls.push({ method: request.method ?? "", path: url.pathname, idempotencyKey: key, text })
+    const name = forcedRouteOf(request.method, url.pathname)
+    const next = name === undefined ? undefined : forced.get(name)?.shift()
+    if (next?.kind === "answer") return write(response, next.answer)
+    const answer = api(request, url, key, parse(text))
+    // A timeout after the work is done: the client cannot know whether it was.
+    if (next?.kind !== "timeout") write(response, answer)
+  }
+
+  const server = createServer(async (request, response) => handle(request, response, await readBody(request)))
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    baseUrl: origin,
+    book,
+    calls,
+    /** Every payment Mercado Pago created, whatever its outcome. */
+    paymentsCreated: () => book.payments.size,
+    /** Forces the next answers of a route. */
+    force: (route: ForcedRoute, ...answers: ReadonlyArray<Forced>) => {
+      forced.set(route, [...(forced.get(route) ?? []), ...answers])
+    },
+    /** The payments made under our `reference` (`external_reference`). */
+    paymentsOf: (reference: string) => [...book.payments.values()].filter((payment) => payment.external_reference === reference),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+export type FakeMercadoPago = Awaited<ReturnType<typeof startFakeMercadoPago>>
