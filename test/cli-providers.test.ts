@@ -22,7 +22,7 @@ let fake: FakeTokenEndpoint
 
 const day = (date: Date) => date.toISOString().slice(0, 10)
 const subject = `CN=LOJA EXEMPLO LTDA:${MERCHANT_CNPJ}, O=ICP-Brasil, C=BR, CNPJ ${MERCHANT_CNPJ}`
-const WEBHOOK_LINE = "webhook: not registered by this version (registration comes with the PSP adapter; production accounts still refuse Pix until then)"
+const WEBHOOK_LINE = "webhook: not registered by check; billing serve registers each PSP's callback URL at start"
 
 const entry = (name: string, profile: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -36,9 +36,9 @@ const entry = (name: string, profile: string, extra: Record<string, unknown> = {
   ...extra
 })
 
-const writeProviders = (name: string, pix: ReadonlyArray<unknown>) => {
+const writeProviders = (name: string, pix: ReadonlyArray<unknown>, more: Record<string, unknown> = {}) => {
   const path = join(root, name)
-  writeFileSync(path, JSON.stringify({ publicUrl: "https://billing.example.com", pix }))
+  writeFileSync(path, JSON.stringify({ publicUrl: "https://billing.example.com", pix, ...more }))
   return path
 }
 
@@ -106,11 +106,11 @@ describe("billing providers check", () => {
     expect(flag.stderr).toContain("usage: billing providers check")
   })
 
-  it("--help says what it checks and that webhook registration comes later", async () => {
+  it("--help says what it checks and who registers the callbacks", async () => {
     const help = await runBilling(["providers", "check", "--help"], env)
     expect(help.status).toBe(0)
     expect(help.stdout).toContain("--file PATH")
-    expect(help.stdout).toContain("Webhook registration comes with the PSP adapter")
+    expect(help.stdout).toContain("callback URLs are registered by billing serve at start")
   })
 })
 
@@ -132,5 +132,22 @@ describe("a bad providers file stops the engine at start, in one line", () => {
       Effect.runPromise
     )
     expect(error).toMatchObject({ _tag: "ProvidersFileInvalid", message: "publicUrl: must be https:// (http:// only for a loopback host)" })
+  })
+
+  it("refuses a card acquirer this version does not use, rather than ignore it", async () => {
+    const card = { provider: "mercadopago", accessToken: "APP_USR-test", publicKey: "APP_USR-public" } as const
+    const psp = entry("efi-main", "efi", {
+      clientSecret: "psp-secret",
+      tls: { pfx: join(root, "certs", "client.p12"), passphrase: pki.passphrase, ca: join(root, "certs", "ca.pem") }
+    })
+    const error = await Effect.void.pipe(
+      Effect.provide(BillingLive({ providers: { publicUrl: "https://billing.example.com", pix: [psp] as never, card } })),
+      Effect.flip,
+      Effect.runPromise
+    )
+    expect(error).toMatchObject({ _tag: "ProvidersFileInvalid", message: expect.stringMatching(/^card: this version does not charge cards/) })
+    const result = await runBilling(["worker"], { ...env, BILLING_PROVIDERS_FILE: writeProviders("card.json", [entry("efi-main", "efi")], { card }) })
+    expect(result.status).toBe(1)
+    expect(result.stderr.trim()).toMatch(/^billing: .*card: this version does not charge cards/)
   })
 })

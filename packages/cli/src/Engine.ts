@@ -5,7 +5,15 @@
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportHttp } from "@billing/adapters-http"
 import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProvider, PixProviderSandbox, ProviderGate, SigningKey } from "@billing/core"
-import { makePixProviderFailover, Providers, type ProvidersConfig, PspClients, type PspHttpOptions, ReconcilePixJob } from "@billing/providers"
+import {
+  makePixProviderFailover,
+  Providers,
+  type ProvidersConfig,
+  ProvidersFileInvalid,
+  PspClients,
+  type PspHttpOptions,
+  ReconcilePixJob
+} from "@billing/providers"
 import { forkJobs } from "@billing/worker"
 import { Context, Effect, Layer } from "effect"
 import { SecretKeyLive } from "./SecretKeyLive.ts"
@@ -62,6 +70,18 @@ const PixProviderWithPsps = Layer.effect(
 const PSP_CALLS: PspHttpOptions = { requestTimeout: "5 seconds", retries: 1 }
 
 const hasPsps = (providers: ProvidersConfig | undefined): providers is ProvidersConfig => providers !== undefined && providers.pix.length > 0
+
+/**
+ * The providers file as this version uses it. Its `card` entry is read and
+ * checked (the Mercado Pago adapter exists, issue 29) but not wired: the
+ * `Acquirer` port cannot yet tell a sandbox account's call from a production
+ * one's, nor keep a card on file for renewals. A file naming a card acquirer
+ * is refused rather than started with it silently ignored.
+ */
+export const usableProviders = (providers: ProvidersConfig | undefined): Effect.Effect<ProvidersConfig | undefined, ProvidersFileInvalid> =>
+  providers?.card === undefined
+    ? Effect.succeed(providers)
+    : Effect.fail(new ProvidersFileInvalid({ message: "card: this version does not charge cards through an acquirer yet; remove the entry (production accounts' cards answer 503 PROVIDER_NOT_CONFIGURED)" }))
 
 /**
  * The Pix provider and the gate of production accounts: with PSPs in the

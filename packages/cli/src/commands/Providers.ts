@@ -1,16 +1,16 @@
 /**
  * `billing providers check`: loads the providers file, reads each PSP's
  * client certificate and obtains a token from each over mutual TLS, one
- * line per PSP. Registering the webhook comes with the PSP adapter (a later
- * step of issue 28); until then production accounts still refuse Pix, and
- * the output says so.
+ * line per PSP. It does not register the PSPs' callback URLs: their secret
+ * lives in the installation's database, which `check` does not open;
+ * `billing serve` registers them at start, and the output says so.
  */
 import { checkPsp, loadProvidersFile } from "@billing/providers"
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { CliFailure, usageError } from "../CliFailure.ts"
 
-const NOT_YET = "webhook: not registered by this version (registration comes with the PSP adapter; production accounts still refuse Pix until then)"
+const CALLBACKS = "webhook: not registered by check; billing serve registers each PSP's callback URL at start"
 
 /** `billing providers check [--file PATH]`. */
 const check = Command.make("check", {
@@ -26,13 +26,13 @@ const check = Command.make("check", {
   // PSPs are independent: a slow one does not hold the others' lines back more than it must.
   const reports = yield* Effect.forEach(config.pix, checkPsp, { concurrency: 4 })
   for (const report of reports) yield* Console.log(report.line)
-  yield* Console.log(NOT_YET)
+  yield* Console.log(CALLBACKS)
   const usable = reports.filter((report) => report.usable).length
   if (usable === 0) return yield* new CliFailure({ message: `no PSP in ${file} is usable`, code: 1 })
   yield* Console.log(`${usable} of ${reports.length} PSPs usable`)
 })).pipe(
   Command.withDescription(
-    "Load the providers file, read each PSP's certificate (subject, CNPJ, validity) and obtain a token from each; exit 1 when none is usable. Webhook registration comes with the PSP adapter, not yet"
+    "Load the providers file, read each PSP's certificate (subject, CNPJ, validity) and obtain a token from each; exit 1 when none is usable. The PSPs' callback URLs are registered by billing serve at start"
   )
 )
 
