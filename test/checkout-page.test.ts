@@ -7,7 +7,9 @@
  * violation and is photographed at 360 px and 1280 px into
  * `test/artifacts/checkout-page/`.
  */
+import { Brazil } from "@billing/core"
 import { chargesPass } from "@billing/worker"
+import { Result } from "effect"
 import jsQRModule from "jsqr"
 import { existsSync, readFileSync } from "node:fs"
 import { mkdir } from "node:fs/promises"
@@ -119,6 +121,15 @@ describe("hosted checkout page in Chromium", () => {
   }
 
   const chargeIdOf = (page: Page) => new URL(page.url()).pathname.split("/").at(-1)!
+
+  /** The subscription a buyer's payment on a link created, checked to be the one its first charge (`checkoutUrl`, until paid) bills. */
+  const subscriptionOf = async (checkoutId: string, document: string, chargeId: string) => {
+    const { data } = (await api("GET", `/v1/subscriptions?checkoutId=${checkoutId}&document=${document}`)).body as { data: Array<{ subscriptionId: string }> }
+    expect(data).toHaveLength(1)
+    const subscription = (await api("GET", `/v1/subscriptions/${data[0]!.subscriptionId}`)).body
+    expect(subscription.checkoutUrl).toBe(`${engine.baseUrl}/pay/${chargeId}`)
+    return subscription as { subscriptionId: string; pixRecurrencyId: string }
+  }
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with 'apt-get update && apt-get install -y chromium' (.ci/run does)`)
@@ -527,6 +538,63 @@ describe("hosted checkout page in Chromium", () => {
     }
     expect((await api("GET", "/v1/checkouts?limit=100")).body.items.length).toBe(before)
     expect((await api("GET", `/v1/checkouts/${pl.id}`)).body.settings).toEqual(settings)
+  })
+
+  it("Pix Automático on a link that allows it: the composite QR with the recurrence, paid and then authorized while the page is open; a refusal shown too", async () => {
+    // The first test's link (pix, boleto, card) offers no "Pix Automático" radio; this one allows it.
+    const pl = await link({ priceId: prices.monthly, allowedPaymentMethods: ["pix", "pix_automatico"] })
+    const page = await newPage()
+    await page.goto(pl.url)
+    for (const name of ["Pix", "Pix Automático"]) expect(await page.getByRole("radio", { name, exact: true }).count(), name).toBe(1)
+    await page.getByRole("radio", { name: "Pix Automático" }).check()
+    await fillBuyer(page)
+    await page.getByRole("button", { name: "Pagar" }).click()
+    await page.waitForURL(/\/pay\/SANDBOX_cha_/)
+    const chargeId = chargeIdOf(page)
+    const subscription = await subscriptionOf(pl.id, buyer.document, chargeId)
+    const { subscriptionId } = subscription
+    expect(subscription).toMatchObject({ status: "PENDING", paymentType: "PIX_AUTOMATICO", pixRecurrenceStatus: "PENDING" })
+    const recurrencyId = subscription.pixRecurrencyId
+    // One code pays the first charge and carries the recurrence the bank is asked to authorize.
+    const qr = page.getByRole("img", { name: "QR Code Pix Automático" })
+    const code = await page.getByLabel("Pix copia e cola").inputValue()
+    expect(decodeQr((await qr.getAttribute("src"))!)).toBe(code)
+    const parsed = Brazil.parseBrCode(code)
+    expect(Result.isSuccess(parsed) && parsed.success.recurrenceLocation).toContain(recurrencyId)
+    expect(Result.isSuccess(parsed) && parsed.success.location).toBeTruthy()
+    const authorization = page.locator("#authorization-state")
+    expect(await authorization.getAttribute("role")).toBe("status")
+    expect(await authorization.innerText()).toBe("Aguardando a resposta do seu banco sobre o Pix Automático.")
+    await checkState(page, "pix-automatico-waiting")
+
+    await page.evaluate(() => { (globalThis as any).stillThisPage = true })
+    await payInSandbox(chargeId)
+    await page.locator("#status").getByText("Pagamento confirmado").waitFor({ timeout: 15_000 })
+    expect(await page.locator(".receipt").innerText()).toMatch(/Forma de pagamento\s+Pix Automático/)
+    expect(await qr.isVisible()).toBe(false)
+    // Paid, the subscription still waits for the bank, and the page keeps following it.
+    expect((await api("GET", `/v1/subscriptions/${subscriptionId}`)).body.status).toBe("PENDING")
+    expect(await authorization.innerText()).toContain("Aguardando")
+    expect((await api("POST", `/v1/subscriptions/pix-automatico/${recurrencyId}/authorize`, {})).status).toBe(200)
+    await authorization.getByText("Seu banco autorizou o Pix Automático").waitFor({ timeout: 15_000 })
+    expect(await page.evaluate(() => (globalThis as any).stillThisPage)).toBe(true)
+    expect((await api("GET", `/v1/subscriptions/${subscriptionId}`)).body.status).toBe("ACTIVE")
+    await checkState(page, "pix-automatico-authorized")
+
+    // Another buyer's bank refuses before any payment: the charge's page says so (the live change is the same as above).
+    const form = { paymentMethod: "pix_automatico", "customer.name": "Carla Dias", "customer.email": "carla@example.com", "customer.documentNumber": "39053344705" }
+    const posted = await fetch(pl.url, { method: "POST", redirect: "manual", body: new URLSearchParams(form) })
+    expect(posted.status).toBe(303)
+    const refusedPage = new URL(posted.headers.get("location")!, engine.baseUrl)
+    const refused = await subscriptionOf(pl.id, form["customer.documentNumber"], refusedPage.pathname.split("/").at(-1)!)
+    expect((await api("POST", `/v1/subscriptions/pix-automatico/${refused.pixRecurrencyId}/reject`, {})).status).toBe(200)
+    // The public status route answers the bank's answer on this charge's own recurrence.
+    expect(await (await fetch(`${engine.baseUrl}${refusedPage.pathname}/status`)).json()).toMatchObject({ status: "PENDING", recurrenceAuthorization: "REJECTED" })
+    await page.goto(refusedPage.href)
+    expect(await authorization.innerText()).toMatch(/^Seu banco recusou o Pix Automático/)
+    expect(await page.locator("#status").innerText()).toBe("Aguardando o pagamento.")
+    await checkState(page, "pix-automatico-refused")
+    await page.close()
   })
 
   // Last: it spends this address's budget of payments and tokenizations (30 a quarter hour), which the tests above share.

@@ -5,12 +5,14 @@
  * to "Pagamento confirmado" by itself, announced to screen readers too.
  * Paid, the region is the confirmation: amount, method and date, and, when
  * the page came from the link it was paid through, the link's success
- * message and its redirect back to the shop.
+ * message and its redirect back to the shop. A Pix Automático enrollment
+ * shows its composite code and the bank's answer on the recurrence, which
+ * the script follows the same way.
  */
 import { type HostedCharge, Money } from "@billing/core"
 import { escapeHtml, type Html, htmlDocument } from "./Html.ts"
 import { summary } from "./Summary.ts"
-import type { PageTexts } from "./Texts.ts"
+import type { PageTexts, RecurrenceAuthorization } from "./Texts.ts"
 import { themeOf } from "./Theme.ts"
 
 /** Seconds the confirmation shows before the page takes the buyer back to the shop. */
@@ -28,12 +30,13 @@ const copyable = (t: PageTexts, id: string, label: string, value: string): Html 
 /** `YYYY-MM-DD` as `DD/MM/YYYY`. */
 const brazilianDate = (date: string) => date.split("-").reverse().join("/")
 
-const pixBlock = (t: PageTexts, pix: NonNullable<HostedCharge["pix"]>): Html => {
+// A composite code pays the charge and asks for the recurrence at once: the page says both, and names its QR apart.
+const pixBlock = (t: PageTexts, pix: NonNullable<HostedCharge["pix"]>, composite: boolean): Html => {
   const deadline = new Intl.DateTimeFormat(t.locale, { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" }).format(pix.expiresAt)
   return `<section class="instrument" id="pix" aria-labelledby="pix-title">
-<h2 id="pix-title">${escapeHtml(t.pixHeading)}</h2>
-<p>${escapeHtml(t.pixSteps)}</p>
-<img class="qr" src="${pix.qrCode}" alt="${escapeHtml(t.pixQrAlt)}" width="244" height="244">
+<h2 id="pix-title">${escapeHtml(composite ? t.pixAutomaticoHeading : t.pixHeading)}</h2>
+<p>${escapeHtml(composite ? t.pixAutomaticoSteps : t.pixSteps)}</p>
+<img class="qr" src="${pix.qrCode}" alt="${escapeHtml(composite ? t.pixAutomaticoQrAlt : t.pixQrAlt)}" width="244" height="244">
 ${copyable(t, "pix-code", t.pixCode, pix.emv)}
 <p class="deadline">${escapeHtml(t.pixDeadline(deadline))}</p>
 </section>`
@@ -47,8 +50,22 @@ ${copyable(t, "boleto-line", t.boletoLine, boleto.digitableLine)}
 <p><a class="button-link" href="/v1/charges/${encodeURIComponent(chargeId)}/boleto.pdf">${escapeHtml(t.boletoPdf)}</a></p>
 </section>`
 
+/**
+ * The bank's answer on a Pix Automático recurrence, in a live region of its
+ * own: it may come before or after the payment, and stays once paid. The
+ * script follows it through the status route while the bank has not
+ * answered (the route's URL is here when the charge's region no longer polls).
+ */
+const authorizationBlock = (t: PageTexts, charge: HostedCharge, authorization: RecurrenceAuthorization): Html =>
+  `<section class="instrument authorization" id="authorization" aria-labelledby="authorization-title">
+<h2 id="authorization-title">${escapeHtml(t.authorizationHeading)}</h2>
+<p id="authorization-state" class="authorization-${authorization.toLowerCase()}" role="status" aria-live="polite" data-authorization="${authorization}"${charge.paid && authorization === "PENDING" ? ` data-poll="/pay/${escapeHtml(charge.id)}/status"` : ""}>${escapeHtml(t.authorization[authorization])}</p>
+</section>`
+
 const methodOf = (t: PageTexts, charge: HostedCharge) =>
-  charge.paymentType === "CREDIT_CARD" && charge.installments !== null
+  charge.pixAutomatico !== null
+    ? t.methods.pix_automatico
+    : charge.paymentType === "CREDIT_CARD" && charge.installments !== null
     ? t.confirmation.cardInstallments(charge.installments)
     : t.confirmation.paymentTypes[charge.paymentType]
 
@@ -90,11 +107,13 @@ ${charge.paid ? paidBlock(t, charge) : `<p>${escapeHtml(t.waiting)}</p>`}
 </section>`
   const instruments = charge.paid
     ? ""
-    : [charge.pix === null ? "" : pixBlock(t, charge.pix), charge.boleto === null ? "" : boletoBlock(t, charge.id, charge.boleto)].join("\n")
+    : [charge.pix === null ? "" : pixBlock(t, charge.pix, charge.pixAutomatico !== null), charge.boleto === null ? "" : boletoBlock(t, charge.id, charge.boleto)].join("\n")
+  const authorization = charge.pixAutomatico === null ? "" : authorizationBlock(t, charge, charge.pixAutomatico.authorization)
   const title = charge.confirmation?.title ?? null
-  return htmlDocument(t, title ?? t.siteTitle(charge.merchantName), `${summary(t, { ...charge, title })}\n${status}\n${instruments}`, {
+  return htmlDocument(t, title ?? t.siteTitle(charge.merchantName), `${summary(t, { ...charge, title })}\n${status}\n${authorization}\n${instruments}`, {
     "text-copied": t.copied,
     "text-paid": t.paid,
-    "text-paid-detail": t.paidDetail(Money.formatReais(charge.total))
+    "text-paid-detail": t.paidDetail(Money.formatReais(charge.total)),
+    ...Object.fromEntries(Object.entries(t.authorization).map(([state, text]) => [`text-authorization-${state.toLowerCase()}`, text]))
   }, charge.confirmation === null ? undefined : themeOf(charge.confirmation.colors))
 }

@@ -22,10 +22,6 @@ export interface FormState {
 
 export const emptyForm: FormState = { values: {}, errors: {} }
 
-/** The methods the page offers: Pix Automático waits for its own step. */
-export const pageMethods = (checkout: HostedCheckout): ReadonlyArray<PaymentMethodInput> =>
-  checkout.methods.filter((m) => m !== "pix_automatico")
-
 /** The form field of the `i`-th order bump: one name each, so a form sent back keeps which were ticked. */
 export const bumpField = (i: number) => `orderBumps[${i}]`
 
@@ -151,7 +147,8 @@ ${field(t, state, "couponCode", { attributes: `maxlength="100" autocomplete="off
 
 /** The page of a link or session that can be paid, with `state` from an attempt that failed. */
 export const checkoutDocument = (t: PageTexts, checkout: HostedCheckout, state: FormState): Html => {
-  const methods = pageMethods(checkout)
+  // Every method the link allows, Pix Automático too: its charge page shows the composite code and the bank's answer.
+  const methods = checkout.methods
   const hasErrors = state.alert !== undefined || Object.keys(state.errors).length > 0
   const total = subtotalOf(checkout, tickedBumps(checkout, state.values))
   const form = `<form class="checkout" method="post" action="/pay/${escapeHtml(checkout.id)}" data-checkout="${escapeHtml(checkout.id)}" data-price-ids="${escapeHtml(checkout.priceIds.join(" "))}">

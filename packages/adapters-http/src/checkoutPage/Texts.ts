@@ -6,10 +6,14 @@
  *
  * The names tests and assistive technology rely on are here too (issue 31's
  * contract): the method choices "Pix", "Boleto", "Cartão de crédito"; the
- * card fields; the button "Pagar"; "QR Code Pix"; "Pix copia e cola";
- * "Pagamento confirmado".
+ * card fields; the button "Pagar"; "QR Code Pix" (and "QR Code Pix
+ * Automático" for the composite code); "Pix copia e cola"; "Pagamento
+ * confirmado".
  */
 import type { HostedCharge, PaymentMethodInput } from "@billing/core"
+
+/** Where the payer's bank stands on a Pix Automático recurrence. */
+export type RecurrenceAuthorization = NonNullable<HostedCharge["pixAutomatico"]>["authorization"]
 
 /** A field of the page's form, by the API's name for it, so the API's errors land next to it. */
 export type FieldName =
@@ -69,6 +73,11 @@ export interface PageTexts {
   readonly pixCode: string
   readonly pixSteps: string
   readonly pixDeadline: (when: string) => string
+  readonly pixAutomaticoHeading: string
+  readonly pixAutomaticoQrAlt: string
+  readonly pixAutomaticoSteps: string
+  readonly authorizationHeading: string
+  readonly authorization: Readonly<Record<RecurrenceAuthorization, string>>
   readonly boletoHeading: string
   readonly boletoLine: string
   readonly boletoDue: (date: string) => string
@@ -172,6 +181,16 @@ export const ptBR: PageTexts = {
   pixCode: "Pix copia e cola",
   pixSteps: "Abra o app do seu banco, escolha Pix e leia o QR Code ou cole o código abaixo.",
   pixDeadline: (when) => `Pague até ${when}.`,
+  pixAutomaticoHeading: "Pague com Pix Automático",
+  pixAutomaticoQrAlt: "QR Code Pix Automático",
+  pixAutomaticoSteps:
+    "Abra o app do seu banco e leia o QR Code ou cole o código abaixo. Com ele você paga esta primeira cobrança e autoriza o Pix Automático das próximas, que o seu banco paga nas datas combinadas.",
+  authorizationHeading: "Autorização do Pix Automático",
+  authorization: {
+    PENDING: "Aguardando a resposta do seu banco sobre o Pix Automático.",
+    AUTHORIZED: "Seu banco autorizou o Pix Automático: as próximas cobranças serão pagas automaticamente.",
+    REJECTED: "Seu banco recusou o Pix Automático: as próximas cobranças não serão pagas automaticamente. Fale com a loja para combinar outra forma de pagamento."
+  },
   boletoHeading: "Pague com boleto",
   boletoLine: "Linha digitável",
   boletoDue: (date) => `Vencimento: ${date}.`,

@@ -10,6 +10,7 @@
  * checked when the link was saved.
  */
 import { Effect, Option, Result } from "effect"
+import { parseBrCode } from "../brazil/PixBrCode.ts"
 import { qrPngDataUrl } from "../brazil/QrPng.ts"
 import { type Charge, ChargeNotFound, OPEN_STATUSES, type PaymentMethodInput, type PaymentType } from "../domain/Charge.ts"
 import {
@@ -21,7 +22,7 @@ import {
   SessionNotFound
 } from "../domain/CheckoutLink.ts"
 import type { PriceRecurrence } from "../domain/Product.ts"
-import type { SubscriptionItem } from "../domain/Subscription.ts"
+import type { Subscription, SubscriptionAggregate, SubscriptionItem } from "../domain/Subscription.ts"
 import type { Cents } from "../money/Money.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -109,6 +110,12 @@ export interface HostedConfirmation {
   readonly returnUrl: string | null
 }
 
+/**
+ * Where the payer's bank stands on the Pix Automático recurrence a charge's
+ * composite code asks for: `PENDING` until it answers.
+ */
+export type HostedRecurrenceAuthorization = NonNullable<Subscription["pixRecurrenceStatus"]>
+
 /** A charge to pay, or paid: what the buyer needs to pay it where they are. */
 export interface HostedCharge {
   readonly _tag: "Charge"
@@ -124,6 +131,8 @@ export interface HostedCharge {
   /** The link the charge was paid through, when the page came from it. */
   readonly confirmation: HostedConfirmation | null
   readonly pix: { readonly emv: string; readonly qrCode: string; readonly expiresAt: Date } | null
+  /** A Pix Automático enrollment: its code is composite (the charge and the recurrence), and the bank's answer is awaited or known. */
+  readonly pixAutomatico: { readonly authorization: HostedRecurrenceAuthorization } | null
   readonly boleto: { readonly digitableLine: string; readonly dueDate: string } | null
 }
 
@@ -239,15 +248,33 @@ const checkoutPage = Effect.fnUntraced(function*(kind: CheckoutLink["kind"], id:
   } satisfies HostedCheckout
 })
 
+/** The subscription a charge bills, if any. */
+const subscriptionOf = (charge: Charge) => {
+  const { accountId, subscriptionId } = charge
+  return subscriptionId === null
+    ? Effect.succeed(Option.none<SubscriptionAggregate>())
+    : Effect.flatMap(Subscriptions, (subscriptions) => subscriptions.find(accountId, subscriptionId))
+}
+
 /** The lines a charge pays: its subscription's items, or the charge itself. */
-const chargeLines = Effect.fnUntraced(function*(charge: Charge) {
-  if (charge.subscriptionId !== null) {
-    const found = yield* (yield* Subscriptions).find(charge.accountId, charge.subscriptionId)
-    const items = Option.isSome(found) ? found.value.items.filter((i) => i.status !== "CANCELED") : []
-    if (items.length > 0) return items.map(itemLine)
-  }
+const chargeLines = (charge: Charge, subscription: Option.Option<SubscriptionAggregate>): ReadonlyArray<HostedLine> => {
+  const items = Option.isSome(subscription) ? subscription.value.items.filter((i) => i.status !== "CANCELED") : []
+  if (items.length > 0) return items.map(itemLine)
   return [{ product: charge.description, price: null, quantity: 1, amount: charge.amount, recurrence: null }]
-})
+}
+
+/**
+ * The bank's answer on the recurrence the charge's code asks for, when the
+ * code is composite (it carries a recurrence's location) and the
+ * subscription awaits or has that answer; `null` for any other charge,
+ * such as a later cycle the bank pays by itself.
+ */
+const recurrenceAuthorizationOf = (charge: Charge, subscription: Option.Option<SubscriptionAggregate>): HostedRecurrenceAuthorization | null => {
+  if (charge.emv === null || Option.isNone(subscription)) return null
+  const status = subscription.value.subscription.pixRecurrenceStatus
+  const code = parseBrCode(charge.emv)
+  return status !== null && Result.isSuccess(code) && code.success.recurrenceLocation !== undefined ? status : null
+}
 
 /**
  * What the link or session `from` says after a payment, when it is the
@@ -276,12 +303,13 @@ const chargePage = Effect.fnUntraced(function*(id: string, from: string | undefi
   const charge = found.value
   const paid = PAID_STATUSES.includes(charge.status)
   if (!paid && !OPEN_STATUSES.includes(charge.status)) return { _tag: "Gone", reason: "expired" } satisfies HostedGone
-  const lines = yield* chargeLines(charge)
+  const subscription = yield* subscriptionOf(charge)
+  const authorization = recurrenceAuthorizationOf(charge, subscription)
   return {
     _tag: "Charge",
     id: charge.id,
     merchantName: yield* merchantName(charge.accountId),
-    lines,
+    lines: chargeLines(charge, subscription),
     total: charge.amount,
     paymentType: charge.paymentType,
     installments: charge.card?.installments ?? null,
@@ -289,6 +317,7 @@ const chargePage = Effect.fnUntraced(function*(id: string, from: string | undefi
     paidAt: charge.paidAt,
     confirmation: yield* confirmationOf(charge, from),
     pix: charge.paymentType === "PIX" && charge.emv !== null ? { emv: charge.emv, qrCode: qrPngDataUrl(charge.emv), expiresAt: charge.expiresAt } : null,
+    pixAutomatico: authorization === null ? null : { authorization },
     boleto: charge.boleto === null ? null : { digitableLine: charge.boleto.digitableLine, dueDate: charge.boleto.dueDate }
   } satisfies HostedCharge
 })
@@ -307,11 +336,14 @@ export const hostedPage = Effect.fn("HostedCheckout.page")(function*(id: string,
 
 /**
  * `GET /pay/{chargeId}/status`: the status of one charge and nothing else,
- * which the page polls to turn to "paid" by itself.
+ * which the page polls to turn to "paid" by itself; for a Pix Automático
+ * enrollment, also the bank's answer on the recurrence that charge's code
+ * asks for (`null` otherwise), which the page follows the same way.
  */
 export const hostedChargeStatus = Effect.fn("HostedCheckout.status")(function*(chargeId: string) {
   if (hostedKindOf(chargeId) !== "charge") return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
   const found = yield* (yield* Charges).findForDocument(chargeId)
   if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
-  return { status: found.value.status, paidAt: found.value.paidAt }
+  const charge = found.value
+  return { status: charge.status, paidAt: charge.paidAt, recurrenceAuthorization: recurrenceAuthorizationOf(charge, yield* subscriptionOf(charge)) }
 })

@@ -71,18 +71,33 @@
       .catch(function () { showPaid(region); });
   }
 
+  // The bank's answer on a Pix Automático recurrence, in its own live region.
+  function showAuthorization(slot, state) {
+    if (!state || slot.getAttribute("data-authorization") === state) return;
+    slot.setAttribute("data-authorization", state);
+    slot.className = "authorization-" + state.toLowerCase();
+    slot.textContent = text("authorization-" + state.toLowerCase());
+  }
+
+  // The charge's status until it is paid, and a Pix Automático's authorization until the bank answers (before or after the payment).
   function setupPolling() {
-    var region = document.querySelector("[data-poll]");
-    if (!region) return;
-    var url = region.getAttribute("data-poll");
-    var every = Number(region.getAttribute("data-poll-every")) || 2000;
+    var source = document.querySelector("[data-poll]");
+    var region = document.getElementById("status");
+    if (!source || !region) return;
+    var url = source.getAttribute("data-poll");
+    var every = Number(source.getAttribute("data-poll-every")) || 2000;
+    var authorization = document.getElementById("authorization-state");
+    var paid = region.classList.contains("paid");
+    var awaitingBank = function () { return authorization !== null && authorization.getAttribute("data-authorization") === "PENDING"; };
     var timer = setInterval(function () {
       fetch(url, { headers: { accept: "application/json" }, cache: "no-store" })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (answer) {
           if (!answer) return;
-          if (PAID.indexOf(answer.status) >= 0) { clearInterval(timer); confirm(region); }
-          else if (CLOSED.indexOf(answer.status) >= 0) { clearInterval(timer); location.reload(); }
+          if (authorization) showAuthorization(authorization, answer.recurrenceAuthorization);
+          if (!paid && PAID.indexOf(answer.status) >= 0) { paid = true; confirm(region); }
+          else if (!paid && CLOSED.indexOf(answer.status) >= 0) { clearInterval(timer); location.reload(); return; }
+          if (paid && !awaitingBank()) clearInterval(timer);
         })
         .catch(function () { /* a dropped poll is tried again at the next tick */ });
     }, every);
