@@ -3,8 +3,8 @@
  * to the next worker at once instead of when the lease runs out. Stopping is
  * what SIGTERM does to the worker's fibers: it interrupts them. The batches
  * are held in flight by a provider that never answers (the test's own
- * provider, behind the port), then interrupted; the database shows the
- * claims ended, and the next worker takes the rows at once.
+ * provider, behind the port) and interrupted once it was asked; the database
+ * shows the claims ended, and the next worker takes the rows at once.
  */
 import { Acquirer, Billing, PixProvider } from "@billing/core"
 import { Effect, Fiber } from "effect"
@@ -23,10 +23,17 @@ describe("claims handed back by a stopped worker", () => {
   const count = (query: string) =>
     engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ n: string }>(query))).then((rows) => Number(rows[0]!.n))
 
-  /** Runs `batch` with `hold` (a provider that never answers) until `claimed` shows its claims, then interrupts it. */
-  const interruptWhileHeld = async (batch: Effect.Effect<unknown, unknown, any>, claimed: string) => {
+  /** A provider call that never answers, and a promise kept once it was asked: the batch is then held in flight. */
+  const silence = () => {
+    let asked!: () => void
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve))
+    return { wasAsked, never: () => Effect.andThen(Effect.sync(() => asked()), Effect.never) }
+  }
+
+  /** Runs `batch` until its provider was asked (and so holds its claims), then interrupts it. */
+  const interruptWhileAsked = async (batch: Effect.Effect<unknown, unknown, any>, wasAsked: Promise<void>) => {
     const fiber = await engine.run(Effect.forkDetach(batch))
-    await expect.poll(() => count(claimed), { timeout: 20_000, interval: 50 }).toBeGreaterThan(0)
+    await wasAsked
     await engine.run(Fiber.interrupt(fiber))
   }
 
@@ -39,10 +46,11 @@ describe("claims handed back by a stopped worker", () => {
     const refund = await asMerchant(Billing.requestRefund({ chargeId, reason: "CUSTOMER_REQUEST" }))
     expect(refund.status).toBe("PROCESSING")
 
-    const silent = Effect.map(PixProvider, (pix) => PixProvider.of({ ...pix, returnPix: () => Effect.never }))
-    await interruptWhileHeld(
+    const provider = silence()
+    const silent = Effect.map(PixProvider, (pix) => PixProvider.of({ ...pix, returnPix: provider.never }))
+    await interruptWhileAsked(
       Effect.flatMap(silent, (pix) => Billing.completeRefunds(10).pipe(Effect.provideService(PixProvider, pix))),
-      `SELECT count(*) AS n FROM refunds WHERE id = '${refund.refundId}' AND claimed_until > now()`
+      provider.wasAsked
     )
     expect(await count(`SELECT count(*) AS n FROM refunds WHERE id = '${refund.refundId}' AND claimed_until > now()`)).toBe(0)
 
@@ -59,8 +67,10 @@ describe("claims handed back by a stopped worker", () => {
     expect(issuable).toBeGreaterThanOrEqual(9)
     const live = "SELECT count(*) AS n FROM billing_cycles WHERE claimed_until > now()"
 
-    const silent = Effect.map(Acquirer, (acquirer) => Acquirer.of({ ...acquirer, authorize: () => Effect.never }))
-    await interruptWhileHeld(Effect.flatMap(silent, (acquirer) => Billing.issueDueCycles(100).pipe(Effect.provideService(Acquirer, acquirer))), live)
+    const acquirer = silence()
+    const silent = Effect.map(Acquirer, (sandbox) => Acquirer.of({ ...sandbox, authorize: acquirer.never }))
+    await interruptWhileAsked(Effect.flatMap(silent, (held) => Billing.issueDueCycles(100).pipe(Effect.provideService(Acquirer, held))), acquirer.wasAsked)
+    // Interrupted while the acquirer was asked: no claim of the batch is live any more.
     expect(await count(live)).toBe(0)
 
     // The card cycles the acquirer never answered are the stalled-card job's at once, not a lease later.
