@@ -3,8 +3,10 @@
  * the Prometheus text a scraper reads, with requests counted by route
  * template (never the raw path), method and status class, and timed.
  */
+import { chargesPass, deliveryPass } from "@billing/worker"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
+import { startReceiver } from "./support/Receiver.ts"
 
 /** The value of the sample `name{labels}` in a Prometheus text body (labels in any order), or undefined. */
 const sample = (body: string, name: string, labels: Record<string, string>): number | undefined => {
@@ -47,6 +49,30 @@ describe("metrics", () => {
     // Every request timed: the histogram's count is the requests' count, each below the last bucket.
     expect(sample(body, "http_server_request_duration_seconds_count", { route: "/healthz", method: "GET" })).toBe(3)
     expect(sample(body, "http_server_request_duration_seconds_bucket", { route: "/healthz", method: "GET", le: "+Inf" })).toBe(3)
+  })
+
+  it("counts webhook deliveries by outcome and event", async () => {
+    const account = await engine.createAccount()
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const post = (path: string, body?: unknown) => fetch(`${engine.baseUrl}${path}`, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const receiver = await startReceiver()
+    const failing = await startReceiver(() => ({ status: 500 }))
+    try {
+      expect((await post("/v1/users/webhooks", { url: receiver.url, events: ["payment.success"] })).status).toBe(201)
+      expect((await post("/v1/users/webhooks", { url: failing.url, events: ["payment.success"] })).status).toBe(201)
+      const { chargeId } = await (await post("/v1/charges/pix", { amount: 5 })).json()
+      expect((await post(`/v1/wallet/pay/${chargeId}`)).status).toBe(200)
+      await engine.run(chargesPass())
+      await engine.run(deliveryPass())
+      expect(receiver.received).toHaveLength(1)
+      expect(failing.received).toHaveLength(1)
+      const body = await (await fetch(`${engine.baseUrl}/metrics`)).text()
+      expect(sample(body, "billing_webhook_deliveries_total", { outcome: "delivered", event: "payment.success" })).toBe(1)
+      expect(sample(body, "billing_webhook_deliveries_total", { outcome: "failed", event: "payment.success" })).toBe(1)
+    } finally {
+      await receiver.close()
+      await failing.close()
+    }
   })
 
   it("answers /metrics only to its bearer token when one is set", async () => {

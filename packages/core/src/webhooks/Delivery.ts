@@ -16,7 +16,7 @@
  * A failed POST is recorded as `failed` and is not retried automatically
  * (spec: Events, Delivery rules 3); `retryDelivery` is the manual resend.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Metric, Option } from "effect"
 import { NamedOnlyEventNames } from "../domain/Events.ts"
 import type { WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
 import { type DeliveryOutcome, type DeliveryRoom, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
@@ -126,13 +126,32 @@ export const attemptDelivery = Effect.fnUntraced(function*(
     : outcome({ status: "failed", responseStatusCode: response.status, error: `receiver answered HTTP ${response.status}` })
 })
 
+const deliveriesAttempted = Metric.counter("billing_webhook_deliveries_total", {
+  description: "Webhook deliveries attempted, by outcome (delivered, failed) and event",
+  incremental: true
+})
+
+/** Counts `outcomes` by outcome and event: one update per pair, not per delivery (thousands a second). */
+const countOutcomes = (outcomes: ReadonlyArray<DeliveryOutcome>) => {
+  const counts = new Map<string, { readonly outcome: string; readonly event: string; n: number }>()
+  for (const { status, event } of outcomes) {
+    const key = `${status} ${event}`
+    const found = counts.get(key)
+    if (found === undefined) counts.set(key, { outcome: status, event, n: 1 })
+    else found.n++
+  }
+  return Effect.forEach(counts.values(), ({ outcome, event, n }) => Metric.update(Metric.withAttributes(deliveriesAttempted, { outcome, event }), n), { discard: true })
+}
+
 /**
- * Writes attempts' outcomes back in one statement. A failed delivery is not
- * retried by itself (spec), so the operator must see it: one warning each,
- * naming the delivery and why; never the URL (it may hold a token) nor the body.
+ * Writes attempts' outcomes back in one statement, and counts them for the
+ * metrics. A failed delivery is not retried by itself (spec), so the operator
+ * must see it: one warning each, naming the delivery and why; never the URL
+ * (it may hold a token) nor the body.
  */
 export const recordOutcomes = Effect.fn("Delivery.recordOutcomes")(function*(outcomes: ReadonlyArray<DeliveryOutcome>) {
   yield* (yield* WebhookDeliveries).completeMany(outcomes)
+  yield* countOutcomes(outcomes)
   yield* Effect.forEach(outcomes.filter((o) => o.status === "failed"), (o) =>
     Effect.logWarning("webhook delivery failed").pipe(
       Effect.annotateLogs({ deliveryId: o.id, webhookId: o.webhookId, event: o.event, reason: o.error })
