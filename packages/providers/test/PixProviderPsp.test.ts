@@ -112,14 +112,16 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
       })
     ))
 
-  it.live("creates a cobv due on the charge's date with its payer as devedor, and refuses one without a payer", () =>
+  it.live("creates a cobv due on the charge's date with its payer as devedor, payable as long as the charge, and refuses one without a payer", () =>
     withProvider((provider) =>
       Effect.gen(function*() {
-        const charge = { ...registration({ dueDate: "2030-01-15" }), payer: { name: "Maria Pagadora", document: "529.982.247-25" } }
+        // Payable three days after its due date: the charge expires at the end of 18 January in São Paulo (03:00 UTC the next day, less a second).
+        const expiresAt = new Date("2030-01-19T02:59:59.999Z")
+        const charge = { ...registration({ dueDate: "2030-01-15", expiresAt }), payer: { name: "Maria Pagadora", document: "529.982.247-25" } }
         const { emv } = yield* provider.createCharge(charge)
         const cobv = fake.book.cobs.get(`BLNG${charge.txid}`)!
         assert.strictEqual(cobv.kind, "cobv")
-        assert.deepStrictEqual(cobv.request.calendario, { dataDeVencimento: "2030-01-15", validadeAposVencimento: 0 })
+        assert.deepStrictEqual(cobv.request.calendario, { dataDeVencimento: "2030-01-15", validadeAposVencimento: 3 })
         assert.deepStrictEqual(cobv.request.devedor, { cpf: "52998224725", nome: "Maria Pagadora" })
         assert.strictEqual((parsePix(emv) as { url: string }).url, cobv.location)
         fake.takeCalls()

@@ -40,17 +40,18 @@ const devedorOf = (payer: PixPayer): Devedor | undefined => {
 }
 
 /**
- * A `cobv` due on `dueDate` and payable on that day only
- * (`validadeAposVencimento` 0): the engine's charge with a due date expires
- * at the end of that day. Fails saying why when the payer is missing or has
- * no valid document.
+ * A `cobv` due on `dueDate` and payable as long as the engine's charge is:
+ * `validadeAposVencimento` counts the days from the due date to the day (in
+ * São Paulo) the charge expires, the checkout's `expirationAfterDueDate`
+ * (0 when it expires on its due date). Fails saying why when the payer is
+ * missing or has no valid document.
  */
 export const cobvBody = (psp: PixPsp, input: PixRegistration, dueDate: string): Result.Result<CobvBody, string> => {
   if (input.payer === null) return Result.fail("a Pix with a due date (cobv) needs its payer, which the charge did not give")
   const devedor = devedorOf(input.payer)
   if (devedor === undefined || devedor.nome === "") return Result.fail("the payer of a Pix with a due date (cobv) needs a name and a valid CPF or CNPJ")
   return Result.succeed({
-    calendario: { dataDeVencimento: dueDate, validadeAposVencimento: 0 },
+    calendario: { dataDeVencimento: dueDate, validadeAposVencimento: Math.max(0, Brazil.daysBetween(dueDate, Brazil.saoPauloDate(input.expiresAt.getTime()))) },
     devedor,
     valor: { original: Money.toDecimalString(input.amount) },
     chave: psp.pixKey.value,
