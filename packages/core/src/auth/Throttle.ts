@@ -121,5 +121,6 @@ export const forgiveAttempt = Effect.fn("Throttle.forgive")(function*(admission:
 })
 
 // At least one second: `Retry-After: 0` would invite an immediate retry that is refused again.
-const secondsLeft = (window: AttemptWindow, windowMillis: number, now: number) =>
+/** Whole seconds (at least one) until `window`, `windowMillis` long, ends: a 429's `Retry-After`. */
+export const secondsLeft = (window: AttemptWindow, windowMillis: number, now: number) =>
   Math.max(1, Math.ceil((window.windowStart.getTime() + windowMillis - now) / 1000))

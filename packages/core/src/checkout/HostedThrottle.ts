@@ -7,6 +7,7 @@
  * merchant with charges; reading only needs a ceiling against scraping ids.
  */
 import { Clock, Context, Effect, Schema } from "effect"
+import { secondsLeft } from "../auth/Throttle.ts"
 import { AttemptCounters } from "../ports/AttemptCounters.ts"
 
 /**
@@ -38,8 +39,5 @@ export const admitHostedRequest = Effect.fn("HostedThrottle.admit")(function*(bu
   const now = yield* Clock.currentTimeMillis
   const windowMillis = policy.windowSeconds * 1000
   const [window] = yield* (yield* AttemptCounters).hit([`hosted-${budget}:${address ?? ""}`], new Date(now), new Date(now - windowMillis))
-  if (window !== undefined && window.attempts > policy.limit) {
-    const retryAfter = Math.max(1, Math.ceil((window.windowStart.getTime() + windowMillis - now) / 1000))
-    return yield* new HostedTooManyRequests({ retryAfter })
-  }
+  if (window !== undefined && window.attempts > policy.limit) return yield* new HostedTooManyRequests({ retryAfter: secondsLeft(window, windowMillis, now) })
 })

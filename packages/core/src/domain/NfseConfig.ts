@@ -10,7 +10,7 @@
  */
 import { Effect, type Option, type Redacted, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
-import { parsePercent } from "../money/Rounding.ts"
+import { parsePercent, percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Cep, Email, IbgeCityCode, Identifier, Name, optional, Text, Uf } from "./Values.ts"
 import { Instant } from "./Wire.ts"
@@ -38,7 +38,7 @@ const Digits = (digits: number) =>
 /** A tax rate in percent: 0 to 100 with at most two decimals. */
 export const TaxRate = numberLike(Schema.Number, (text) => {
   const hundredths = parsePercent(text)
-  return hundredths === undefined || hundredths > 10_000 ? undefined : hundredths / 100
+  return hundredths === undefined || hundredths > 10_000 ? undefined : percentFromHundredths(hundredths)
 }, "must be a percentage from 0 to 100 with at most two decimals")
 
 /** The issuer's CNPJ, 14 characters with valid check digits (alphanumeric CNPJ included); punctuation is dropped. */

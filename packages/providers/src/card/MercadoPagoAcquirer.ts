@@ -10,7 +10,7 @@
  * …/create-refund/post, and https://www.mercadopago.com.br/developers/es/docs/checkout-bricks/payment-brick/payment-submission/cards
  * (the idempotency key).
  */
-import { Acquirer, AcquirerUnavailable, type Authorization, type Cents, type RefundAnswer } from "@billing/core"
+import { Acquirer, AcquirerUnavailable, type Authorization, Money, type RefundAnswer } from "@billing/core"
 import { Effect, Layer } from "effect"
 import type { CardAcquirerConfig } from "../config/ProvidersConfig.ts"
 import { createCardToken, tokenParts } from "./CardTokens.ts"
@@ -19,8 +19,6 @@ import { isRefusal, type MercadoPagoCallError } from "./MercadoPagoErrors.ts"
 import { decodeAnswer, makeMercadoPagoSend, type MercadoPagoHttpOptions, type MercadoPagoSend } from "./MercadoPagoHttp.ts"
 import { type Payment, Payment as PaymentSchema, PaymentSearch, Refund } from "./MercadoPagoSchemas.ts"
 
-/** Cents as Mercado Pago's decimal reais (`transaction_amount`, a refund's `amount`). */
-const reais = (amount: Cents) => amount / 100
 
 /** Keys per operation, so a payment and a refund that share an id never share a key. */
 export const idempotencyKey = (operation: "payment" | "refund" | "cancel", reference: string) => `billing-${operation}-${reference}`
@@ -60,7 +58,8 @@ const authorize = (send: MercadoPagoSend): Acquirer["Service"]["authorize"] =>
     const token = request.payment._tag === "Card" ? (yield* createCardToken(send, request.payment.card)).token : request.payment.token
     const { id, paymentMethodId } = tokenParts(token)
     const body = {
-      transaction_amount: reais(request.amount),
+      // Decimal reais written from the centavos (`10.00`), never a float computed here.
+      transaction_amount: Money.toJsonNumber(request.amount),
       token: id,
       installments: request.installments,
       payment_method_id: paymentMethodId,
@@ -83,7 +82,7 @@ const refund = (send: MercadoPagoSend): Acquirer["Service"]["refund"] =>
   Effect.fn("MercadoPago.refund")(function*(request) {
     const payment = yield* capturedPayment(send, request.paymentReference)
     if (payment === undefined) return { _tag: "Refused", reason: `no captured Mercado Pago payment for ${request.paymentReference}` } satisfies RefundAnswer
-    const call = { method: "POST" as const, path: ["v1", "payments", String(payment.id), "refunds"], body: { amount: reais(request.amount) }, idempotencyKey: idempotencyKey("refund", request.reference) }
+    const call = { method: "POST" as const, path: ["v1", "payments", String(payment.id), "refunds"], body: { amount: Money.toJsonNumber(request.amount) }, idempotencyKey: idempotencyKey("refund", request.reference) }
     return yield* send(call).pipe(
       Effect.flatMap(decodeRefund),
       Effect.map((): RefundAnswer => ({ _tag: "Refunded", providerChargeId: String(payment.id) })),
