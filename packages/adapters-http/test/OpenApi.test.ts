@@ -64,7 +64,13 @@ describe("OpenAPI document", () => {
     // The only warning tolerated is outside this document's reach: the
     // project declares no licence yet (info-license).
     const tolerated = ["info-license"]
-    for (const problem of report.problems) expect(tolerated, JSON.stringify(problem)).toContain(problem.ruleId)
+    // The spec's own nota routes overlap: `/v1/invoices/notas/config/{configId}` and
+    // `/v1/invoices/notas/{notaId}/emitir` (and the note's other actions). The router
+    // takes the static `config` first, and no note may be called `config`
+    // (a standalone `ref` of that name is refused), so each path reaches one route.
+    const specOverlap = (problem: { readonly ruleId: string; readonly message?: string }) =>
+      problem.ruleId === "no-ambiguous-paths" && (problem.message ?? "").includes("`/v1/invoices/notas/config/{configId}` and `/v1/invoices/notas/{notaId}/")
+    for (const problem of report.problems.filter((p) => !specOverlap(p))) expect(tolerated, JSON.stringify(problem)).toContain(problem.ruleId)
   })
 
   it("describes OAuth 2.0 client credentials at /auth/token with every scope", () => {

@@ -3,7 +3,7 @@
  * names is an operation of the document, the sandbox tables it prints are
  * the sandbox layers' own, and it announces nothing the engine lacks.
  */
-import { SANDBOX_DECLINING_CARDS, SANDBOX_KYC_REPROVING_PREFIX } from "@billing/core"
+import { SANDBOX_DECLINING_CARDS, SANDBOX_REFUSAL_MARK, SANDBOX_KYC_REPROVING_PREFIX } from "@billing/core"
 import { OpenApi } from "effect/http-api"
 import { describe, expect, it } from "vitest"
 import { BillingApi } from "../src/api/Api.ts"
@@ -30,7 +30,8 @@ describe("the guide of the API reference", () => {
     for (const prefix of Object.values(SANDBOX_KYC_REPROVING_PREFIX)) expect(guide).toContain(`| \`${prefix}…\``)
   })
 
-  it("announces nothing the engine does not do yet", () => {
-    expect(guide).not.toMatch(/NFS-?e|nota fiscal/i)
+  it("prints the sandbox city's table of notes with its own refusal mark", () => {
+    expect(guide).toContain(`description containing \`${SANDBOX_REFUSAL_MARK}\``)
+    expect(guide).toContain("`PROCESSING`, then `AUTHORIZED` at the worker's next pass")
   })
 })

@@ -10,6 +10,7 @@ import { CustomersStorageLive } from "./CustomersStorage.ts"
 import { FeeSchedulesStorageLive } from "./FeeSchedulesStorage.ts"
 import { LedgerStorageLive } from "./LedgerStorage.ts"
 import { NfseConfigsStorageLive } from "./NfseConfigsStorage.ts"
+import { NotasStorageLive } from "./NotasStorage.ts"
 import { DisputesStorageLive } from "./DisputesStorage.ts"
 import { ProposalsStorageLive } from "./ProposalsStorage.ts"
 import { MedInfractionsStorageLive } from "./MedInfractionsStorage.ts"
@@ -70,5 +71,6 @@ export const StorageLive = Layer.mergeAll(
   ProposalsStorageLive,
   WalletStorageLive,
   NfseConfigsStorageLive,
+  NotasStorageLive,
   ReadinessStorageLive
 )

@@ -4,7 +4,18 @@
  */
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportHttp } from "@billing/adapters-http"
-import { AcquirerSandbox, BoletoIssuerSandbox, Ids, KycSandbox, MailerSandbox, PixProvider, PixProviderSandbox, ProviderGate, SigningKey } from "@billing/core"
+import {
+  AcquirerSandbox,
+  BoletoIssuerSandbox,
+  Ids,
+  KycSandbox,
+  MailerSandbox,
+  NfseCitySandbox,
+  PixProvider,
+  PixProviderSandbox,
+  ProviderGate,
+  SigningKey
+} from "@billing/core"
 import {
   makePixProviderFailover,
   Providers,
@@ -113,7 +124,7 @@ export const EngineLive = (
   config: EngineConfig,
   options: { readonly migrate?: boolean; readonly providers?: ProvidersConfig | undefined } = {}
 ) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixLayers(options.providers), AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox).pipe(
+  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixLayers(options.providers), AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox, NfseCitySandbox).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
     Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),

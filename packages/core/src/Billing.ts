@@ -25,6 +25,20 @@ export {
   removeConfig as removeNfseConfig,
   updateConfig as updateNfseConfig
 } from "./nfse/Configs.ts"
+export {
+  cancelNota,
+  checkEmission as checkNotaEmission,
+  emitForCharge as emitChargeNota,
+  emitStandalone as emitStandaloneNota,
+  getNota,
+  listNotas,
+  notaPdf,
+  notaXml,
+  reissue as reissueNota,
+  resendNota,
+  summarizeNotas
+} from "./nfse/Notas.ts"
+export { answerProcessingNotas, emitDueNotas } from "./nfse/NotaTiming.ts"
 export { createPixCharge } from "./charges/CreatePixCharge.ts"
 export { expireDueCharges } from "./charges/Expiry.ts"
 export { archiveCharge, cancelCharge, getCharge, getChargeStatus, listCharges } from "./charges/ManageCharges.ts"

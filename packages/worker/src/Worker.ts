@@ -29,6 +29,8 @@ export type JobName =
   | "payouts"
   | "refunds"
   | "onboarding"
+  | "notasDue"
+  | "notasAnswered"
 
 /** Tuning of one job; anything left out takes the worker-wide value or the default. */
 export interface JobOptions {
@@ -72,7 +74,10 @@ const defaultBatch: Record<JobName, number> = {
   payouts: 50,
   refunds: 50,
   // Each stage is a call to the KYC provider.
-  onboarding: 50
+  onboarding: 50,
+  // Each note is a call to the city.
+  notasDue: 25,
+  notasAnswered: 25
 }
 
 const runBatchOf = {
@@ -89,7 +94,9 @@ const runBatchOf = {
   receivables: (limit: number) => Billing.settleDueReceivables(limit),
   payouts: (limit: number) => Billing.payOutWithdrawals(limit),
   refunds: (limit: number) => Billing.completeRefunds(limit),
-  onboarding: (limit: number) => Billing.onboardProposals(limit)
+  onboarding: (limit: number) => Billing.onboardProposals(limit),
+  notasDue: (limit: number) => Billing.emitDueNotas(limit),
+  notasAnswered: (limit: number) => Billing.answerProcessingNotas(limit)
 } as const
 
 type BillingBatch = ReturnType<(typeof runBatchOf)[JobName]>
@@ -125,7 +132,9 @@ export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJo
     "receivables",
     "payouts",
     "refunds",
-    "onboarding"
+    "onboarding",
+    "notasDue",
+    "notasAnswered"
   ] as const).map((name) => workerJob(name, options))
 
 /** The dispatcher's settings under `options`: its own, then the worker-wide ones it shares. */

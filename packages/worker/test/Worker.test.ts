@@ -163,8 +163,10 @@ describe("WorkerOptions", () => {
     { name: "refunds", batchSize: 50, pollInterval }
   ]
   const onboarding = (pollInterval: string) => [{ name: "onboarding", batchSize: 50, pollInterval }]
+  // Each note is a call to the city: smaller batches.
+  const notas = (pollInterval: string) => [{ name: "notasDue", batchSize: 25, pollInterval }, { name: "notasAnswered", batchSize: 25, pollInterval }]
 
-  it("runs the claimable jobs with their defaults (250 ms; 500 events fanned out, 100 rows), the billing run's, the wallet's and onboarding", () => {
+  it("runs the claimable jobs with their defaults (250 ms; 500 events fanned out, 100 rows), the billing run's, the wallet's, onboarding and the notes'", () => {
     expect(tuning()).toEqual([
       { name: "fanOut", batchSize: 500, pollInterval: "250 millis" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "250 millis" },
@@ -172,7 +174,8 @@ describe("WorkerOptions", () => {
       { name: "notifications", batchSize: 100, pollInterval: "250 millis" },
       ...billingRun("250 millis"),
       ...wallet("250 millis"),
-      ...onboarding("250 millis")
+      ...onboarding("250 millis"),
+      ...notas("250 millis")
     ])
   })
 
@@ -189,7 +192,8 @@ describe("WorkerOptions", () => {
       { name: "notifications", batchSize: 100, pollInterval: "1 second" },
       ...billingRun("1 second"),
       ...wallet("1 second"),
-      ...onboarding("1 second")
+      ...onboarding("1 second"),
+      ...notas("1 second")
     ])
   })
 

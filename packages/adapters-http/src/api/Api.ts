@@ -17,6 +17,7 @@ import { CouponValidationGroup } from "./CouponValidation.ts"
 import { CustomersGroup } from "./Customers.ts"
 import { DocumentsCopyGroup } from "./DocumentsCopy.ts"
 import { NfseConfigsGroup } from "./NfseConfigs.ts"
+import { NotasGroup } from "./Notas.ts"
 import { documentAmounts } from "./OpenApiAmounts.ts"
 import { API_GUIDE } from "./OpenApiGuide.ts"
 import { documentExamples } from "./OpenApiExamples.ts"
@@ -50,6 +51,7 @@ export class BillingApi extends HttpApi.make("billing")
   .add(DocumentsCopyGroup)
   .add(ChangelogGroup)
   .add(NfseConfigsGroup)
+  .add(NotasGroup)
   .annotateMerge(OpenApi.annotations({
     title: "Billing engine",
     version: "1.0.0",

@@ -14,6 +14,7 @@ import {
   InvalidData,
   MissingCardData,
   MissingChargeId,
+  NfConfigNotFound,
   PixAutomaticoPjOnly,
   PixChargeRequest,
   PixChargeResponse,
@@ -43,6 +44,7 @@ export const checkoutErrors = [
   enveloped(MissingCardData),
   enveloped(PriceNotFound),
   enveloped(PixAutomaticoPjOnly),
+  enveloped(NfConfigNotFound),
   CardRefusedBody
 ] as const
 

@@ -5,7 +5,13 @@
  * guide cannot promise a card number, a document prefix or a refund amount
  * the sandbox does not honour; it names only what the engine has.
  */
-import { SANDBOX_DECLINING_CARDS, SANDBOX_FAILING_KEY_DOMAIN, SANDBOX_KYC_REPROVING_PREFIX, SANDBOX_REFUSED_REFUND_CENTS } from "@billing/core"
+import {
+  SANDBOX_DECLINING_CARDS,
+  SANDBOX_FAILING_KEY_DOMAIN,
+  SANDBOX_KYC_REPROVING_PREFIX,
+  SANDBOX_REFUSAL_MARK,
+  SANDBOX_REFUSED_REFUND_CENTS
+} from "@billing/core"
 
 const cardRows = Object.entries(SANDBOX_DECLINING_CARDS).map(([number, code]) => `| \`${number}\` | declined: \`${code}\` |`).join("\n")
 
@@ -17,7 +23,7 @@ const kycRows = Object.entries(SANDBOX_KYC_REPROVING_PREFIX)
 
 const refusedRefund = `0.${String(SANDBOX_REFUSED_REFUND_CENTS).padStart(2, "0")}`
 
-export const API_GUIDE = `Pix, boleto and card charges, subscriptions, split, wallet and signed webhooks, for Brazilian merchants.
+export const API_GUIDE = `Pix, boleto and card charges, subscriptions, split, wallet, fiscal service invoices (NFS-e) and signed webhooks, for Brazilian merchants.
 
 ## Quick start (sandbox)
 
@@ -43,6 +49,15 @@ Sub-account proposals (KYC), by the first digits of the proposal's or a partner'
 ${kycRows}
 
 Pix: a refund whose centavos are ${SANDBOX_REFUSED_REFUND_CENTS} (such as ${refusedRefund} or 20.${SANDBOX_REFUSED_REFUND_CENTS}) is refused by the payer's bank; a withdrawal to an e-mail key at \`@${SANDBOX_FAILING_KEY_DOMAIN}\` is refused by the receiving institution.
+
+Fiscal notes (NFS-e), by the sandbox city:
+
+| note | result |
+|---|---|
+| standalone (\`POST /v1/invoices/notas\`) | \`ISSUED\` at once |
+| a charge's (\`emitir\`, or its configuration's \`invoiceTiming\`) | \`PROCESSING\`, then \`AUTHORIZED\` at the worker's next pass |
+| description containing \`${SANDBOX_REFUSAL_MARK}\` | \`FAILED\`, the city's message in \`nf.errors\`; \`reemitir\` with another description |
+| cancel (\`DELETE …?motivo=\`, 15 to 255 characters) | \`CANCELED\` |
 
 ## Idempotency
 

@@ -15,6 +15,7 @@ import { AlwaysVerdictLive, CouponValidationHandlers } from "./CouponValidation.
 import { CustomersHandlers } from "./Customers.ts"
 import { DocumentsCopyHandlers } from "./DocumentsCopy.ts"
 import { NfseConfigsHandlers } from "./NfseConfigs.ts"
+import { NotasHandlers } from "./Notas.ts"
 import { PaymentMethodsHandlers } from "./PaymentMethods.ts"
 import { ProductsHandlers } from "./Products.ts"
 import { ProposalsHandlers } from "./Proposals.ts"
@@ -44,7 +45,8 @@ export const ApiLive = HttpApiBuilder.layer(BillingApi, { openapiPath: "/v1/open
     ProposalsHandlers,
     DocumentsCopyHandlers,
     ChangelogHandlers,
-    NfseConfigsHandlers
+    NfseConfigsHandlers,
+    NotasHandlers
   ]),
   Layer.provide([AuthenticationLive, InvalidInputLive, InvalidTokenRequestLive, AlwaysVerdictLive])
 )

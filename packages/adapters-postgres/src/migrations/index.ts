@@ -26,6 +26,7 @@ import leanerCycleAndChargeIndexes from "./0024_leaner_cycle_and_charge_indexes.
 import internalAccounts from "./0025_internal_accounts.ts"
 import pixFromPsps from "./0026_pix_from_psps.ts"
 import nfseConfigs from "./0027_nfse_configs.ts"
+import notas from "./0028_notas.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -59,5 +60,6 @@ export const migrations = Migrator.fromRecord({
   "0024_leaner_cycle_and_charge_indexes": leanerCycleAndChargeIndexes,
   "0025_internal_accounts": internalAccounts,
   "0026_pix_from_psps": pixFromPsps,
-  "0027_nfse_configs": nfseConfigs
+  "0027_nfse_configs": nfseConfigs,
+  "0028_notas": notas
 })

@@ -1,9 +1,9 @@
 /**
  * A one-page PDF of a bank boleto: payee, payer, due date, amount, digitable
  * line and the Interleaved 2 of 5 barcode of the 44 digits, drawn as
- * rectangles. Written by hand (PDF 1.4, one Helvetica font, an uncompressed
- * content stream) so the core needs no PDF library and no Node API.
+ * rectangles (`Pdf.ts` writes the file).
  */
+import { onePagePdf, pdfText } from "./Pdf.ts"
 
 export interface BoletoPdfData {
   readonly payeeName: string
@@ -46,9 +46,6 @@ export const interleaved2of5 = (digits: string): { readonly bars: ReadonlyArray<
   return { bars: out, width: x }
 }
 
-// PDF strings are Latin-1 (WinAnsiEncoding) with \, ( and ) escaped.
-const pdfText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\xff]/g, "?")
-
 export const boletoPdf = (data: BoletoPdfData): Uint8Array => {
   const lines: Array<string> = []
   const text = (x: number, y: number, size: number, value: string) =>
@@ -74,25 +71,5 @@ export const boletoPdf = (data: BoletoPdfData): Uint8Array => {
   const { bars } = interleaved2of5(data.barcode)
   const module = 0.96 // ~0.34 mm per narrow module: the barcode fits 103 mm as FEBRABAN asks
   for (const [x, w] of bars) lines.push(`${(40 + x * module).toFixed(2)} 520 ${(w * module).toFixed(2)} 46 re f`)
-  const content = lines.join("\n")
-
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
-  ]
-  let pdf = "%PDF-1.4\n"
-  const offsets: Array<number> = []
-  objects.forEach((body, i) => {
-    offsets.push(pdf.length)
-    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`
-  })
-  const xref = pdf.length
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
-  for (const offset of offsets) pdf += `${offset.toString().padStart(10, "0")} 00000 n \n`
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
-  // Every character is Latin-1 by construction, so one byte each and the offsets hold.
-  return Uint8Array.from(pdf, (c) => c.charCodeAt(0))
+  return onePagePdf(lines)
 }

@@ -2,12 +2,14 @@
  * What follows a Pix or boleto payment confirmed by the bank, whoever
  * confirmed it (the sandbox worker, a PSP's callback, the reconciliation
  * poll): the ledger credits, the subscription's cycle or plan change paid,
- * `payment.success` and the merchant's notifications. Call inside the
+ * `payment.success`, the merchant's notifications and the fiscal note the
+ * charge is owed. Call inside the
  * transaction that moved the charges to `PAID`.
  */
 import { Effect } from "effect"
 import type { Charge } from "../domain/Charge.ts"
 import { enqueueChargeNotifications } from "../checkout/ChargeNotifications.ts"
+import { notasOwedOnPayment } from "../nfse/NotaTiming.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { paymentShares } from "../rules/Postings.ts"
 import { recordChargePaid } from "../subscriptions/SubscriptionPayments.ts"
@@ -23,5 +25,6 @@ export const settlePaidCharges = Effect.fn("Charges.settlePaid")(function*(paid:
   for (const { charge, at } of paid) {
     yield* recordChargePaid(charge, at)
     yield* enqueueChargeNotifications(charge, ["oneoff.payment.success", "new.sale"])
+    yield* notasOwedOnPayment([charge], at)
   }
 })

@@ -7,13 +7,13 @@
 import { Effect } from "effect"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { addDays } from "../brazil/CalendarDate.ts"
-import { cityCodeOfCep } from "../brazil/CityCodes.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
-import { type ChargeAddress, paymentTypeOf } from "../domain/Charge.ts"
+import { paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { BoletoIssuer } from "../ports/BoletoIssuer.ts"
 import { requireProvider } from "../ports/ProviderGate.ts"
 import { lastPayableDate } from "../rules/CycleSchedule.ts"
+import { chargeAddressOf } from "./BuyerAddress.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
@@ -22,24 +22,12 @@ import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } fro
 /** Days a boleto is payable for when neither `dueDate` nor `boletoDueDays` is sent (the provider's default). */
 export const DEFAULT_BOLETO_DUE_DAYS = 30
 
-/** The buyer's address, complete as a boleto requires it; the IBGE city code resolved from the CEP when absent. */
+/** The buyer's address, complete as a boleto requires it. */
 const completeAddress = Effect.fnUntraced(function*(address: CheckoutRequest["customer"]["address"]) {
   if (address === undefined) return yield* invalid("customer.address", "customer.address is required for boleto")
-  for (const field of ["street", "number", "neighborhood", "city", "state"] as const) {
-    if (!address[field]?.trim()) return yield* invalid(`customer.address.${field}`, `customer.address.${field} is required for boleto`)
-  }
-  // `zipCode` and `state` arrive decoded (`AddressInput`): 8 digits, an upper-case UF.
-  const zipCode = address.zipCode
-  return {
-    street: address.street!.trim(),
-    number: address.number!.trim(),
-    complement: address.complement ?? null,
-    neighborhood: address.neighborhood!.trim(),
-    city: address.city!.trim(),
-    state: address.state!,
-    zipCode,
-    cityCode: address.cityCode ?? cityCodeOfCep(zipCode) ?? null
-  } satisfies ChargeAddress
+  const recorded = chargeAddressOf(address)
+  if ("missing" in recorded) return yield* invalid(`customer.address.${recorded.missing}`, `customer.address.${recorded.missing} is required for boleto`)
+  return recorded.address
 })
 
 /** The due date (`dueDate` after today, else `boletoDueDays` from today) and the days it stays payable after it. */

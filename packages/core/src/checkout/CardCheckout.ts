@@ -23,6 +23,7 @@ import { recordChargePaid, recordChargeRefused } from "../subscriptions/Subscrip
 import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
+import { notasOwedOnPayment } from "../nfse/NotaTiming.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
 
 /**
@@ -193,6 +194,7 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
       if (Option.isSome(paid)) {
         yield* recordChargePaid(paid.value, done)
         yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
+        yield* notasOwedOnPayment([paid.value], done)
       }
     }))
     const paid: CheckoutResult = { success: true, customerId, chargeId: id, status: "paid" }

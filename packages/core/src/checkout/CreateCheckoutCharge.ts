@@ -22,6 +22,7 @@ import { type CheckoutOrder, parseCheckout } from "./ParseCheckout.ts"
 import { preparePix } from "./PixCheckout.ts"
 import { createSubscriptionCheckout } from "../subscriptions/CreateSubscription.ts"
 import { isRecurring, priceCheckout, type Purchase, resolvePurchase } from "./PriceCheckout.ts"
+import { scheduleChargeNota } from "../nfse/NotaTiming.ts"
 import { draftCheckout, reserveCheckout } from "./ReserveCheckout.ts"
 
 export { DEFAULT_BOLETO_DUE_DAYS } from "./BoletoCheckout.ts"
@@ -82,6 +83,8 @@ const chargeOnce = Effect.fnUntraced(function*(
     : order.paymentMethod === "boleto"
     ? yield* prepareBoleto(order, draft)
     : yield* prepareCard(order, draft)
-  const customerId = yield* reserveCheckout(draft, prepared.pending, prepared.notify)
+  const nfConfigId = order.request.nfConfigId
+  const customerId = yield* reserveCheckout(draft, prepared.pending, prepared.notify, (charge) =>
+    nfConfigId === undefined ? Effect.void : scheduleChargeNota(charge, nfConfigId))
   return yield* prepared.settle(customerId)
 })

@@ -11,6 +11,7 @@ import type { PaymentMethod } from "../domain/PaymentMethod.ts"
 import { type PaymentMethodInput, PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type NotificationKind, NotificationKinds } from "../domain/Notification.ts"
+import { chargeAddressOf } from "./BuyerAddress.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 
 const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(NotificationKinds)
@@ -69,8 +70,13 @@ export const parseCheckout = Effect.fn("Checkout.parse")(function*(request: Chec
   if (unknown.length > 0) return yield* invalid("notifications", `unknown notifications: ${unknown.join(", ")}`)
   // Lengths, the document, e-mail and phone were checked by decoding.
   if (request.customer.name.trim().length === 0) return yield* invalid("customer.name", "customer.name is required")
-  if (request.nfConfigId !== undefined && request.customer.address === undefined) {
-    return yield* invalid("customer.address", "customer.address is required with nfConfigId")
+  if (request.nfConfigId !== undefined) {
+    // The fiscal note prints the taker's address: it must be complete (spec: `nfConfigId` requires `customer.address`).
+    if (request.customer.address === undefined) return yield* invalid("customer.address", "customer.address is required with nfConfigId")
+    const recorded = chargeAddressOf(request.customer.address)
+    if ("missing" in recorded) {
+      return yield* invalid(`customer.address.${recorded.missing}`, `customer.address.${recorded.missing} is required with nfConfigId`)
+    }
   }
   const order: CheckoutOrder = {
     request,

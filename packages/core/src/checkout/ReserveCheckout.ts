@@ -16,6 +16,7 @@ import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import type { NotificationKind } from "../domain/Notification.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { completeAddressOrNull } from "./BuyerAddress.ts"
 import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import type { AcquirerAnswer } from "./CardCheckout.ts"
@@ -124,7 +125,8 @@ export const draftCheckout = Effect.fn("Checkout.draft")(function*(
     cycleNumber: null,
     externalId: order.request.externalId ?? null,
     boleto: null,
-    address: null,
+    // The buyer's complete address, when sent: a fiscal note prints it (a boleto's own replaces it).
+    address: completeAddressOrNull(order.request.customer.address),
     notifications: order.notifications,
     createdAt: at,
     updatedAt: at

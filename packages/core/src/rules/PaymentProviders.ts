@@ -1,12 +1,14 @@
 /**
  * Which provider each payment method's money moves through: the Pix PSP
- * (Pix, and a Pix Automático recurrence), the card acquirer, the boleto bank.
+ * (Pix, and a Pix Automático recurrence), the card acquirer, the boleto bank;
+ * and the city (`nfse`), which moves no money but must be as real as they
+ * are for a production account: a sandbox city's note is no note.
  */
 import { Schema } from "effect"
 import type { PaymentMethodInput } from "../domain/Charge.ts"
 
-/** The providers money moves through. */
-export const ProviderKind = Schema.Literals(["pix", "card", "boleto"])
+/** The outside services a production account needs configured. */
+export const ProviderKind = Schema.Literals(["pix", "card", "boleto", "nfse"])
 export type ProviderKind = typeof ProviderKind.Type
 
 /** The provider a payment method's charges go through. */
