@@ -15,7 +15,10 @@
  *
  * The middleware wraps the whole server chain (`HttpRouter.serve`'s
  * `middleware`), outside the router's error handling, so the status logged is
- * the one sent.
+ * the one sent. It runs inside the server span Effect opens for the request
+ * (the caller's trace when it sent a `traceparent`): the line carries that
+ * span's trace id (`Logging.ts` of the CLI), and the span the request id and
+ * the account.
  */
 import { Ids } from "@billing/core"
 import { Clock, Context, Effect, Exit } from "effect"
@@ -88,8 +91,12 @@ const statusOf = <E>(exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>) 
  * The request log middleware, for `HttpRouter.serve(app, { middleware })`.
  * Its line is at `Info`; a 5xx at `Error`, so that it survives a
  * `BILLING_LOG_LEVEL` of `warn` or `error`.
+ *
+ * Untraced: it runs inside the server span Effect opens for the request, and
+ * a span of its own would come between them, taking the `http.route` the
+ * router writes on its parent, and the line's span id.
  */
-export const requestLog = Effect.fn("RequestLog.requestLog")(
+export const requestLog = Effect.fnUntraced(
   function*<E, R>(httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) {
     const request = yield* HttpServerRequest.HttpServerRequest
     const started = yield* Clock.currentTimeNanos
@@ -116,6 +123,11 @@ export const requestLog = Effect.fn("RequestLog.requestLog")(
     }
     const message = `${request.method} ${path} ${status} ${durationMs}ms`
     yield* (status >= 500 ? Effect.logError(message) : Effect.logInfo(message)).pipe(Effect.annotateLogs(annotations))
+    // On the request's span too, for the operator who starts from the trace.
+    yield* Effect.annotateCurrentSpan({
+      "billing.request_id": requestId,
+      ...(facts.accountId === undefined ? {} : { "billing.account_id": facts.accountId })
+    })
     yield* recordRequest({ route: facts.route ?? UNMATCHED_ROUTE, method: request.method, status, seconds: durationMs / 1000 })
     return yield* exit
   }

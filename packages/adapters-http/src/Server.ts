@@ -1,6 +1,6 @@
 // A module of its own, not the package index, which loads every adapter (Redis, sockets, workers): 27 MB of RSS.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { type Duration, Effect, Layer } from "effect"
+import { Context, type Duration, Effect, Layer, Tracer } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import { CheckoutPageLive } from "./checkoutPage/Routes.ts"
@@ -11,6 +11,24 @@ import { gracefulServer } from "./GracefulStop.ts"
 import { ApiLive } from "./handlers/index.ts"
 import { MetricsLive } from "./Metrics.ts"
 import { requestLog, RouteOfRequest } from "./RequestLog.ts"
+
+/**
+ * Builds `layer` outside any span. The handler groups capture the context
+ * they are built in and provide it to every request (Effect's
+ * `HttpApiBuilder.group` does so too), and each request runs in the context
+ * the server was started in: built inside the command's span (`Cli.serve`,
+ * which lasts as long as the process), that span would be the parent of every
+ * request's spans in place of the request's own, and every request would
+ * share its trace id.
+ */
+const outsideSpans = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.fromBuild((memoMap, scope) =>
+    Effect.updateContext(
+      Layer.buildWithMemoMap(layer, memoMap, scope),
+      // No layer here requires a span: what is left still meets `R`.
+      (context: Context.Context<R>) => Context.omit(Tracer.ParentSpan)(context) as Context.Context<R>
+    )
+  )
 
 /**
  * The HTTP server on `port` (0 picks a free one), serving every route of the
@@ -38,7 +56,7 @@ export const HttpServerLive = <E = never, R = never>(options: {
   /** Routes of other adapters served beside the API (the PSPs' callbacks). */
   readonly routes?: Layer.Layer<never, E, R> | undefined
 }) =>
-  Layer.unwrap(Effect.sync(() => {
+  outsideSpans(Layer.unwrap(Effect.sync(() => {
     const graceful = gracefulServer()
     const routes = Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, MetricsLive({ token: options.metricsToken }), options.routes ?? Layer.empty).pipe(
       Layer.provide(RouteOfRequest)
@@ -56,4 +74,4 @@ export const HttpServerLive = <E = never, R = never>(options: {
       Layer.provideMerge(served),
       Layer.provideMerge(NodeHttpServer.layer(() => graceful.server, { port: options.port, host: options.host ?? "0.0.0.0" }))
     )
-  }))
+  })))

@@ -28,6 +28,7 @@ import {
 import { forkJobs } from "@billing/worker"
 import { Context, Effect, Layer } from "effect"
 import { SecretKeyLive } from "./SecretKeyLive.ts"
+import { otelVariables, type OtelVariables, TracingFromEnv } from "./Tracing.ts"
 
 export interface EngineConfig {
   /** PostgreSQL server URL; when absent, embedded PGlite in `dataDir`. */
@@ -44,15 +45,18 @@ export interface EngineConfig {
   readonly secretKey?: string | undefined
   /** How this process opens an embedded data folder that another process may have open (see `Database.pglite`). */
   readonly pglite?: Database.PgliteOptions | undefined
+  /** The `OTEL_*` variables: with an endpoint among them, spans are exported over OTLP (`Tracing.ts`). */
+  readonly otel?: OtelVariables | undefined
 }
 
-/** The configuration of the `billing` commands, from `DATABASE_URL`, `BILLING_DATA_DIR` and `BILLING_DB_POOL`. */
+/** The configuration of the `billing` commands, from `DATABASE_URL`, `BILLING_DATA_DIR`, `BILLING_DB_POOL` and `OTEL_*`. */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env, pglite?: Database.PgliteOptions): EngineConfig => ({
   databaseUrl: env.DATABASE_URL || undefined,
   dataDir: env.BILLING_DATA_DIR || ".data/pglite",
   poolSize: env.BILLING_DB_POOL ? Number(env.BILLING_DB_POOL) : undefined,
   secretKey: env.BILLING_SECRET_KEY || undefined,
-  pglite
+  pglite,
+  otel: otelVariables(env)
 })
 
 export const describeDatabase = (config: EngineConfig) =>
@@ -129,6 +133,9 @@ export const EngineLive = (
     // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
     Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),
     Layer.provideMerge(DatabaseLive(config)),
-    // Last, so it is built first: a missing key refuses to start before any connection is opened.
-    Layer.provideMerge(SecretKeyLive(config))
+    // A missing key refuses to start before any connection is opened.
+    Layer.provideMerge(SecretKeyLive(config)),
+    // Last, so it is built first and closed last: every layer above is traced, and the spans of the
+    // last requests are exported once they are answered.
+    Layer.provideMerge(TracingFromEnv(config.otel))
   )

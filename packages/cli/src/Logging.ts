@@ -2,14 +2,15 @@
  * How the engine logs, chosen by environment in the composition root:
  *
  * - `BILLING_LOG_FORMAT`: `pretty` (default; one line per entry for a person
- *   at a terminal) or `json` (Effect's `Logger.consoleJson`: one JSON object
- *   per line, for a log collector);
+ *   at a terminal) or `json` (Effect's structured entry, one JSON object per
+ *   line for a log collector, with the `traceId` and `spanId` of the span it
+ *   was written in: `jsonLine`);
  * - `BILLING_LOG_LEVEL`: `debug`, `info` (default), `warn` or `error`.
  *
  * Both are applied with Effect's logger layers, so every fiber of the
  * process (HTTP requests, worker jobs) logs the same way.
  */
-import { Cause, Layer, Logger, type LogLevel, References, Result } from "effect"
+import { Cause, Formatter, Layer, Logger, type LogLevel, References, Result } from "effect"
 
 export type LogFormat = "json" | "pretty"
 
@@ -60,9 +61,22 @@ export const prettyLine = Logger.make(({ cause, date, fiber, logLevel, message }
   return cause.reasons.length === 0 ? line : `${line}\n${Cause.pretty(cause)}`
 })
 
+/**
+ * Effect's JSON line (`Logger.formatJson`: message, level, timestamp, cause,
+ * annotations, spans, fiberId) and, when it was written inside a span, that
+ * span's `traceId` and `spanId` (as OTLP writes them), so that an operator
+ * goes from a log line to its trace. The ids are the caller's trace when the
+ * request came with a `traceparent`, even when this process exports none.
+ */
+export const jsonLine = Logger.make((options) => {
+  const entry = Logger.formatStructured.log(options)
+  const span = options.fiber.cache.span
+  return Formatter.formatJson(span === undefined ? entry : { ...entry, traceId: span.traceId.padStart(32, "0"), spanId: span.spanId })
+})
+
 /** The logger and minimum level of `config`, as one layer to provide to the whole program. */
 export const LoggingLive = (config: LoggingConfig) =>
   Layer.mergeAll(
-    Logger.layer([config.format === "json" ? Logger.consoleJson : Logger.withConsoleLog(prettyLine)]),
+    Logger.layer([Logger.withConsoleLog(config.format === "json" ? jsonLine : prettyLine)]),
     Layer.succeed(References.MinimumLogLevel, config.level)
   )

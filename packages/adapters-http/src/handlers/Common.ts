@@ -4,7 +4,7 @@
  * from the `Authentication` middleware.
  */
 import type { Caller } from "@billing/core"
-import { Effect, Option, Redacted } from "effect"
+import { Context, Effect, Option, Redacted, Tracer } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Bearer } from "../api/Common.ts"
@@ -12,10 +12,14 @@ import { Bearer } from "../api/Common.ts"
 /** The services a use case needs besides the `Caller`: `Services<ReturnType<typeof Billing.useCase>>`. */
 export type Services<A> = A extends Effect.Effect<any, any, infer R> ? Exclude<R, Caller> : never
 
-/** Captures the services `R` when the handlers are built; returns a function that provides them to a request. */
+/**
+ * Captures the services `R` when the handlers are built; returns a function
+ * that provides them to a request. Without the span the handlers were built
+ * in: a use case's spans are children of its request's span, in its trace.
+ */
 export const capture = <R>() =>
   Effect.map(
-    Effect.context<R>(),
+    Effect.map(Effect.context<R>(), Context.omit(Tracer.ParentSpan)),
     (services) => <A, E, In extends Caller | R>(effect: Effect.Effect<A, E, In>) => Effect.provideContext(effect, services)
   )
 
