@@ -10,7 +10,6 @@ import {
   Ids,
   KycSandbox,
   MailerSandbox,
-  NfseCitySandbox,
   PixProvider,
   PixProviderSandbox,
   ProviderGate,
@@ -18,6 +17,7 @@ import {
 } from "@billing/core"
 import {
   makePixProviderFailover,
+  NfseProviderFromProviders,
   Providers,
   type ProvidersConfig,
   ProvidersFileInvalid,
@@ -102,18 +102,22 @@ export const usableProviders = (providers: ProvidersConfig | undefined): Effect.
  * The Pix provider and the gate of production accounts: with PSPs in the
  * providers file, production accounts take Pix through them (`Providers` and
  * `PspClients` tell the callback route and the reconciliation poll which;
- * with none, they have nothing to do); without, only the sandbox exists and
- * `ProviderGate` refuses a production account's Pix with
- * `PROVIDER_NOT_CONFIGURED`. Cards and boletos have no production provider
- * yet: refused for production accounts either way.
+ * with none, they have nothing to do); without, only the sandbox exists.
  */
 const PixLayers = (providers: ProvidersConfig | undefined) =>
-  (hasPsps(providers)
-    ? Layer.mergeAll(PixProviderWithPsps, ProviderGate.layer(["pix"]))
-    : Layer.mergeAll(PixProviderSandbox, ProviderGate.sandboxOnly)).pipe(
+  (hasPsps(providers) ? PixProviderWithPsps : PixProviderSandbox).pipe(
       Layer.provideMerge(PspClients.layerWith(PSP_CALLS)),
       Layer.provideMerge(hasPsps(providers) ? Layer.succeed(Providers, providers) : Providers.none)
     )
+
+/**
+ * The gate of production accounts: the providers the file configures (Pix
+ * with PSPs, NFS-e with a city); any other is refused with
+ * `PROVIDER_NOT_CONFIGURED`. Cards and boletos have no production provider
+ * yet: refused for production accounts either way.
+ */
+const GateLive = (providers: ProvidersConfig | undefined) =>
+  ProviderGate.layer([...(hasPsps(providers) ? ["pix" as const] : []), ...(providers?.nfse === undefined ? [] : ["nfse" as const])])
 
 /** The worker's jobs of the providers: the reconciliation poll of the PSPs, when there are some. */
 export const ProviderJobsLive = (providers: ProvidersConfig | undefined) =>
@@ -128,7 +132,17 @@ export const EngineLive = (
   config: EngineConfig,
   options: { readonly migrate?: boolean; readonly providers?: ProvidersConfig | undefined } = {}
 ) =>
-  Layer.mergeAll(SigningKey.layer, WebhookTransportHttp, PixLayers(options.providers), AcquirerSandbox, BoletoIssuerSandbox, MailerSandbox, KycSandbox, NfseCitySandbox).pipe(
+  Layer.mergeAll(
+    SigningKey.layer,
+    WebhookTransportHttp,
+    PixLayers(options.providers),
+    GateLive(options.providers),
+    NfseProviderFromProviders(options.providers),
+    AcquirerSandbox,
+    BoletoIssuerSandbox,
+    MailerSandbox,
+    KycSandbox
+  ).pipe(
     Layer.provideMerge(Layer.mergeAll(StorageLive, Ids.layer)),
     // `migrate: false` for processes whose parent already migrated (the HTTP processes of `serve --processes`).
     Layer.provideMerge(options.migrate === false ? Layer.empty : Database.MigrationsLive),

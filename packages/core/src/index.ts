@@ -159,7 +159,7 @@ export { AcquirerSandbox, SANDBOX_DECLINING_CARDS } from "./sandbox/AcquirerSand
 export { KycSandbox, SANDBOX_KYC_REPROVING_PREFIX } from "./sandbox/KycSandbox.ts"
 export { BoletoIssuerSandbox, SANDBOX_BANK_CODE } from "./sandbox/BoletoIssuerSandbox.ts"
 export { MailerSandbox, type SandboxMail, SandboxMailbox } from "./sandbox/MailerSandbox.ts"
-export { NfseCitySandbox, SANDBOX_REFUSAL_MARK, sandboxNotaPdf } from "./sandbox/NfseCitySandbox.ts"
+export { NfseCitySandbox, SANDBOX_REFUSAL_MARK, sandboxCity, sandboxNotaPdf } from "./sandbox/NfseCitySandbox.ts"
 export { PixProviderSandbox, SANDBOX_FAILING_KEY_DOMAIN, SANDBOX_REFUSED_REFUND_CENTS } from "./sandbox/PixProviderSandbox.ts"
 
 // For webhook receivers.

@@ -7,10 +7,12 @@
  * `PixProvider` layer on one PSP and the failover over the file's list), the
  * callbacks and the reconciliation poll. Issue 29 so far: the card
  * acquirer on Mercado Pago (`AcquirerFromProviders`, the file's `card` entry).
+ * Issue 30: the national NFS-e system (Sefin Nacional: the signed DPS, its
+ * cancellation event, the DANFSe), the file's `nfse` entry.
  */
 export { checkPsp, type PspReport } from "./check/CheckPsp.ts"
 export { decodeProvidersFile, loadProvidersFile, resolveProviders } from "./config/LoadProviders.ts"
-export type { CardAcquirerConfig, PixPsp, ProvidersConfig } from "./config/ProvidersConfig.ts"
+export type { CardAcquirerConfig, NfseCityConfig, PixPsp, ProvidersConfig } from "./config/ProvidersConfig.ts"
 export { ProvidersFile, type ProvidersFileInput } from "./config/ProvidersFile.ts"
 export { ProvidersFileInvalid } from "./config/ProvidersFileInvalid.ts"
 export { type AccessToken, makeTokenClient, requestToken, type TokenClient, type TokenClientOptions } from "./oauth/TokenClient.ts"
@@ -51,3 +53,5 @@ export { declineCodeOf, MERCADO_PAGO_DECLINES } from "./card/DeclineCodes.ts"
 export { idempotencyKey, makeMercadoPagoAcquirer, mercadoPagoAcquirerLayer } from "./card/MercadoPagoAcquirer.ts"
 export { MercadoPagoAnswerInvalid, MercadoPagoProblem, MercadoPagoUnreachable } from "./card/MercadoPagoErrors.ts"
 export type { MercadoPagoHttpOptions } from "./card/MercadoPagoHttp.ts"
+export { NfseProviderFromProviders, sefinOf } from "./nfse/NfseFromProviders.ts"
+export { makeSefinNacional, sefinNacionalLayer, type SefinNacionalOptions } from "./nfse/SefinNacional.ts"

@@ -105,6 +105,27 @@ describe("providers file: accepted", () => {
     expect(String(inline.accessToken)).not.toContain("TEST-inline")
   })
 
+  it("takes the national NFS-e system's entry, each environment's URLs by default, RSA-SHA256 unless it names SHA-1", async () => {
+    expect((await load(file())).nfse).toBeUndefined()
+    expect((await load(file({ nfse: { provider: "nacional", ambiente: "producao" } }))).nfse).toEqual({
+      provider: "nacional",
+      ambiente: 1,
+      signatureAlgorithm: "RSA-SHA256",
+      baseUrl: "https://sefin.nfse.gov.br/SefinNacional",
+      danfseUrl: "https://adn.nfse.gov.br/danfse",
+      ca: undefined
+    })
+    const restricted = (await load(file({
+      nfse: { provider: "nacional", ambiente: "producao-restrita", signatureAlgorithm: "RSA-SHA1", baseUrl: "http://127.0.0.1:9443/sefin" }
+    }))).nfse!
+    expect([restricted.ambiente, restricted.signatureAlgorithm, restricted.baseUrl, restricted.danfseUrl]).toEqual([
+      2,
+      "RSA-SHA1",
+      "http://127.0.0.1:9443/sefin",
+      "https://adn.producaorestrita.nfse.gov.br/danfse"
+    ])
+  })
+
   it("loads a file from another folder, its relative paths from its own folder", async () => {
     const path = join(root, "providers.json")
     writeFileSync(path, JSON.stringify(file()))
@@ -143,7 +164,11 @@ describe("providers file: each refusal is one line naming the path", () => {
     ["an http card API off this machine", file({ card: { ...mercadoPago, baseUrl: "http://api.mercadopago.com" } }), "card.baseUrl: must be https:// (http:// only for a loopback host)"],
     ["an unset access token variable", file({ card: { ...mercadoPago, accessToken: { env: "MP_NOT_SET" } } }), "card.accessToken.env: environment variable MP_NOT_SET is not set"],
     ["an access token file not found", file({ card: { ...mercadoPago, accessToken: { file: "secrets/mp-none" } } }), "card.accessToken.file: file not found"],
-    ["the list form of an earlier version", file({ card: [] }), "card: expected object"]
+    ["the list form of an earlier version", file({ card: [] }), "card: expected object"],
+    ["an NFS-e system this version does not have", file({ nfse: { provider: "abrasf", ambiente: "producao" } }), "nfse.provider: must be nacional"],
+    ["an NFS-e entry without its environment", file({ nfse: { provider: "nacional" } }), "nfse.ambiente: missing"],
+    ["an unknown NFS-e environment", file({ nfse: { provider: "nacional", ambiente: "homologacao" } }), "nfse.ambiente: must be producao or producao-restrita"],
+    ["an NFS-e CA file not found", file({ nfse: { provider: "nacional", ambiente: "producao", ca: "certs/none.pem" } }), "nfse.ca: file not found"]
   ]
 
   it.each(cases)("%s", async (_, input, message) => {

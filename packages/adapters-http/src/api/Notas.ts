@@ -19,6 +19,7 @@ import {
   NotaProcessing,
   NotaResent,
   NotaSummary,
+  NotaTypeNotSupported,
   NotaView,
   ProviderNotConfigured,
   ReissueNotaRequest,
@@ -43,6 +44,7 @@ const emissionErrors = [
   enveloped(NfIncompleteData),
   enveloped(NfConfigNotFound),
   enveloped(NfConfigRequired),
+  enveloped(NotaTypeNotSupported),
   enveloped(ProviderNotConfigured)
 ] as const
 
@@ -77,7 +79,14 @@ export class NotasGroup extends HttpApiGroup.make("notas")
     HttpApiEndpoint.post("emitStandalone", "/", {
       payload: StandaloneNotaRequest,
       success: NotaEmission.pipe(HttpApiSchema.status(201)),
-      error: [enveloped(InvalidData), enveloped(NfConfigNotFound), enveloped(NfIncompleteData), enveloped(NotaAlreadyIssued), enveloped(ProviderNotConfigured)]
+      error: [
+        enveloped(InvalidData),
+        enveloped(NfConfigNotFound),
+        enveloped(NfIncompleteData),
+        enveloped(NotaAlreadyIssued),
+        enveloped(NotaTypeNotSupported),
+        enveloped(ProviderNotConfigured)
+      ]
     })
       .annotateMerge(write)
       .annotate(OpenApi.Summary, "Emit a note of no charge, issued at once"),
@@ -91,7 +100,14 @@ export class NotasGroup extends HttpApiGroup.make("notas")
       params: NotaIdParam,
       payload: ReissueNotaRequest,
       success: NotaEmission,
-      error: [enveloped(NotaNotFound), enveloped(NotaProcessing), enveloped(NotaNotIssued), enveloped(NfConfigNotFound), enveloped(ProviderNotConfigured)]
+      error: [
+        enveloped(NotaNotFound),
+        enveloped(NotaProcessing),
+        enveloped(NotaNotIssued),
+        enveloped(NfConfigNotFound),
+        enveloped(NotaTypeNotSupported),
+        enveloped(ProviderNotConfigured)
+      ]
     })
       .annotateMerge(write)
       .annotate(OpenApi.Summary, "A new attempt of a refused note, or a note replacing an issued one"),
@@ -113,6 +129,7 @@ export class NotasGroup extends HttpApiGroup.make("notas")
         enveloped(NotaNotIssued),
         enveloped(NfCancelFailed),
         enveloped(NfConfigNotFound),
+        enveloped(NotaTypeNotSupported),
         enveloped(ProviderNotConfigured)
       ]
     })

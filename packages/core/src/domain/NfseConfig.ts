@@ -154,6 +154,12 @@ export const NfseSettings = Schema.Struct({
   enviar_email_destinatario: Schema.Boolean,
   serie_dps: Schema.String,
   codigo_tributacao_nacional_iss: Schema.NullOr(Schema.String),
+  /**
+   * The service's NBS code (9 digits), which the national layout 1.01
+   * requires (`cNBS`) and the spec's tables do not list; absent from
+   * configurations saved before it existed.
+   */
+  codigo_nbs: Schema.optionalKey(Schema.NullOr(Schema.String)),
   tributacao_iss: Schema.NullOr(Schema.Int),
   tipo_retencao_iss: Schema.NullOr(Schema.Int),
   situacao_tributaria_pis_cofins: Schema.NullOr(Schema.String),
@@ -199,6 +205,7 @@ export const NfseConfigInput = Schema.Struct({
   enviar_email_destinatario: optional(Schema.Boolean),
   serie_dps: optional(SerieDps),
   codigo_tributacao_nacional_iss: optional(Digits(6)),
+  codigo_nbs: optional(Digits(9)),
   tributacao_iss: optional(IntFrom(1, 4)),
   tipo_retencao_iss: optional(IntFrom(1, 3)),
   situacao_tributaria_pis_cofins: optional(CstPisCofins),

@@ -83,6 +83,7 @@ export const buildSettings = (input: NfseConfigInput, current: NfseSettings | un
     enviar_email_destinatario: pick("enviar_email_destinatario", defaults.enviar_email_destinatario),
     serie_dps: pick("serie_dps", defaults.serie_dps),
     codigo_tributacao_nacional_iss: pick("codigo_tributacao_nacional_iss", null),
+    codigo_nbs: input.codigo_nbs ?? current?.codigo_nbs ?? null,
     tributacao_iss: pick("tributacao_iss", null),
     tipo_retencao_iss: pick("tipo_retencao_iss", null),
     situacao_tributaria_pis_cofins: pick("situacao_tributaria_pis_cofins", null),

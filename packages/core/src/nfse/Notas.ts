@@ -23,6 +23,7 @@ import {
   NotaNotFound,
   NotaNotIssued,
   NotaProcessing,
+  NotaTypeNotSupported,
   type Tomador,
   TooManyEmails
 } from "../domain/Nota.ts"
@@ -40,6 +41,7 @@ import { requireProvider } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { LIVE_NOTA_STATUSES, NotaTransitions, REFUSED_NOTA_STATUSES, statusesMatching } from "../rules/NotaTransitions.ts"
 import { canonicalConfigId } from "./Configs.ts"
+import { standardOf } from "./NationalCities.ts"
 import { emitNew, issuerCnpj, send, serieOf, toIssue } from "./NotaAttempt.ts"
 
 /** Segments of `/v1/invoices/notas/...` that are routes, not note ids: no note may be called so. */
@@ -86,10 +88,21 @@ const notaOf = Effect.fnUntraced(function*(accountId: string, id: string) {
   return found.value
 })
 
-/** The configuration a note must use now, `configId` of the body first, and that configuration's city as the account may use it. */
+/**
+ * The configuration `configId` names, with a city that can issue its notes
+ * for `account`: the sandbox city issues both standards; production
+ * accounts need the configured city, and only the national standard exists
+ * there (the municipal ones, ABRASF and its providers, come later).
+ */
 const configForNote = Effect.fnUntraced(function*(account: Account, configId: string) {
   const config = yield* configNamed(account.id, configId)
   yield* requireProvider(account, "nfse")
+  if (!account.sandbox && standardOf(config.settings) === "municipal") {
+    return yield* new NotaTypeNotSupported({
+      message: "Notas do padrão municipal ainda não são emitidas em produção: só o padrão nacional",
+      details: { configId: config.id, tipo: "municipal", codigo_municipio: config.settings.prestador.codigo_municipio }
+    })
+  }
   return config
 })
 

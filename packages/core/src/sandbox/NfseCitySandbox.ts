@@ -22,12 +22,12 @@ import { type NotaDocuments, type NotaOutcome, NfseProvider } from "../ports/Nfs
 /** The text that makes the sandbox city refuse a note. */
 export const SANDBOX_REFUSAL_MARK = "[recusar]"
 
-/** The sandbox's NBS code (layout 1.01 requires one; configurations have no field for it yet). */
+/** The NBS code the sandbox writes when a configuration names none (layout 1.01 requires one; the spec's tables lack it). */
 const SANDBOX_NBS = "115011000"
 
 /** The DPS the engine would send for `nota`, or the fields the layout misses. */
 const sandboxDps = (config: NfseConfig, nota: NotaToIssue) =>
-  dpsXml(config.settings, nota, { ambiente: 2, codigoNbs: SANDBOX_NBS })
+  dpsXml(config.settings, nota, { ambiente: 2, codigoNbs: config.settings.codigo_nbs ?? SANDBOX_NBS })
 
 /** A 50-digit access key in the national layout's shape: city, issuer, number (the rest zeros). */
 const sandboxKey = (config: NfseConfig, nota: NotaToIssue) =>
@@ -72,10 +72,13 @@ const dpsText = (config: NfseConfig, nota: NotaToIssue) => {
   return Result.isSuccess(dps) ? dps.success.xml : ""
 }
 
-/** The sandbox city for sandbox accounts; production accounts get no city until one is configured. */
-export const NfseCitySandbox = Layer.succeed(NfseProvider, NfseProvider.of(NfseProvider.byEnvironment({
+/** The sandbox city itself (for sandbox accounts only: see `NfseProvider.byEnvironment`). */
+export const sandboxCity: NfseProvider["Service"] = {
   issue: (config, nota) => Effect.succeed({ dps: dpsText(config, nota), outcome: { _tag: "Processing" } }),
   outcome: (config, nota) => Effect.map(Clock.currentTimeMillis, (now) => decide(config, nota, new Date(now))),
   cancel: () => Effect.map(Clock.currentTimeMillis, (now) => ({ _tag: "Canceled" as const, at: new Date(now) })),
   pdf: (config, nota) => Effect.sync(() => sandboxNotaPdf(config, nota))
-}, NfseProvider.none)))
+}
+
+/** The sandbox city for sandbox accounts; production accounts get no city until one is configured. */
+export const NfseCitySandbox = Layer.succeed(NfseProvider, NfseProvider.byEnvironment(sandboxCity, NfseProvider.none))

@@ -12,7 +12,9 @@ import { readConfigFile } from "./ConfigFiles.ts"
 import { firstProblem } from "./ConfigIssue.ts"
 import type { PixPspEntry } from "./PixPspEntry.ts"
 import { type CardEntry, MERCADO_PAGO_API } from "./CardEntry.ts"
-import type { CardAcquirerConfig, PixPsp, ProvidersConfig } from "./ProvidersConfig.ts"
+import { DANFSE_HOMOLOGATION, DANFSE_PRODUCTION, SEFIN_HOMOLOGATION, SEFIN_PRODUCTION } from "../nfse/SefinNacional.ts"
+import type { NfseEntry } from "./NfseEntry.ts"
+import type { CardAcquirerConfig, NfseCityConfig, PixPsp, ProvidersConfig } from "./ProvidersConfig.ts"
 import { ProvidersFile } from "./ProvidersFile.ts"
 import { invalidAt, ProvidersFileInvalid } from "./ProvidersFileInvalid.ts"
 import { type ResolveContext, resolveSecret } from "./Secret.ts"
@@ -66,6 +68,20 @@ const resolveCard = Effect.fnUntraced(function*(entry: CardEntry, context: Resol
   return { provider: entry.provider, accessToken, publicKey: entry.publicKey, baseUrl: entry.baseUrl ?? MERCADO_PAGO_API } satisfies CardAcquirerConfig
 })
 
+const resolveNfse = Effect.fnUntraced(function*(entry: NfseEntry, context: ResolveContext) {
+  const production = entry.ambiente === "producao"
+  const ca = entry.ca === undefined ? undefined : yield* readText(entry.ca, ["nfse", "ca"], context.baseDir)
+  if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----")) return yield* invalidAt(["nfse", "ca"], "not a PEM certificate")
+  return {
+    provider: entry.provider,
+    ambiente: production ? 1 : 2,
+    signatureAlgorithm: entry.signatureAlgorithm ?? "RSA-SHA256",
+    baseUrl: entry.baseUrl ?? (production ? SEFIN_PRODUCTION : SEFIN_HOMOLOGATION),
+    danfseUrl: entry.danfseUrl ?? (production ? DANFSE_PRODUCTION : DANFSE_HOMOLOGATION),
+    ca
+  } satisfies NfseCityConfig
+})
+
 /**
  * A providers configuration given as a value (the library's
  * `BillingLive({ providers })`, or a parsed file): relative paths start at
@@ -80,7 +96,8 @@ export const resolveProviders = Effect.fn("Providers.resolve")(function*(
   const context: ResolveContext = { baseDir: resolve(options.baseDir ?? "."), env: options.env ?? process.env }
   const pix = yield* Effect.forEach(decoded.pix, (entry, index) => resolvePsp(entry, index, context))
   const card = decoded.card === undefined ? undefined : yield* resolveCard(decoded.card, context)
-  return { publicUrl: decoded.publicUrl, pix, card } satisfies ProvidersConfig
+  const nfse = decoded.nfse === undefined ? undefined : yield* resolveNfse(decoded.nfse, context)
+  return { publicUrl: decoded.publicUrl, pix, card, nfse } satisfies ProvidersConfig
 })
 
 /** Reads and loads the providers file at `file` (`BILLING_PROVIDERS_FILE`). */

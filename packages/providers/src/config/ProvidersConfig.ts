@@ -29,6 +29,19 @@ export interface CardAcquirerConfig {
   readonly baseUrl: string
 }
 
+/** The city of production accounts' notes, everything read. */
+export interface NfseCityConfig {
+  readonly provider: "nacional"
+  /** 1 production, 2 homologation ("produção restrita"). */
+  readonly ambiente: 1 | 2
+  readonly signatureAlgorithm: "RSA-SHA1" | "RSA-SHA256"
+  /** Without a trailing slash. */
+  readonly baseUrl: string
+  readonly danfseUrl: string
+  /** The system's CA certificates, PEM, when the file names them; else the public roots. */
+  readonly ca: string | undefined
+}
+
 export interface ProvidersConfig {
   /** The engine's base URL as PSPs reach it, without a trailing slash. */
   readonly publicUrl: string
@@ -36,4 +49,6 @@ export interface ProvidersConfig {
   readonly pix: ReadonlyArray<PixPsp>
   /** The card acquirer of the file's `card` entry; none: card payments stay the sandbox's. */
   readonly card?: CardAcquirerConfig | undefined
+  /** The national NFS-e system of the file's `nfse` entry; none: production accounts' notes are refused. */
+  readonly nfse?: NfseCityConfig | undefined
 }

@@ -6,14 +6,14 @@
  */
 import { Schema } from "effect"
 import { CardEntry } from "./CardEntry.ts"
+import { NfseEntry } from "./NfseEntry.ts"
 import { PixPspEntry } from "./PixPspEntry.ts"
 import { PublicUrl } from "./Urls.ts"
 
 /**
- * `boleto` and `nfse` are reserved for the issues that bring those
- * providers: an empty list is accepted, anything in it refused in one line,
- * so a file written for a later version does not start with its boleto
- * provider silently ignored.
+ * `boleto` is reserved for the issue that brings a bank: an empty list is
+ * accepted, anything in it refused in one line, so a file written for a
+ * later version does not start with its boleto provider silently ignored.
  */
 const Reserved = (kind: string) =>
   Schema.Array(Schema.Unknown).pipe(Schema.check(Schema.makeFilter((list: ReadonlyArray<unknown>) =>
@@ -35,7 +35,7 @@ export const ProvidersFile = Schema.Struct({
   )),
   card: Schema.optionalKey(CardEntry),
   boleto: Schema.optionalKey(Reserved("boleto")),
-  nfse: Schema.optionalKey(Reserved("NFS-e"))
+  nfse: Schema.optionalKey(NfseEntry)
 })
 
 /** The providers file as written (the JSON shape, also the value `BillingLive({ providers })` takes). */
