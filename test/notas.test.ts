@@ -206,6 +206,31 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     expect((await notas(`/${later}`)).body.status).toBe("AUTHORIZED")
   })
 
+  it("moves with a sandbox account's test clock: a note due two days after payment is emitted at that instant and answered", async () => {
+    const clocked = await engine.createAccount({ name: "Loja Relógio Ltda", document: MERCHANT_CNPJ, email: "relogio@loja.example" })
+    const as = { ...headers, authorization: `Bearer ${await engine.token(clocked, "nota.fiscal/write nota.fiscal/read checkouts/write wallet/write")}` }
+    const config = await call("POST", "/v1/invoices/notas/config", national({ invoiceTiming: "DAYS_AFTER_CONFIRMATION", daysAfterConfirmation: 2 }), as)
+    const charge = await call("POST", "/v1/charges", { paymentMethod: "pix", amount: 99, customer: buyer, nfConfigId: config.body.id }, as)
+    expect((await call("POST", `/v1/wallet/pay/${charge.body.chargeId}`, undefined, as)).status).toBe(200)
+    const paid = await call("POST", "/v1/sandbox/clock/advance", { days: 0 }, as)
+    expect(paid.body).toMatchObject({ paymentsConfirmed: 1 })
+    const [schedule] = await sql((s) => s<{ due_at: Date }>`SELECT due_at FROM nota_schedules WHERE charge_id = ${charge.body.chargeId}`)
+    const [payment] = await sql((s) => s<{ paid_at: Date }>`SELECT paid_at FROM charges WHERE id = ${charge.body.chargeId}`)
+    expect(schedule!.due_at.getTime()).toBe(payment!.paid_at.getTime() + 2 * DAY)
+
+    await call("POST", "/v1/sandbox/clock/advance", { days: 1 }, as)
+    expect((await call("GET", `/v1/invoices/notas/${charge.body.chargeId}`, undefined, as)).status).toBe(404)
+    await call("POST", "/v1/sandbox/clock/advance", { days: 2 }, as)
+    const note = await call("GET", `/v1/invoices/notas/${charge.body.chargeId}`, undefined, as)
+    expect(note.body).toMatchObject({ status: "AUTHORIZED", amount: 99 })
+    // Issued when it came due on the account's clock (which runs on at the real pace between stops), not at the end of the advance.
+    const issuedAt = new Date(note.body.issuedAt).getTime()
+    expect(issuedAt).toBeGreaterThanOrEqual(schedule!.due_at.getTime())
+    expect(issuedAt - schedule!.due_at.getTime()).toBeLessThan(60_000)
+    // The worker leaves a clocked account's notes to its clock.
+    expect(await sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM notas WHERE account_id = ${clocked.accountId}`)).toEqual([{ n: "1" }])
+  })
+
   it("emitir: the configuration in the spec's order, and every refusal", async () => {
     const plain = await pixCharge()
     expect((await notas(`/${plain}/emitir`, "POST", {})).body.error).toMatchObject({ code: "NF_CONFIG_REQUIRED" })

@@ -156,6 +156,10 @@ export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
         RETURNING s.account_id AS "accountId", s.charge_id AS "chargeId", s.config_id AS "configId", s.due_at AS "dueAt"`).pipe(
         Effect.flatMap(decodeSchedules)
       ),
+    nextDue: (accountId, after) =>
+      orDie(sql<{ at: Date | null }>`SELECT min(due_at) AS at FROM nota_schedules WHERE account_id = ${accountId} AND due_at > ${after}`).pipe(
+        Effect.map((rows) => Option.fromNullishOr(rows[0]?.at))
+      ),
     subjectOf: (accountId, id) =>
       orDie(sql`SELECT c.id AS "chargeId", COALESCE(i.id, c.id) AS "invoiceId", c.subscription_id AS "subscriptionId",
           c.cycle_number AS "cycleNumber", s.nf_config_id AS "subscriptionConfigId"

@@ -82,6 +82,8 @@ export class Notas extends Context.Service<Notas, {
   readonly setDue: (rows: ReadonlyArray<Pick<NotaSchedule, "accountId" | "chargeId" | "dueAt">>) => Effect.Effect<void>
   /** Up to `limit` charges whose note is due by `now`, leased until `leaseUntil`. */
   readonly claimDue: (now: Date, leaseUntil: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<NotaSchedule>>
+  /** The earliest instant after `after` at which a note of `accountId` comes due (its test clock's next stop). */
+  readonly nextDue: (accountId: string, after: Date) => Effect.Effect<Option.Option<Date>>
   /** The charge that `id` (a charge id, or a subscription invoice's) names on the account. */
   readonly subjectOf: (accountId: string, id: string) => Effect.Effect<Option.Option<NotaSubject>>
   /** The configuration recorded for a charge, if any. */

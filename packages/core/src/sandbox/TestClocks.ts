@@ -29,6 +29,7 @@ import { Charges } from "../ports/Charges.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { runBillingJobs } from "../subscriptions/BillingRun.ts"
+import { Notas } from "../ports/Notas.ts"
 import { shiftedClock } from "./AccountClock.ts"
 
 /** How far one advance may go: ten years of daily cycles is still a bounded run. */
@@ -99,9 +100,11 @@ const targetOf = Effect.fnUntraced(function*(input: AdvanceClockInput, now: numb
 const nextStop = Effect.fnUntraced(function*(accountId: string, now: number) {
   const day = yield* (yield* Subscriptions).nextWorkDay(accountId, saoPauloDate(now))
   const expiry = yield* (yield* Charges).nextExpiry(accountId, new Date(now))
+  const nota = yield* (yield* Notas).nextDue(accountId, new Date(now))
   const candidates = [
     ...Option.toArray(Option.map(day, (d) => startOfSaoPauloDay(d).getTime())),
-    ...Option.toArray(Option.map(expiry, (at) => at.getTime() + 1))
+    ...Option.toArray(Option.map(expiry, (at) => at.getTime() + 1)),
+    ...Option.toArray(Option.map(nota, (at) => at.getTime()))
   ]
   return candidates.length === 0 ? Option.none<number>() : Option.some(Math.min(...candidates))
 })

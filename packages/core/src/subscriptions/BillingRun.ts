@@ -41,6 +41,7 @@ import { payOutWithdrawals } from "../wallet/SendPix.ts"
 import { cancelNow } from "./CancelSubscription.ts"
 import { claimClock } from "./BillingRunSettings.ts"
 import { attemptCycle, issueCycles, resumeCardAttempt } from "./IssueCycle.ts"
+import { answerProcessingNotas, emitDueNotas } from "../nfse/NotaTiming.ts"
 import { accountNumberOf } from "./SubscriptionPayments.ts"
 
 /**
@@ -219,6 +220,8 @@ export interface BillingRunTotals {
   readonly receivablesSettled: number
   readonly withdrawalsPaidOut: number
   readonly refundsAnswered: number
+  readonly notasEmitted: number
+  readonly notasAnswered: number
 }
 
 /**
@@ -226,7 +229,8 @@ export interface BillingRunTotals {
  * work left: sandbox payments, cancels at period end (before issuing, so an
  * ending subscription's next cycle is never billed), issues, retries,
  * overdue marks, dunning ends, charge expiries, receivables whose day came,
- * withdrawals to pay out and refunds to ask about, in rounds, since one job's
+ * withdrawals to pay out, refunds to ask about, fiscal notes due and notes
+ * the city has not answered, in rounds, since one job's
  * work can make another's due (a card refused on issue, a cycle issued past
  * its due date). What `billing run --until` and a test clock's advance run;
  * the worker runs the same jobs, each on its own fiber.
@@ -243,7 +247,9 @@ export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: Ru
     expired: 0,
     receivablesSettled: 0,
     withdrawalsPaidOut: 0,
-    refundsAnswered: 0
+    refundsAnswered: 0,
+    notasEmitted: 0,
+    notasAnswered: 0
   }
   const progress: RunProgress = { handled: 0, issued: 0 }
   const reporter = yield* Effect.forkChild(reportProgress(progress, scope))
@@ -291,7 +297,9 @@ const runRounds = Effect.fnUntraced(function*(
       expired: yield* drainAll((n) => expireDueCharges(n, scope), options, progress),
       receivablesSettled: yield* drainAll((n) => settleDueReceivables(n, scope), options, progress),
       withdrawalsPaidOut: yield* drainAll((n) => payOutWithdrawals(n, scope), options, progress),
-      refundsAnswered: yield* drainAll((n) => completeRefunds(n, scope), options, progress)
+      refundsAnswered: yield* drainAll((n) => completeRefunds(n, scope), options, progress),
+      notasEmitted: yield* drainAll((n) => emitDueNotas(n, scope), options, progress),
+      notasAnswered: yield* drainAll((n) => answerProcessingNotas(n, scope), options, progress)
     }
     for (const key of Object.keys(totals) as Array<keyof BillingRunTotals>) totals[key] += round[key]
     if (Object.values(round).every((n) => n === 0)) return totals as BillingRunTotals
