@@ -113,6 +113,7 @@ describe("providers file: accepted", () => {
       signatureAlgorithm: "RSA-SHA256",
       baseUrl: "https://sefin.nfse.gov.br/SefinNacional",
       danfseUrl: "https://adn.nfse.gov.br/danfse",
+      timeoutMillis: 10_000,
       ca: undefined
     })
     const restricted = (await load(file({

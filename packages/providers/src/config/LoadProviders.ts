@@ -78,6 +78,7 @@ const resolveNfse = Effect.fnUntraced(function*(entry: NfseEntry, context: Resol
     signatureAlgorithm: entry.signatureAlgorithm ?? "RSA-SHA256",
     baseUrl: entry.baseUrl ?? (production ? SEFIN_PRODUCTION : SEFIN_HOMOLOGATION),
     danfseUrl: entry.danfseUrl ?? (production ? DANFSE_PRODUCTION : DANFSE_HOMOLOGATION),
+    timeoutMillis: (entry.timeoutSeconds ?? 10) * 1000,
     ca
   } satisfies NfseCityConfig
 })

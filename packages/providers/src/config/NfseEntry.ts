@@ -19,6 +19,12 @@ export const NfseEntry = Schema.Struct({
   baseUrl: Schema.optionalKey(PublicUrl),
   /** The DANFSe service's base URL, when not the environment's. */
   danfseUrl: Schema.optionalKey(PublicUrl),
+  /**
+   * Seconds a call may take before its outcome counts as unknown (10 when
+   * absent): a merchant's standalone emission waits for it, and a note whose
+   * answer is lost is settled by the worker under the same DPS.
+   */
+  timeoutSeconds: Schema.optionalKey(Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 120 })))),
   /** The system's CA certificates (PEM file), when its servers are not signed by a public root. */
   ca: Schema.optionalKey(FilePath)
 })

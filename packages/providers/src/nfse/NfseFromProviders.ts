@@ -17,6 +17,7 @@ export const sefinOf = (city: NfseCityConfig): NfseProvider["Service"] =>
     ambiente: city.ambiente,
     signatureAlgorithm: city.signatureAlgorithm,
     codigoNbs: (settings) => settings.codigo_nbs ?? null,
+    requestTimeout: city.timeoutMillis,
     ...(city.ca === undefined ? {} : { ca: city.ca })
   })
 
