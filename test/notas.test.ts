@@ -80,7 +80,7 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     engine = await startEngine("postgres")
     account = await engine.createAccount({ name: "Loja Exemplo Ltda", document: MERCHANT_CNPJ, email: "fiscal@loja.example" })
     headers = {
-      authorization: `Bearer ${await engine.token(account, "nota.fiscal/write nota.fiscal/read checkouts/write checkouts/read pix.cob/write pix.cob/read wallet/write")}`,
+      authorization: `Bearer ${await engine.token(account, "nota.fiscal/write nota.fiscal/read checkouts/write checkouts/read pix.cob/write pix.cob/read wallet/write products/write products/read")}`,
       "content-type": "application/json"
     }
     configs = {
@@ -271,6 +271,22 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     const unknown = await call("POST", "/v1/charges", { paymentMethod: "pix", amount: 20, customer: buyer, nfConfigId: "SANDBOX_nfc_nope" })
     expect([unknown.status, unknown.body.error.code]).toEqual([404, "NF_CONFIG_NOT_FOUND"])
     expect(await sql((s) => s<{ n: string }>`SELECT count(*)::text AS n FROM charges`)).toEqual(before)
+  })
+
+  it("gives a product's sale the note of the product's nfConfigId, and refuses an unknown one when the product is saved", async () => {
+    const product = (extra: Json) => call("POST", "/v1/products", { name: "Consultoria", type: "ONE_TIME", prices: [{ title: "Hora", amount: 200, recurrenceType: "ONE_TIME" }], ...extra })
+    const unknown = await product({ nfConfigId: "SANDBOX_nfc_nope" })
+    expect([unknown.status, unknown.body.error.code, unknown.body.error.details]).toEqual([400, "INVALID_PRODUCT_DATA", { field: "nfConfigId" }])
+    const created = await product({ nfConfigId: configs.immediate.replace("nfc_", "unc_") })
+    expect(created.status, created.text).toBe(201)
+    expect(created.body.nfConfigId).toBe(configs.immediate)
+
+    const noAddress = await call("POST", "/v1/charges", { paymentMethod: "pix", productId: created.body.productId ?? created.body.id, customer: { ...buyer, address: undefined } })
+    expect(noAddress.body.error).toMatchObject({ code: "INVALID_DATA", details: { field: "customer.address" } })
+    const sale = await call("POST", "/v1/charges", { paymentMethod: "pix", productId: created.body.productId ?? created.body.id, customer: buyer })
+    expect(sale.status, sale.text).toBe(200)
+    await emitJob()
+    expect((await notas(`/${sale.body.chargeId}`)).body).toMatchObject({ configId: configs.immediate, amount: 200, status: "PROCESSING" })
   })
 
   it("cancels an issued note with a reason; a new note may then be emitted for the charge", async () => {

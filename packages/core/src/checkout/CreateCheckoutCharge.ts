@@ -17,6 +17,7 @@ import { prepareBoleto } from "./BoletoCheckout.ts"
 import { prepareCard } from "./CardCheckout.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { Account } from "../domain/Account.ts"
+import type { ChargeAddress } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { type CheckoutOrder, parseCheckout } from "./ParseCheckout.ts"
 import { preparePix } from "./PixCheckout.ts"
@@ -64,6 +65,22 @@ export const createAmountCharge = Effect.fn("Checkout.createAmountCharge")(funct
 })
 
 /**
+ * The fiscal configuration a one-time charge's note is issued with: the
+ * request's `nfConfigId`, else that of the products it buys (the first line
+ * whose product names one). A product's note needs the buyer's complete
+ * address as the request's does (`parseCheckout` checked that one).
+ */
+const notaConfigOf = Effect.fnUntraced(function*(order: CheckoutOrder, purchase: Purchase, address: ChargeAddress | null) {
+  if (order.request.nfConfigId !== undefined) return order.request.nfConfigId
+  const line = purchase._tag === "Lines" ? purchase.lines.find((l) => l.product.nfConfigId !== null) : undefined
+  if (line === undefined) return undefined
+  if (address === null) {
+    return yield* invalid("customer.address", `customer.address is required: product ${line.product.id} issues a fiscal note (nfConfigId)`)
+  }
+  return line.product.nfConfigId ?? undefined
+})
+
+/**
  * Creates the one-time charge of `purchase`. The method's strategy runs
  * between the draft and the reserve (its own checks, fees and, for Pix and
  * boleto, the provider's registration) and after it (the card's
@@ -83,7 +100,7 @@ const chargeOnce = Effect.fnUntraced(function*(
     : order.paymentMethod === "boleto"
     ? yield* prepareBoleto(order, draft)
     : yield* prepareCard(order, draft)
-  const nfConfigId = order.request.nfConfigId
+  const nfConfigId = yield* notaConfigOf(order, purchase, prepared.pending.address)
   const customerId = yield* reserveCheckout(draft, prepared.pending, prepared.notify, (charge) =>
     nfConfigId === undefined ? Effect.void : scheduleChargeNota(charge, nfConfigId))
   return yield* prepared.settle(customerId)

@@ -17,7 +17,9 @@ import {
 } from "../domain/Product.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Ids } from "../ports/Ids.ts"
+import { NfseConfigs } from "../ports/NfseConfigs.ts"
 import { Products } from "../ports/Products.ts"
+import { canonicalConfigId } from "../nfse/Configs.ts"
 import { Transactor } from "../ports/Transactor.ts"
 
 const invalid = (field: string, message: string) => new InvalidProductData({ message, details: { field } })
@@ -71,6 +73,18 @@ const findOwn = Effect.fn("Products.findOwn")(function*(id: string) {
   return found.value
 })
 
+/**
+ * The product's fiscal configuration, canonical (`unc_` names the same
+ * `nfc_`), when the account has it: a sale of the product gets its note
+ * with it, so an unknown one is refused when saved rather than at a sale.
+ */
+const ownNfConfig = Effect.fnUntraced(function*(accountId: string, nfConfigId: string | null | undefined) {
+  if (nfConfigId === undefined || nfConfigId === null) return nfConfigId
+  const found = yield* (yield* NfseConfigs).find(accountId, canonicalConfigId(nfConfigId))
+  if (Option.isNone(found)) return yield* invalid("nfConfigId", `fiscal configuration ${nfConfigId} not found`)
+  return found.value.id
+})
+
 const save = (product: Product) =>
   Effect.flatMap(Transactor, (t) => t.withTransaction(Effect.flatMap(Products, (products) => products.save(product))))
 
@@ -81,6 +95,7 @@ export const createProduct = Effect.fn("Products.create")(function*(input: Produ
   if (!name) return yield* invalid("name", "name is required")
   if (input.type === undefined) return yield* invalid("type", "type is required: RECURRING or ONE_TIME")
   if (!input.prices || input.prices.length === 0) return yield* invalid("prices", "at least one price is required")
+  const nfConfigId = yield* ownNfConfig(caller.account.id, input.nfConfigId)
   const at = new Date(yield* Clock.currentTimeMillis)
   const id = yield* ids.make("prod", { sandbox: caller.account.sandbox })
   const prices: Array<Price> = []
@@ -96,7 +111,7 @@ export const createProduct = Effect.fn("Products.create")(function*(input: Produ
     description: input.description ?? null,
     type: input.type,
     status: "active",
-    nfConfigId: input.nfConfigId ?? null,
+    nfConfigId: nfConfigId ?? null,
     prices,
     archivedAt: null,
     createdAt: at,
@@ -162,7 +177,7 @@ export const updateProduct = Effect.fn("Products.update")(function*(id: string, 
     name,
     description: input.description === undefined ? current.description : input.description,
     type,
-    nfConfigId: input.nfConfigId === undefined ? current.nfConfigId : input.nfConfigId,
+    nfConfigId: input.nfConfigId === undefined ? current.nfConfigId : (yield* ownNfConfig(caller.account.id, input.nfConfigId)) ?? null,
     prices,
     updatedAt: at
   }
