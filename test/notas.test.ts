@@ -80,7 +80,7 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     engine = await startEngine("postgres")
     account = await engine.createAccount({ name: "Loja Exemplo Ltda", document: MERCHANT_CNPJ, email: "fiscal@loja.example" })
     headers = {
-      authorization: `Bearer ${await engine.token(account, "nota.fiscal/write nota.fiscal/read checkouts/write checkouts/read pix.cob/write pix.cob/read wallet/write products/write products/read")}`,
+      authorization: `Bearer ${await engine.token(account, "nota.fiscal/write nota.fiscal/read checkouts/write checkouts/read pix.cob/write pix.cob/read wallet/write products/write products/read subscriptions/read subscriptions/write")}`,
       "content-type": "application/json"
     }
     configs = {
@@ -287,6 +287,40 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     expect(sale.status, sale.text).toBe(200)
     await emitJob()
     expect((await notas(`/${sale.body.chargeId}`)).body).toMatchObject({ configId: configs.immediate, amount: 200, status: "PROCESSING" })
+  })
+
+  it("gives a subscription's paid cycle the note of the subscription's nfConfigId, under its invoice's id", async () => {
+    const plan = await call("POST", "/v1/products", { name: "Plano mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 59.9, recurrenceType: "MONTHLY" }] })
+    const subscribed = await call("POST", "/v1/charges", {
+      paymentMethod: "pix",
+      customer: buyer,
+      items: [{ priceId: plan.body.prices[0].priceId }],
+      nfConfigId: configs.afterPayment
+    })
+    expect(subscribed.status, subscribed.text).toBe(200)
+    const { chargeId, subscriptionId } = subscribed.body
+    await pay(chargeId)
+    await notaJobs()
+    await notaJobs()
+    const detail = await call("GET", `/v1/subscriptions/${subscriptionId}`)
+    const invoiceId = detail.body.billingCycles[0].invoices[0].invoiceId as string
+    const note = await notas(`/${invoiceId}`)
+    expect(note.body).toMatchObject({ invoiceId, chargeId, subscriptionId, cycleNumber: 1, status: "AUTHORIZED", amount: 59.9, configId: configs.afterPayment })
+    // The cycle's charge id names the same note.
+    expect((await notas(`/${chargeId}`)).body.ref).toBe(note.body.ref)
+    // emitir by the invoice id: that note exists.
+    expect((await notas(`/${invoiceId}/emitir`, "POST", {})).body.error.code).toBe("NOTA_ALREADY_ISSUED")
+  })
+
+  it("emits nothing under a disabled configuration", async () => {
+    const disabled = await createConfig({ enabled: false })
+    const chargeId = await pixCharge({ nfConfigId: disabled })
+    await notaJobs()
+    await pay(chargeId)
+    await notaJobs()
+    expect((await notas(`/${chargeId}`)).status).toBe(404)
+    const check = await notas(`/${chargeId}/verificar-emissao`, "POST", {})
+    expect(check.body).toMatchObject({ emitivel: false, configId: disabled, pendencias: ["configuração fiscal desativada (enabled: false)"] })
   })
 
   it("cancels an issued note with a reason; a new note may then be emitted for the charge", async () => {

@@ -67,10 +67,11 @@ export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
   const update = (accountId: string, id: string, from: ReadonlyArray<string>, set: ReadonlyArray<Statement.Fragment>) =>
     one(sql`UPDATE notas n SET ${sql.csv(set)} WHERE n.account_id = ${accountId} AND n.id = ${id}
       AND n.status IN ${constants(sql, from)} RETURNING ${columns}`)
-  // The standing note of the invoice id, else its latest, else the note of that own id.
+  // The standing note of the invoice id, else its latest; else a cycle's note by its charge's id; else the note of that own id.
   const findBy = (accountId: string, id: string, lock: Statement.Fragment) =>
-    one(sql`SELECT ${columns} FROM notas n WHERE n.account_id = ${accountId} AND (n.invoice_id = ${id} OR n.id = ${id})
-      ORDER BY (n.invoice_id = ${id}) DESC, (n.status NOT IN ('CANCELED', 'REPLACED')) DESC, n.seq DESC LIMIT 1 ${lock}`)
+    one(sql`SELECT ${columns} FROM notas n WHERE n.account_id = ${accountId} AND (n.invoice_id = ${id} OR n.charge_id = ${id} OR n.id = ${id})
+      ORDER BY (n.invoice_id = ${id}) DESC, (n.charge_id IS NOT DISTINCT FROM ${id}) DESC, (n.status NOT IN ('CANCELED', 'REPLACED')) DESC, n.seq DESC
+      LIMIT 1 ${lock}`)
   const listFilters = (accountId: string, f: Parameters<Notas["Service"]["list"]>[1]) => [
     sql`n.account_id = ${accountId}`,
     f.statuses === null ? sql`true` : sql`n.status IN ${constants(sql, f.statuses)}`,

@@ -55,6 +55,9 @@ export default Effect.gen(function*() {
   yield* sql`CREATE UNIQUE INDEX notas_one_standing ON notas (account_id, invoice_id) WHERE status NOT IN ('CANCELED', 'REPLACED')`
   yield* sql`CREATE UNIQUE INDEX notas_one_dps ON notas (issuer_cnpj, serie, dps_number)`
   yield* sql`CREATE INDEX notas_list ON notas (account_id, seq DESC)`
+  // What the routes' ids name: an invoice id, a cycle's charge id.
+  yield* sql`CREATE INDEX notas_by_invoice ON notas (account_id, invoice_id)`
+  yield* sql`CREATE INDEX notas_by_charge ON notas (account_id, charge_id) WHERE charge_id IS NOT NULL`
   yield* sql`CREATE INDEX notas_processing ON notas (updated_at) WHERE status = 'PROCESSING'`
   yield* sql`
     CREATE TABLE nota_dps_numbers (

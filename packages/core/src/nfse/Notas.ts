@@ -163,7 +163,7 @@ const emittableCharge = Effect.fnUntraced(function*(accountId: string, id: strin
 })
 
 /** Refuses an `emitir` on an invoice whose note stands, is on its way, or is scheduled by its configuration's timing. */
-const refuseStandingNote = Effect.fnUntraced(function*(accountId: string, subject: NotaSubject, previous: Option.Option<Nota>) {
+const refuseStandingNote = Effect.fnUntraced(function*(accountId: string, subject: NotaSubject, charge: Charge, previous: Option.Option<Nota>) {
   if (Option.isSome(previous) && previous.value.status === "PROCESSING") {
     return yield* new NotaProcessing({ message: `A nota de ${subject.invoiceId} aguarda a resposta da prefeitura`, details: null })
   }
@@ -173,10 +173,21 @@ const refuseStandingNote = Effect.fnUntraced(function*(accountId: string, subjec
       details: { status: previous.value.status }
     })
   }
-  const scheduled = Option.isNone(previous) ? yield* (yield* Notas).schedulesOf([subject.chargeId]) : []
-  if (scheduled.some((s) => s.accountId === accountId)) {
+  if (Option.isNone(previous) && (yield* isScheduled(accountId, charge))) {
     return yield* new NotaAlreadyIssued({ message: `A nota de ${subject.invoiceId} está agendada pela configuração fiscal`, details: { status: "SCHEDULED" } })
   }
+})
+
+/**
+ * Whether the worker will emit `charge`'s note: its configuration (enabled)
+ * made it due, or will when the charge is paid.
+ */
+const isScheduled = Effect.fnUntraced(function*(accountId: string, charge: Charge) {
+  const schedule = (yield* (yield* Notas).schedulesOf([charge.id])).find((s) => s.accountId === accountId)
+  if (schedule === undefined) return false
+  if (schedule.dueAt !== null) return true
+  const config = yield* (yield* NfseConfigs).find(accountId, schedule.configId)
+  return Option.isSome(config) && config.value.settings.enabled && charge.paidAt === null
 })
 
 /** The configuration of a charge's note: the body's, the previous note's, the charge's, the subscription's (spec's order). */
@@ -195,7 +206,7 @@ const configIdFor = Effect.fnUntraced(function*(accountId: string, subject: Nota
 const prepareEmission = Effect.fnUntraced(function*(account: Account, id: string, request: EmitNotaRequest) {
   const { charge, subject } = yield* emittableCharge(account.id, id)
   const previous = yield* (yield* Notas).find(account.id, subject.invoiceId)
-  yield* refuseStandingNote(account.id, subject, previous)
+  yield* refuseStandingNote(account.id, subject, charge, previous)
   const config = yield* configForNote(account, yield* configIdFor(account.id, subject, previous, request.configId))
   const tomador = tomadorOf(charge)
   return { charge, subject, config, tomador, pendencias: pendenciasOf(config, tomador, true) }

@@ -60,7 +60,11 @@ export class Notas extends Context.Service<Notas, {
   readonly reissue: (accountId: string, id: string, issuerCnpj: string, changes: NotaChanges & Pick<Nota, "dpsNumber" | "issuedAt">, at: Date) => Effect.Effect<Option.Option<Nota>>
   /** Applies `transition` with `changes` if the note is still in one of its `from` statuses. */
   readonly transition: (accountId: string, id: string, transition: NotaTransition, changes: NotaChanges, at: Date) => Effect.Effect<Option.Option<Nota>>
-  /** The note an id names: the standing note of that invoice id, else its latest, else the note with that own id. */
+  /**
+   * The note an id names: the standing note of that invoice id, else its
+   * latest; else the note of the charge with that id (a cycle's note is the
+   * subscription invoice's); else the note with that own id.
+   */
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Nota>>
   /** The same, locked until the transaction ends. */
   readonly lock: (accountId: string, id: string) => Effect.Effect<Option.Option<Nota>>
