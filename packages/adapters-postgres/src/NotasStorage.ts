@@ -5,7 +5,7 @@
  * handed out twice; workers claim due schedules and unanswered notes with a
  * lease and `SKIP LOCKED`.
  */
-import { Nota, NotaError, Notas, type NotaChanges, NotaStatus, Tomador } from "@billing/core"
+import { ENDED_NOTA_STATUSES, Nota, NotaError, Notas, type NotaChanges, NotaStatus, NotaTransitions, Tomador } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
@@ -52,6 +52,8 @@ const CHANGE_COLUMNS: { readonly [K in keyof Required<NotaChanges>]: string } = 
 
 export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  // A canceled or replaced note makes room for the next of its invoice (the partial unique index of migration 0028 says the same).
+  const ended = constants(sql, ENDED_NOTA_STATUSES)
   const columns = sql`n.id, n.seq::text AS seq, n.account_id AS "accountId", n.invoice_id AS "invoiceId", n.charge_id AS "chargeId",
     n.subscription_id AS "subscriptionId", n.cycle_number AS "cycleNumber", n.config_id AS "configId", n.standard, n.status, n.serie,
     n.dps_number AS "dpsNumber", n.numero, n.chave_acesso AS "chaveAcesso", n.amount, n.descricao, n.tomador, n.errors, n.xml,
@@ -70,7 +72,7 @@ export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
   // The standing note of the invoice id, else its latest; else a cycle's note by its charge's id; else the note of that own id.
   const findBy = (accountId: string, id: string, lock: Statement.Fragment) =>
     one(sql`SELECT ${columns} FROM notas n WHERE n.account_id = ${accountId} AND (n.invoice_id = ${id} OR n.charge_id = ${id} OR n.id = ${id})
-      ORDER BY (n.invoice_id = ${id}) DESC, (n.charge_id IS NOT DISTINCT FROM ${id}) DESC, (n.status NOT IN ('CANCELED', 'REPLACED')) DESC, n.seq DESC
+      ORDER BY (n.invoice_id = ${id}) DESC, (n.charge_id IS NOT DISTINCT FROM ${id}) DESC, (n.status NOT IN ${ended}) DESC, n.seq DESC
       LIMIT 1 ${lock}`)
   const listFilters = (accountId: string, f: Parameters<Notas["Service"]["list"]>[1]) => [
     sql`n.account_id = ${accountId}`,
@@ -98,7 +100,7 @@ export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
           ${issuerCnpj}, ${n.serie}, ${n.dpsNumber}, ${n.numero}, ${n.chaveAcesso}, ${n.amount}, ${n.descricao}, ${jsonText(n.tomador)}::jsonb,
           ${jsonText(n.errors)}::jsonb, ${n.xml}, ${n.cancelReason}, ${n.replacedBy}, ${n.issuedAt}, ${n.authorizedAt}, ${n.canceledAt},
           ${n.createdAt}, ${n.updatedAt})
-        ON CONFLICT (account_id, invoice_id) WHERE status NOT IN ('CANCELED', 'REPLACED') DO NOTHING RETURNING id`).pipe(
+        ON CONFLICT (account_id, invoice_id) WHERE status NOT IN ${ended} DO NOTHING RETURNING id`).pipe(
         Effect.tap((rows) =>
           rows.length === 0 ? Effect.void : orDie(sql`INSERT INTO nota_dps_numbers (issuer_cnpj, serie, dps_number, nota_id)
             VALUES (${issuerCnpj}, ${n.serie}, ${n.dpsNumber}, ${n.id})`)
@@ -106,7 +108,12 @@ export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
         Effect.map((rows) => rows.length === 1)
       ),
     reissue: (accountId, id, issuerCnpj, changes, at) =>
-      update(accountId, id, ["FAILED", "ERROR"], [sql`status = 'PROCESSING'`, sql`issuer_cnpj = ${issuerCnpj}`, ...assignments(changes), sql`updated_at = ${at}`]).pipe(
+      update(accountId, id, NotaTransitions.reissued.from, [
+        sql`status = ${NotaTransitions.reissued.to}`,
+        sql`issuer_cnpj = ${issuerCnpj}`,
+        ...assignments(changes),
+        sql`updated_at = ${at}`
+      ]).pipe(
         Effect.tap((found) =>
           Option.isNone(found) ? Effect.void : orDie(sql`INSERT INTO nota_dps_numbers (issuer_cnpj, serie, dps_number, nota_id)
             VALUES (${issuerCnpj}, ${found.value.serie}, ${found.value.dpsNumber}, ${id})`)
@@ -135,7 +142,8 @@ export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
       ),
     claimProcessing: (staleBefore, leaseUntil, limit, scope) =>
       orDie(sql`WITH claimable AS (
-          SELECT id AS claimed_id FROM notas WHERE status = 'PROCESSING' AND updated_at < ${staleBefore} AND ${inScope(sql, scope, sql`notas.account_id`)}
+          SELECT id AS claimed_id FROM notas WHERE status IN ${constants(sql, NotaTransitions.sent.from)} AND updated_at < ${staleBefore}
+            AND ${inScope(sql, scope, sql`notas.account_id`)}
           ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE notas n SET updated_at = ${leaseUntil} FROM claimable WHERE n.id = claimable.claimed_id RETURNING ${columns}`).pipe(Effect.flatMap(decodeNotas)),
     schedule: (s, at) =>

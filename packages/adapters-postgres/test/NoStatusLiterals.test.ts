@@ -10,23 +10,23 @@
  * text of every template literal (the `sql` statements and fragments, nested
  * ones included; comments and plain strings skipped), in which it looks for
  * a quoted word that is a status of a subscription, a cycle, an item, an
- * invoice or a charge ('ACTIVE').
+ * invoice, a charge or a fiscal note ('ACTIVE').
  *
  * What it cannot see: a status passed as a value (`${"ACTIVE"}`) or built
  * from pieces; SQL written outside a template literal. And it reads only the
  * files whose SQL names a table those statuses live in (`subscriptions`,
- * `subscription_items`, `billing_cycles`, `invoices`, `charges`): refunds,
+ * `subscription_items`, `billing_cycles`, `invoices`, `charges`, `notas`): refunds,
  * withdrawals, proposals and Pix claims have statuses of their own that share
  * names ('PENDING', 'PROCESSING'), which this test cannot tell apart.
  */
-import { ChargeStatuses, CycleStatuses, InvoiceStatuses, ItemStatuses, SubscriptionStatuses } from "@billing/core"
+import { ChargeStatuses, CycleStatuses, InvoiceStatuses, ItemStatuses, NotaStatus, SubscriptionStatuses } from "@billing/core"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 
-const STATUSES = new Set<string>([...SubscriptionStatuses, ...CycleStatuses, ...ItemStatuses, ...InvoiceStatuses, ...ChargeStatuses])
+const STATUSES = new Set<string>([...SubscriptionStatuses, ...CycleStatuses, ...ItemStatuses, ...InvoiceStatuses, ...ChargeStatuses, ...NotaStatus.literals])
 
-const GUARDED_TABLES = /\b(subscriptions|subscription_items|billing_cycles|invoices|charges)\b/
+const GUARDED_TABLES = /\b(subscriptions|subscription_items|billing_cycles|invoices|charges|notas)\b/
 
 /**
  * The static text of every template literal of `source`, nested ones apart
@@ -114,10 +114,14 @@ describe("status literals in the adapters' SQL", () => {
     expect(files).toContain("adapters-postgres/src/SubscriptionsStorage.ts")
     expect(files).toContain("adapters-postgres/src/ChargesStorage.ts")
     const guarded = adapterSources.filter((s) => templateTexts(s.source).some((text) => GUARDED_TABLES.test(text))).map((s) => s.file)
-    expect(guarded).toEqual(expect.arrayContaining(["adapters-postgres/src/SubscriptionsStorage.ts", "adapters-postgres/src/ChargesStorage.ts"]))
+    expect(guarded).toEqual(expect.arrayContaining([
+      "adapters-postgres/src/SubscriptionsStorage.ts",
+      "adapters-postgres/src/ChargesStorage.ts",
+      "adapters-postgres/src/NotasStorage.ts"
+    ]))
   })
 
-  it("holds no status of a subscription, cycle, item, invoice or charge in any adapter's SQL outside migrations", () => {
+  it("holds no status of a subscription, cycle, item, invoice, charge or note in any adapter's SQL outside migrations", () => {
     const found = adapterSources.flatMap((s) => statusLiterals(s.source).map((status) => `${s.file}: '${status}'`))
     expect(found).toEqual([])
   })
