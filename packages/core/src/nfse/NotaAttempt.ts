@@ -51,36 +51,41 @@ export interface NotaDraft {
   readonly tomador: Tomador
 }
 
+/** The next DPS number of the configuration's issuer and series, held until the transaction ends (`Notas.nextDpsNumber`). */
+export const takeDpsNumber = (config: NfseConfig) =>
+  Effect.flatMap(Notas, (notas) => notas.nextDpsNumber(issuerCnpj(config), serieOf(config), config.settings.prefeitura.proximo_numero_rps ?? 1))
+
+/** A note of `draft` as first recorded: `PROCESSING` under `dpsNumber`, the city not asked yet. */
+export const freshNota = (config: NfseConfig, draft: NotaDraft, id: string, dpsNumber: number, at: Date): Nota => ({
+  ...draft,
+  invoiceId: draft.invoiceId ?? id,
+  id,
+  accountId: config.accountId,
+  configId: config.id,
+  standard: standardOf(config.settings),
+  status: "PROCESSING",
+  serie: serieOf(config),
+  dpsNumber,
+  numero: null,
+  chaveAcesso: null,
+  errors: [],
+  xml: null,
+  cancelReason: null,
+  replacedBy: null,
+  issuedAt: at,
+  authorizedAt: null,
+  canceledAt: null,
+  createdAt: at,
+  updatedAt: at
+})
+
 /** Numbers and records a new note in `PROCESSING`; `NOTA_ALREADY_ISSUED` when the invoice has a standing one. */
 export const recordNew = Effect.fnUntraced(function*(config: NfseConfig, draft: NotaDraft, sandbox: boolean) {
   const notas = yield* Notas
   const at = new Date(yield* Clock.currentTimeMillis)
   const id = yield* (yield* Ids).make("inv", { sandbox })
-  const serie = serieOf(config)
   const recorded = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const dpsNumber = yield* notas.nextDpsNumber(issuerCnpj(config), serie, config.settings.prefeitura.proximo_numero_rps ?? 1)
-    const nota: Nota = {
-      ...draft,
-      invoiceId: draft.invoiceId ?? id,
-      id,
-      accountId: config.accountId,
-      configId: config.id,
-      standard: standardOf(config.settings),
-      status: "PROCESSING",
-      serie,
-      dpsNumber,
-      numero: null,
-      chaveAcesso: null,
-      errors: [],
-      xml: null,
-      cancelReason: null,
-      replacedBy: null,
-      issuedAt: at,
-      authorizedAt: null,
-      canceledAt: null,
-      createdAt: at,
-      updatedAt: at
-    }
+    const nota = freshNota(config, draft, id, yield* takeDpsNumber(config), at)
     return (yield* notas.insert(nota, issuerCnpj(config))) ? Option.some(nota) : Option.none()
   }))
   if (Option.isNone(recorded)) {

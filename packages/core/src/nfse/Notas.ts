@@ -42,7 +42,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { LIVE_NOTA_STATUSES, NotaTransitions, REFUSED_NOTA_STATUSES, statusesMatching } from "../rules/NotaTransitions.ts"
 import { canonicalConfigId } from "./Configs.ts"
 import { standardOf } from "./NationalCities.ts"
-import { emitNew, issuerCnpj, send, serieOf, toIssue } from "./NotaAttempt.ts"
+import { emitNew, freshNota, issuerCnpj, send, serieOf, takeDpsNumber, toIssue } from "./NotaAttempt.ts"
 
 /** Segments of `/v1/invoices/notas/...` that are routes, not note ids: no note may be called so. */
 const ROUTE_WORDS: ReadonlySet<string> = new Set(["config", "summary"])
@@ -241,12 +241,11 @@ export const checkEmission = Effect.fn("Notas.checkEmission")(function*(id: stri
 const reissueRefused = Effect.fnUntraced(function*(account: Account, nota: Nota, config: NfseConfig, request: ReissueNotaRequest) {
   const notas = yield* Notas
   const at = new Date(yield* Clock.currentTimeMillis)
-  const serie = serieOf(config)
   const moved = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const dpsNumber = yield* notas.nextDpsNumber(issuerCnpj(config), serie, config.settings.prefeitura.proximo_numero_rps ?? 1)
+    const dpsNumber = yield* takeDpsNumber(config)
     return yield* notas.reissue(account.id, nota.id, issuerCnpj(config), {
       dpsNumber,
-      serie,
+      serie: serieOf(config),
       issuedAt: at,
       configId: config.id,
       errors: [],
@@ -262,28 +261,10 @@ const replaceIssued = Effect.fnUntraced(function*(account: Account, nota: Nota, 
   const notas = yield* Notas
   const at = new Date(yield* Clock.currentTimeMillis)
   const id = yield* (yield* Ids).make("inv", { sandbox: account.sandbox })
-  const serie = serieOf(config)
   const replacement = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const replaced = yield* notas.transition(account.id, nota.id, NotaTransitions.replaced, { replacedBy: id }, at)
     if (Option.isNone(replaced)) return Option.none<Nota>()
-    const dpsNumber = yield* notas.nextDpsNumber(issuerCnpj(config), serie, config.settings.prefeitura.proximo_numero_rps ?? 1)
-    const fresh: Nota = {
-      ...nota,
-      id,
-      configId: config.id,
-      status: "PROCESSING",
-      serie,
-      dpsNumber,
-      numero: null,
-      chaveAcesso: null,
-      errors: [],
-      xml: null,
-      descricao: request.descricao ?? nota.descricao,
-      issuedAt: at,
-      authorizedAt: null,
-      createdAt: at,
-      updatedAt: at
-    }
+    const fresh = freshNota(config, { ...nota, descricao: request.descricao ?? nota.descricao }, id, yield* takeDpsNumber(config), at)
     yield* notas.insert(fresh, issuerCnpj(config))
     return Option.some(fresh)
   }))
