@@ -62,6 +62,7 @@ describe("production fiscal notes on the national system (fake Sefin Nacional)",
         signatureAlgorithm: "RSA-SHA256",
         baseUrl: fake.baseUrl,
         danfseUrl: fake.danfseUrl,
+        parametersUrl: fake.parametersUrl,
         // Short, for the lost answer's test.
         timeoutMillis: 1_000,
         ca: pki.caPem
@@ -145,6 +146,21 @@ describe("production fiscal notes on the national system (fake Sefin Nacional)",
     expect(canceled.status, canceled.text).toBe(200)
     expect(canceled.body).toMatchObject({ status: "CANCELED", cancelReason: "Serviço não prestado ao tomador" })
     expect(fake.books.events.has(chave)).toBe(true)
+  })
+
+  it("asks the national system which standard a city off the engine's list uses, when the configuration is saved", async () => {
+    // Canaã dos Carajás (PA) is not on the engine's list; the system says it adhered.
+    fake.adhesion.set("1505486", 1)
+    fake.takeCalls()
+    const city = { codigo_municipio: "1505486", codigo_opcao_simples_nacional: 3, regime_especial_tributacao: 0 }
+    const national = await call("POST", "/v1/invoices/notas/config", configBody({ prestador: city }))
+    expect(national.status, national.text).toBe(201)
+    expect(national.body).toMatchObject({ tipo: "nacional", tipo_cidade: "nacional" })
+    // A city that kept its own system needs the municipal fields.
+    fake.adhesion.set("3106200", 0)
+    const municipal = await call("POST", "/v1/invoices/notas/config", configBody({ prestador: { ...city, codigo_municipio: "3106200" } }))
+    expect(municipal.body.error).toMatchObject({ code: "MISSING_FIELDS", details: { fields: ["item_lista_servico", "aliquota_iss"] } })
+    expect(fake.takeCalls().map((c) => `${c.method} ${c.path}`)).toEqual(["GET /parametrizacao/1505486/convenio", "GET /parametrizacao/3106200/convenio"])
   })
 
   it("answers NOTA_TYPE_NOT_SUPPORTED for a municipal configuration, and keeps a sandbox account on the sandbox city", async () => {

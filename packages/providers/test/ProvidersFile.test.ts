@@ -113,6 +113,7 @@ describe("providers file: accepted", () => {
       signatureAlgorithm: "RSA-SHA256",
       baseUrl: "https://sefin.nfse.gov.br/SefinNacional",
       danfseUrl: "https://adn.nfse.gov.br/danfse",
+      parametersUrl: "https://adn.nfse.gov.br/parametrizacao",
       timeoutMillis: 10_000,
       ca: undefined
     })

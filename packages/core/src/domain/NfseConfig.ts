@@ -150,6 +150,12 @@ export const NfseSettings = Schema.Struct({
   invoiceTiming: InvoiceTiming,
   daysAfterConfirmation: Schema.Int,
   tipo_nf: Schema.NullOr(NfseStandard),
+  /**
+   * The standard the issuer's city was found to use when the configuration
+   * was saved (the national system's municipal parameters), `null` when
+   * none could tell; absent from configurations saved before it existed.
+   */
+  tipo_cidade: Schema.optionalKey(Schema.NullOr(NfseStandard)),
   descricao_servico: Schema.NullOr(Text),
   enviar_email_destinatario: Schema.Boolean,
   serie_dps: Schema.String,

@@ -5,20 +5,22 @@
  * `prefeitura` merged, delete. A configuration is stored only once every
  * rule holds and its certificate was read; on any refusal nothing is kept.
  */
-import { Clock, Effect, Option, Redacted } from "effect"
+import { Clock, Effect, Option, Redacted, Result } from "effect"
 import { Caller } from "../auth/Authenticate.ts"
 import {
   type NfseConfig,
   type NfseConfigInput,
   type NfseConfigView,
+  type NfseSettings,
   NotaConfigNotFound,
   type StoredCertificate
 } from "../domain/NfseConfig.ts"
 import { Ids } from "../ports/Ids.ts"
+import { NfseProvider } from "../ports/NfseProvider.ts"
 import { NfseConfigs } from "../ports/NfseConfigs.ts"
 import { buildSettings, certificateGaps, defaultsOf, requiredProblem } from "./ConfigRules.ts"
 import { certificateCnpjProblem, readIssuerCertificate } from "./IssuerCertificate.ts"
-import { standardOf } from "./NationalCities.ts"
+import { isNationalCity, standardOf } from "./NationalCities.ts"
 
 /** The spec shows configurations as `unc_` and `nfc_`: ids are issued `nfc_`, and `unc_` names the same one. */
 export const canonicalConfigId = (id: string): string => id.replace(/^(SANDBOX_)?unc_/, "$1nfc_")
@@ -58,12 +60,53 @@ const certificateFor = Effect.fnUntraced(function*(input: NfseConfigInput, store
 })
 
 /**
+ * The standard the issuer's city uses, as the city's provider tells it when
+ * the city is new to this configuration (asked once per save, cached by the
+ * provider); the one found before when the city did not change; null when
+ * `tipo_nf` forces a standard, the list decides, or no one can tell (the
+ * list then decides, `NationalCities.ts`).
+ */
+const cityStandardOf = Effect.fnUntraced(function*(
+  sandbox: boolean,
+  settings: NfseSettings,
+  previous: NfseSettings | undefined,
+  certificate: StoredCertificate
+) {
+  const city = settings.prestador.codigo_municipio
+  if (settings.tipo_nf !== null || city === null || isNationalCity(city)) return null
+  if (previous?.prestador.codigo_municipio === city && (previous.tipo_cidade ?? null) !== null) return previous.tipo_cidade ?? null
+  const asked = yield* Effect.result((yield* NfseProvider).cityStandard({ sandbox, certificate, codigoMunicipio: city }))
+  if (asked._tag === "Failure") {
+    yield* Effect.logWarning(`the standard of city ${city} could not be asked (${asked.failure.message}); the engine's list decides`)
+    return null
+  }
+  return Option.getOrNull(asked.success)
+})
+
+/**
+ * The city's standard for the configuration being saved, asked with the
+ * certificate at hand (the one sent, if it opens, else the stored one; the
+ * question needs any certificate of the issuer, the full checks come later):
+ * none at hand, the list decides.
+ */
+const cityStandardFor = Effect.fnUntraced(function*(sandbox: boolean, input: NfseConfigInput, settings: NfseSettings, current: NfseConfig | undefined) {
+  const sent = input.certificate
+  const now = yield* Clock.currentTimeMillis
+  const opened = sent?.pfx_base64 !== undefined && sent.password !== undefined
+    ? Result.getOrUndefined(readIssuerCertificate({ pfxBase64: sent.pfx_base64, password: sent.password }, settings.prestador.cnpj ?? "", now))
+    : undefined
+  const certificate = opened ?? current?.certificate
+  return certificate === undefined ? null : yield* cityStandardOf(sandbox, settings, current?.settings, certificate)
+})
+
+/**
  * `input` applied over `current` (a new configuration when there is none),
  * checked, with its certificate read: the configuration to store.
  */
 const configFrom = Effect.fnUntraced(function*(input: NfseConfigInput, current: NfseConfig | undefined) {
   const caller = yield* Caller
-  const settings = buildSettings(input, current?.settings, defaultsOf(caller.account))
+  const built = buildSettings(input, current?.settings, defaultsOf(caller.account))
+  const settings = { ...built, tipo_cidade: yield* cityStandardFor(caller.account.sandbox, input, built, current) }
   const problem = requiredProblem(settings, certificateGaps(input, current === undefined))
   if (problem !== undefined) return yield* problem
   // `requiredProblem` refused a configuration without a CNPJ.

@@ -1,5 +1,5 @@
-import { Context, Effect, Schema } from "effect"
-import type { NfseConfig } from "../domain/NfseConfig.ts"
+import { Context, Effect, Option, Schema } from "effect"
+import type { NfseConfig, NfseStandard, StoredCertificate } from "../domain/NfseConfig.ts"
 import type { NotaError, NotaToIssue } from "../domain/Nota.ts"
 
 /** The city could not be asked, or answered nothing the engine can read: the outcome is unknown. */
@@ -50,6 +50,17 @@ export class NfseProvider extends Context.Service<NfseProvider, {
   readonly cancel: (config: NfseConfig, nota: NotaToIssue & NotaDocuments, reason: string) => Effect.Effect<CancelOutcome, NfseProviderError>
   /** The printable note (DANFSe) as a PDF. */
   readonly pdf: (config: NfseConfig, nota: NotaToIssue & NotaDocuments) => Effect.Effect<Uint8Array, NfseProviderError>
+  /**
+   * The standard the city of `codigoMunicipio` issues in, as this provider
+   * knows it (the national system's municipal parameters); none when it
+   * cannot tell (the configuration then follows the engine's own list).
+   * `certificate` is the issuer's, for a service that asks for one.
+   */
+  readonly cityStandard: (request: {
+    readonly sandbox: boolean
+    readonly certificate: StoredCertificate
+    readonly codigoMunicipio: string
+  }) => Effect.Effect<Option.Option<NfseStandard>, NfseProviderError>
 }>()("@billing/core/ports/NfseProvider") {
   /**
    * Sandbox accounts' notes to `sandbox`, production accounts' to
@@ -59,7 +70,8 @@ export class NfseProvider extends Context.Service<NfseProvider, {
     issue: (config, nota) => (nota.sandbox ? sandbox : production).issue(config, nota),
     outcome: (config, nota) => (nota.sandbox ? sandbox : production).outcome(config, nota),
     cancel: (config, nota, reason) => (nota.sandbox ? sandbox : production).cancel(config, nota, reason),
-    pdf: (config, nota) => (nota.sandbox ? sandbox : production).pdf(config, nota)
+    pdf: (config, nota) => (nota.sandbox ? sandbox : production).pdf(config, nota),
+    cityStandard: (request) => (request.sandbox ? sandbox : production).cityStandard(request)
   })
 
   /** No city for production accounts (the `ProviderGate` refuses them before any call; this answers if one slips through). */
@@ -67,6 +79,7 @@ export class NfseProvider extends Context.Service<NfseProvider, {
     issue: () => Effect.fail(new NfseProviderError({ message: "no NFS-e provider is configured for production accounts" })),
     outcome: () => Effect.fail(new NfseProviderError({ message: "no NFS-e provider is configured for production accounts" })),
     cancel: () => Effect.fail(new NfseProviderError({ message: "no NFS-e provider is configured for production accounts" })),
-    pdf: () => Effect.fail(new NfseProviderError({ message: "no NFS-e provider is configured for production accounts" }))
+    pdf: () => Effect.fail(new NfseProviderError({ message: "no NFS-e provider is configured for production accounts" })),
+    cityStandard: () => Effect.succeed(Option.none())
   }
 }

@@ -8,10 +8,11 @@
  * - a description containing `[recusar]` is refused with a city message;
  * - a national configuration whose DPS lacks what the layout needs is
  *   refused naming the fields, as the national system would;
- * - a cancellation always succeeds (the use case refuses notes not issued).
+ * - a cancellation always succeeds (the use case refuses notes not issued);
+ * - it knows no city's standard: the engine's list (`NationalCities.ts`) decides.
  * The note's XML is the DPS the engine would send; its PDF is drawn here.
  */
-import { Clock, Effect, Layer, Result } from "effect"
+import { Clock, Effect, Layer, Option, Result } from "effect"
 import { formatReais } from "../money/Money.ts"
 import type { NfseConfig } from "../domain/NfseConfig.ts"
 import type { NotaToIssue } from "../domain/Nota.ts"
@@ -77,7 +78,9 @@ export const sandboxCity: NfseProvider["Service"] = {
   issue: (config, nota) => Effect.succeed({ dps: dpsText(config, nota), outcome: { _tag: "Processing" } }),
   outcome: (config, nota) => Effect.map(Clock.currentTimeMillis, (now) => decide(config, nota, new Date(now))),
   cancel: () => Effect.map(Clock.currentTimeMillis, (now) => ({ _tag: "Canceled" as const, at: new Date(now) })),
-  pdf: (config, nota) => Effect.sync(() => sandboxNotaPdf(config, nota))
+  pdf: (config, nota) => Effect.sync(() => sandboxNotaPdf(config, nota)),
+  // The sandbox city knows no city: the engine's own list decides.
+  cityStandard: () => Effect.succeed(Option.none())
 }
 
 /** The sandbox city for sandbox accounts; production accounts get no city until one is configured. */

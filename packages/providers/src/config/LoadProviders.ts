@@ -12,7 +12,14 @@ import { readConfigFile } from "./ConfigFiles.ts"
 import { firstProblem } from "./ConfigIssue.ts"
 import type { PixPspEntry } from "./PixPspEntry.ts"
 import { type CardEntry, MERCADO_PAGO_API } from "./CardEntry.ts"
-import { DANFSE_HOMOLOGATION, DANFSE_PRODUCTION, SEFIN_HOMOLOGATION, SEFIN_PRODUCTION } from "../nfse/SefinNacional.ts"
+import {
+  DANFSE_HOMOLOGATION,
+  DANFSE_PRODUCTION,
+  PARAMETERS_HOMOLOGATION,
+  PARAMETERS_PRODUCTION,
+  SEFIN_HOMOLOGATION,
+  SEFIN_PRODUCTION
+} from "../nfse/SefinNacional.ts"
 import type { NfseEntry } from "./NfseEntry.ts"
 import type { CardAcquirerConfig, NfseCityConfig, PixPsp, ProvidersConfig } from "./ProvidersConfig.ts"
 import { ProvidersFile } from "./ProvidersFile.ts"
@@ -78,6 +85,7 @@ const resolveNfse = Effect.fnUntraced(function*(entry: NfseEntry, context: Resol
     signatureAlgorithm: entry.signatureAlgorithm ?? "RSA-SHA256",
     baseUrl: entry.baseUrl ?? (production ? SEFIN_PRODUCTION : SEFIN_HOMOLOGATION),
     danfseUrl: entry.danfseUrl ?? (production ? DANFSE_PRODUCTION : DANFSE_HOMOLOGATION),
+    parametersUrl: entry.parametersUrl ?? (production ? PARAMETERS_PRODUCTION : PARAMETERS_HOMOLOGATION),
     timeoutMillis: (entry.timeoutSeconds ?? 10) * 1000,
     ca
   } satisfies NfseCityConfig

@@ -19,6 +19,8 @@ export const NfseEntry = Schema.Struct({
   baseUrl: Schema.optionalKey(PublicUrl),
   /** The DANFSe service's base URL, when not the environment's. */
   danfseUrl: Schema.optionalKey(PublicUrl),
+  /** The municipal parameters service's base URL, when not the environment's. */
+  parametersUrl: Schema.optionalKey(PublicUrl),
   /**
    * Seconds a call may take before its outcome counts as unknown (10 when
    * absent): a merchant's standalone emission waits for it, and a note whose

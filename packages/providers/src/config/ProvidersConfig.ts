@@ -38,6 +38,7 @@ export interface NfseCityConfig {
   /** Without a trailing slash. */
   readonly baseUrl: string
   readonly danfseUrl: string
+  readonly parametersUrl: string
   /** How long a call may take before its outcome counts as unknown. */
   readonly timeoutMillis: number
   /** The system's CA certificates, PEM, when the file names them; else the public roots. */

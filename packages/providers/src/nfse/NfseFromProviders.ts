@@ -14,6 +14,7 @@ export const sefinOf = (city: NfseCityConfig): NfseProvider["Service"] =>
   makeSefinNacional({
     baseUrl: city.baseUrl,
     danfseUrl: city.danfseUrl,
+    parametersUrl: city.parametersUrl,
     ambiente: city.ambiente,
     signatureAlgorithm: city.signatureAlgorithm,
     codigoNbs: (settings) => settings.codigo_nbs ?? null,

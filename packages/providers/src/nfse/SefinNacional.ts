@@ -5,7 +5,8 @@
  * with the same certificate; the outcome of a DPS whose answer was lost
  * asked by its `Id` (`GET /dps/{id}`, then `GET /nfse/{chave}`), never by a
  * new number; cancellation as event e101101; the PDF from the DANFSe
- * service. Routes and shapes are the API descriptions' in
+ * service; a city's standard from the municipal parameters service. Routes
+ * and shapes are the API descriptions' in
  * `shared/reference/nfse-nacional/api-specs`.
  *
  * What the engine could not send (the configuration lacks a field of the
@@ -20,6 +21,7 @@ import { type Ambiente, dpsId, dpsXml } from "@billing/core/nfse/DpsXml"
 import { Clock, Effect, Layer, Result, Schema } from "effect"
 import { CANCEL_EVENT, cancelEventXml, type CancelReasonCode } from "./CancelEvent.ts"
 import { gunzipBase64, gzipBase64, readCertificate, type SignatureAlgorithm, signDps, signEnveloped } from "./DpsSignature.ts"
+import { makeCityStandards } from "./MunicipalParameters.ts"
 import { DpsAnswer, errorsOf, EventAnswer, NfseAnswer, processedAt, readJson } from "./SefinAnswers.ts"
 import { type SefinAnswer, type SefinHttpOptions, type SefinSession, sefinSession, SefinUnreachable } from "./SefinHttp.ts"
 
@@ -30,11 +32,17 @@ export const SEFIN_HOMOLOGATION = "https://sefin.producaorestrita.nfse.gov.br/Se
 export const DANFSE_PRODUCTION = "https://adn.nfse.gov.br/danfse"
 export const DANFSE_HOMOLOGATION = "https://adn.producaorestrita.nfse.gov.br/danfse"
 
+/** The municipal parameters service (API description: `servers: /parametrizacao`, on the ADN's hosts like the DANFSe). */
+export const PARAMETERS_PRODUCTION = "https://adn.nfse.gov.br/parametrizacao"
+export const PARAMETERS_HOMOLOGATION = "https://adn.producaorestrita.nfse.gov.br/parametrizacao"
+
 export interface SefinNacionalOptions extends SefinHttpOptions {
   /** Sefin Nacional, without a trailing slash. */
   readonly baseUrl: string
   /** The DANFSe service, without a trailing slash. */
   readonly danfseUrl: string
+  /** The municipal parameters service, without a trailing slash. */
+  readonly parametersUrl: string
   /** 1 production, 2 homologation ("produção restrita"); written in every DPS and event. */
   readonly ambiente: Ambiente
   /** The signature's digest and algorithm: both are reported in use, so it is a setting. */
@@ -199,7 +207,8 @@ export const makeSefinNacional = (options: SefinNacionalOptions): NfseProvider["
     return answer.body
   })
 
-  return NfseProvider.of({ issue, outcome, cancel, pdf })
+  const cityStandard = makeCityStandards(options.parametersUrl, options)
+  return NfseProvider.of({ issue, outcome, cancel, pdf, cityStandard })
 }
 
 /** `NfseProvider` on the national system. */

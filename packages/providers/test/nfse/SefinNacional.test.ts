@@ -49,6 +49,7 @@ describe("Sefin Nacional adapter", () => {
     const options: SefinNacionalOptions = {
       baseUrl: fake.baseUrl,
       danfseUrl: fake.danfseUrl,
+      parametersUrl: fake.parametersUrl,
       ambiente: 2,
       signatureAlgorithm: "RSA-SHA256",
       codigoNbs: () => "115013000",
@@ -214,9 +215,32 @@ describe("Sefin Nacional adapter", () => {
       fake.documents.splice(0)
     }))
 
+  it.live("tells a city's standard from the municipal parameters service, each city asked once a day", () =>
+    Effect.gen(function*() {
+      fake.adhesion.set("1505486", 1)
+      fake.adhesion.set("3106200", 0)
+      const ask = (codigoMunicipio: string) => provider.cityStandard({ sandbox: false, certificate: config.certificate, codigoMunicipio })
+      assert.deepStrictEqual(yield* ask("1505486"), Option.some("nacional"))
+      assert.deepStrictEqual(yield* ask("3106200"), Option.some("municipal"))
+      // A city with no agreement at all keeps its own system.
+      assert.deepStrictEqual(yield* ask("3550308"), Option.some("municipal"))
+      assert.deepStrictEqual(callsOf(), ["GET /parametrizacao/1505486/convenio", "GET /parametrizacao/3106200/convenio", "GET /parametrizacao/3550308/convenio"])
+      assert.deepStrictEqual(yield* ask("1505486"), Option.some("nacional"))
+      assert.deepStrictEqual(callsOf(), [])
+      // These calls held no DPS: nothing for the schema check after the test.
+    }))
+
   it.live("refuses a note its configuration cannot describe, naming the field, without calling the system", () =>
     Effect.gen(function*() {
-      const incomplete = makeSefinNacional({ baseUrl: fake.baseUrl, danfseUrl: fake.danfseUrl, ambiente: 2, signatureAlgorithm: "RSA-SHA1", codigoNbs: () => null, ca: pki.caPem })
+      const incomplete = makeSefinNacional({
+        baseUrl: fake.baseUrl,
+        danfseUrl: fake.danfseUrl,
+        parametersUrl: fake.parametersUrl,
+        ambiente: 2,
+        signatureAlgorithm: "RSA-SHA1",
+        codigoNbs: () => null,
+        ca: pki.caPem
+      })
       const { dps, outcome } = yield* incomplete.issue(config, nota())
       assert.strictEqual(dps, "")
       assert.deepStrictEqual(outcome, { _tag: "Refused", errors: [{ code: "NF_INCOMPLETE_DATA", message: "codigo_nbs: ausente ou inválido para a DPS nacional" }] })

@@ -64,6 +64,11 @@ const gzipB64 = (text: string) => gzipSync(Buffer.from(text, "utf8")).toString("
 const gunzipB64 = (value: string) => gunzipSync(Buffer.from(value, "base64")).toString("utf8")
 const withoutDeclaration = (xml: string) => xml.replace(/^<\?xml[^>]*\?>/, "")
 
+const writeJson = (response: ServerResponse, status: number, body: unknown) => {
+  response.writeHead(status, { "content-type": "application/json" })
+  response.end(JSON.stringify(body))
+}
+
 const readBody = (request: IncomingMessage) =>
   new Promise<string>((resolve) => {
     let text = ""
@@ -75,6 +80,8 @@ export const startFakeSefin = async (pki: TestPki) => {
   const defs = definitions()
   const books: Books = { dps: new Map(), notes: new Map(), events: new Map() }
   const forced: Array<SefinForced> = []
+  /** The municipal parameters service's answer per city: adhered to the national environment (1) or not (0); absent cities answer 404. */
+  const adhesion = new Map<string, 0 | 1>()
   const calls: Array<ReceivedCall> = []
   const violations: Array<string> = []
   /** Every DPS and event request received, as XML. */
@@ -169,6 +176,12 @@ export const startFakeSefin = async (pki: TestPki) => {
         ? notFound(response, where, "Nenhum evento encontrado para a NFS-e")
         : json(response, where, 200, "EventosPostResponseSucesso", { ...envelope, eventoXmlGZipB64: gzipB64(found) })
     }
+    if (request.method === "GET" && (m = /^\/parametrizacao\/(\d{7})\/convenio$/.exec(path))) {
+      const adhered = adhesion.get(m[1]!)
+      if (adhered === undefined) return writeJson(response, 404, { mensagem: "Município sem convênio" })
+      // The shape of ResultadoConsultaConfiguracoesConvenio (adn-parametros-municipais-production.json).
+      return writeJson(response, 200, { mensagem: null, parametrosConvenio: { tipoConvenioDeserializationSetter: 1, aderenteAmbienteNacional: adhered, aderenteEmissorNacional: adhered } })
+    }
     if (request.method === "GET" && (m = /^\/danfse\/(\d{50})$/.exec(path))) {
       const found = books.notes.get(m[1]!)
       if (found === undefined) return response.writeHead(404).end()
@@ -198,6 +211,8 @@ export const startFakeSefin = async (pki: TestPki) => {
   return {
     baseUrl: `${origin}/SefinNacional`,
     danfseUrl: `${origin}/danfse`,
+    parametersUrl: `${origin}/parametrizacao`,
+    adhesion,
     books,
     violations,
     documents,
