@@ -6,11 +6,13 @@
  * one line before any database is opened.
  */
 import { BillingLive } from "@billing/cli"
+import { Billing } from "@billing/core"
 import { Effect } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { FAKE_ACCESS_TOKEN, FAKE_PUBLIC_KEY, startFakeMercadoPago } from "../packages/providers/test/support/FakeMercadoPago.ts"
 import { type FakeTokenEndpoint, startFakeTokenEndpoint } from "../packages/providers/test/support/FakeTokenEndpoint.ts"
 import { makeTestPki, MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
 import { runBilling } from "./support/Cli.ts"
@@ -134,20 +136,25 @@ describe("a bad providers file stops the engine at start, in one line", () => {
     expect(error).toMatchObject({ _tag: "ProvidersFileInvalid", message: "publicUrl: must be https:// (http:// only for a loopback host)" })
   })
 
-  it("refuses a card acquirer this version does not use, rather than ignore it", async () => {
-    const card = { provider: "mercadopago", accessToken: "APP_USR-test", publicKey: "APP_USR-public" } as const
-    const psp = entry("efi-main", "efi", {
-      clientSecret: "psp-secret",
-      tls: { pfx: join(root, "certs", "client.p12"), passphrase: pki.passphrase, ca: join(root, "certs", "ca.pem") }
-    })
-    const error = await Effect.void.pipe(
-      Effect.provide(BillingLive({ providers: { publicUrl: "https://billing.example.com", pix: [psp] as never, card } })),
-      Effect.flip,
-      Effect.runPromise
-    )
-    expect(error).toMatchObject({ _tag: "ProvidersFileInvalid", message: expect.stringMatching(/^card: this version does not charge cards/) })
-    const result = await runBilling(["worker"], { ...env, BILLING_PROVIDERS_FILE: writeProviders("card.json", [entry("efi-main", "efi")], { card }) })
-    expect(result.status).toBe(1)
-    expect(result.stderr.trim()).toMatch(/^billing: .*card: this version does not charge cards/)
+  it("BillingLive({ providers }) with a card entry sends production accounts' cards to its acquirer", async () => {
+    const mercadoPago = await startFakeMercadoPago()
+    try {
+      const card = { provider: "mercadopago", accessToken: FAKE_ACCESS_TOKEN, publicKey: FAKE_PUBLIC_KEY, baseUrl: mercadoPago.baseUrl } as const
+      // A providers file lists at least one PSP.
+      const psp = entry("efi-main", "efi", {
+        clientSecret: "psp-secret",
+        tls: { pfx: join(root, "certs", "client.p12"), passphrase: pki.passphrase, ca: join(root, "certs", "ca.pem") }
+      })
+      const program = Effect.gen(function*() {
+        const { accountId } = yield* Billing.createAccount({ name: "Loja Exemplo", document: "11444777000161", sandbox: false })
+        const typed = { number: "4235647728025682", cvv: "123", name: "APRO", expiration: `12/${new Date().getUTCFullYear() + 5}` }
+        return yield* Billing.tokenizeCard({ card: typed }).pipe(Billing.asAccount(accountId))
+      })
+      const method = await Effect.runPromise(program.pipe(Effect.provide(BillingLive({ providers: { publicUrl: "https://billing.example.com", pix: [psp] as never, card } }))))
+      expect(method).toMatchObject({ brand: "visa", lastFour: "5682" })
+      expect(mercadoPago.calls.map((call) => call.path)).toEqual(["/v1/card_tokens"])
+    } finally {
+      await mercadoPago.close()
+    }
   })
 })

@@ -5,7 +5,6 @@
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportHttp } from "@billing/adapters-http"
 import {
-  AcquirerSandbox,
   BoletoIssuerSandbox,
   Ids,
   KycSandbox,
@@ -25,6 +24,8 @@ import {
   type PspHttpOptions,
   ReconcilePixJob
 } from "@billing/providers"
+import { acquirerFor } from "@billing/providers/card/AcquirerFromProviders"
+import type { MercadoPagoHttpOptions } from "@billing/providers/card/MercadoPagoHttp"
 import { forkJobs } from "@billing/worker"
 import { Context, Effect, Layer } from "effect"
 import { SecretKeyLive } from "./SecretKeyLive.ts"
@@ -87,16 +88,24 @@ const PSP_CALLS: PspHttpOptions = { requestTimeout: "5 seconds", retries: 1 }
 const hasPsps = (providers: ProvidersConfig | undefined): providers is ProvidersConfig => providers !== undefined && providers.pix.length > 0
 
 /**
- * The providers file as this version uses it. Its `card` entry is read and
- * checked (the Mercado Pago adapter exists, issue 29) but not wired: the
- * `Acquirer` port cannot yet tell a sandbox account's call from a production
- * one's, nor keep a card on file for renewals. A file naming a card acquirer
- * is refused rather than started with it silently ignored.
+ * How long a card authorization may wait for Mercado Pago before its outcome
+ * counts as unknown: the merchant's request waits for it and its one retry.
+ * Cutting the wait short never charges twice: an unknown outcome is asked
+ * about again under the same idempotency key.
+ */
+const CARD_CALLS: MercadoPagoHttpOptions = { requestTimeout: "8 seconds", retries: 1 }
+
+/**
+ * The providers file as this version uses it. Its `boleto` entry is read and
+ * checked (the Banco Inter adapter exists, issue 29) but not wired yet: the
+ * charge's payer, the write-off on cancel and expiry, and payments learned by
+ * the bank's callback and a poll come first. A file naming a boleto bank is
+ * refused rather than started with it silently ignored.
  */
 export const usableProviders = (providers: ProvidersConfig | undefined): Effect.Effect<ProvidersConfig | undefined, ProvidersFileInvalid> =>
-  providers?.card === undefined
+  providers?.boleto === undefined
     ? Effect.succeed(providers)
-    : Effect.fail(new ProvidersFileInvalid({ message: "card: this version does not charge cards through an acquirer yet; remove the entry (production accounts' cards answer 503 PROVIDER_NOT_CONFIGURED)" }))
+    : Effect.fail(new ProvidersFileInvalid({ message: "boleto: this version does not register boletos at a bank yet; remove the entry (production accounts' boletos answer 503 PROVIDER_NOT_CONFIGURED)" }))
 
 /**
  * The Pix provider and the gate of production accounts: with PSPs in the
@@ -112,12 +121,16 @@ const PixLayers = (providers: ProvidersConfig | undefined) =>
 
 /**
  * The gate of production accounts: the providers the file configures (Pix
- * with PSPs, NFS-e with a city); any other is refused with
- * `PROVIDER_NOT_CONFIGURED`. Cards and boletos have no production provider
- * yet: refused for production accounts either way.
+ * with PSPs, cards with a `card` acquirer, NFS-e with a city); any other is
+ * refused with `PROVIDER_NOT_CONFIGURED`. Boletos have no production
+ * provider yet: refused for production accounts either way.
  */
 const GateLive = (providers: ProvidersConfig | undefined) =>
-  ProviderGate.layer([...(hasPsps(providers) ? ["pix" as const] : []), ...(providers?.nfse === undefined ? [] : ["nfse" as const])])
+  ProviderGate.layer([
+    ...(hasPsps(providers) ? ["pix" as const] : []),
+    ...(providers?.card === undefined ? [] : ["card" as const]),
+    ...(providers?.nfse === undefined ? [] : ["nfse" as const])
+  ])
 
 /** The worker's jobs of the providers: the reconciliation poll of the PSPs, when there are some. */
 export const ProviderJobsLive = (providers: ProvidersConfig | undefined) =>
@@ -138,7 +151,8 @@ export const EngineLive = (
     PixLayers(options.providers),
     GateLive(options.providers),
     NfseProviderFromProviders(options.providers),
-    AcquirerSandbox,
+    // Sandbox accounts on the sandbox's card table; production accounts on the file's acquirer.
+    acquirerFor(options.providers?.card, CARD_CALLS),
     BoletoIssuerSandbox,
     MailerSandbox,
     KycSandbox

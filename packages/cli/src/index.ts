@@ -49,7 +49,9 @@ export interface BillingOptions {
    * relative paths from the working directory. With PSPs in it, production
    * accounts take Pix through them; an embedding service mounts the PSPs'
    * callbacks itself (`PixCallbackLive` of `@billing/providers`) or relies
-   * on the worker's reconciliation poll.
+   * on the worker's reconciliation poll. With a `card` entry, production
+   * accounts' cards go to its acquirer (Mercado Pago); sandbox accounts'
+   * never leave the sandbox's card table.
    */
   readonly providers?: ProvidersFileInput | undefined
 }

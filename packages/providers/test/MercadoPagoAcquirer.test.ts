@@ -1,22 +1,24 @@
 /**
  * The Mercado Pago acquirer against the fake Mercado Pago: the port's
- * contract, then what is Mercado Pago's own: a timeout retried with the same
- * idempotency key captures once, a 4xx is never retried, a 5xx is, refused
- * credentials are an outage, an undecided payment is cancelled, and the card
- * number and CVV never leave in anything but the card token request, nor
- * appear in an error or a log line of the adapter.
+ * contract (with its unknown outcome and its 3-D Secure challenge), then
+ * what is Mercado Pago's own: a timeout retried with the same idempotency key
+ * captures once, a 4xx is never retried, a 5xx is, refused credentials are
+ * an outage, a payment in review is an unknown outcome (never cancelled), the
+ * payer goes with its e-mail and CPF or CNPJ, and the card number and CVV
+ * never leave in anything but the card token request, nor appear in an error
+ * or a log line of the adapter.
  */
 import { assert, it } from "@effect/vitest"
 import { Acquirer, type CardData, cents } from "@billing/core"
 import { Effect, Layer, Logger, Redacted, References } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect } from "vitest"
-import { acquirerContract, newReference, type Outcome } from "../../core/test/contracts/AcquirerContract.ts"
+import { acquirerContract, contractAccount, type ContractAcquirer, forAccount, newReference, type Outcome } from "../../core/test/contracts/AcquirerContract.ts"
 import { AcquirerFromProviders } from "../src/card/AcquirerFromProviders.ts"
 import { idempotencyKey, makeMercadoPagoAcquirer, mercadoPagoAcquirerLayer } from "../src/card/MercadoPagoAcquirer.ts"
 import type { CardAcquirerConfig } from "../src/config/ProvidersConfig.ts"
 import { Providers } from "../src/Providers.ts"
 import { FAKE_ACCESS_TOKEN, FAKE_PUBLIC_KEY, type FakeMercadoPago, startFakeMercadoPago } from "./support/FakeMercadoPago.ts"
-import { mpError } from "./support/FakeMercadoPagoBook.ts"
+import { FAKE_CHALLENGE_URL, mpError } from "./support/FakeMercadoPagoBook.ts"
 
 /** Short enough for a test, long enough for the fake on a busy machine. */
 const FAST = { requestTimeout: "1 second", retries: 3, retryBackoff: "5 millis" } as const
@@ -34,6 +36,9 @@ const HOLDERS: Readonly<Record<Outcome, string>> = {
   fraud_suspected: "BLAC"
 }
 const card = (outcome: Outcome): CardData => ({ number: PAN, cvv: CVV, name: HOLDERS[outcome], expiration: "11/2030" })
+
+/** Mercado Pago serves production accounts. */
+const PRODUCTION = contractAccount(false)
 
 let fake: FakeMercadoPago
 beforeAll(async () => {
@@ -53,6 +58,7 @@ const toCents = (reais: number) => Math.round(reais * 100)
 
 acquirerContract("Mercado Pago (the fake)", () => ({
   layer: mercadoPagoAcquirerLayer(config(), FAST),
+  account: PRODUCTION,
   driver: {
     card,
     books: async (reference) => {
@@ -66,14 +72,17 @@ acquirerContract("Mercado Pago (the fake)", () => ({
         installments: payments[0]!.installments
       }
     },
-    timeOutNextAuthorization: () => fake.force("payments", { kind: "timeout" })
+    timeOutNextAuthorization: () => fake.force("payments", { kind: "timeout" }),
+    // The first attempt and its three retries each done and cut before the answer.
+    silenceNextAuthorization: () => fake.force("payments", ...Array(1 + FAST.retries).fill({ kind: "drop" })),
+    challengeNextAuthorization: () => fake.force("payments", { kind: "challenge" })
   }
-}))
+}), ["unknown", "3-D Secure"])
 
 describe("the Mercado Pago acquirer, Mercado Pago's own behaviour", () => {
-  let acquirer: Acquirer["Service"]
+  let acquirer: ContractAcquirer
   beforeAll(() => {
-    acquirer = makeMercadoPagoAcquirer(config(), FAST)
+    acquirer = forAccount(makeMercadoPagoAcquirer(config(), FAST), PRODUCTION)
   })
   const paymentCalls = (reference: string) =>
     fake.calls.filter((call) => call.method === "POST" && call.path === "/v1/payments" && call.idempotencyKey === idempotencyKey("payment", reference))
@@ -113,7 +122,7 @@ describe("the Mercado Pago acquirer, Mercado Pago's own behaviour", () => {
 
   it.live("answers refused credentials as an unavailable acquirer, without retrying", () =>
     Effect.gen(function*() {
-      const wrong = makeMercadoPagoAcquirer(config({ accessToken: Redacted.make("TEST-wrong") }), FAST)
+      const wrong = forAccount(makeMercadoPagoAcquirer(config({ accessToken: Redacted.make("TEST-wrong") }), FAST), PRODUCTION)
       const reference = newReference("ch")
       const error = yield* Effect.flip(wrong.authorize({ payment: { _tag: "Card", card: card("approved") }, amount: cents(1_000), installments: 1, reference }))
       assert.strictEqual(error._tag, "AcquirerUnavailable")
@@ -121,13 +130,55 @@ describe("the Mercado Pago acquirer, Mercado Pago's own behaviour", () => {
       assert.strictEqual(paymentCalls(reference).length, 1)
     }))
 
-  it.live("cancels a payment Mercado Pago leaves undecided, and refuses it", () =>
+  it.live("answers a payment in review as an unknown outcome, leaves it be, and answers its decision when asked again", () =>
     Effect.gen(function*() {
       const reference = newReference("ch")
-      const answer = yield* acquirer.authorize({ payment: { _tag: "Card", card: { ...card("approved"), name: "CONT" } }, amount: cents(2_500), installments: 1, reference })
-      assert.deepStrictEqual(answer, { _tag: "Declined", code: "card_declined" })
-      assert.deepStrictEqual(fake.paymentsOf(reference).map((payment) => [payment.status, payment.captured]), [["cancelled", false]])
+      const request = { payment: { _tag: "Card" as const, card: { ...card("approved"), name: "CONT" } }, amount: cents(2_500), installments: 1, reference }
+      const answer = yield* acquirer.authorize(request)
+      assert.strictEqual(answer._tag, "Unknown")
+      const [payment] = fake.paymentsOf(reference)
+      assert.deepStrictEqual([payment!.status, payment!.status_detail], ["in_process", "pending_contingency"])
+      assert.isFalse(fake.calls.some((call) => call.method === "PUT"))
+      // Mercado Pago approves it later; the same key answers the payment as first answered, so the adapter reads it again.
+      Object.assign(payment!, { status: "approved", status_detail: "accredited", captured: true })
+      assert.deepStrictEqual(yield* acquirer.authorize(request), { _tag: "Approved", acquirerId: String(payment!.id) })
+      assert.strictEqual(fake.paymentsOf(reference).length, 1)
     }).pipe(Effect.provide(Layer.succeed(References.MinimumLogLevel, "Error"))))
+
+  it.live("answers 5xx past its retries as an unknown outcome, and a refused connection as unavailable", () =>
+    Effect.gen(function*() {
+      const failing = newReference("ch")
+      fake.force("payments", ...Array(1 + FAST.retries).fill({ kind: "answer", answer: mpError(500, "internal error", "internal_error") }))
+      const answer = yield* acquirer.authorize({ payment: { _tag: "Card", card: card("approved") }, amount: cents(1_000), installments: 1, reference: failing })
+      assert.strictEqual(answer._tag, "Unknown")
+      assert.strictEqual(paymentCalls(failing).length, 1 + FAST.retries)
+      // Port 9 on loopback: nothing listens, the connection is refused, no request can have left.
+      const closed = forAccount(makeMercadoPagoAcquirer(config({ baseUrl: "http://127.0.0.1:9" }), FAST), PRODUCTION)
+      const error = yield* Effect.flip(closed.authorize({ payment: { _tag: "Token", token: "mp:visa:1" }, amount: cents(1_000), installments: 1, reference: newReference("ch") }))
+      assert.strictEqual(error._tag, "AcquirerUnavailable")
+    }).pipe(Effect.provide(Layer.succeed(References.MinimumLogLevel, "Error"))))
+
+  it.live("sends the payer's e-mail and its CPF or CNPJ", () =>
+    Effect.gen(function*() {
+      const byPerson = newReference("ch")
+      yield* acquirer.authorize({ payment: { _tag: "Card", card: card("approved") }, amount: cents(1_000), installments: 1, reference: byPerson })
+      assert.deepStrictEqual(fake.paymentsOf(byPerson)[0]!.payer, { email: "maria.silva@example.com", identification: { type: "CPF", number: "52998224725" } })
+      const company = { name: "Padaria Central Ltda", email: "financeiro@padaria.example", document: "11222333000181" }
+      const byCompany = newReference("ch")
+      const production = makeMercadoPagoAcquirer(config(), FAST)
+      yield* production.authorize({ account: PRODUCTION, payer: company, payment: { _tag: "Card", card: card("approved") }, amount: cents(1_000), installments: 1, reference: byCompany })
+      assert.deepStrictEqual(fake.paymentsOf(byCompany)[0]!.payer, { email: "financeiro@padaria.example", identification: { type: "CNPJ", number: "11222333000181" } })
+    }))
+
+  it.live("answers a 3-D Secure challenge with the issuer's URL, and never captures it", () =>
+    Effect.gen(function*() {
+      const reference = newReference("ch")
+      fake.force("payments", { kind: "challenge" })
+      const answer = yield* acquirer.authorize({ payment: { _tag: "Card", card: card("approved") }, amount: cents(45_000), installments: 1, reference })
+      const [payment] = fake.paymentsOf(reference)
+      assert.deepStrictEqual(answer, { _tag: "ActionRequired", acquirerId: String(payment!.id), url: FAKE_CHALLENGE_URL })
+      assert.deepStrictEqual([payment!.status, payment!.captured], ["pending", false])
+    }))
 
   it.live("refuses a refund of a charge Mercado Pago never captured", () =>
     Effect.gen(function*() {
@@ -144,7 +195,7 @@ describe("card data in the Mercado Pago acquirer", () => {
     const logger = Logger.make(({ message }) => lines.push(JSON.stringify(message)))
     // A short timeout: this test waits out four of them.
     const quick = { ...FAST, requestTimeout: "250 millis" } as const
-    const acquirer = makeMercadoPagoAcquirer(config(), quick)
+    const acquirer = forAccount(makeMercadoPagoAcquirer(config(), quick), PRODUCTION)
     const errors: Array<string> = []
     const attempt = <A, E extends { readonly message: string }>(effect: Effect.Effect<A, E>) =>
       Effect.flip(effect).pipe(Effect.map((error) => errors.push(error.message)), Effect.catch(() => Effect.void))
@@ -158,8 +209,10 @@ describe("card data in the Mercado Pago acquirer", () => {
       fake.force("tokens", { kind: "answer", answer: { status: 502, body: `<html>${PAN}</html>` } }, ...Array(3).fill({ kind: "answer", answer: { status: 502, body: `<html>${PAN}</html>` } }))
       yield* attempt(acquirer.tokenize(card("approved")))
       fake.force("payments", ...Array(4).fill({ kind: "timeout" }))
-      yield* attempt(pay("APRO"))
-      yield* attempt(makeMercadoPagoAcquirer(config({ accessToken: Redacted.make("TEST-wrong") }), quick).authorize({ payment: { _tag: "Card", card: card("approved") }, amount: cents(990), installments: 1, reference: newReference("ch") }))
+      // No answer at all: the outcome unknown, its reason is Mercado Pago's error text.
+      const unknown = yield* pay("APRO")
+      if (unknown._tag === "Unknown") errors.push(unknown.reason)
+      yield* attempt(forAccount(makeMercadoPagoAcquirer(config({ accessToken: Redacted.make("TEST-wrong") }), quick), PRODUCTION).authorize({ payment: { _tag: "Card", card: card("approved") }, amount: cents(990), installments: 1, reference: newReference("ch") }))
       expect(errors.length).toBe(4)
       expect(lines.length).toBeGreaterThan(0)
       const said = [...errors, ...lines].join("\n")
@@ -173,19 +226,21 @@ describe("card data in the Mercado Pago acquirer", () => {
 })
 
 describe("AcquirerFromProviders", () => {
-  const tokenizeWith = (card: CardAcquirerConfig | undefined) =>
-    Effect.flatMap(Acquirer, (acquirer) => acquirer.tokenize({ number: "4111111111111111", cvv: "123", name: "APRO", expiration: "11/2030" })).pipe(
+  const tokenizeWith = (card: CardAcquirerConfig | undefined, account = PRODUCTION) =>
+    Effect.flatMap(Acquirer, (acquirer) => acquirer.tokenize({ account, card: { number: "4111111111111111", cvv: "123", name: "APRO", expiration: "11/2030" } })).pipe(
       Effect.provide(AcquirerFromProviders.pipe(Layer.provide(Layer.succeed(Providers, { publicUrl: "", pix: [], card }))))
     )
 
-  it.live("is Mercado Pago with a card entry, the sandbox without one", () =>
+  it.live("puts production accounts on Mercado Pago with a card entry, and sandbox accounts, or every account without one, on the sandbox", () =>
     Effect.gen(function*() {
       const before = fake.book.tokens.size
       const production = yield* tokenizeWith(config())
       expect(production.token).toMatch(/^mp:visa:\d{32}$/)
       assert.strictEqual(fake.book.tokens.size - before, 1)
-      const sandbox = yield* tokenizeWith(undefined)
-      expect(sandbox.token).toMatch(/^sbx_tok_approved_/)
+      const sandboxAccount = yield* tokenizeWith(config(), contractAccount(true))
+      expect(sandboxAccount.token).toMatch(/^sbx_tok_approved_/)
+      const noEntry = yield* tokenizeWith(undefined)
+      expect(noEntry.token).toMatch(/^sbx_tok_approved_/)
       assert.strictEqual(fake.book.tokens.size - before, 1)
     }))
 })

@@ -11,7 +11,9 @@ import { cardBrand, parseCardExpiration } from "../brazil/Cards.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { CardRefused, type Charge, type ChargeCard, MissingCardData, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid, type InvalidData } from "../domain/Errors.ts"
-import { Acquirer, type CardData } from "../ports/Acquirer.ts"
+import type { Account } from "../domain/Account.ts"
+import { Acquirer, type CardData, type Payer } from "../ports/Acquirer.ts"
+import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
@@ -73,6 +75,17 @@ const cardSource = Effect.fnUntraced(function*(order: CheckoutOrder, accountId: 
 type CardPayment = Effect.Success<ReturnType<typeof cardSource>>["payment"]
 
 /**
+ * The payer an acquirer is told of. A production acquirer requires the
+ * payer's e-mail (Mercado Pago's `payer.email`), so a production account's
+ * card charge without one is refused before any card is sent; the sandbox
+ * decides by the card alone.
+ */
+const payerOf = (owner: Account, customer: { readonly name: string; readonly email: string | null; readonly document: string }) =>
+  !owner.sandbox && customer.email === null
+    ? Effect.fail(invalid("customer.email", "customer.email is required to pay by card in production (the acquirer requires the payer's e-mail)"))
+    : Effect.succeed<Payer>({ name: customer.name, email: customer.email, document: customer.document })
+
+/**
  * How long a card charge waits `PROCESSING` for its recorded answer before
  * the expiry job gives up on it. Before, a card charge expired at its own
  * creation, so the expiry job could expire it between its record and its
@@ -89,6 +102,7 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
   const { request } = order
   yield* requireProvider(draft.owner, "card")
   const source = yield* cardSource(order, draft.owner.id, saoPauloDate(draft.now))
+  const payer = yield* payerOf(draft.owner, draft.customer)
   const plan = yield* Effect.fromResult(planInstallments({
     amount: draft.amount,
     installments: request.installments ?? 1,
@@ -114,38 +128,67 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
   return {
     pending,
     notify: [],
-    settle: (customerId: string) => authorizeCard(draft, source.payment, plan, customerId),
-    acquirerAnswer: askAcquirer(source.payment, plan, draft.common.id)
+    settle: (customerId: string) => authorizeCard(draft, { payment: source.payment, payer }, plan, customerId),
+    acquirerAnswer: askAcquirer(draft.owner, { payment: source.payment, payer }, plan, draft.common.id)
   } satisfies PreparedCharge<Effect.Error<ReturnType<typeof authorizeCard>>, Effect.Services<ReturnType<typeof authorizeCard>>>
 })
 
-/** The acquirer's answer to a recorded card charge: approved, declined (why), or none (it did not answer). */
+/**
+ * The acquirer's answer to a recorded card charge: approved, declined (why),
+ * unavailable (not reached: nothing was charged), or unknown (asked, no
+ * outcome: the card may have been charged, so the charge stays `PROCESSING`
+ * and is asked about again under the same reference).
+ */
 export type AcquirerAnswer =
   | { readonly _tag: "Approved" }
   | { readonly _tag: "Declined"; readonly code: string }
   | { readonly _tag: "Unavailable" }
+  | { readonly _tag: "Unknown" }
 
 /**
- * Asks the acquirer to authorize and capture the charge `reference`; never
- * fails: no answer is an answer. The reference is the acquirer's idempotency
- * key (the port's contract), so asking again for one charge never charges
- * twice: it gets the first answer.
+ * The refusal of a card whose issuer asked for 3-D Secure. The transparent
+ * checkout answers `paid` or `failed` (spec) and has no buyer's browser to
+ * show a challenge in, so the charge fails with this reason (402) and the
+ * acquirer's payment, its challenge never passed, is never captured.
+ */
+export const AUTHENTICATION_REQUIRED = "authentication_required"
+
+/** What the acquirer charges: the card (typed or tokenized) and who pays. */
+interface CardAuthorization {
+  readonly payment: CardPayment
+  readonly payer: Payer
+}
+
+/**
+ * Asks the acquirer to authorize and capture the charge `reference` for
+ * `account`; never fails: no answer is an answer. The reference is the
+ * acquirer's idempotency key (the port's contract), so asking again for one
+ * charge never charges twice: it gets the first payment's outcome.
  */
 const askAcquirer = (
-  payment: CardPayment,
+  account: Account,
+  card: CardAuthorization,
   plan: Pick<InstallmentPlan, "total" | "installments">,
   reference: string
 ): Effect.Effect<AcquirerAnswer, never, Acquirer> =>
-  Effect.flatMap(Acquirer, (acquirer) => acquirer.authorize({ payment, amount: plan.total, installments: plan.installments, reference })).pipe(
-    Effect.result,
-    Effect.map((result): AcquirerAnswer =>
-      result._tag === "Failure"
-        ? { _tag: "Unavailable" }
-        : result.success._tag === "Approved"
-        ? { _tag: "Approved" }
-        : { _tag: "Declined", code: result.success.code }
+  Effect.flatMap(Acquirer, (acquirer) =>
+    acquirer.authorize({ account, ...card, amount: plan.total, installments: plan.installments, reference })).pipe(
+      Effect.result,
+      Effect.map((result): AcquirerAnswer => {
+        if (result._tag === "Failure") return { _tag: "Unavailable" }
+        const answer = result.success
+        switch (answer._tag) {
+          case "Approved":
+            return { _tag: "Approved" }
+          case "Declined":
+            return { _tag: "Declined", code: answer.code }
+          case "ActionRequired":
+            return { _tag: "Declined", code: AUTHENTICATION_REQUIRED }
+          case "Unknown":
+            return { _tag: "Unknown" }
+        }
+      })
     )
-  )
 
 /**
  * Asks the acquirer again for a card charge left `PROCESSING` (its worker
@@ -154,13 +197,17 @@ const askAcquirer = (
  */
 export const askAcquirerAgain = Effect.fn("Checkout.askAcquirerAgain")(function*(charge: Charge, paymentMethodId: string | null) {
   const method = paymentMethodId === null ? Option.none() : yield* (yield* PaymentMethods).find(charge.accountId, paymentMethodId)
-  if (Option.isNone(method)) return { _tag: "Unavailable" } as AcquirerAnswer
+  const account = yield* (yield* Accounts).findById(charge.accountId)
+  if (Option.isNone(method) || Option.isNone(account)) return { _tag: "Unavailable" } as AcquirerAnswer
   const plan = { total: charge.amount, installments: charge.card?.installments ?? 1 }
-  return yield* askAcquirer({ _tag: "Token", token: method.value.acquirerToken }, plan, charge.id)
+  // The charge's customer as it was charged the first time: an acquirer that answers by the reference ignores a change since.
+  const customer = charge.customer
+  const payer: Payer = { name: customer?.name ?? "", email: customer?.email ?? null, document: customer?.documentNumber ?? "" }
+  return yield* askAcquirer(account.value, { payment: { _tag: "Token", token: method.value.acquirerToken }, payer }, plan, charge.id)
 })
 
 /** Why a refused charge failed, as its `failureReason` and its 402 body say. */
-export const failureReasonOf = (answer: Exclude<AcquirerAnswer, { readonly _tag: "Approved" }>): string =>
+export const failureReasonOf = (answer: Extract<AcquirerAnswer, { readonly _tag: "Declined" | "Unavailable" }>): string =>
   answer._tag === "Declined" ? answer.code : "acquirer_unavailable"
 
 /**
@@ -168,12 +215,20 @@ export const failureReasonOf = (answer: Exclude<AcquirerAnswer, { readonly _tag:
  * transaction: approved → `PAID`, `payment.success` (and, for a
  * subscription's cycle, what its payment means) and the success e-mails;
  * declined → `FAILED` with the reason, the refusal e-mail and the coupon use
- * released (402 body); no answer → `FAILED` (`acquirer_unavailable`) and the
- * coupon released, so the client may retry (502).
+ * released (402 body); not reached → `FAILED` (`acquirer_unavailable`) and
+ * the coupon released, so the client may retry (502); an unknown outcome →
+ * nothing recorded: the charge stays `PROCESSING` with its coupon use, since
+ * the card may have been charged, and the 502 says so (`details.status`).
  */
-const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: CheckoutDraft, payment: CardPayment, plan: InstallmentPlan, customerId: string) {
+const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: CheckoutDraft, card: CardAuthorization, plan: InstallmentPlan, customerId: string) {
   const id = draft.common.id
-  const answer = yield* askAcquirer(payment, plan, id)
+  const answer = yield* askAcquirer(draft.owner, card, plan, id)
+  if (answer._tag === "Unknown") {
+    return yield* new ProviderUnavailable({
+      message: "O adquirente não respondeu a tempo; a cobrança segue em processamento até a resposta dele",
+      details: { chargeId: id, status: "PROCESSING" }
+    })
+  }
   const charges = yield* Charges
   const coupons = yield* Coupons
   const transactor = yield* Transactor

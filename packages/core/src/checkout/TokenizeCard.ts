@@ -21,7 +21,7 @@ export const tokenizeCard = Effect.fn("Checkout.tokenizeCard")(function*(input: 
   const now = yield* Clock.currentTimeMillis
   const { card, expiry } = yield* Effect.fromResult(checkCard(input.card, saoPauloDate(now)))
   yield* requireProvider(caller.account, "card")
-  const { token, brand } = yield* (yield* Acquirer).tokenize(card).pipe(
+  const { token, brand } = yield* (yield* Acquirer).tokenize({ account: caller.account, card }).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: "Adquirente indisponível", details: { reason: e.message } }))
   )
   const id = yield* (yield* Ids).make("pm", { sandbox: caller.account.sandbox })

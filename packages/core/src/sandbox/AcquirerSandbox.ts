@@ -19,9 +19,11 @@ let sequence = 0
  * Sandbox acquirer: no charge reaches an acquirer and the card number decides
  * the result. A tokenized card keeps only its outcome inside the token, so a
  * `pm_` behaves as the card it came from without the number being kept.
+ * Its answers are the spec's card table's: approved or declined, never an
+ * unknown outcome nor a 3-D Secure challenge, which no card there gives.
  */
 export const AcquirerSandbox = Layer.succeed(Acquirer, {
-  tokenize: (card) =>
+  tokenize: ({ card }) =>
     Effect.sync(() => ({ token: `sbx_tok_${outcomeOf(card.number)}_${(++sequence).toString(36)}`, brand: cardBrand(card.number) })),
   authorize: (request) =>
     Effect.sync((): Authorization => {

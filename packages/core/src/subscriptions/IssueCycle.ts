@@ -281,7 +281,7 @@ export const resumeCardAttempt = Effect.fn("BillingRun.resumeCardAttempt")(funct
   if (Option.isNone(charge) || charge.value.status !== "PROCESSING") return false
   const answer = yield* askAcquirerAgain(charge.value, found.value.subscription.paymentMethodId)
   // Still no answer: the charge may have been captured, so it is not failed; its claim ends and it is asked again.
-  if (answer._tag === "Unavailable") return false
+  if (answer._tag === "Unavailable" || answer._tag === "Unknown") return false
   yield* (yield* Transactor).withTransaction(recordCardAnswers([{ charge: charge.value, answer }], new Date(yield* Clock.currentTimeMillis)))
   return true
 })
@@ -290,7 +290,9 @@ export const resumeCardAttempt = Effect.fn("BillingRun.resumeCardAttempt")(funct
  * Records the acquirer's answers for a batch's card charges, set-based, as
  * each would be recorded alone (`CardCheckout`): approved charges `PAID` and
  * their cycles paid, refused ones `FAILED` with their reason and their cycles
- * on the retry schedule.
+ * on the retry schedule. An unknown outcome records nothing: the card may have
+ * been charged, so the charge and its cycle stay `PROCESSING` and the
+ * stalled-card job asks again under the same reference once the claim ends.
  */
 const recordCardAnswers = Effect.fnUntraced(function*(
   answered: ReadonlyArray<{ readonly charge: Charge; readonly answer: AcquirerAnswer }>,
@@ -298,7 +300,9 @@ const recordCardAnswers = Effect.fnUntraced(function*(
 ) {
   const charges = yield* Charges
   const approved = answered.filter(({ answer }) => answer._tag === "Approved").map(({ charge }) => ({ id: charge.id, paidAt: at }))
-  const refused = answered.flatMap(({ answer, charge }) => (answer._tag === "Approved" ? [] : [{ id: charge.id, failureReason: failureReasonOf(answer) }]))
+  const refused = answered.flatMap(({ answer, charge }) =>
+    answer._tag === "Declined" || answer._tag === "Unavailable" ? [{ id: charge.id, failureReason: failureReasonOf(answer) }] : []
+  )
   yield* recordCyclesRefused(yield* charges.transitionMany(ChargeTransitions.cardFailed, refused, at), at)
   // Paid last: their credits lock the merchants' balances until the commit.
   yield* recordCyclesPaid(yield* charges.transitionMany(ChargeTransitions.cardApproved, approved, at), at)

@@ -241,15 +241,17 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
  */
 const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refund) {
   const at = new Date(yield* Clock.currentTimeMillis)
+  const account = yield* (yield* Accounts).findById(refund.accountId)
+  if (Option.isNone(account)) return Option.none()
   if (refund.paymentType === "CREDIT_CARD") {
-    const answer = yield* (yield* Acquirer).refund({ paymentReference: refund.chargeId, amount: refund.amount, reference: refund.id }).pipe(Effect.option)
+    const asked = { account: account.value, paymentReference: refund.chargeId, amount: refund.amount, reference: refund.id }
+    const answer = yield* (yield* Acquirer).refund(asked).pipe(Effect.option)
     return Option.map(answer, (a): RefundOutcome =>
       a._tag === "Refunded"
         ? { status: "CONFIRMED", returnIdentification: null, providerChargeId: a.providerChargeId, error: null }
         : { status: "ERROR", returnIdentification: null, providerChargeId: null, error: a.reason })
   }
-  const account = yield* (yield* Accounts).findById(refund.accountId)
-  if (Option.isNone(account) || refund.endToEndId === null) return Option.none()
+  if (refund.endToEndId === null) return Option.none()
   // The Pix goes back through the PSP that received it.
   const psp = Option.match(yield* (yield* Charges).findForDocument(refund.chargeId), { onNone: () => null, onSome: (charge) => charge.psp })
   const returned = { account: account.value, psp, endToEndId: refund.endToEndId, amount: refund.amount, reference: refund.id, at }

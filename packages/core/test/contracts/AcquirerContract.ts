@@ -8,7 +8,10 @@
  *   the billing run after a stop), the acquirer answers its first answer and
  *   never charges twice;
  * - refunds, partial and total, and never above what was captured;
- * - 1 to 12 installments.
+ * - 1 to 12 installments;
+ * - where the layer can be made to give them: an unknown outcome (no answer
+ *   after the request left) resolved by asking again under the same
+ *   reference, charging once; a 3-D Secure challenge, capturing nothing.
  *
  * Expected values come from the driver's cards (the outcome each one is
  * known to give), never from the layer under test.
@@ -16,8 +19,9 @@
 import { assert, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import { describe } from "vitest"
+import { Account, AccountId } from "../../src/domain/Account.ts"
 import { cents, type Cents } from "../../src/money/Money.ts"
-import { Acquirer, type CardData, type DeclineCode } from "../../src/ports/Acquirer.ts"
+import { Acquirer, type CardData, type DeclineCode, type Payer } from "../../src/ports/Acquirer.ts"
 
 export type Outcome = "approved" | DeclineCode
 
@@ -44,22 +48,71 @@ export interface AcquirerDriver {
   readonly books?: (reference: string) => Promise<Books | undefined>
   /** Makes the next authorization time out after the acquirer did the work, when the layer can be timed out. */
   readonly timeOutNextAuthorization?: () => void
+  /** Makes the next authorization give no answer at all, however often the layer retries it, after the acquirer did the work. */
+  readonly silenceNextAuthorization?: () => void
+  /** Makes the next authorization's issuer ask for 3-D Secure, when the layer can be made to. */
+  readonly challengeNextAuthorization?: () => void
 }
 
 export interface ContractSubject {
   readonly layer: Layer.Layer<Acquirer, unknown>
   readonly driver: AcquirerDriver
+  /** The account every call names: one the layer serves (a sandbox account for the sandbox, a production one for a real acquirer). */
+  readonly account: Account
 }
+
+/** A test account, sandbox or production. */
+export const contractAccount = (sandbox: boolean) =>
+  new Account({
+    id: AccountId.make(sandbox ? "SANDBOX_acc_contract" : "acc_contract"),
+    number: sandbox ? "900001" : "100001",
+    name: "Loja Contrato",
+    document: "11444777000161",
+    personType: "PJ",
+    sandbox,
+    parentId: null,
+    pixKey: null,
+    city: "SAO PAULO",
+    email: null,
+    internal: false,
+    createdAt: new Date("2026-01-01T00:00:00Z")
+  })
+
+/** The payer of every authorization (a valid CPF). */
+export const CONTRACT_PAYER: Payer = { name: "Maria Silva", email: "maria.silva@example.com", document: "52998224725" }
 
 let sequence = 0
 /** A reference no earlier test of this process used, as the core's charge ids never repeat. */
 export const newReference = (what: string) => `${what}_${Date.now().toString(36)}${(++sequence).toString(36).padStart(4, "0")}`
 
-/** Runs the contract on the layer `subject()` gives (called inside each test, after the suite's `beforeAll`). */
-export const acquirerContract = (name: string, subject: () => ContractSubject) => {
-  const run = <A, E>(use: (acquirer: Acquirer["Service"], driver: AcquirerDriver) => Effect.Effect<A, E>) => {
-    const { driver, layer } = subject()
-    return Effect.flatMap(Acquirer, (acquirer) => use(acquirer, driver)).pipe(Effect.provide(layer))
+type Requests<K extends "authorize" | "refund"> = Omit<Parameters<Acquirer["Service"][K]>[0], "account" | "payer">
+
+/** The port with the account (and payer) filled in. */
+export interface ContractAcquirer {
+  readonly tokenize: (card: CardData) => ReturnType<Acquirer["Service"]["tokenize"]>
+  readonly authorize: (request: Requests<"authorize">) => ReturnType<Acquirer["Service"]["authorize"]>
+  readonly refund: (request: Requests<"refund">) => ReturnType<Acquirer["Service"]["refund"]>
+}
+
+export const forAccount = (acquirer: Acquirer["Service"], account: Account): ContractAcquirer => ({
+  tokenize: (card) => acquirer.tokenize({ account, card }),
+  authorize: (request) => acquirer.authorize({ ...request, account, payer: CONTRACT_PAYER }),
+  refund: (request) => acquirer.refund({ ...request, account })
+})
+
+/** Outcomes a layer can be driven to give beyond approvals and refusals (`AcquirerDriver`'s `silence…` and `challenge…`). */
+export type DrivenOutcome = "unknown" | "3-D Secure"
+
+/**
+ * Runs the contract on the layer `subject()` gives (called inside each test,
+ * after the suite's `beforeAll`); `driven`: the outcomes its driver can make
+ * it give, whose tests run only then.
+ */
+export const acquirerContract = (name: string, subject: () => ContractSubject, driven: ReadonlyArray<DrivenOutcome> = []) => {
+  /** The layer's acquirer, every call naming the subject's account, every authorization the contract's payer. */
+  const run = <A, E>(use: (acquirer: ContractAcquirer, driver: AcquirerDriver) => Effect.Effect<A, E>) => {
+    const { account, driver, layer } = subject()
+    return Effect.flatMap(Acquirer, (acquirer) => use(forAccount(acquirer, account), driver)).pipe(Effect.provide(layer))
   }
   const books = (driver: AcquirerDriver, reference: string) => Effect.promise(async () => driver.books?.(reference))
   const typed = (driver: AcquirerDriver, outcome: Outcome) => ({ _tag: "Card" as const, card: driver.card(outcome) })
@@ -134,6 +187,34 @@ export const acquirerContract = (name: string, subject: () => ContractSubject) =
             const kept = yield* books(driver, reference)
             if (kept !== undefined) assert.strictEqual(kept.installments, installments)
           }), { discard: true })
+      ))
+
+    // Registered only for a layer that can be driven there: the sandbox's card table has no card for it (no skipped test).
+    if (driven.includes("unknown")) it.live("answers an authorization left without any answer as unknown, and asked again, its first payment's outcome, charging once", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const request = { payment: typed(driver, "approved"), amount: cents(8_990), installments: 1, reference: newReference("ch") }
+          driver.silenceNextAuthorization!()
+          const first = yield* acquirer.authorize(request)
+          assert.strictEqual(first._tag, "Unknown")
+          // The acquirer did the work: the card is charged, once, whatever the caller knew.
+          assert.strictEqual((yield* books(driver, request.reference))?.captured, 1)
+          const again = yield* acquirer.authorize(request)
+          assert.strictEqual(again._tag, "Approved")
+          assert.strictEqual((yield* books(driver, request.reference))?.captured, 1)
+        })
+      ))
+
+    if (driven.includes("3-D Secure")) it.live("answers a 3-D Secure challenge as action required, with where to pass it, capturing nothing", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const reference = newReference("ch")
+          driver.challengeNextAuthorization!()
+          const answer = yield* acquirer.authorize({ payment: typed(driver, "approved"), amount: cents(30_000), installments: 1, reference })
+          assert.strictEqual(answer._tag, "ActionRequired")
+          assert.isTrue(answer._tag === "ActionRequired" && answer.url.startsWith("https://") && answer.acquirerId.length > 0)
+          assert.strictEqual((yield* books(driver, reference))?.captured ?? 0, 0)
+        })
       ))
 
     it.live("tokenizes a card: the token charges as the card would, and names its brand", () =>

@@ -5,12 +5,14 @@
  * Our references are Mercado Pago's idempotency keys (`X-Idempotency-Key`,
  * mandatory there) and the payment's `external_reference`, so asking again
  * answers the first payment and a refund finds its payment by our charge id.
+ * It serves production accounts only (`Acquirer.byEnvironment`): the
+ * account a call names picks no Mercado Pago account, there is one.
  *
  * Sources: https://www.mercadopago.com.br/developers/en/reference/online-payments/checkout-api-payments/create-payment/post ,
  * …/create-refund/post, and https://www.mercadopago.com.br/developers/es/docs/checkout-bricks/payment-brick/payment-submission/cards
  * (the idempotency key).
  */
-import { Acquirer, AcquirerUnavailable, type Authorization, Money, type RefundAnswer } from "@billing/core"
+import { Acquirer, AcquirerUnavailable, type Authorization, type CardData, Money, type Payer, type RefundAnswer } from "@billing/core"
 import { Effect, Layer } from "effect"
 import type { CardAcquirerConfig } from "../config/ProvidersConfig.ts"
 import { createCardToken, tokenParts } from "./CardTokens.ts"
@@ -21,41 +23,87 @@ import { type Payment, Payment as PaymentSchema, PaymentSearch, Refund } from ".
 
 
 /** Keys per operation, so a payment and a refund that share an id never share a key. */
-export const idempotencyKey = (operation: "payment" | "refund" | "cancel", reference: string) => `billing-${operation}-${reference}`
+export const idempotencyKey = (operation: "payment" | "refund", reference: string) => `billing-${operation}-${reference}`
 
 const decodePayment = decodeAnswer("the payment", PaymentSchema)
 const decodeSearch = decodeAnswer("the payment search", PaymentSearch)
 const decodeRefund = decodeAnswer("the refund", Refund)
 
-/** Credentials refused (401, 403) or no answer: the acquirer is unavailable to us, whatever the card. */
+/** Credentials refused (401, 403), our rate (429), or no connection at all: unavailable to us, whatever the card, and nothing charged. */
 const unavailable = (error: MercadoPagoCallError) => new AcquirerUnavailable({ message: error.message })
 
 /**
- * A payment neither approved nor rejected (pending, in review, waiting for
- * 3-D Secure): the port has no such answer yet, so it is cancelled and
- * refused, never left to be captured behind a charge recorded as failed.
+ * Whether the request may have been done by Mercado Pago although we have
+ * no answer: a timeout or a connection cut after it left, or a 5xx (its
+ * servers may have created the payment before failing), once the retries
+ * with the same key are spent.
  */
-const cancelUndecided = Effect.fnUntraced(function*(send: MercadoPagoSend, payment: Payment, reference: string) {
-  yield* Effect.logWarning(`Mercado Pago payment ${payment.id} of ${reference} is ${payment.status} (${payment.status_detail ?? "no detail"}): cancelled and refused`)
-  yield* send({ method: "PUT", path: ["v1", "payments", String(payment.id)], body: { status: "cancelled" }, idempotencyKey: idempotencyKey("cancel", reference) })
-  return { _tag: "Declined", code: "card_declined" } satisfies Authorization
-})
+const mayHaveCharged = (error: MercadoPagoCallError) =>
+  (error._tag === "MercadoPagoUnreachable" && error.outcomeUnknown) || (error._tag === "MercadoPagoProblem" && error.status >= 500)
 
-const answerOf = (send: MercadoPagoSend, payment: Payment, reference: string): Effect.Effect<Authorization, MercadoPagoCallError> => {
-  if (payment.status === "approved") return Effect.succeed({ _tag: "Approved", acquirerId: String(payment.id) })
-  if (payment.status === "rejected" || payment.status === "cancelled") return Effect.succeed({ _tag: "Declined", code: declineCodeOf(payment.status_detail) })
-  return cancelUndecided(send, payment, reference)
+/** `pending_challenge`: the issuer asks for 3-D Secure, the challenge at `three_ds_info.external_resource_url`. */
+const challengeOf = (payment: Payment) =>
+  payment.status === "pending" && payment.status_detail === "pending_challenge" ? payment.three_ds_info?.external_resource_url ?? undefined : undefined
+
+/** A payment's outcome as the port says it, if Mercado Pago decided it. */
+const decided = (payment: Payment): Authorization | undefined => {
+  if (payment.status === "approved") return { _tag: "Approved", acquirerId: String(payment.id) }
+  if (payment.status === "rejected" || payment.status === "cancelled") return { _tag: "Declined", code: declineCodeOf(payment.status_detail) }
+  const url = challengeOf(payment)
+  return url === undefined ? undefined : { _tag: "ActionRequired", acquirerId: String(payment.id), url }
 }
 
-/** Mercado Pago refusing the payment request (a used token, a card number it rejects) refuses the card. */
-const refusedRequest = (reference: string) => (error: MercadoPagoCallError) =>
-  isRefusal(error)
-    ? Effect.as(Effect.logWarning(`Mercado Pago refused the payment of ${reference}: ${error.message}`), { _tag: "Declined", code: "card_declined" } satisfies Authorization)
-    : Effect.fail(unavailable(error))
+/**
+ * The payment's outcome. One still undecided (`in_process`, `pending`: in
+ * review, contingency) is read again, since a key asked again answers the
+ * payment as it was first answered; still undecided, the outcome is unknown
+ * and the charge is asked about again later, never cancelled behind it.
+ */
+const answerOf = Effect.fnUntraced(function*(send: MercadoPagoSend, payment: Payment, reference: string) {
+  const first = decided(payment)
+  if (first !== undefined) return first
+  const now = yield* send({ method: "GET", path: ["v1", "payments", String(payment.id)] }).pipe(Effect.flatMap(decodePayment))
+  const later = decided(now)
+  if (later !== undefined) return later
+  yield* Effect.logWarning(`Mercado Pago payment ${now.id} of ${reference} is ${now.status} (${now.status_detail ?? "no detail"}): outcome not known yet`)
+  return { _tag: "Unknown", reason: `Mercado Pago payment ${now.id} is ${now.status} (${now.status_detail ?? "no detail"})` } satisfies Authorization
+})
+
+/**
+ * A failed call as the port's answer: Mercado Pago refusing the request (a
+ * used token, a card number it rejects) refuses the card; a request that
+ * may have been done is an unknown outcome; anything else is unavailable.
+ */
+const answerOfFailure = (reference: string) => (error: MercadoPagoCallError | AcquirerUnavailable): Effect.Effect<Authorization, AcquirerUnavailable> => {
+  if (error._tag === "AcquirerUnavailable") return Effect.fail(error)
+  if (isRefusal(error)) {
+    return Effect.as(Effect.logWarning(`Mercado Pago refused the payment of ${reference}: ${error.message}`), { _tag: "Declined", code: "card_declined" })
+  }
+  if (mayHaveCharged(error)) {
+    return Effect.as(Effect.logWarning(`Mercado Pago gave no outcome for the payment of ${reference}: ${error.message}`), { _tag: "Unknown", reason: error.message })
+  }
+  return Effect.fail(unavailable(error))
+}
+
+/**
+ * The payer as Mercado Pago takes it: `email` (required by its payments API)
+ * and the identification, CPF by 11 digits and CNPJ by 14.
+ */
+export const payerOf = (payer: Payer) => ({
+  ...(payer.email === null ? {} : { email: payer.email }),
+  identification: { type: payer.document.length === 14 ? "CNPJ" : "CPF", number: payer.document }
+})
+
+/** A typed card's token: a card Mercado Pago refuses is refused; no token for another reason is unavailable, since a token charges nothing. */
+const typedCardToken = (send: MercadoPagoSend, card: CardData) =>
+  createCardToken(send, card).pipe(
+    Effect.map(({ token }) => token),
+    Effect.mapError((error) => (isRefusal(error) ? error : unavailable(error)))
+  )
 
 const authorize = (send: MercadoPagoSend): Acquirer["Service"]["authorize"] =>
   Effect.fn("MercadoPago.authorize")(function*(request) {
-    const token = request.payment._tag === "Card" ? (yield* createCardToken(send, request.payment.card)).token : request.payment.token
+    const token = request.payment._tag === "Card" ? (yield* typedCardToken(send, request.payment.card)) : request.payment.token
     const { id, paymentMethodId } = tokenParts(token)
     const body = {
       // Decimal reais written from the centavos (`10.00`), never a float computed here.
@@ -63,14 +111,16 @@ const authorize = (send: MercadoPagoSend): Acquirer["Service"]["authorize"] =>
       token: id,
       installments: request.installments,
       payment_method_id: paymentMethodId,
+      // No `three_d_secure_mode`: Mercado Pago's default does not ask for 3-D Secure; a challenge it asks anyway is `ActionRequired`.
       capture: true,
-      external_reference: request.reference
+      external_reference: request.reference,
+      payer: payerOf(request.payer)
     }
     const payment = yield* send({ method: "POST", path: ["v1", "payments"], body, idempotencyKey: idempotencyKey("payment", request.reference) }).pipe(
       Effect.flatMap(decodePayment)
     )
     return yield* answerOf(send, payment, request.reference)
-  }, (effect, request) => Effect.catch(effect, refusedRequest(request.reference)))
+  }, (effect, request) => Effect.catch(effect, answerOfFailure(request.reference)))
 
 /** The captured payment of our charge `reference`, if Mercado Pago has one. */
 const capturedPayment = Effect.fnUntraced(function*(send: MercadoPagoSend, reference: string) {
@@ -95,7 +145,7 @@ const refund = (send: MercadoPagoSend): Acquirer["Service"]["refund"] =>
 export const makeMercadoPagoAcquirer = (config: CardAcquirerConfig, options: MercadoPagoHttpOptions = {}): Acquirer["Service"] => {
   const send = makeMercadoPagoSend(config, options)
   return Acquirer.of({
-    tokenize: (card) => createCardToken(send, card).pipe(Effect.mapError(unavailable)),
+    tokenize: ({ card }) => createCardToken(send, card).pipe(Effect.mapError(unavailable)),
     authorize: authorize(send),
     refund: refund(send)
   })

@@ -18,7 +18,9 @@ export const Payment = Schema.Struct({
   status: Schema.String,
   status_detail: Schema.NullishOr(Schema.String),
   transaction_amount: Schema.Number,
-  external_reference: Schema.NullishOr(Schema.String)
+  external_reference: Schema.NullishOr(Schema.String),
+  /** With `status_detail` `pending_challenge`: where the buyer passes the 3-D Secure challenge. */
+  three_ds_info: Schema.optional(Schema.NullishOr(Schema.Struct({ external_resource_url: Schema.NullishOr(Schema.String) })))
 })
 export type Payment = typeof Payment.Type
 

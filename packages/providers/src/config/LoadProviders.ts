@@ -4,13 +4,13 @@
  * line naming the path of the first problem, so `serve`, `worker`, `run` and
  * `providers check` stop with the same words.
  */
-import { Effect, Redacted, Result, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { dirname, resolve } from "node:path"
-import { Certificates } from "@billing/core"
 import { readConfigFile } from "./ConfigFiles.ts"
 import { firstProblem } from "./ConfigIssue.ts"
 import type { PixPspEntry } from "./PixPspEntry.ts"
+import { resolveBoletoEntry } from "./BoletoEntry.ts"
 import { type CardEntry, MERCADO_PAGO_API } from "./CardEntry.ts"
 import {
   DANFSE_HOMOLOGATION,
@@ -25,6 +25,7 @@ import type { CardAcquirerConfig, NfseCityConfig, PixPsp, ProvidersConfig } from
 import { ProvidersFile } from "./ProvidersFile.ts"
 import { invalidAt, ProvidersFileInvalid } from "./ProvidersFileInvalid.ts"
 import { type ResolveContext, resolveSecret } from "./Secret.ts"
+import { readClientCertificate } from "./TlsFiles.ts"
 
 /** Decodes a providers file's JSON value: unknown keys refused, the first problem reported. */
 export const decodeProvidersFile = (input: unknown) =>
@@ -34,27 +35,9 @@ export const decodeProvidersFile = (input: unknown) =>
 
 const readText = (file: string, path: ReadonlyArray<PropertyKey>, baseDir: string) => readConfigFile(file, path, baseDir, (absolute) => readFile(absolute, "utf8"))
 
-const readCertificate = Effect.fnUntraced(function*(entry: PixPspEntry, index: number, context: ResolveContext) {
-  const at = ["pix", index, "tls"]
-  let certificate: Result.Result<Certificates.ClientCertificate, { readonly field: string; readonly reason: string }>
-  if (entry.tls.pfx !== undefined) {
-    const der = yield* readConfigFile(entry.tls.pfx, [...at, "pfx"], context.baseDir, (absolute) => readFile(absolute))
-    const passphrase = entry.tls.passphrase === undefined ? undefined : yield* resolveSecret(entry.tls.passphrase, [...at, "passphrase"], context)
-    certificate = Certificates.fromPkcs12(der, passphrase === undefined ? undefined : Redacted.value(passphrase))
-  } else {
-    const cert = yield* readText(entry.tls.cert!, [...at, "cert"], context.baseDir)
-    const key = yield* readText(entry.tls.key!, [...at, "key"], context.baseDir)
-    certificate = Certificates.fromPem(cert, key)
-  }
-  if (Result.isFailure(certificate)) return yield* invalidAt([...at, certificate.failure.field], certificate.failure.reason)
-  const ca = entry.tls.ca === undefined ? undefined : yield* readText(entry.tls.ca, [...at, "ca"], context.baseDir)
-  if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----")) return yield* invalidAt([...at, "ca"], "not a PEM certificate")
-  return { certificate: certificate.success, ca }
-})
-
 const resolvePsp = Effect.fnUntraced(function*(entry: PixPspEntry, index: number, context: ResolveContext) {
   const clientSecret = entry.clientSecret === undefined ? undefined : yield* resolveSecret(entry.clientSecret, ["pix", index, "clientSecret"], context)
-  const { ca, certificate } = yield* readCertificate(entry, index, context)
+  const { ca, certificate } = yield* readClientCertificate(entry.tls, ["pix", index, "tls"], context)
   return {
     name: entry.name,
     profile: entry.profile,
@@ -105,8 +88,9 @@ export const resolveProviders = Effect.fn("Providers.resolve")(function*(
   const context: ResolveContext = { baseDir: resolve(options.baseDir ?? "."), env: options.env ?? process.env }
   const pix = yield* Effect.forEach(decoded.pix, (entry, index) => resolvePsp(entry, index, context))
   const card = decoded.card === undefined ? undefined : yield* resolveCard(decoded.card, context)
+  const boleto = decoded.boleto === undefined ? undefined : yield* resolveBoletoEntry(decoded.boleto, context)
   const nfse = decoded.nfse === undefined ? undefined : yield* resolveNfse(decoded.nfse, context)
-  return { publicUrl: decoded.publicUrl, pix, card, nfse } satisfies ProvidersConfig
+  return { publicUrl: decoded.publicUrl, pix, card, boleto, nfse } satisfies ProvidersConfig
 })
 
 /** Reads and loads the providers file at `file` (`BILLING_PROVIDERS_FILE`). */

@@ -29,6 +29,19 @@ export interface CardAcquirerConfig {
   readonly baseUrl: string
 }
 
+/** The boleto bank, everything read: what `InterBoletoIssuer` takes. */
+export interface BoletoBankConfig {
+  readonly provider: "inter"
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+  readonly certificate: Certificates.ClientCertificate
+  /** The bank's CA certificates, PEM, when the entry names one; else the public roots. */
+  readonly ca: string | undefined
+  readonly contaCorrente: string | undefined
+  /** Without a trailing slash. */
+  readonly baseUrl: string
+}
+
 /** The city of production accounts' notes, everything read. */
 export interface NfseCityConfig {
   readonly provider: "nacional"
@@ -52,6 +65,8 @@ export interface ProvidersConfig {
   readonly pix: ReadonlyArray<PixPsp>
   /** The card acquirer of the file's `card` entry; none: card payments stay the sandbox's. */
   readonly card?: CardAcquirerConfig | undefined
+  /** The bank of the file's `boleto` entry; none: production accounts' boletos are refused. */
+  readonly boleto?: BoletoBankConfig | undefined
   /** The national NFS-e system of the file's `nfse` entry; none: production accounts' notes are refused. */
   readonly nfse?: NfseCityConfig | undefined
 }

@@ -5,20 +5,11 @@
  * provider silently unconfigured.
  */
 import { Schema } from "effect"
+import { BoletoEntry } from "./BoletoEntry.ts"
 import { CardEntry } from "./CardEntry.ts"
 import { NfseEntry } from "./NfseEntry.ts"
 import { PixPspEntry } from "./PixPspEntry.ts"
 import { PublicUrl } from "./Urls.ts"
-
-/**
- * `boleto` is reserved for the issue that brings a bank: an empty list is
- * accepted, anything in it refused in one line, so a file written for a
- * later version does not start with its boleto provider silently ignored.
- */
-const Reserved = (kind: string) =>
-  Schema.Array(Schema.Unknown).pipe(Schema.check(Schema.makeFilter((list: ReadonlyArray<unknown>) =>
-    list.length === 0 ? undefined : `${kind} providers are not supported by this version yet`
-  )))
 
 export const ProvidersFile = Schema.Struct({
   publicUrl: PublicUrl,
@@ -34,7 +25,7 @@ export const ProvidersFile = Schema.Struct({
     })
   )),
   card: Schema.optionalKey(CardEntry),
-  boleto: Schema.optionalKey(Reserved("boleto")),
+  boleto: Schema.optionalKey(BoletoEntry),
   nfse: Schema.optionalKey(NfseEntry)
 })
 

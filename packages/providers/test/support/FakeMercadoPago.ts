@@ -16,8 +16,17 @@ import { type Answer, createPayment, createToken, makeMercadoPagoBook, mpError, 
 export const FAKE_ACCESS_TOKEN = "TEST-0000000000000000-000000-fake-access-token"
 export const FAKE_PUBLIC_KEY = "TEST-fake-public-key"
 
-/** An answer forced on a route's next call: an answer (the work not done) or a timeout (the work done, no answer). */
-export type Forced = { readonly kind: "answer"; readonly answer: Answer } | { readonly kind: "timeout" }
+/**
+ * What a route's next call gets: an answer (the work not done), a timeout
+ * (the work done, no answer ever), a dropped connection (the work done, the
+ * connection cut before the answer), or, for a payment, a 3-D Secure
+ * challenge asked by the issuer.
+ */
+export type Forced =
+  | { readonly kind: "answer"; readonly answer: Answer }
+  | { readonly kind: "timeout" }
+  | { readonly kind: "drop" }
+  | { readonly kind: "challenge" }
 
 /** The routes a test may force. */
 export type ForcedRoute = "tokens" | "payments" | "refunds"
@@ -36,10 +45,15 @@ export interface RecordedCall {
   readonly text: string
 }
 
-type Route = readonly [method: string, pattern: RegExp, handle: (match: RegExpExecArray, body: any, query: URLSearchParams) => Answer, idempotent: boolean]
+type Route = readonly [
+  method: string,
+  pattern: RegExp,
+  handle: (match: RegExpExecArray, body: any, query: URLSearchParams, next: Forced | undefined) => Answer,
+  idempotent: boolean
+]
 
 const routesOf = (book: ReturnType<typeof makeMercadoPagoBook>): ReadonlyArray<Route> => [
-  ["POST", /^\/v1\/payments$/, (_, body) => createPayment(book, body), true],
+  ["POST", /^\/v1\/payments$/, (_, body, __, next) => createPayment(book, body, { challenge: next?.kind === "challenge" }), true],
   ["GET", /^\/v1\/payments\/search$/, (_, __, query) => searchPayments(book, query), false],
   ["GET", /^\/v1\/payments\/(\d+)$/, (m) => {
     const payment = book.payments.get(Number(m[1]))
@@ -76,25 +90,25 @@ export const startFakeMercadoPago = async () => {
   const calls: Array<RecordedCall> = []
 
   /** Routed with its key: a key seen before answers its first answer again, doing nothing. */
-  const routed = (route: Route, match: RegExpExecArray, key: string | undefined, body: unknown, query: URLSearchParams): Answer => {
-    if (!route[3]) return route[2](match, body, query)
+  const routed = (route: Route, match: RegExpExecArray, key: string | undefined, body: unknown, query: URLSearchParams, next: Forced | undefined): Answer => {
+    if (!route[3]) return route[2](match, body, query, next)
     if (key === undefined || key === "") return mpError(400, "Header X-Idempotency-Key can't be null", "bad_request", 4292)
     const first = book.answered.get(key)
     if (first !== undefined) return first
-    const answer = route[2](match, body, query)
+    const answer = route[2](match, body, query, next)
     book.answered.set(key, answer)
     return answer
   }
 
   /** Routes an authorized call; `undefined` when the route is not one of the fake's. */
-  const api = (request: IncomingMessage, url: URL, key: string | undefined, body: unknown): Answer => {
+  const api = (request: IncomingMessage, url: URL, key: string | undefined, body: unknown, next: Forced | undefined): Answer => {
     if (request.method === "POST" && url.pathname === "/v1/card_tokens") {
       return url.searchParams.get("public_key") === FAKE_PUBLIC_KEY ? createToken(book, body) : mpError(401, "invalid public_key", "unauthorized")
     }
     if (request.headers.authorization !== `Bearer ${FAKE_ACCESS_TOKEN}`) return mpError(401, "invalid access token", "unauthorized", 401)
     const route = routes.find(([method, pattern]) => method === request.method && pattern.test(url.pathname))
     if (route === undefined) return mpError(404, "resource not found", "not_found")
-    return routed(route, route[1].exec(url.pathname)!, key, body, url.searchParams)
+    return routed(route, route[1].exec(url.pathname)!, key, body, url.searchParams, next)
   }
 
   const handle = (request: IncomingMessage, response: ServerResponse, text: string) => {
@@ -104,8 +118,9 @@ export const startFakeMercadoPago = async () => {
     const name = forcedRouteOf(request.method, url.pathname)
     const next = name === undefined ? undefined : forced.get(name)?.shift()
     if (next?.kind === "answer") return write(response, next.answer)
-    const answer = api(request, url, key, parse(text))
-    // A timeout after the work is done: the client cannot know whether it was.
+    const answer = api(request, url, key, parse(text), next)
+    // A timeout or a cut after the work is done: the client cannot know whether it was.
+    if (next?.kind === "drop") return response.socket?.destroy()
     if (next?.kind !== "timeout") write(response, answer)
   }
 

@@ -53,11 +53,16 @@ export interface FakePayment {
   readonly payment_method_id: string
   readonly payment_type_id: "credit_card"
   readonly external_reference: string | null
+  readonly payer: { readonly email: string; readonly identification: { readonly type: string; readonly number: string } }
   captured: boolean
   readonly date_created: string
   readonly card: { readonly first_six_digits: string; readonly last_four_digits: string; readonly cardholder: { readonly name: string } }
   readonly refunds: Array<{ readonly id: number; readonly payment_id: number; readonly amount: number; readonly status: "approved" }>
+  readonly three_ds_info?: { readonly external_resource_url: string; readonly creq: string }
 }
+
+/** Where the fake's 3-D Secure challenges are passed (the issuer's ACS, as `three_ds_info.external_resource_url` names one). */
+export const FAKE_CHALLENGE_URL = "https://acs.example.com/browser-challenges"
 
 export const makeMercadoPagoBook = () => ({
   tokens: new Map<string, CardToken>(),
@@ -102,17 +107,28 @@ const checkPayment = (book: MercadoPagoBook, body: any): Answer | CardToken => {
   if (typeof amount !== "number" || !(amount > 0) || Math.abs(amount * 100 - cents(amount)) > 1e-6) return mpError(400, "transaction_amount must be positive, in reais with two decimals", "bad_request", 4020)
   if (!isInt(body.installments, 1, 24)) return mpError(400, "Invalid installments", "bad_request", 3011)
   if (typeof body.payment_method_id !== "string") return mpError(400, "payment_method_id attribute can't be null", "bad_request", 4033)
+  // The payer's e-mail is required; the identification, when sent, a CPF's 11 digits or a CNPJ's 14.
+  if (typeof body.payer?.email !== "string" || !/^[^@\s]+@[^@\s]+$/.test(body.payer.email)) return mpError(400, "payer.email must be a valid email", "bad_request", 4050)
+  const identification = body.payer.identification
+  if (identification !== undefined && !((identification.type === "CPF" && /^\d{11}$/.test(identification.number)) || (identification.type === "CNPJ" && /^\d{14}$/.test(identification.number)))) {
+    return mpError(400, "Invalid user identification number", "bad_request", 2067)
+  }
   const token = typeof body.token === "string" ? book.tokens.get(body.token) : undefined
   if (token === undefined || token.used) return mpError(400, "Card Token not found", "bad_request", 2006)
   return token
 }
 
-/** `POST /v1/payments` (the idempotency key is the server's business). */
-export const createPayment = (book: MercadoPagoBook, body: any): Answer => {
+/**
+ * `POST /v1/payments` (the idempotency key is the server's business).
+ * `challenge`: the issuer asks for 3-D Secure, whatever the holder's name.
+ */
+export const createPayment = (book: MercadoPagoBook, body: any, options: { readonly challenge?: boolean } = {}): Answer => {
   const checked = checkPayment(book, body)
   if ("status" in checked) return checked
   checked.used = true
-  const [outcome, detail] = HOLDER_OUTCOMES[checked.holder.split(" ")[0]!.toUpperCase()] ?? HOLDER_OUTCOMES.APRO!
+  const [outcome, detail] = options.challenge === true
+    ? ["pending", "pending_challenge"] as const
+    : HOLDER_OUTCOMES[checked.holder.split(" ")[0]!.toUpperCase()] ?? HOLDER_OUTCOMES.APRO!
   const uncaptured = outcome === "approved" && body.capture === false
   const payment: FakePayment = {
     id: book.nextId++,
@@ -124,10 +140,12 @@ export const createPayment = (book: MercadoPagoBook, body: any): Answer => {
     payment_method_id: body.payment_method_id,
     payment_type_id: "credit_card",
     external_reference: body.external_reference ?? null,
+    payer: body.payer,
     captured: outcome === "approved" && !uncaptured,
     date_created: new Date().toISOString(),
     card: { first_six_digits: checked.firstSix, last_four_digits: checked.lastFour, cardholder: { name: checked.holder } },
-    refunds: []
+    refunds: [],
+    ...(options.challenge === true ? { three_ds_info: { external_resource_url: FAKE_CHALLENGE_URL, creq: "eyJmYWtlIjoiY3JlcSJ9" } } : {})
   }
   book.payments.set(payment.id, payment)
   return { status: 201, body: payment }

@@ -1,0 +1,220 @@
+/**
+ * A production account takes cards through Mercado Pago, end to end through
+ * real HTTP on PostgreSQL, against the fake Mercado Pago of the providers'
+ * tests (its books, its idempotency keys, every request recorded): a card
+ * approved and one refused (the 402 body of the spec), 3 installments, a
+ * partial refund, a connection cut after Mercado Pago took the payment
+ * (asked again under the same key: one payment), no answer at all (the
+ * charge stays PROCESSING, never failed behind a captured payment), a 3-D
+ * Secure challenge refused with its own reason. A subscription's card cycle
+ * whose outcome is unknown stays PROCESSING and the stalled-card job settles
+ * it by asking again. A sandbox account in the same engine never reaches
+ * Mercado Pago. The card number and CVV appear in no
+ * row of any table and in no log line.
+ */
+import { Acquirer, Billing } from "@billing/core"
+import type { ProvidersConfig } from "@billing/providers"
+import { Effect, Layer, Logger, Redacted, References } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { idempotencyKey } from "../packages/providers/src/card/MercadoPagoAcquirer.ts"
+import { FAKE_ACCESS_TOKEN, FAKE_PUBLIC_KEY, type FakeMercadoPago, startFakeMercadoPago } from "../packages/providers/test/support/FakeMercadoPago.ts"
+import { cardExpiration } from "./support/Cards.ts"
+import { startEngine, type TestEngine } from "./support/Engine.ts"
+import { seedDueSubscriptions } from "./support/SeedSubscriptions.ts"
+
+/** The test cards page's Visa, and a CVV of ours; the holder's name decides Mercado Pago's outcome (APRO approves, FUND lacks funds). */
+const PAN = "4235647728025682"
+const CVV = "739"
+const card = (holder: string) => ({ number: PAN, cvv: CVV, name: holder, expiration: cardExpiration() })
+const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
+
+/** Every log line of the engine, at every level, as text. */
+const capture = () => {
+  const lines: Array<string> = []
+  const logger = Logger.make(({ message, cause }) => lines.push(`${JSON.stringify(message)} ${String(cause)}`))
+  return { lines, layer: Layer.mergeAll(Logger.layer([logger]), Layer.succeed(References.MinimumLogLevel, "Debug")) }
+}
+
+describe("production cards through Mercado Pago", () => {
+  const logs = capture()
+  let fake: FakeMercadoPago
+  let engine: TestEngine
+  beforeAll(async () => {
+    fake = await startFakeMercadoPago()
+    const providers: ProvidersConfig = {
+      publicUrl: "http://127.0.0.1",
+      pix: [],
+      card: { provider: "mercadopago", accessToken: Redacted.make(FAKE_ACCESS_TOKEN), publicKey: FAKE_PUBLIC_KEY, baseUrl: fake.baseUrl }
+    }
+    engine = await startEngine("postgres", { providers, logging: logs.layer })
+  })
+  afterAll(async () => {
+    await engine?.dispose()
+    await fake?.close()
+  })
+
+  const merchant = async (sandbox = false) => {
+    const account = await engine.createAccount({ sandbox })
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${engine.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+      return { status: response.status, body: await response.json() as any }
+    }
+    return { account, call, pay: (body: Record<string, unknown>) => call("POST", "/v1/charges", { paymentMethod: "creditcard", customer, ...body }) }
+  }
+  const paymentPosts = (chargeId: string) =>
+    fake.calls.filter((c) => c.method === "POST" && c.path === "/v1/payments" && c.idempotencyKey === idempotencyKey("payment", chargeId))
+
+  it("charges an approved card at Mercado Pago once, with the payer's e-mail and CPF, and refuses a declined one with the spec's 402", async () => {
+    const { call, pay } = await merchant()
+    const paid = await pay({ amount: 100, card: card("APRO") })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    expect(paid.body).toEqual({ success: true, customerId: expect.any(String), chargeId: expect.any(String), status: "paid" })
+    const { chargeId } = paid.body
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body).toMatchObject({ status: "PAID", paymentType: "CREDIT_CARD" })
+    const [payment, ...more] = fake.paymentsOf(chargeId)
+    expect(more).toEqual([])
+    expect(payment).toMatchObject({
+      status: "approved",
+      captured: true,
+      transaction_amount: 100,
+      installments: 1,
+      payment_method_id: "visa",
+      payer: { email: "ana@example.com", identification: { type: "CPF", number: "52998224725" } }
+    })
+    expect(paymentPosts(chargeId)).toHaveLength(1)
+
+    const refused = await pay({ amount: 40, card: card("FUND") })
+    expect(refused.status).toBe(402)
+    expect(refused.body).toEqual({ success: false, chargeId: expect.any(String), status: "failed", error: "insufficient_funds" })
+    expect((await call("GET", `/v1/charges/${refused.body.chargeId}`)).body.status).toBe("FAILED")
+    expect(fake.paymentsOf(refused.body.chargeId).map((p) => [p.status, p.captured])).toEqual([["rejected", false]])
+  })
+
+  it("charges 3 installments: Mercado Pago receives installments 3 and the charge's whole amount", async () => {
+    const { call, pay } = await merchant()
+    const paid = await pay({ amount: 300, card: card("APRO"), installments: 3 })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    const [payment] = fake.paymentsOf(paid.body.chargeId)
+    expect([payment!.installments, payment!.transaction_amount]).toEqual([3, 300])
+    expect((await call("GET", `/v1/charges/${paid.body.chargeId}`)).body.amount).toBe(300)
+  })
+
+  it("refunds part of a card charge at Mercado Pago, naming its payment", async () => {
+    const { call, pay } = await merchant()
+    const { chargeId } = (await pay({ amount: 100, card: card("APRO") })).body
+    const refund = await call("POST", "/v1/wallet/refunds", { chargeId, amount: 30 })
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201)
+    const [payment] = fake.paymentsOf(chargeId)
+    expect(refund.body).toMatchObject({ success: true, status: "CONFIRMED", amount: 30, paymentType: "CREDIT_CARD", providerChargeId: String(payment!.id) })
+    expect(payment!.refunds.map((r) => r.amount)).toEqual([30])
+    expect([payment!.status, payment!.transaction_amount_refunded]).toEqual(["approved", 30])
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PARTIALLY_REFUNDED")
+  })
+
+  it("captures once when the connection was cut after Mercado Pago took the payment, asking again under the same key", async () => {
+    const { pay } = await merchant()
+    const before = fake.paymentsCreated()
+    fake.force("payments", { kind: "drop" })
+    const paid = await pay({ amount: 59.9, card: card("APRO") })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    expect(paid.body.status).toBe("paid")
+    expect(paymentPosts(paid.body.chargeId)).toHaveLength(2)
+    expect(fake.paymentsCreated() - before).toBe(1)
+    expect(fake.paymentsOf(paid.body.chargeId).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
+  })
+
+  it("keeps a charge PROCESSING, never FAILED, when Mercado Pago took the payment but never answered", async () => {
+    const { call, pay } = await merchant()
+    // The engine's first attempt and its one retry, each done and cut before the answer.
+    fake.force("payments", { kind: "drop" }, { kind: "drop" })
+    const unknown = await pay({ amount: 25, card: card("APRO") })
+    expect(unknown.status).toBe(502)
+    expect(unknown.body.error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", details: { status: "PROCESSING" } })
+    const { chargeId } = unknown.body.error.details
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PROCESSING")
+    expect(fake.paymentsOf(chargeId).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
+  })
+
+  it("refuses a card whose issuer asks for 3-D Secure, as authentication_required, capturing nothing", async () => {
+    const { call, pay } = await merchant()
+    fake.force("payments", { kind: "challenge" })
+    const refused = await pay({ amount: 450, card: card("APRO") })
+    expect(refused.status).toBe(402)
+    expect(refused.body).toEqual({ success: false, chargeId: expect.any(String), status: "failed", error: "authentication_required" })
+    expect((await call("GET", `/v1/charges/${refused.body.chargeId}`)).body.status).toBe("FAILED")
+    expect(fake.paymentsOf(refused.body.chargeId).map((p) => [p.status, p.captured])).toEqual([["pending", false]])
+  })
+
+  it("refuses a production card charge without the payer's e-mail, which Mercado Pago requires, before calling it", async () => {
+    const { pay } = await merchant()
+    const calls = fake.calls.length
+    const { email: _, ...anonymous } = customer
+    const refused = await pay({ amount: 10, card: card("APRO"), customer: anonymous })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.code).toBe("INVALID_DATA")
+    expect(JSON.stringify(refused.body)).toContain("customer.email")
+    expect(fake.calls.length).toBe(calls)
+  })
+
+  it("keeps a sandbox account's cards on the sandbox's card table: Mercado Pago is never called", async () => {
+    const { call, pay } = await merchant(true)
+    const calls = fake.calls.length
+    const approved = await pay({ amount: 10, card: { ...card("APRO"), number: "4111111111111111" } })
+    expect(approved.body).toMatchObject({ status: "paid", chargeId: expect.stringMatching(/^SANDBOX_cha_/) })
+    const declined = await pay({ amount: 10, card: { ...card("APRO"), number: "4000000000000004" } })
+    expect([declined.status, declined.body.error]).toEqual([402, "insufficient_funds"])
+    const pm = await call("POST", "/v1/payment-methods", { card: { ...card("APRO"), number: "4111111111111111" } })
+    expect(pm.status).toBe(201)
+    expect((await call("POST", "/v1/wallet/refunds", { chargeId: approved.body.chargeId, amount: 5 })).body.status).toBe("CONFIRMED")
+    expect(fake.calls.length).toBe(calls)
+    // The same engine's production accounts do reach it.
+    await (await merchant()).pay({ amount: 10, card: card("APRO") })
+    expect(fake.calls.length).toBeGreaterThan(calls)
+  })
+
+  it("leaves a billing run's card cycles PROCESSING on an unknown outcome, and the stalled-card job settles them by asking again", async () => {
+    const { accountId } = await seedDueSubscriptions(engine, 9)
+    const sql = <A extends object>(query: string) => engine.run(Effect.flatMap(SqlClient.SqlClient, (s) => s.unsafe<A>(query)))
+    const cardCharges = () =>
+      sql<{ status: string; n: string }>(`SELECT c.status, count(*) AS n FROM charges c JOIN billing_cycles b ON b.charge_id = c.id
+        WHERE c.account_id = '${accountId}' AND c.payment_type = 'CREDIT_CARD' AND b.cycle_number = 2 AND c.subscription_id LIKE 'SANDBOX_sub_CLONE%'
+        GROUP BY c.status ORDER BY c.status`).then((rows) => rows.map((r) => [r.status, Number(r.n)]))
+    // Every authorization of the batch gets no outcome (the account is a sandbox one: the test's acquirer stands in front of the engine's).
+    const silent = Effect.map(Acquirer, (engines) => Acquirer.of({ ...engines, authorize: () => Effect.succeed({ _tag: "Unknown", reason: "no answer" }) }))
+    await engine.run(Effect.flatMap(silent, (acquirer) => Billing.issueDueCycles(100).pipe(Effect.provideService(Acquirer, acquirer))))
+    // 9 clones of 9 templates, 3 of them by card, each with its second cycle due today.
+    expect(await cardCharges()).toEqual([["PROCESSING", 3]])
+    // Their claims run out (a minute, in real time); the stalled-card job asks the engine's acquirer again.
+    await sql(`UPDATE billing_cycles SET claimed_until = now() - interval '1 second' WHERE status = 'PROCESSING'`)
+    expect(await engine.run(Billing.resumeStalledCards(100))).toBe(3)
+    expect(await cardCharges()).toEqual([["PAID", 3]])
+  })
+
+  it("keeps the card number and CVV out of every row of every table and out of every log line", async () => {
+    // One more production charge by a tokenized card, so payment methods have a row too.
+    const { call } = await merchant()
+    const pm = await call("POST", "/v1/payment-methods", { card: card("APRO") })
+    expect(pm.status, JSON.stringify(pm.body)).toBe(201)
+    const tables = await engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`))
+    expect(tables.length).toBeGreaterThan(10)
+    const rows = await engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.forEach(tables, ({ name }) => sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(name)} t`)))
+    const stored = rows.flat().map(({ row }) => row)
+    // The charges above are stored (their card's first six and last four), and nothing more of the card.
+    expect(stored.some((row) => row.includes('"5682"'))).toBe(true)
+    // The CVV as a value of its own (quoted, or bare between separators), not three digits inside a timestamp or an id.
+    const cvv = new RegExp(`(?<=^|["\\s:,=\\[{(])${CVV}(?=$|["\\s,\\]})])`)
+    expect(stored.filter((row) => row.includes(PAN))).toEqual([])
+    expect(stored.filter((row) => cvv.test(row))).toEqual([])
+    expect(logs.lines.length).toBeGreaterThan(0)
+    expect(logs.lines.filter((line) => line.includes(PAN))).toEqual([])
+    expect(logs.lines.filter((line) => cvv.test(line))).toEqual([])
+    // Mercado Pago got them, on its card token route alone.
+    const carrying = fake.calls.filter((c) => c.text.includes(PAN))
+    expect(carrying.length).toBeGreaterThan(0)
+    expect(new Set(carrying.map((c) => c.path))).toEqual(new Set(["/v1/card_tokens"]))
+  })
+})
