@@ -51,6 +51,7 @@ describe("examples", () => {
     const decoded = await Effect.runPromise(decodeProvidersFile(file))
     expect(decoded.pix.map((psp) => [psp.name, psp.profile])).toEqual([["efi", "efi"]])
     expect(decoded.pix[0]!.clientSecret).toEqual({ env: "EFI_CLIENT_SECRET" })
+    expect(decoded.nfse).toEqual({ provider: "nacional", ambiente: "producao" })
   })
 
   it("embed.ts opens an account and creates and reads a Pix charge", async () => {
