@@ -327,7 +327,10 @@ export const notaPdf = Effect.fn("Notas.pdf")(function*(id: string) {
 export const notaXml = Effect.fn("Notas.xml")(function*(id: string) {
   const { account } = yield* Caller
   const nota = yield* notaOf(account.id, id)
-  if (nota.xml === null) return yield* new NfNotAuthorized({ message: `A nota ${id} ainda não foi enviada à prefeitura`, details: { status: nota.status } })
+  // Empty: nothing was sent (a DPS the engine could not build, or a municipal note of the sandbox city, which writes no RPS).
+  if (nota.xml === null || nota.xml === "") {
+    return yield* new NfNotAuthorized({ message: `A nota ${id} não tem XML: nada foi enviado à prefeitura`, details: { status: nota.status } })
+  }
   return { nota, xml: nota.xml }
 })
 
