@@ -349,7 +349,9 @@ export const resendNota = Effect.fn("Notas.resend")(function*(id: string, reques
       body: `Segue a nota fiscal de serviço número ${nota.numero} (${nota.descricao}).`,
       attachments: [
         { filename: `nfse-${nota.numero}.pdf`, contentType: "application/pdf", content: pdf },
-        { filename: `nfse-${nota.numero}.xml`, contentType: "application/xml", content: new TextEncoder().encode(nota.xml ?? "") }
+        ...(nota.xml === null || nota.xml === ""
+          ? []
+          : [{ filename: `nfse-${nota.numero}.xml`, contentType: "application/xml", content: new TextEncoder().encode(nota.xml) }])
       ]
     })), { discard: true })
   return { success: true, invoiceId: nota.invoiceId, emails: recipients }
