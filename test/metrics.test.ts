@@ -51,7 +51,7 @@ describe("metrics", () => {
     expect(sample(body, "http_server_request_duration_seconds_bucket", { route: "/healthz", method: "GET", le: "+Inf" })).toBe(3)
   })
 
-  it("counts webhook deliveries by outcome and event", async () => {
+  it("counts webhook deliveries by outcome and event, and each committed payment once with its amount", async () => {
     const account = await engine.createAccount()
     const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
     const post = (path: string, body?: unknown) => fetch(`${engine.baseUrl}${path}`, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -69,6 +69,9 @@ describe("metrics", () => {
       const body = await (await fetch(`${engine.baseUrl}/metrics`)).text()
       expect(sample(body, "billing_webhook_deliveries_total", { outcome: "delivered", event: "payment.success" })).toBe(1)
       expect(sample(body, "billing_webhook_deliveries_total", { outcome: "failed", event: "payment.success" })).toBe(1)
+      // The money counters: the one committed payment, once however many registrations took it, R$ 5.00 in centavos.
+      expect(sample(body, "billing_events_total", { event: "payment.success", method: "PIX" })).toBe(1)
+      expect(sample(body, "billing_event_amount_centavos_total", { event: "payment.success", method: "PIX" })).toBe(500)
     } finally {
       await receiver.close()
       await failing.close()

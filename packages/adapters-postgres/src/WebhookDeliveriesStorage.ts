@@ -59,7 +59,7 @@ const insertMany = ({ sql }: DeliveryTable): Service["insertMany"] => (rows) =>
 
 /** Turns outbox events into deliveries, one per active registration that takes the event. */
 const fanOut = ({ sql }: DeliveryTable): Service["fanOut"] => (limit, { namedOnly, at }) =>
-  orDie(sql<{ events: string }>`
+  orDie(sql<{ event: string; method: string | null; count: string; amount: string }>`
     WITH events AS (
       SELECT id, account_id, event, body, created_at FROM outbox
       WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -77,7 +77,11 @@ const fanOut = ({ sql }: DeliveryTable): Service["fanOut"] => (limit, { namedOnl
       ORDER BY e.id, w.created_at, w.id
       RETURNING 1
     )
-    SELECT count(*)::text AS events FROM marked`).pipe(Effect.map((rows) => Number(rows[0]!.events)))
+    SELECT e.event, e.body::jsonb ->> 'paymentMethod' AS method, count(*)::text AS count,
+      coalesce(sum(round((e.body::jsonb ->> 'amount')::numeric * 100)) FILTER (WHERE jsonb_typeof(e.body::jsonb -> 'amount') = 'number'), 0)::text AS amount
+    FROM events e JOIN marked m ON m.id = e.id GROUP BY 1, 2`).pipe(
+    Effect.map((rows) => rows.map((r) => ({ event: r.event, method: r.method, count: Number(r.count), amount: Number(r.amount) })))
+  )
 
 /** Leases due deliveries, at most `room` per registration, one ordering key's deliveries in order. */
 const lease = ({ sql, columns }: DeliveryTable): Service["lease"] => ({ limit, room, now, leaseUntil }) => {

@@ -35,6 +35,15 @@ export interface DeliveryRoom {
 /** A registration's deliveries: attempts delivered and failed so far, in flight, waiting, and since when the oldest waits. */
 export type DeliveryCounters = typeof WebhookDetailView.fields.deliveries.Type
 
+/** Events fanned out in one statement, by name and payment method. */
+export interface FannedOutEvents {
+  readonly event: string
+  readonly method: string | null
+  readonly count: number
+  /** The sum of the events' `amount` (centavos); 0 for events without one. */
+  readonly amount: number
+}
+
 export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   readonly insertMany: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
   /**
@@ -43,9 +52,12 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
    * (an empty `events` list takes every event but `namedOnly`, those a
    * registration gets only by naming them), each keyed by the subscription or charge it is about, and the
    * events marked processed. Claims with `SKIP LOCKED`, so any number of
-   * workers fan out at once. Returns how many events it took.
+   * workers fan out at once. Returns the events it took, counted by name
+   * and payment method (the body's `paymentMethod`, when it has one) with
+   * the sum of their `amount`s in centavos: what the money counters of
+   * `/metrics` count, each committed event once.
    */
-  readonly fanOut: (limit: number, options: { readonly namedOnly: readonly [string, ...Array<string>]; readonly at: Date }) => Effect.Effect<number>
+  readonly fanOut: (limit: number, options: { readonly namedOnly: readonly [string, ...Array<string>]; readonly at: Date }) => Effect.Effect<ReadonlyArray<FannedOutEvents>>
   /**
    * Leases up to `limit` due deliveries (pending, or sending under a lease
    * that ran out: a worker died mid-delivery), fairly: every registration's

@@ -19,7 +19,7 @@
 import { Clock, Effect, Metric, Option } from "effect"
 import { NamedOnlyEventNames } from "../domain/Events.ts"
 import type { WebhookDelivery, WebhookRegistration } from "../domain/Webhook.ts"
-import { type DeliveryOutcome, type DeliveryRoom, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
+import { type DeliveryOutcome, type DeliveryRoom, type FannedOutEvents, WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
 import { WebhookTransport } from "../ports/WebhookTransport.ts"
 import { signWebhookEffect } from "./Signature.ts"
@@ -36,8 +36,34 @@ export const DELIVERY_LEASE_MILLIS = 10_000
 /** Fans out up to `limit` outbox events; returns how many events it took. */
 export const fanOut = Effect.fn("Delivery.fanOut")(function*(limit: number) {
   const at = new Date(yield* Clock.currentTimeMillis)
-  return yield* (yield* WebhookDeliveries).fanOut(limit, { namedOnly: NamedOnlyEventNames, at })
+  const fanned = yield* (yield* WebhookDeliveries).fanOut(limit, { namedOnly: NamedOnlyEventNames, at })
+  yield* countEvents(fanned)
+  return fanned.reduce((sum, group) => sum + group.count, 0)
 })
+
+const eventsCommitted = Metric.counter("billing_events_total", {
+  description: "Events committed (charges created, payments, refunds, subscriptions…), by event and payment method, each counted once when fanned out",
+  incremental: true
+})
+
+const eventAmounts = Metric.counter("billing_event_amount_centavos_total", {
+  description: "The amounts events carry (a payment's, a refund's), in centavos, by event and payment method",
+  incremental: true
+})
+
+/**
+ * The money counters: each committed event once, when the worker fans it out
+ * (an event of a transaction that rolled back never is), so a payment or a
+ * refund counts once however many workers and receivers there are.
+ */
+const countEvents = (fanned: ReadonlyArray<FannedOutEvents>) =>
+  Effect.forEach(fanned, ({ amount, count, event, method }) => {
+    const attributes = { event, method: method ?? "none" }
+    return Effect.all([
+      Metric.update(Metric.withAttributes(eventsCommitted, attributes), count),
+      amount === 0 ? Effect.void : Metric.update(Metric.withAttributes(eventAmounts, attributes), amount)
+    ], { discard: true })
+  }, { discard: true })
 
 /** The headers of one POST: signature over the exact body, plus the static token when configured. */
 // Untraced: it runs for every delivery, thousands a second.
