@@ -3,7 +3,10 @@
  * the Prometheus text a scraper reads, with requests counted by route
  * template (never the raw path), method and status class, and timed.
  */
+import { Billing } from "@billing/core"
 import { chargesPass, deliveryPass } from "@billing/worker"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
@@ -11,9 +14,9 @@ import { startReceiver } from "./support/Receiver.ts"
 /** The value of the sample `name{labels}` in a Prometheus text body (labels in any order), or undefined. */
 const sample = (body: string, name: string, labels: Record<string, string>): number | undefined => {
   for (const line of body.split("\n")) {
-    const match = line.match(/^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} (\S+)$/)
+    const match = line.match(/^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/)
     if (match === null || match[1] !== name) continue
-    const found = Object.fromEntries([...match[2]!.matchAll(/([a-zA-Z_]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
+    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/([a-zA-Z_]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
     if (Object.entries(labels).every(([key, value]) => found[key] === value) && Object.keys(found).length === Object.keys(labels).length) {
       return Number(match[3])
     }
@@ -76,6 +79,38 @@ describe("metrics", () => {
       await receiver.close()
       await failing.close()
     }
+  })
+
+  it("reads every queue's backlog when scraped: events waiting to fan out, deliveries due, cycles and notes", async () => {
+    const account = await engine.createAccount()
+    const headers = { authorization: `Bearer ${await engine.token(account)}`, "content-type": "application/json" }
+    const post = (path: string, body?: unknown) => fetch(`${engine.baseUrl}${path}`, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    expect((await post("/v1/users/webhooks", { url: "http://127.0.0.1:9/never", events: ["payment.success"] })).status).toBe(201)
+    const { chargeId } = await (await post("/v1/charges/pix", { amount: 7 })).json()
+    expect((await post(`/v1/wallet/pay/${chargeId}`)).status).toBe(200)
+    await engine.run(chargesPass())
+    const count = (query: string) =>
+      engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ n: string }>(query))).then((rows) => Number(rows[0]!.n))
+    const scrape = async () => await (await fetch(`${engine.baseUrl}/metrics`)).text()
+
+    const events = await count("SELECT count(*)::text AS n FROM outbox WHERE processed_at IS NULL")
+    expect(events).toBeGreaterThanOrEqual(1)
+    const before = await scrape()
+    expect(sample(before, "billing_backlog", { queue: "webhook.events" })).toBe(events)
+    const age = sample(before, "billing_backlog_oldest_seconds", { queue: "webhook.events" })!
+    expect(age).toBeGreaterThanOrEqual(0)
+    expect(age).toBeLessThan(600)
+    expect(sample(before, "billing_backlog", { queue: "cycles.issue" })).toBe(0)
+    expect(sample(before, "billing_backlog", { queue: "notas.due" })).toBe(0)
+    expect(sample(before, "billing_backlog_oldest_seconds", { queue: "notas.unanswered" })).toBe(0)
+
+    while ((await engine.run(Billing.fanOut(100))) > 0) { /* drain the outbox */ }
+    const after = await scrape()
+    expect(sample(after, "billing_backlog", { queue: "webhook.events" })).toBe(0)
+    const due = await count("SELECT count(*)::text AS n FROM webhook_deliveries WHERE status = 'pending' AND lease_until IS NULL")
+    expect(due).toBeGreaterThanOrEqual(1)
+    expect(sample(after, "billing_backlog", { queue: "webhook.deliveries" })).toBe(due)
+    expect(sample(after, "billing_webhook_deliveries_in_flight", {})).toBe(0)
   })
 
   it("answers /metrics only to its bearer token when one is set", async () => {

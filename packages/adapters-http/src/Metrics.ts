@@ -11,8 +11,8 @@
  * answer only `Authorization: Bearer <token>` (Prometheus' `authorization`
  * setting), compared in constant time.
  */
-import { constantTimeEqual } from "@billing/core"
-import { Effect, Layer, Metric } from "effect"
+import { Billing, constantTimeEqual } from "@billing/core"
+import { type Context, Effect, Layer, Metric } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 
@@ -37,16 +37,31 @@ export const recordRequest = (request: { readonly route: string; readonly method
     Metric.update(Metric.withAttributes(duration, { route: request.route, method: request.method }), request.seconds)
   ], { discard: true })
 
+/** The services a scrape's backlog reading needs (the database's ports). */
+type BacklogServices = Effect.Services<ReturnType<typeof Billing.recordBacklog>>
+
+/**
+ * Reads the queues' backlogs into their gauges before a scrape is written;
+ * a database slower than 2 s (or down) costs the gauges' freshness, not the
+ * scrape: the rest is still served, and `/readyz` tells the database's state.
+ */
+const refreshBacklog = (services: Context.Context<BacklogServices>) =>
+  Billing.recordBacklog().pipe(
+    Effect.provideContext(services),
+    Effect.timeout("2 seconds"),
+    Effect.catchCause((cause) => Effect.logWarning("metrics: the backlog could not be read", cause))
+  )
+
 /** `GET /metrics`; with `token`, only for `Authorization: Bearer <token>` (else 401). */
 export const MetricsLive = (options: { readonly token?: string | undefined } = {}) =>
-  options.token === undefined || options.token === ""
-    ? PrometheusMetrics.layerHttp({ path: "/metrics" })
-    : Layer.effectDiscard(Effect.gen(function*() {
-      const router = yield* HttpRouter.HttpRouter
-      const expected = `Bearer ${options.token}`
-      yield* router.add("GET", "/metrics", Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        if (!constantTimeEqual(request.headers.authorization ?? "", expected)) return HttpServerResponse.empty({ status: 401 })
-        return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
-      }))
+  Layer.effectDiscard(Effect.gen(function*() {
+    const router = yield* HttpRouter.HttpRouter
+    const services = yield* Effect.context<BacklogServices>()
+    const expected = options.token === undefined || options.token === "" ? undefined : `Bearer ${options.token}`
+    yield* router.add("GET", "/metrics", Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (expected !== undefined && !constantTimeEqual(request.headers.authorization ?? "", expected)) return HttpServerResponse.empty({ status: 401 })
+      yield* refreshBacklog(services)
+      return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
     }))
+  }))

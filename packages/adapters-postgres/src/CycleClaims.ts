@@ -103,6 +103,23 @@ const countWhere = (sql: SqlClient.SqlClient, condition: Fragment) =>
 export const countDue = (sql: SqlClient.SqlClient): Subscriptions["Service"]["countDue"] => (job, scope, clock) =>
   countWhere(sql, claimable(sql, job, scope, clock))
 
+/**
+ * What `job` has waiting in every account without a test clock: its due
+ * cycles counted up to `cap` (a backlog past it is reported as `cap`: a
+ * scrape must stay cheap with a million due), and the earliest day (or
+ * instant, in ISO 8601 as `to_json` writes it) in its claim order, read by
+ * walking the job's index.
+ */
+export const backlog = (sql: SqlClient.SqlClient): Subscriptions["Service"]["backlog"] => (job, clock, cap) => {
+  const condition = claimable(sql, job, { accountId: null }, clock)
+  return orDie(sql<{ due: string; oldest: string | null }>`SELECT
+    (SELECT count(*) FROM (SELECT 1 FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id WHERE ${condition} LIMIT ${cap}) t)::text AS due,
+    (SELECT to_json(${claimOrder(sql, job)}) #>> '{}' FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id WHERE ${condition}
+      ORDER BY ${claimOrder(sql, job)} LIMIT 1) AS oldest`).pipe(
+    Effect.map((rows) => ({ due: Number(rows[0]?.due ?? 0), oldest: rows[0]?.oldest ?? null }))
+  )
+}
+
 export const countHeld = (sql: SqlClient.SqlClient): Subscriptions["Service"]["countHeld"] => (job, scope, clock) => {
   const methods = heldMethodsOf(scope)
   return methods.length === 0 ? Effect.succeed(0) : countWhere(sql, sql`${dueNow(sql, job, scope, clock)} AND ${held(sql, methods)}`)

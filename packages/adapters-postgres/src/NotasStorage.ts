@@ -165,6 +165,17 @@ export const NotasStorageLive = Layer.effect(Notas, Effect.gen(function*() {
         RETURNING s.account_id AS "accountId", s.charge_id AS "chargeId", s.config_id AS "configId", s.due_at AS "dueAt"`).pipe(
         Effect.flatMap(decodeSchedules)
       ),
+    backlog: (now, cap) =>
+      orDie(sql<{ due: string; oldest_due: Date | null; unanswered: string; oldest_unanswered: Date | null }>`SELECT
+        (SELECT count(*) FROM (SELECT 1 FROM nota_schedules WHERE due_at <= ${now} LIMIT ${cap}) t)::text AS due,
+        (SELECT min(due_at) FROM nota_schedules WHERE due_at <= ${now}) AS oldest_due,
+        (SELECT count(*) FROM (SELECT 1 FROM notas WHERE status IN ${constants(sql, NotaTransitions.sent.from)} LIMIT ${cap}) t)::text AS unanswered,
+        (SELECT min(issued_at) FROM notas WHERE status IN ${constants(sql, NotaTransitions.sent.from)}) AS oldest_unanswered`).pipe(
+        Effect.map(([row]) => ({
+          due: { due: Number(row!.due), oldest: row!.oldest_due?.toISOString() ?? null },
+          unanswered: { due: Number(row!.unanswered), oldest: row!.oldest_unanswered?.toISOString() ?? null }
+        }))
+      ),
     nextDue: (accountId, after) =>
       orDie(sql<{ at: Date | null }>`SELECT min(due_at) AS at FROM nota_schedules WHERE account_id = ${accountId} AND due_at > ${after}`).pipe(
         Effect.map((rows) => Option.fromNullishOr(rows[0]?.at))

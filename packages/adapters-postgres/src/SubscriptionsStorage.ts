@@ -41,7 +41,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, Int8, jsonColumn, jsonText, withoutSeq, withSeq } from "./Rows.ts"
-import { claimDue, countDue, countHeld, expireClaims, nextWorkDay } from "./CycleClaims.ts"
+import { backlog, claimDue, countDue, countHeld, expireClaims, nextWorkDay } from "./CycleClaims.ts"
 import { constants, containsPattern, insertRecords, orDie } from "./Statements.ts"
 
 type Service = Subscriptions["Service"]
@@ -765,6 +765,7 @@ const cycleRows = (tables: SubscriptionTables) => {
     claimDue: claimDue(tables.sql),
     expireClaims: expireClaims(tables.sql),
     countDue: countDue(tables.sql),
+    backlog: backlog(tables.sql),
     countHeld: countHeld(tables.sql),
     findBillable: findBillable(tables),
     lockMany: lockMany(tables),

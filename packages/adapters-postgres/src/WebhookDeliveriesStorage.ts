@@ -83,6 +83,26 @@ const fanOut = ({ sql }: DeliveryTable): Service["fanOut"] => (limit, { namedOnl
     Effect.map((rows) => rows.map((r) => ({ event: r.event, method: r.method, count: Number(r.count), amount: Number(r.amount) })))
   )
 
+/**
+ * The pipeline's waiting work: unprocessed outbox events and due deliveries,
+ * each counted up to `cap` and dated by its oldest, and the deliveries under
+ * a live lease. Each count walks a partial index (the outbox's unprocessed,
+ * the deliveries' queue) no further than `cap` rows.
+ */
+const backlog = ({ sql }: DeliveryTable): Service["backlog"] => (now, cap) =>
+  orDie(sql<{ events: string; oldest_event: Date | null; due: string; oldest_due: Date | null; in_flight: string }>`SELECT
+    (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE processed_at IS NULL LIMIT ${cap}) t)::text AS events,
+    (SELECT min(created_at) FROM (SELECT created_at FROM outbox WHERE processed_at IS NULL ORDER BY id LIMIT 1) t) AS oldest_event,
+    (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries q WHERE ${due(sql, now)} LIMIT ${cap}) t)::text AS due,
+    (SELECT min(created_at) FROM (SELECT created_at FROM webhook_deliveries q WHERE ${due(sql, now)} ORDER BY seq LIMIT 1) t) AS oldest_due,
+    (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries q WHERE q.status = 'pending' AND q.lease_until >= ${now} LIMIT ${cap}) t)::text AS in_flight`).pipe(
+    Effect.map(([row]) => ({
+      events: { due: Number(row!.events), oldest: row!.oldest_event?.toISOString() ?? null },
+      deliveries: { due: Number(row!.due), oldest: row!.oldest_due?.toISOString() ?? null },
+      inFlight: Number(row!.in_flight)
+    }))
+  )
+
 /** Leases due deliveries, at most `room` per registration, one ordering key's deliveries in order. */
 const lease = ({ sql, columns }: DeliveryTable): Service["lease"] => ({ limit, room, now, leaseUntil }) => {
   const roomRows = room.of.size === 0
@@ -187,6 +207,7 @@ export const WebhookDeliveriesStorageLive = Layer.effect(WebhookDeliveries, Effe
     release: release(table),
     completeMany: completeMany(table),
     counters: counters(table),
+    backlog: backlog(table),
     find: (accountId, id) =>
       orDie(sql`SELECT ${table.columns} FROM webhook_deliveries WHERE account_id = ${accountId} AND id = ${id}`).pipe(
         Effect.flatMap(decodeDeliveries),

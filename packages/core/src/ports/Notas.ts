@@ -1,3 +1,4 @@
+import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { Nota, NotaStatus } from "../domain/Nota.ts"
 import type { RunScope } from "../domain/RunScope.ts"
@@ -88,6 +89,8 @@ export class Notas extends Context.Service<Notas, {
   readonly claimDue: (now: Date, leaseUntil: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<NotaSchedule>>
   /** The earliest instant after `after` at which a note of `accountId` comes due (its test clock's next stop). */
   readonly nextDue: (accountId: string, after: Date) => Effect.Effect<Option.Option<Date>>
+  /** The notes due by their timing and not emitted, and the notes the city has not answered (unknown outcomes), for the metrics. */
+  readonly backlog: (now: Date, cap: number) => Effect.Effect<{ readonly due: Backlog; readonly unanswered: Backlog }>
   /** The charge that `id` (a charge id, or a subscription invoice's) names on the account. */
   readonly subjectOf: (accountId: string, id: string) => Effect.Effect<Option.Option<NotaSubject>>
   /** The configuration recorded for a charge, if any. */

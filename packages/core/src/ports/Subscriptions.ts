@@ -3,6 +3,7 @@
  * changes are conditional updates, as for charges: `transition` moves a
  * subscription only from the statuses its table row allows.
  */
+import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type {
   BillableSubscription,
@@ -163,6 +164,12 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly expireClaims: (refs: ReadonlyArray<CycleRef>, leaseUntil: Date, at: Date) => Effect.Effect<void>
   /** How many cycles `claimDue` could claim for `job` now (a long run's progress). */
   readonly countDue: (job: BillingJobName, scope: RunScope, clock: ClaimClock) => Effect.Effect<number>
+  /**
+   * What `job` has waiting in every account without a test clock, for the
+   * metrics: its due cycles counted up to `cap`, and the earliest value of
+   * its claim order (a `YYYY-MM-DD` day, or an instant's text), or null.
+   */
+  readonly backlog: (job: BillingJobName, clock: ClaimClock, cap: number) => Effect.Effect<Backlog>
   /** How many cycles due for `job` now the scope's `heldMethods` leave (production accounts without the provider). */
   readonly countHeld: (job: BillingJobName, scope: RunScope, clock: ClaimClock) => Effect.Effect<number>
   /**

@@ -1,3 +1,4 @@
+import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { DeliveryStatus, WebhookDelivery, WebhookDetailView } from "../domain/Webhook.ts"
 
@@ -44,6 +45,13 @@ export interface FannedOutEvents {
   readonly amount: number
 }
 
+/** The webhook pipeline's waiting work: events not fanned out yet, deliveries due, deliveries leased to a worker now. */
+export interface DeliveryBacklog {
+  readonly events: Backlog
+  readonly deliveries: Backlog
+  readonly inFlight: number
+}
+
 export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   readonly insertMany: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
   /**
@@ -88,4 +96,6 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
     accountId: string,
     options: { readonly limit: number; readonly after: string | null; readonly event: string | null; readonly status: string | null }
   ) => Effect.Effect<DeliveryPage>
+  /** The pipeline's waiting work at `now`, each count up to `cap`, for the metrics. */
+  readonly backlog: (now: Date, cap: number) => Effect.Effect<DeliveryBacklog>
 }>()("@billing/core/ports/WebhookDeliveries") {}
