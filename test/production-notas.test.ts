@@ -103,6 +103,11 @@ describe("production fiscal notes on the national system (fake Sefin Nacional)",
     expect(pdf.status).toBe(200)
     expect(new TextDecoder().decode(pdf.bytes.slice(0, 5))).toBe("%PDF-")
     expect(fake.takeCalls().map((c) => `${c.method} ${c.path}`)).toContain(`GET /danfse/${chave}`)
+    // The calls to the national system, as an operator scrapes them: one emission, one DANFSe, both answered.
+    const metrics = await (await fetch(`${engine.baseUrl}/metrics`)).text()
+    expect(metrics).toContain('billing_provider_calls_total{provider="nfse",operation="issue",outcome="ok"} 1')
+    expect(metrics).toContain('billing_provider_calls_total{provider="nfse",operation="pdf",outcome="ok"} 1')
+    expect(metrics).toMatch(/billing_provider_call_duration_seconds_count\{provider="nfse",operation="issue"\} 1/)
   })
 
   it("records the system's refusal in nf.errors and sends the mended note under a new DPS number", async () => {

@@ -7,6 +7,7 @@
  */
 import { assert, it } from "@effect/vitest"
 import { cents, PixProvider } from "@billing/core"
+import { PrometheusMetrics } from "effect/observability"
 import { Effect, Layer, Schedule } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect } from "vitest"
 import { FAILURES_TO_OPEN } from "../src/failover/Circuit.ts"
@@ -77,6 +78,10 @@ describe("the failover across PSPs", () => {
     withFailover((provider) =>
       Effect.gen(function*() {
         yield* openFirstCircuit(provider)
+        // The operator sees it: the first PSP's circuit open, the second's closed.
+        const opened = yield* PrometheusMetrics.format()
+        assert.include(opened, 'billing_psp_circuit_open{psp="fake-a"} 1')
+        assert.include(opened, 'billing_psp_circuit_open{psp="fake-b"} 0')
 
         const skipped = registration()
         assert.strictEqual((yield* provider.createCharge(skipped)).psp, "fake-b")
@@ -89,6 +94,7 @@ describe("the failover across PSPs", () => {
         assert.deepStrictEqual([probed.psp, callsAt(a), callsAt(b)], ["fake-a", [`PUT /cob/BLNG${probe.txid}`], []])
         assert.strictEqual(probed.emv, a.book.cobs.get(`BLNG${probe.txid}`)!.pixCopiaECola)
 
+        assert.include(yield* PrometheusMetrics.format(), 'billing_psp_circuit_open{psp="fake-a"} 0')
         // Closed again: the next charge goes to the first PSP without a wait.
         const next = registration()
         assert.strictEqual((yield* provider.createCharge(next)).psp, "fake-a")

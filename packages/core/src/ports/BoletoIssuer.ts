@@ -1,3 +1,4 @@
+import { metered } from "../metrics/ProviderMetrics.ts"
 import { Context, type Effect, Schema } from "effect"
 import type { Account } from "../domain/Account.ts"
 import type { Cents } from "../money/Money.ts"
@@ -121,7 +122,8 @@ export class BoletoIssuer extends Context.Service<BoletoIssuer, {
    * registers a real account's boleto.
    */
   static readonly byEnvironment = (sandbox: BoletoIssuer["Service"], production: BoletoIssuer["Service"]): BoletoIssuer["Service"] => {
-    const of = (receiver: Account) => (receiver.sandbox ? sandbox : production)
+    const live = metered("boleto", production)
+    const of = (receiver: Account) => (receiver.sandbox ? sandbox : live)
     return {
       issue: (request) => of(request.receiver).issue(request),
       writeOff: (boleto) => of(boleto.receiver).writeOff(boleto),

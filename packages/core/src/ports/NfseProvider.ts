@@ -1,3 +1,4 @@
+import { metered } from "../metrics/ProviderMetrics.ts"
 import { Context, Effect, Option, Schema } from "effect"
 import type { NfseConfig, NfseStandard, StoredCertificate } from "../domain/NfseConfig.ts"
 import type { NotaError, NotaToIssue } from "../domain/Nota.ts"
@@ -66,13 +67,17 @@ export class NfseProvider extends Context.Service<NfseProvider, {
    * Sandbox accounts' notes to `sandbox`, production accounts' to
    * `production`: a sandbox city never issues a real account's note.
    */
-  static readonly byEnvironment = (sandbox: NfseProvider["Service"], production: NfseProvider["Service"]): NfseProvider["Service"] => ({
-    issue: (config, nota) => (nota.sandbox ? sandbox : production).issue(config, nota),
-    outcome: (config, nota) => (nota.sandbox ? sandbox : production).outcome(config, nota),
-    cancel: (config, nota, reason) => (nota.sandbox ? sandbox : production).cancel(config, nota, reason),
-    pdf: (config, nota) => (nota.sandbox ? sandbox : production).pdf(config, nota),
-    cityStandard: (request) => (request.sandbox ? sandbox : production).cityStandard(request)
-  })
+  static readonly byEnvironment = (sandbox: NfseProvider["Service"], production: NfseProvider["Service"]): NfseProvider["Service"] => {
+    const live = metered("nfse", production)
+    const of = (isSandbox: boolean) => (isSandbox ? sandbox : live)
+    return {
+      issue: (config, nota) => of(nota.sandbox).issue(config, nota),
+      outcome: (config, nota) => of(nota.sandbox).outcome(config, nota),
+      cancel: (config, nota, reason) => of(nota.sandbox).cancel(config, nota, reason),
+      pdf: (config, nota) => of(nota.sandbox).pdf(config, nota),
+      cityStandard: (request) => of(request.sandbox).cityStandard(request)
+    }
+  }
 
   /** No city for production accounts (the `ProviderGate` refuses them before any call; this answers if one slips through). */
   static readonly none: NfseProvider["Service"] = {

@@ -1,3 +1,4 @@
+import { metered } from "../metrics/ProviderMetrics.ts"
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { Account } from "../domain/Account.ts"
 import type { PixKey } from "../domain/Withdrawal.ts"
@@ -110,7 +111,8 @@ export class PixProvider extends Context.Service<PixProvider, {
    * engine serves both, and a sandbox layer never decides a real payment.
    */
   static readonly byEnvironment = (sandbox: PixProvider["Service"], production: PixProvider["Service"]): PixProvider["Service"] => {
-    const of = (account: Account) => (account.sandbox ? sandbox : production)
+    const live = metered("pix", production)
+    const of = (account: Account) => (account.sandbox ? sandbox : live)
     return PixProvider.of({
       createCharge: (input) => of(input.receiver).createCharge(input),
       createRecurrence: (input) => of(input.receiver).createRecurrence(input),

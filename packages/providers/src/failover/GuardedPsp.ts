@@ -4,7 +4,7 @@
  * What a failure says is read once here (`failureKind`), for the circuit and
  * for the failover's choice of moving on or not.
  */
-import { Cause, Clock, Effect, Exit, Option, Ref, Schema } from "effect"
+import { Cause, Clock, Effect, Exit, Metric, Option, Ref, Schema } from "effect"
 import type { PixApiClient } from "../pix/PixApiClient.ts"
 import { admit, CLOSED, type CircuitState, COOL_DOWN_MILLIS, failed, succeeded } from "./Circuit.ts"
 
@@ -68,6 +68,11 @@ export const throughCircuit = <A, E extends { readonly _tag: string }, R>(guarde
       return yield* new CircuitOpen({ psp: guarded.api.psp.name, message: `${guarded.api.psp.name}: skipped, its circuit is open after failures in a row` })
     }
     return yield* call.pipe(Effect.onExit((exit) =>
-      Effect.flatMap(Clock.currentTimeMillis, (end) => Ref.update(guarded.circuit, (current) => afterCall(exit, current, before, end, guarded.coolDownMillis)))
+      Effect.flatMap(Clock.currentTimeMillis, (end) => Ref.updateAndGet(guarded.circuit, (current) => afterCall(exit, current, before, end, guarded.coolDownMillis))).pipe(
+        Effect.flatMap((state) => Metric.update(Metric.withAttributes(circuitOpen, { psp: guarded.api.psp.name }), state._tag === "Closed" ? 0 : 1))
+      )
     ))
   })
+
+/** The operator's view of each PSP's circuit: 1 while it is open or probing (the failover sends charges elsewhere), 0 while closed. */
+const circuitOpen = Metric.gauge("billing_psp_circuit_open", { description: "Whether a PSP's circuit is open (1) or closed (0), by PSP" })
