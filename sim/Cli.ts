@@ -1,0 +1,60 @@
+/**
+ * `npm run simulate -- --seed N --days D`: one run, a line per day, and the
+ * `RESULT` line; exit code 1 on any violation or defect, naming the seed
+ * and the day so that the run can be replayed.
+ */
+import { performance } from "node:perf_hooks"
+import { type DayReport, run, type SimResult } from "./Simulation.ts"
+
+export interface CliOptions {
+  readonly seed: number
+  readonly days: number
+}
+
+/** `--seed N --days D` (also `--seed=N`); 1 and 30 when absent. Answers the options, or what is wrong with `argv`. */
+export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly error: string } => {
+  const values: Record<string, number> = { seed: 1, days: 30 }
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined]
+    const name = flag.replace(/^--/, "")
+    if (!flag.startsWith("--") || !(name in values)) return { error: `unknown argument ${argv[i]}` }
+    const text = inline ?? argv[++i]
+    const n = Number(text)
+    if (text === undefined || text === "" || !Number.isSafeInteger(n) || n < 0) return { error: `--${name} takes a whole number, not ${text ?? "nothing"}` }
+    values[name] = n
+  }
+  return { seed: values.seed!, days: values.days! }
+}
+
+const dayLine = (r: DayReport) => {
+  const c = r.counts
+  const outage = r.outage === undefined ? "" : ` outage=${r.outage.mode}`
+  return `day ${String(r.day).padStart(3)}: operations=${r.operations} charges=${c.charges} paid=${c.paid} refunds=${c.refunds} ` +
+    `subscriptions=${c.subscriptions} invoices=${c.invoices} events=${c.events} delivered=${c.delivered} failed=${c.failed} warnings=${r.warnings.length}${outage}`
+}
+
+const failureReport = (result: SimResult): ReadonlyArray<string> => [
+  `FAILED seed=${result.seed} day=${result.failedDay}`,
+  ...result.violations.map((v) => `  violation ${v.invariant}: ${v.detail}`),
+  ...result.defects.map((d) => `  defect ${d}`),
+  ...result.engineLog.slice(-20).map((l) => `  engine ${l.level}: ${l.message}`),
+  `  replay: npm run simulate -- --seed ${result.seed} --days ${result.days}`
+]
+
+/** Runs the simulation of `argv`; answers the process's exit code. */
+export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
+  const options = parseArgs(argv)
+  if ("error" in options) {
+    console.error(`simulate: ${options.error}\nusage: npm run simulate -- [--seed N] [--days D]`)
+    return 2
+  }
+  const started = performance.now()
+  const result = await run({ ...options, onDay: (r) => console.log(dayLine(r)) })
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  const failed = result.failedDay !== null
+  if (failed) for (const line of failureReport(result)) console.log(line)
+  const faults = Object.entries(result.faults).map(([k, v]) => `${k}:${v}`).join(",")
+  console.log(`faults ${faults} receiver accepted=${result.receipts.accepted} failed=${result.receipts.failed} digest=${result.digest}`)
+  console.log(`RESULT simulate seed=${options.seed} days=${options.days} operations=${result.operations} violations=${result.violations.length + result.defects.length} seconds=${seconds}`)
+  return failed ? 1 : 0
+}
