@@ -4,7 +4,7 @@
  * onboarding proposals of the spec will open sub-accounts through the same
  * function once they exist.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Random } from "effect"
 import { Account, type AccountId } from "../domain/Account.ts"
 import { InvalidData, NotFound } from "../domain/Errors.ts"
 import { AllScopes, isScope } from "../domain/Scope.ts"
@@ -14,6 +14,21 @@ import { Accounts } from "../ports/Accounts.ts"
 import { ApiClients } from "../ports/ApiClients.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { isValidDocument, normalizeDocument } from "../brazil/Documents.ts"
+
+/**
+ * A sandbox account's random Pix key (EVP): a version 4 UUID drawn from
+ * Effect's `Random`, so a simulation that seeds it gets the same keys, and
+ * the same BR Codes, on every run. It receives no real payment: no secret
+ * rests on its randomness.
+ */
+const sandboxPixKey = Effect.gen(function*() {
+  const bytes: Array<number> = []
+  for (let i = 0; i < 16; i++) bytes.push(yield* Random.nextIntBetween(0, 255))
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = bytes.map((b) => b.toString(16).padStart(2, "0")).join("")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+})
 
 export interface CreateAccountInput {
   readonly name: string
@@ -61,7 +76,7 @@ export const newAccount = Effect.fn("Accounts.newAccount")(function*(fields: {
     personType: fields.document.length === 11 ? "PF" : "PJ",
     sandbox: fields.sandbox,
     parentId: fields.parentId as AccountId | null,
-    pixKey: fields.sandbox ? crypto.randomUUID() : null,
+    pixKey: fields.sandbox ? yield* sandboxPixKey : null,
     city: "SAO PAULO",
     email: fields.email,
     internal: fields.internal ?? false,
