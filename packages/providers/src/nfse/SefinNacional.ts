@@ -129,6 +129,40 @@ const prepare = (options: SefinNacionalOptions, config: NfseConfig, nota: NotaTo
       })))
 }
 
+/** Cancellation as event e101101, signed like the DPS; a lost answer settled by reading the event back. */
+const makeCancel = (options: SefinNacionalOptions): NfseProvider["Service"]["cancel"] =>
+  Effect.fn("SefinNacional.cancel")(function*(config, nota, reason) {
+    const certificate = certificateOf(config)
+    if (Result.isFailure(certificate)) return { _tag: "Refused" as const, errors: certificate.failure }
+    const chave = nota.chaveAcesso ?? ""
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const event = Result.flatMap(
+      cancelEventXml({ ambiente: options.ambiente, cnpj: config.settings.prestador.cnpj ?? "", chaveAcesso: chave, at, code: options.cancelReasonCode ?? 9, reason }),
+      (built) => signEnveloped(built.xml, "infPedReg", certificate.success, options.signatureAlgorithm)
+    )
+    if (Result.isFailure(event)) return { _tag: "Refused" as const, errors: [{ code: "NF_CANCEL_INVALID", message: event.failure.message }] }
+    return yield* Effect.scoped(Effect.gen(function*() {
+      const session = yield* sefinSession(certificate.success, options)
+      const url = `${options.baseUrl}/nfse/${chave}/eventos`
+      const registered = (answer: SefinAnswer) =>
+        Effect.map(decodeEvent(answer), (event) => ({ _tag: "Canceled" as const, at: processedAt(event.datahoraprocessamento) ?? at }))
+      // The cancellation happens once (request number 1), so the event itself says whether it was registered.
+      const lookUpEvent = session.get(`${url}/${CANCEL_EVENT}/1`)
+      const answer = yield* session.post(url, { pedidoRegistroEventoXmlGZipB64: gzipBase64(event.success) }).pipe(
+        Effect.catchTag("SefinUnreachable", (error) => (error.outcomeUnknown ? Effect.succeed(undefined) : Effect.fail(error)))
+      )
+      if (answer === undefined) {
+        const found = yield* lookUpEvent
+        if (found.status === 200) return yield* registered(found)
+        return yield* unknown(`Sefin Nacional não respondeu ao cancelamento da NFS-e ${chave} e ainda não o tem: resultado desconhecido`)
+      }
+      if (answer.status === 200 || answer.status === 201) return yield* registered(answer)
+      // Asked again after a lost answer, a registered cancellation is refused as a duplicate: the event tells.
+      const first = yield* lookUpEvent
+      return first.status === 200 ? yield* registered(first) : { _tag: "Refused" as const, errors: answerErrors(answer) }
+    })).pipe(Effect.catchTag("SefinUnreachable", (error) => Effect.fail(unreachable(error))))
+  })
+
 export const makeSefinNacional = (options: SefinNacionalOptions): NfseProvider["Service"] => {
   const issue = Effect.fn("SefinNacional.issue")(function*(config: NfseConfig, nota: NotaToIssue) {
     const prepared = prepare(options, config, nota)
@@ -165,38 +199,6 @@ export const makeSefinNacional = (options: SefinNacionalOptions): NfseProvider["
     )
   })
 
-  const cancel: NfseProvider["Service"]["cancel"] = Effect.fn("SefinNacional.cancel")(function*(config, nota, reason) {
-    const certificate = certificateOf(config)
-    if (Result.isFailure(certificate)) return { _tag: "Refused" as const, errors: certificate.failure }
-    const chave = nota.chaveAcesso ?? ""
-    const at = new Date(yield* Clock.currentTimeMillis)
-    const event = Result.flatMap(
-      cancelEventXml({ ambiente: options.ambiente, cnpj: config.settings.prestador.cnpj ?? "", chaveAcesso: chave, at, code: options.cancelReasonCode ?? 9, reason }),
-      (built) => signEnveloped(built.xml, "infPedReg", certificate.success, options.signatureAlgorithm)
-    )
-    if (Result.isFailure(event)) return { _tag: "Refused" as const, errors: [{ code: "NF_CANCEL_INVALID", message: event.failure.message }] }
-    return yield* Effect.scoped(Effect.gen(function*() {
-      const session = yield* sefinSession(certificate.success, options)
-      const url = `${options.baseUrl}/nfse/${chave}/eventos`
-      const registered = (answer: SefinAnswer) =>
-        Effect.map(decodeEvent(answer), (event) => ({ _tag: "Canceled" as const, at: processedAt(event.datahoraprocessamento) ?? at }))
-      // The cancellation happens once (request number 1), so the event itself says whether it was registered.
-      const lookUpEvent = session.get(`${url}/${CANCEL_EVENT}/1`)
-      const answer = yield* session.post(url, { pedidoRegistroEventoXmlGZipB64: gzipBase64(event.success) }).pipe(
-        Effect.catchTag("SefinUnreachable", (error) => (error.outcomeUnknown ? Effect.succeed(undefined) : Effect.fail(error)))
-      )
-      if (answer === undefined) {
-        const found = yield* lookUpEvent
-        if (found.status === 200) return yield* registered(found)
-        return yield* unknown(`Sefin Nacional não respondeu ao cancelamento da NFS-e ${chave} e ainda não o tem: resultado desconhecido`)
-      }
-      if (answer.status === 200 || answer.status === 201) return yield* registered(answer)
-      // Asked again after a lost answer, a registered cancellation is refused as a duplicate: the event tells.
-      const first = yield* lookUpEvent
-      return first.status === 200 ? yield* registered(first) : { _tag: "Refused" as const, errors: answerErrors(answer) }
-    })).pipe(Effect.catchTag("SefinUnreachable", (error) => Effect.fail(unreachable(error))))
-  })
-
   const pdf: NfseProvider["Service"]["pdf"] = Effect.fn("SefinNacional.pdf")(function*(config, nota) {
     const certificate = certificateOf(config)
     if (Result.isFailure(certificate)) return yield* unknown(certificate.failure.map((error) => error.message).join("; "))
@@ -208,7 +210,7 @@ export const makeSefinNacional = (options: SefinNacionalOptions): NfseProvider["
   })
 
   const cityStandard = makeCityStandards(options.parametersUrl, options)
-  return NfseProvider.of({ issue, outcome, cancel, pdf, cityStandard })
+  return NfseProvider.of({ issue, outcome, cancel: makeCancel(options), pdf, cityStandard })
 }
 
 /** `NfseProvider` on the national system. */
