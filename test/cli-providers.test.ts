@@ -7,11 +7,13 @@
  */
 import { BillingLive } from "@billing/cli"
 import { Billing } from "@billing/core"
+import { seuNumeroOf } from "@billing/providers"
 import { Effect } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { FAKE_INTER_CLIENT_ID, FAKE_INTER_CLIENT_SECRET, startFakeInterBank } from "../packages/providers/test/support/FakeInterBank.ts"
 import { FAKE_ACCESS_TOKEN, FAKE_PUBLIC_KEY, startFakeMercadoPago } from "../packages/providers/test/support/FakeMercadoPago.ts"
 import { type FakeTokenEndpoint, startFakeTokenEndpoint } from "../packages/providers/test/support/FakeTokenEndpoint.ts"
 import { makeTestPki, MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
@@ -155,6 +157,29 @@ describe("a bad providers file stops the engine at start, in one line", () => {
       expect(mercadoPago.calls.map((call) => call.path)).toEqual(["/v1/card_tokens"])
     } finally {
       await mercadoPago.close()
+    }
+  })
+
+  it("BillingLive({ providers }) with a boleto entry registers production accounts' boletos at its bank", async () => {
+    const inter = await startFakeInterBank(pki)
+    try {
+      const tls = { pfx: join(root, "certs", "client.p12"), passphrase: pki.passphrase, ca: join(root, "certs", "ca.pem") }
+      const boleto = { provider: "inter", clientId: FAKE_INTER_CLIENT_ID, clientSecret: FAKE_INTER_CLIENT_SECRET, tls, baseUrl: inter.baseUrl } as const
+      const psp = entry("efi-main", "efi", { clientSecret: "psp-secret", tls })
+      const address = { street: "Av. Paulista", number: "1000", neighborhood: "Bela Vista", city: "São Paulo", state: "SP", zipCode: "01310100" }
+      const program = Effect.gen(function*() {
+        const { accountId } = yield* Billing.createAccount({ name: "Loja Exemplo", document: "11444777000161", sandbox: false })
+        // The request as decoded: amounts in centavos, the CEP in digits.
+        const request = { paymentMethod: "boleto", amount: 9990, boletoDueDays: 3, customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", address } }
+        return yield* Billing.createCheckoutCharge(request as never).pipe(Billing.asAccount(accountId))
+      })
+      const result = await Effect.runPromise(program.pipe(Effect.provide(BillingLive({ providers: { publicUrl: "https://billing.example.com", pix: [psp] as never, boleto } }))))
+      expect(inter.registrations()).toBe(1)
+      const [registered] = inter.cobrancasOf(seuNumeroOf((result as { chargeId: string }).chargeId))
+      expect(result).toMatchObject({ status: "pending", boleto: { digitableLine: registered!.linhaDigitavel, barCode: registered!.codigoBarras } })
+      expect(inter.violations).toEqual([])
+    } finally {
+      await inter.close()
     }
   })
 })

@@ -6,15 +6,18 @@
  * partial refund, a connection cut after Mercado Pago took the payment
  * (asked again under the same key: one payment), no answer at all (the
  * charge stays PROCESSING, never failed behind a captured payment), a 3-D
- * Secure challenge refused with its own reason. A subscription's card cycle
- * whose outcome is unknown stays PROCESSING and the stalled-card job settles
- * it by asking again. A sandbox account in the same engine never reaches
- * Mercado Pago. The card number and CVV appear in no
+ * Secure challenge refused with its own reason, and such a one-off charge
+ * settled later by the job that asks Mercado Pago what it did (paid once, or
+ * failed). A subscription's card is kept on file at Mercado Pago after its
+ * first payment and its renewal charged by the kept card through the billing
+ * run; a card cycle whose outcome is unknown stays PROCESSING and the
+ * stalled-card job settles it by asking again. A sandbox account in the same
+ * engine never reaches Mercado Pago. The card number and CVV appear in no
  * row of any table and in no log line.
  */
 import { Acquirer, Billing } from "@billing/core"
 import type { ProvidersConfig } from "@billing/providers"
-import { Effect, Layer, Logger, Redacted, References } from "effect"
+import { Clock, Effect, Fiber, Layer, Logger, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { idempotencyKey } from "../packages/providers/src/card/MercadoPagoAcquirer.ts"
@@ -63,6 +66,14 @@ describe("production cards through Mercado Pago", () => {
     }
     return { account, call, pay: (body: Record<string, unknown>) => call("POST", "/v1/charges", { paymentMethod: "creditcard", customer, ...body }) }
   }
+  const sql = <A extends object>(query: string) => engine.run(Effect.flatMap(SqlClient.SqlClient, (s) => s.unsafe<A>(query)))
+  /** Every time-driven job of `accountId`, as of noon in São Paulo on `date` (`YYYY-MM-DD`). */
+  const runJobsOn = (accountId: string, date: string) =>
+    engine.run(Effect.gen(function*() {
+      const base = yield* Clock.clockWith(Effect.succeed)
+      const offset = Date.parse(`${date}T12:00:00-03:00`) - base.currentTimeMillisUnsafe()
+      return yield* Billing.runBillingJobs({ accountId }).pipe(Effect.provideService(Clock.Clock, Billing.shiftedClock(base, offset)))
+    }))
   const paymentPosts = (chargeId: string) =>
     fake.calls.filter((c) => c.method === "POST" && c.path === "/v1/payments" && c.idempotencyKey === idempotencyKey("payment", chargeId))
 
@@ -137,6 +148,56 @@ describe("production cards through Mercado Pago", () => {
     expect(fake.paymentsOf(chargeId).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
   })
 
+  it("settles a one-off card charge left PROCESSING by asking Mercado Pago what it did: the approved one PAID once, the refused one FAILED", async () => {
+    const { account, call, pay } = await merchant()
+    const leaveUnanswered = async (holder: string, amount: number) => {
+      // The engine's attempt and its one retry, each done by Mercado Pago and cut before the answer.
+      fake.force("payments", { kind: "drop" }, { kind: "drop" })
+      const unknown = await pay({ amount, card: card(holder) })
+      expect(unknown.body.error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", details: { status: "PROCESSING" } })
+      return unknown.body.error.details.chargeId as string
+    }
+    const approved = await leaveUnanswered("APRO", 35)
+    const refused = await leaveUnanswered("FUND", 36)
+    const events = (chargeId: string) =>
+      sql<{ event: string }>(`SELECT event FROM outbox WHERE account_id = '${account.accountId}' AND body::jsonb ->> 'chargeId' = '${chargeId}' ORDER BY id`)
+        .then((rows) => rows.map((r) => r.event))
+    const settle = () => engine.run(Billing.resolveCardOutcomes(100, { accountId: account.accountId }))
+    const touched = (minutes: number) => sql(`UPDATE charges SET updated_at = now() - interval '${minutes} minutes' WHERE id IN ('${approved}', '${refused}')`)
+
+    // A charge its checkout may still be waiting for is left to it.
+    expect(await settle()).toBe(0)
+    // A minute on they are claimed. A worker stopped while asking hands its claims back: the next one asks at once.
+    await touched(2)
+    let asked!: () => void
+    const asking = new Promise<void>((resolve) => (asked = resolve))
+    const silent = Effect.map(Acquirer, (engines) => Acquirer.of({ ...engines, lookup: () => Effect.andThen(Effect.sync(() => asked()), Effect.never) }))
+    const stopped = await engine.run(Effect.forkDetach(Effect.flatMap(silent, (acquirer) =>
+      Billing.resolveCardOutcomes(100, { accountId: account.accountId }).pipe(Effect.provideService(Acquirer, acquirer)))))
+    await asking
+    await engine.run(Fiber.interrupt(stopped))
+    // The job asks Mercado Pago by the charge's reference, and records what it did.
+    const before = fake.paymentsCreated()
+    expect(await settle()).toBe(2)
+    expect((await call("GET", `/v1/charges/${approved}`)).body).toMatchObject({ status: "PAID", paymentType: "CREDIT_CARD" })
+    expect((await call("GET", `/v1/charges/${refused}`)).body).toMatchObject({ status: "FAILED" })
+    expect(fake.paymentsCreated()).toBe(before)
+    expect(fake.paymentsOf(approved).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
+    expect(fake.paymentsOf(refused).map((p) => p.status)).toEqual(["rejected"])
+    expect(await events(approved)).toEqual(["payment.success"])
+    expect(await events(refused)).toEqual([])
+    // The payment's credit in the merchant's ledger, once; none for the refusal.
+    const credits = (chargeId: string) =>
+      sql<{ n: string }>(`SELECT count(*) AS n FROM ledger_entries WHERE kind = 'PAYMENT' AND reference_id = '${chargeId}'`).then((rows) => Number(rows[0]!.n))
+    expect([await credits(approved), await credits(refused)]).toEqual([1, 0])
+    expect((await sql<{ reason: string }>(`SELECT failure_reason AS reason FROM charges WHERE id = '${refused}'`))[0]!.reason).toBe("insufficient_funds")
+
+    // Settled once: claimed again, nothing more is recorded.
+    await touched(2)
+    expect(await settle()).toBe(0)
+    expect(await events(approved)).toEqual(["payment.success"])
+  })
+
   it("refuses a card whose issuer asks for 3-D Secure, as authentication_required, capturing nothing", async () => {
     const { call, pay } = await merchant()
     fake.force("payments", { kind: "challenge" })
@@ -176,7 +237,6 @@ describe("production cards through Mercado Pago", () => {
 
   it("leaves a billing run's card cycles PROCESSING on an unknown outcome, and the stalled-card job settles them by asking again", async () => {
     const { accountId } = await seedDueSubscriptions(engine, 9)
-    const sql = <A extends object>(query: string) => engine.run(Effect.flatMap(SqlClient.SqlClient, (s) => s.unsafe<A>(query)))
     const cardCharges = () =>
       sql<{ status: string; n: string }>(`SELECT c.status, count(*) AS n FROM charges c JOIN billing_cycles b ON b.charge_id = c.id
         WHERE c.account_id = '${accountId}' AND c.payment_type = 'CREDIT_CARD' AND b.cycle_number = 2 AND c.subscription_id LIKE 'SANDBOX_sub_CLONE%'
@@ -190,6 +250,43 @@ describe("production cards through Mercado Pago", () => {
     await sql(`UPDATE billing_cycles SET claimed_until = now() - interval '1 second' WHERE status = 'PROCESSING'`)
     expect(await engine.run(Billing.resumeStalledCards(100))).toBe(3)
     expect(await cardCharges()).toEqual([["PAID", 3]])
+  })
+
+  it("keeps a subscription's card on file at Mercado Pago after its first payment, and the billing run renews it by the kept card", async () => {
+    const { account, call } = await merchant()
+    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 79.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    const buyer = { ...customer, email: "assinante.renova@example.com" }
+    const from = fake.calls.length
+    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200)
+    expect(bought.body).toMatchObject({ status: "paid", subscriptionId: expect.any(String) })
+    const { subscriptionId } = bought.body
+
+    // Kept once the first payment (with the CVV) was approved: one customer of the payer's e-mail, the card under it.
+    const [mpCustomer, ...otherCustomers] = fake.customersOf(buyer.email)
+    expect(otherCustomers).toEqual([])
+    const [kept, ...otherCards] = mpCustomer!.cards
+    expect(otherCards).toEqual([])
+    const keeping = () => fake.calls.slice(from).filter((c) => c.path.startsWith("/v1/customers")).map((c) => [c.method, c.path])
+    expect(keeping()).toEqual([["GET", "/v1/customers/search"], ["POST", "/v1/customers"], ["POST", `/v1/customers/${mpCustomer!.id}/cards`]])
+    const [method] = await sql<{ token: string }>(`SELECT m.acquirer_token AS token FROM payment_methods m JOIN subscriptions s ON s.payment_method_id = m.id
+      WHERE s.id = '${subscriptionId}'`)
+    expect(method!.token).toBe(`mp:cof:${mpCustomer!.id}:${kept!.id}:visa`)
+
+    // The renewal, on cycle 2's due date: charged by a fresh token of the kept card, the customer as payer.
+    const cycle2 = async () =>
+      (await sql<{ due: string; status: string; chargeId: string | null; chargeStatus: string | null }>(`SELECT to_char(b.due_date, 'YYYY-MM-DD') AS due,
+        b.status, b.charge_id AS "chargeId", c.status AS "chargeStatus" FROM billing_cycles b LEFT JOIN charges c ON c.id = b.charge_id
+        WHERE b.subscription_id = '${subscriptionId}' AND b.cycle_number = 2`))[0]!
+    await runJobsOn(account.accountId, (await cycle2()).due)
+    const renewed = await cycle2()
+    expect([renewed.status, renewed.chargeStatus]).toEqual(["PAID", "PAID"])
+    const [payment, ...more] = fake.paymentsOf(renewed.chargeId!)
+    expect(more).toEqual([])
+    expect(payment).toMatchObject({ status: "approved", captured: true, transaction_amount: 79.9, payer: { type: "customer", id: mpCustomer!.id }, card: { id: kept!.id } })
+    // Nothing kept again: the customer and the card were made once.
+    expect(keeping()).toHaveLength(3)
+    expect(fake.customersOf(buyer.email).flatMap((c) => c.cards)).toHaveLength(1)
   })
 
   it("keeps the card number and CVV out of every row of every table and out of every log line", async () => {

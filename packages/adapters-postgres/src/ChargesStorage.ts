@@ -225,6 +225,30 @@ const transitionMany = ({ sql, columns }: ChargeTable): Charges["Service"]["tran
 
 const expired = ChargeTransitions.expired
 
+/** A charge that is a boleto of a production account: registered at a real bank, written off there before it expires. */
+const bankBoleto = (sql: SqlClient.SqlClient) =>
+  sql`charges.payment_type = 'BOLETO' AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = charges.account_id AND NOT a.sandbox)`
+
+/**
+ * The boleto charge of a "nosso número" (indexed by migration 0029, as Pix
+ * txids are by 0026). The newest first, should two banks ever have given
+ * one number.
+ */
+const boletoByTxid = ({ sql, columns }: ChargeTable, lock: boolean) => (txid: string) =>
+  orDie(sql`SELECT ${columns} FROM charges WHERE txid = ${txid} AND payment_type = 'BOLETO'
+    ORDER BY created_at DESC, id LIMIT 1 ${lock ? sql`FOR UPDATE` : sql``}`).pipe(Effect.flatMap(decodeOne))
+
+const dueBankBoletos = ({ sql, columns }: ChargeTable): Charges["Service"]["dueBankBoletos"] => (now, limit, scope) =>
+  orDie(sql`SELECT ${columns} FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
+    AND ${bankBoleto(sql)} AND ${inScope(sql, scope, sql`charges.account_id`)}
+    ORDER BY expires_at, id LIMIT ${limit}`).pipe(Effect.flatMap(decodeCharges))
+
+const accountsWithOpenBankBoletos = ({ sql }: ChargeTable) => (limit: number) =>
+  orDie(sql<{ id: string }>`SELECT DISTINCT account_id AS id FROM charges
+    WHERE status IN ${sql.in([...expired.from])} AND ${bankBoleto(sql)} ORDER BY account_id LIMIT ${limit}`).pipe(
+    Effect.map((rows) => rows.map((row) => row.id))
+  )
+
 /**
  * The due rows are taken once (a materialized CTE), then joined by id: as `id IN (...)` the planner
  * could run the subquery again for every open charge, and did, for minutes, once 700,000 charges
@@ -233,7 +257,7 @@ const expired = ChargeTransitions.expired
 const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue"] => (now, limit, scope) =>
   orDie(sql`WITH due AS MATERIALIZED (
       SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
-        AND ${inScope(sql, scope, sql`charges.account_id`)}
+        AND ${inScope(sql, scope, sql`charges.account_id`)} AND NOT (${bankBoleto(sql)})
       ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE charges SET status = ${expired.to}, updated_at = ${now}
     FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}
@@ -244,6 +268,27 @@ const nextExpiry = ({ sql }: ChargeTable) => (accountId: string, after: Date) =>
     WHERE account_id = ${accountId} AND status IN ${sql.in([...expired.from])} AND expires_at >= ${after}`).pipe(
     Effect.map((rows) => Option.fromNullishOr(rows[0]?.at ?? null))
   )
+
+/** The statuses an acquirer's answer moves a card charge from: one still waiting for it. */
+const unanswered = ChargeTransitions.cardApproved
+
+/**
+ * The due rows are taken once, locked and skipped by other claimers, and
+ * answered as they were (a CTE's rows are its snapshot's), their `updated_at`
+ * then moved to `at`. Not a cycle's charge: those are the stalled-card job's.
+ */
+const claimUnansweredCards = ({ sql, columns }: ChargeTable): Charges["Service"]["claimUnansweredCards"] => (at, untouchedSince, limit, scope) =>
+  orDie(sql`WITH due AS MATERIALIZED (
+      SELECT ${columns} FROM charges WHERE status IN ${sql.in([...unanswered.from])} AND payment_type = 'CREDIT_CARD'
+        AND cycle_number IS NULL AND updated_at <= ${untouchedSince} AND ${inScope(sql, scope, sql`charges.account_id`)}
+      ORDER BY expires_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+    claimed AS (UPDATE charges SET updated_at = ${at} FROM due WHERE charges.id = due.id RETURNING charges.id)
+    SELECT due.* FROM due JOIN claimed ON claimed.id = due.id`).pipe(Effect.flatMap(decodeCharges))
+
+const endCardClaims = ({ sql }: ChargeTable): Charges["Service"]["endCardClaims"] => (claimed, at) =>
+  claimed.length === 0 ? Effect.void : orDie(sql`UPDATE charges SET updated_at = v.v_before
+    FROM (VALUES ${sql.csv(claimed.map((c) => sql`(${c.id}, ${c.updatedAt}::timestamptz)`))}) AS v (v_id, v_before)
+    WHERE charges.id = v.v_id AND charges.updated_at = ${at} AND charges.status IN ${sql.in([...unanswered.from])}`)
 
 export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -264,6 +309,10 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     lockOwn: lockOwn(table),
     lockByPixTxid: (txid) =>
       orDie(sql`SELECT ${columns} FROM charges WHERE txid = ${txid} AND payment_type = 'PIX' FOR UPDATE`).pipe(Effect.flatMap(decodeOne)),
+    lockBoletoByTxid: boletoByTxid(table, true),
+    findBoletoByTxid: boletoByTxid(table, false),
+    dueBankBoletos: dueBankBoletos(table),
+    accountsWithOpenBankBoletos: accountsWithOpenBankBoletos(table),
     list: list(table),
     billingAddresses: billingAddresses(table),
     listBySubscription: (accountId, subscriptionId) =>
@@ -274,6 +323,8 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     transition: transition(table),
     transitionMany: transitionMany(table),
     expireDue: expireDue(table),
-    nextExpiry: nextExpiry(table)
+    nextExpiry: nextExpiry(table),
+    claimUnansweredCards: claimUnansweredCards(table),
+    endCardClaims: endCardClaims(table)
   })
 }))

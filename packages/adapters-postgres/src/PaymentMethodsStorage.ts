@@ -23,6 +23,8 @@ export const PaymentMethodsStorageLive = Layer.effect(PaymentMethods, Effect.gen
     findMany: (ids) =>
       ids.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${columns} FROM payment_methods WHERE id IN ${sql.in([...ids])}`).pipe(
         Effect.flatMap(decodeMethods)
-      )
+      ),
+    updateToken: (accountId, id, acquirerToken) =>
+      orDie(sql`UPDATE payment_methods SET acquirer_token = ${acquirerToken} WHERE account_id = ${accountId} AND id = ${id}`)
   })
 }))

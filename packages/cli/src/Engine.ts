@@ -5,7 +5,6 @@
 import { Database, StorageLive } from "@billing/adapters-postgres"
 import { WebhookTransportHttp } from "@billing/adapters-http"
 import {
-  BoletoIssuerSandbox,
   Ids,
   KycSandbox,
   MailerSandbox,
@@ -15,13 +14,15 @@ import {
   SigningKey
 } from "@billing/core"
 import {
+  BoletoIssuerFromProviders,
+  type InterBoletoOptions,
   makePixProviderFailover,
   NfseProviderFromProviders,
   Providers,
   type ProvidersConfig,
-  ProvidersFileInvalid,
   PspClients,
   type PspHttpOptions,
+  ReconcileBoletoJob,
   ReconcilePixJob
 } from "@billing/providers"
 import { acquirerFor } from "@billing/providers/card/AcquirerFromProviders"
@@ -96,16 +97,12 @@ const hasPsps = (providers: ProvidersConfig | undefined): providers is Providers
 const CARD_CALLS: MercadoPagoHttpOptions = { requestTimeout: "8 seconds", retries: 1 }
 
 /**
- * The providers file as this version uses it. Its `boleto` entry is read and
- * checked (the Banco Inter adapter exists, issue 29) but not wired yet: the
- * charge's payer, the write-off on cancel and expiry, and payments learned by
- * the bank's callback and a poll come first. A file naming a boleto bank is
- * refused rather than started with it silently ignored.
+ * How long a boleto registration may wait for the bank: the merchant's
+ * request waits for it. Inter registers asynchronously, so the registration
+ * is read again up to ten times, a second apart (the adapter's defaults); a
+ * registration cut short is found again by its reference, never made twice.
  */
-export const usableProviders = (providers: ProvidersConfig | undefined): Effect.Effect<ProvidersConfig | undefined, ProvidersFileInvalid> =>
-  providers?.boleto === undefined
-    ? Effect.succeed(providers)
-    : Effect.fail(new ProvidersFileInvalid({ message: "boleto: this version does not register boletos at a bank yet; remove the entry (production accounts' boletos answer 503 PROVIDER_NOT_CONFIGURED)" }))
+const BOLETO_CALLS: InterBoletoOptions = { requestTimeout: "8 seconds", retries: 1 }
 
 /**
  * The Pix provider and the gate of production accounts: with PSPs in the
@@ -116,25 +113,29 @@ export const usableProviders = (providers: ProvidersConfig | undefined): Effect.
 const PixLayers = (providers: ProvidersConfig | undefined) =>
   (hasPsps(providers) ? PixProviderWithPsps : PixProviderSandbox).pipe(
       Layer.provideMerge(PspClients.layerWith(PSP_CALLS)),
-      Layer.provideMerge(hasPsps(providers) ? Layer.succeed(Providers, providers) : Providers.none)
+      // The whole file, whatever it names: the boleto bank's callback and poll read their entry from it too.
+      Layer.provideMerge(providers === undefined ? Providers.none : Layer.succeed(Providers, providers))
     )
 
 /**
  * The gate of production accounts: the providers the file configures (Pix
- * with PSPs, cards with a `card` acquirer, NFS-e with a city); any other is
- * refused with `PROVIDER_NOT_CONFIGURED`. Boletos have no production
- * provider yet: refused for production accounts either way.
+ * with PSPs, cards with a `card` acquirer, boletos with a `boleto` bank,
+ * NFS-e with a city); any other is refused with `PROVIDER_NOT_CONFIGURED`.
  */
 const GateLive = (providers: ProvidersConfig | undefined) =>
   ProviderGate.layer([
     ...(hasPsps(providers) ? ["pix" as const] : []),
     ...(providers?.card === undefined ? [] : ["card" as const]),
+    ...(providers?.boleto === undefined ? [] : ["boleto" as const]),
     ...(providers?.nfse === undefined ? [] : ["nfse" as const])
   ])
 
-/** The worker's jobs of the providers: the reconciliation poll of the PSPs, when there are some. */
+/** The worker's jobs of the providers: the reconciliation poll of the PSPs, when there are some, and the boleto bank's poll, when there is one. */
 export const ProviderJobsLive = (providers: ProvidersConfig | undefined) =>
-  hasPsps(providers) ? Layer.effectDiscard(forkJobs([ReconcilePixJob])) : Layer.empty
+  Layer.effectDiscard(Effect.andThen(
+    hasPsps(providers) ? forkJobs([ReconcilePixJob]) : Effect.void,
+    providers?.boleto === undefined ? Effect.void : forkJobs([ReconcileBoletoJob])
+  ))
 
 /**
  * Every service the use cases need, on a migrated database. Production and
@@ -153,7 +154,8 @@ export const EngineLive = (
     NfseProviderFromProviders(options.providers),
     // Sandbox accounts on the sandbox's card table; production accounts on the file's acquirer.
     acquirerFor(options.providers?.card, CARD_CALLS),
-    BoletoIssuerSandbox,
+    // Sandbox accounts on the sandbox bank; production accounts on the file's bank.
+    BoletoIssuerFromProviders(options.providers, BOLETO_CALLS),
     MailerSandbox,
     KycSandbox
   ).pipe(

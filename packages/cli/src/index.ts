@@ -16,7 +16,7 @@
 import { type ProvidersFileInput, resolveProviders } from "@billing/providers"
 import { WorkerLive } from "@billing/worker"
 import { Effect, Layer } from "effect"
-import { EngineLive, usableProviders } from "./Engine.ts"
+import { EngineLive } from "./Engine.ts"
 
 export { configFromEnv, DatabaseLive, type EngineConfig, EngineLive } from "./Engine.ts"
 
@@ -66,7 +66,7 @@ export interface BillingOptions {
  */
 export const BillingLive = (options: BillingOptions = {}) =>
   // The providers first, so a bad configuration fails before a database is opened.
-  Layer.unwrap(Effect.map(options.providers === undefined ? Effect.succeed(undefined) : Effect.flatMap(resolveProviders(options.providers), usableProviders), (providers) => {
+  Layer.unwrap(Effect.map(options.providers === undefined ? Effect.succeed(undefined) : resolveProviders(options.providers), (providers) => {
     const engine = EngineLive({
       databaseUrl: options.databaseUrl,
       dataDir: options.dataDir ?? "memory://",

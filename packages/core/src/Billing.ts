@@ -80,6 +80,7 @@ export {
 export { createCheckoutCharge, tokenizeCard } from "./checkout/CreateCheckoutCharge.ts"
 export { createSingleCharge } from "./checkout/SingleCharge.ts"
 export { payCheckout } from "./checkout/PayCheckout.ts"
+export { CARD_OUTCOME_LEASE_MILLIS, resolveCardOutcomes } from "./checkout/ResolveCardOutcomes.ts"
 export { hostedChargeStatus, hostedPage } from "./checkout/HostedCheckout.ts"
 export { payHostedCheckout, tokenizeHostedCard } from "./checkout/HostedPayment.ts"
 export { admitHostedRequest } from "./checkout/HostedThrottle.ts"

@@ -62,3 +62,8 @@ export { type InterCobrancas, makeInterCobrancas } from "./boleto/InterCobrancas
 export { InterAnswerInvalid, InterProblem, InterStillProcessing, InterUnreachable } from "./boleto/InterErrors.ts"
 export { BOLETO_SCOPES, type InterHttpOptions } from "./boleto/InterHttp.ts"
 export { seuNumeroOf } from "./boleto/InterRequests.ts"
+export { BoletoIssuerFromProviders } from "./boleto/BoletoIssuerFromProviders.ts"
+export { BoletoCallbackLive, boletoCallbackSecret, boletoCallbackUrl } from "./callback/BoletoCallback.ts"
+export { type BoletoCallbackRegistration, registerBoletoCallback } from "./callback/RegisterBoletoCallback.ts"
+export { type BoletoPollReport, type BoletoReceiver, DEFAULT_BOLETO_POLL_DAYS, pollBoletoPayments } from "./reconciliation/PollBoletoPayments.ts"
+export { ReconcileBoletoJob, reconcileBoletoJob, type ReconcileBoletoOptions } from "./reconciliation/ReconcileBoletoJob.ts"

@@ -4,9 +4,11 @@
  * what is Mercado Pago's own: a timeout retried with the same idempotency key
  * captures once, a 4xx is never retried, a 5xx is, refused credentials are
  * an outage, a payment in review is an unknown outcome (never cancelled), the
- * payer goes with its e-mail and CPF or CNPJ, and the card number and CVV
- * never leave in anything but the card token request, nor appear in an error
- * or a log line of the adapter.
+ * payer goes with its e-mail and CPF or CNPJ, a card is kept under one
+ * customer per payer and renewed by a fresh token of the kept card with no
+ * CVV, a lookup is one search, and the card number and CVV never leave in
+ * anything but the card token request, nor appear in an error or a log line
+ * of the adapter.
  */
 import { assert, it } from "@effect/vitest"
 import { Acquirer, type CardData, cents } from "@billing/core"
@@ -187,6 +189,92 @@ describe("the Mercado Pago acquirer, Mercado Pago's own behaviour", () => {
       const answer = yield* acquirer.refund({ paymentReference, amount: cents(2_500), reference: newReference("rf") })
       assert.strictEqual(answer._tag, "Refused")
     }))
+})
+
+describe("cards kept on file at Mercado Pago", () => {
+  let mp: Acquirer["Service"]
+  beforeAll(() => {
+    mp = makeMercadoPagoAcquirer(config(), FAST)
+  })
+  let payers = 0
+  /** A payer no earlier test used, so its customer is this test's alone. */
+  const newPayer = () => ({ name: "Joana Lima", email: `joana.${Date.now().toString(36)}.${++payers}@example.com`, document: "39053344705" })
+  const since = (from: number) => fake.calls.slice(from).map((call) => ({ ...call, body: call.text === "" ? undefined : JSON.parse(call.text) }))
+  const tokenIdOf = (token: string) => token.split(":").at(-1)!
+
+  it.live("keeps a payer's cards under one customer found by e-mail, from each first payment's token, and renews by a fresh token of the kept card with the customer as payer and no CVV", () =>
+    Effect.gen(function*() {
+      const payer = newPayer()
+      const from = fake.calls.length
+      const { token } = yield* mp.tokenize({ account: PRODUCTION, card: card("approved") })
+      const first = yield* mp.authorize({ account: PRODUCTION, payer, payment: { _tag: "Token", token }, amount: cents(4_990), installments: 1, reference: newReference("ch") })
+      assert.strictEqual(first._tag, "Approved")
+      const kept = yield* mp.saveCard({ account: PRODUCTION, token, payer })
+      const [customer, ...others] = fake.customersOf(payer.email)
+      assert.deepStrictEqual(others, [])
+      const [keptCard] = customer!.cards
+      assert.strictEqual(kept.token, `mp:cof:${customer!.id}:${keptCard!.id}:visa`)
+      const keeping = since(from).filter((call) => call.path.startsWith("/v1/customers"))
+      assert.deepStrictEqual(keeping.map(({ body, method, path }) => ({ method, path, body })), [
+        { method: "GET", path: "/v1/customers/search", body: undefined },
+        { method: "POST", path: "/v1/customers", body: { email: payer.email, identification: { type: "CPF", number: payer.document } } },
+        { method: "POST", path: `/v1/customers/${customer!.id}/cards`, body: { token: tokenIdOf(token) } }
+      ])
+
+      // A second card of the same payer: the customer is found, not made again.
+      const again = fake.calls.length
+      const second = yield* mp.tokenize({ account: PRODUCTION, card: card("approved") })
+      yield* mp.saveCard({ account: PRODUCTION, token: second.token, payer })
+      assert.deepStrictEqual(fake.customersOf(payer.email).map((c) => [c.id, c.cards.length]), [[customer!.id, 2]])
+      assert.deepStrictEqual(since(again).filter((call) => call.method === "POST" && call.path === "/v1/customers"), [])
+
+      // The renewal: no buyer, no CVV; a fresh token of the kept card, the customer as payer.
+      const renewalFrom = fake.calls.length
+      const reference = newReference("ch")
+      const renewal = yield* mp.authorize({ account: PRODUCTION, payer, payment: { _tag: "Token", token: kept.token }, amount: cents(4_990), installments: 1, reference })
+      const [payment] = fake.paymentsOf(reference)
+      assert.deepStrictEqual(renewal, { _tag: "Approved", acquirerId: String(payment!.id) })
+      const [tokenCall, paymentCall, ...more] = since(renewalFrom)
+      assert.deepStrictEqual(more, [])
+      assert.deepStrictEqual([tokenCall!.path, tokenCall!.body], ["/v1/card_tokens", { card_id: keptCard!.id, customer_id: customer!.id }])
+      assert.strictEqual(paymentCall!.path, "/v1/payments")
+      assert.deepStrictEqual(paymentCall!.body.payer, { type: "customer", id: customer!.id })
+      assert.strictEqual(paymentCall!.idempotencyKey, idempotencyKey("payment", reference))
+      assert.deepStrictEqual([payment!.status, payment!.captured, payment!.card.id, payment!.transaction_amount], ["approved", true, keptCard!.id, 49.9])
+      assert.isFalse(since(renewalFrom).some((call) => call.text.includes("security_code") || call.text.includes(PAN)))
+    }))
+
+  it.live("finds the customer another request made meanwhile (Mercado Pago's cause 101) instead of failing to keep the card", () =>
+    Effect.gen(function*() {
+      const payer = newPayer()
+      yield* mp.saveCard({ account: PRODUCTION, token: (yield* mp.tokenize({ account: PRODUCTION, card: card("approved") })).token, payer })
+      // The search misses the customer made a moment before (another worker's): the creation is refused, and the search asked again.
+      fake.force("customerSearch", { kind: "answer", answer: { status: 200, body: { paging: { limit: 10, offset: 0, total: 0 }, results: [] } } })
+      const kept = yield* mp.saveCard({ account: PRODUCTION, token: (yield* mp.tokenize({ account: PRODUCTION, card: card("approved") })).token, payer })
+      const [customer, ...others] = fake.customersOf(payer.email)
+      assert.deepStrictEqual(others, [])
+      assert.strictEqual(customer!.cards.length, 2)
+      assert.isTrue(kept.token.startsWith(`mp:cof:${customer!.id}:`))
+    }))
+
+  it.live("keeps no card of a payer without an e-mail, asking Mercado Pago nothing", () =>
+    Effect.gen(function*() {
+      const { token } = yield* mp.tokenize({ account: PRODUCTION, card: card("approved") })
+      const from = fake.calls.length
+      const error = yield* Effect.flip(mp.saveCard({ account: PRODUCTION, token, payer: { ...newPayer(), email: null } }))
+      assert.strictEqual(error._tag, "CardNotSaved")
+      assert.strictEqual(fake.calls.length, from)
+    }))
+
+  it.live("looks a payment up with one search and nothing else: one in review is still unknown", () =>
+    Effect.gen(function*() {
+      const reference = newReference("ch")
+      yield* mp.authorize({ account: PRODUCTION, payer: newPayer(), payment: { _tag: "Card", card: { ...card("approved"), name: "CONT" } }, amount: cents(2_500), installments: 1, reference })
+      const from = fake.calls.length
+      const found = yield* mp.lookup({ account: PRODUCTION, reference })
+      assert.strictEqual(found._tag, "Unknown")
+      assert.deepStrictEqual(since(from).map((call) => [call.method, call.path]), [["GET", "/v1/payments/search"]])
+    }).pipe(Effect.provide(Layer.succeed(References.MinimumLogLevel, "Error"))))
 })
 
 describe("card data in the Mercado Pago acquirer", () => {

@@ -1,6 +1,7 @@
 /**
  * The scheduler worker: every periodic job of the core (outbox fan-out,
- * webhook delivery, charge expiry, sandbox payment confirmation, e-mail
+ * webhook delivery, charge expiry, sandbox payment confirmation, card
+ * charges whose outcome was unknown, e-mail
  * notifications, the billing run's cycles, retries, overdue marks, period
  * and dunning ends, the wallet's receivables, payouts and refunds, the
  * onboarding of sub-account proposals; later fiscal timing) runs the
@@ -18,6 +19,7 @@ export type JobName =
   | "fanOut"
   | "expiry"
   | "sandboxPayments"
+  | "cardOutcomes"
   | "notifications"
   | "periodEnd"
   | "issueCycles"
@@ -62,6 +64,8 @@ const defaultBatch: Record<JobName, number> = {
   fanOut: 500,
   expiry: 100,
   sandboxPayments: 100,
+  // Each charge is a call to the acquirer.
+  cardOutcomes: 50,
   notifications: 100,
   periodEnd: 100,
   issueCycles: 100,
@@ -84,6 +88,7 @@ const runBatchOf = {
   fanOut: (limit: number) => Billing.fanOut(limit),
   expiry: (limit: number) => Billing.expireDueCharges(limit),
   sandboxPayments: (limit: number) => Billing.confirmSandboxPayments(limit),
+  cardOutcomes: (limit: number) => Billing.resolveCardOutcomes(limit),
   notifications: (limit: number) => Billing.sendPendingNotifications(limit),
   periodEnd: (limit: number) => Billing.endPeriods(limit),
   issueCycles: (limit: number) => Billing.issueDueCycles(limit),
@@ -113,14 +118,15 @@ export const workerJob = (name: JobName, options: WorkerOptions = {}): BillingJo
 })
 
 /**
- * Every job of the worker, as configured by `options`. Confirmation comes
- * before expiry and fan-out before delivery only in this list: at run time
- * each has its own fiber and none waits for another.
+ * Every job of the worker, as configured by `options`. Confirmation and
+ * card outcomes come before expiry and fan-out before delivery only in this
+ * list: at run time each has its own fiber and none waits for another.
  */
 export const workerJobs = (options: WorkerOptions = {}): ReadonlyArray<BillingJob> =>
   ([
     "fanOut",
     "sandboxPayments",
+    "cardOutcomes",
     "expiry",
     "notifications",
     "periodEnd",

@@ -166,10 +166,12 @@ describe("WorkerOptions", () => {
   // Each note is a call to the city: smaller batches.
   const notas = (pollInterval: string) => [{ name: "notasDue", batchSize: 25, pollInterval }, { name: "notasAnswered", batchSize: 25, pollInterval }]
 
-  it("runs the claimable jobs with their defaults (250 ms; 500 events fanned out, 100 rows), the billing run's, the wallet's, onboarding and the notes'", () => {
+  it("runs the claimable jobs with their defaults (250 ms; 500 events fanned out, 100 rows, 50 card outcomes), the billing run's, the wallet's, onboarding and the notes'", () => {
     expect(tuning()).toEqual([
       { name: "fanOut", batchSize: 500, pollInterval: "250 millis" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "250 millis" },
+      // Each charge is a call to the acquirer: smaller batches.
+      { name: "cardOutcomes", batchSize: 50, pollInterval: "250 millis" },
       { name: "expiry", batchSize: 100, pollInterval: "250 millis" },
       { name: "notifications", batchSize: 100, pollInterval: "250 millis" },
       ...billingRun("250 millis"),
@@ -188,6 +190,7 @@ describe("WorkerOptions", () => {
     })).toEqual([
       { name: "fanOut", batchSize: 20, pollInterval: "1 second" },
       { name: "sandboxPayments", batchSize: 100, pollInterval: "1 second" },
+      { name: "cardOutcomes", batchSize: 50, pollInterval: "1 second" },
       { name: "expiry", batchSize: 500, pollInterval: "5 seconds" },
       { name: "notifications", batchSize: 100, pollInterval: "1 second" },
       ...billingRun("1 second"),

@@ -89,7 +89,8 @@ export class ChargesGroup extends HttpApiGroup.make("charges")
     HttpApiEndpoint.delete("cancel", "/:chargeId", {
       params: ChargeIdParam,
       success: Schema.Struct({ message: Schema.String, chargeId: Schema.String }),
-      error: [...chargeErrors, enveloped(ChargeNotCancelable)]
+      // 502: a boleto's bank could not write it off, and the charge was left as it was.
+      error: [...chargeErrors, enveloped(ChargeNotCancelable), enveloped(ProviderUnavailable)]
     })
       .annotateMerge(requires("pix.cob/write"))
       .annotate(OpenApi.Summary, "Cancel a charge"),

@@ -27,6 +27,7 @@ import internalAccounts from "./0025_internal_accounts.ts"
 import pixFromPsps from "./0026_pix_from_psps.ts"
 import nfseConfigs from "./0027_nfse_configs.ts"
 import notas from "./0028_notas.ts"
+import boletosAtABank from "./0029_boletos_at_a_bank.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -61,5 +62,6 @@ export const migrations = Migrator.fromRecord({
   "0025_internal_accounts": internalAccounts,
   "0026_pix_from_psps": pixFromPsps,
   "0027_nfse_configs": nfseConfigs,
-  "0028_notas": notas
+  "0028_notas": notas,
+  "0029_boletos_at_a_bank": boletosAtABank
 })

@@ -9,7 +9,7 @@
 import { Billing, Brazil, EVERY_ACCOUNT } from "@billing/core"
 import { Clock, Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
-import { pollReceivedPix } from "@billing/providers"
+import { pollBoletoPayments, pollReceivedPix } from "@billing/providers"
 import { usageError } from "../CliFailure.ts"
 import { configFromEnv, EngineLive } from "../Engine.ts"
 import { ProgressToStderr, providersFromEnv } from "./Shared.ts"
@@ -31,12 +31,14 @@ export const runCommand = Command.make("run", {
   const totals = yield* Billing.runBillingJobs(scope).pipe(Effect.provideService(Clock.Clock, Billing.shiftedClock(base, until - now)))
   // The PSPs' Pix of the last ten minutes that no callback brought (none without PSPs).
   const reconciled = yield* pollReceivedPix()
+  // The boleto bank's payments of the last days that no callback brought (none without a bank).
+  const boletos = yield* pollBoletoPayments()
   const elapsedMs = base.currentTimeMillisUnsafe() - now
   // The peak memory (`maxRSS` is in kilobytes) and the CPU time of this process, for capacity planning.
   const usage = process.resourceUsage()
   const peakRssMb = Math.round(usage.maxRSS / 1024)
   const cpuMs = Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000)
-  yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals, pixReconciled: reconciled.outcomes.confirmed, elapsedMs, peakRssMb, cpuMs }))
+  yield* Console.log(JSON.stringify({ until: new Date(until).toISOString(), ...totals, pixReconciled: reconciled.outcomes.confirmed, boletosReconciled: boletos.outcomes.confirmed, elapsedMs, peakRssMb, cpuMs }))
 },
   // The providers file first, so a bad one stops the run before the database is opened.
   (run) => Effect.flatMap(providersFromEnv, (providers) => Effect.provide(run, EngineLive(configFromEnv(process.env, { holder: "billing run", share: true }), { providers }))),

@@ -3,7 +3,7 @@
  * same process unless `--no-worker`.
  */
 import { HttpServerLive } from "@billing/adapters-http"
-import { PixCallbackLive, registerCallbacks } from "@billing/providers"
+import { BoletoCallbackLive, PixCallbackLive, registerBoletoCallback, registerCallbacks } from "@billing/providers"
 import { Billing } from "@billing/core"
 import { WorkerLive } from "@billing/worker"
 import { Console, Context, Effect, Layer, Option, Result } from "effect"
@@ -112,9 +112,9 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
   })
   const trustedProxies = yield* trustedProxiesFromEnv
   const providers = yield* providersFromEnv
-  const withPsps = providers !== undefined && providers.pix.length > 0
-  // The PSPs' callbacks come to this server (with no PSP, the route answers 404 to every one).
-  const httpOptions = { port, trustedProxies, metricsToken: process.env.BILLING_METRICS_TOKEN || undefined, routes: PixCallbackLive }
+  // The PSPs' and the boleto bank's callbacks come to this server (with none configured, their routes answer 404).
+  const routes = Layer.mergeAll(PixCallbackLive, BoletoCallbackLive)
+  const httpOptions = { port, trustedProxies, metricsToken: process.env.BILLING_METRICS_TOKEN || undefined, routes }
   // Only `serve` opens an embedded data folder for others: a second one refuses rather than share.
   const config = configFromEnv(process.env, { holder: "billing serve", share: true, exclusive: true })
   // A forked HTTP process serves requests only; its primary does the rest.
@@ -132,14 +132,14 @@ export const serve = Command.make("serve", flags, Effect.fn("Cli.serve")(functio
       const server = Context.get(yield* Layer.build(HttpServerLive(httpOptions)), HttpServer.HttpServer)
       const listening = server.address._tag === "UnixPathAddress" ? port : server.address.port
       yield* banner({ config, port: listening, processes, worker, sandbox })
-      if (withPsps) yield* Effect.forkScoped(registerCallbacks())
+      if (providers !== undefined) yield* Effect.forkScoped(Effect.andThen(registerCallbacks(), registerBoletoCallback()))
     }))
     : Layer.effectDiscard(Effect.gen(function*() {
       const sandbox = yield* ensureSandbox()
       if (port !== 0) yield* checkPortFree(port)
       const forked = yield* forkHttpProcesses(processes)
       yield* banner({ config, port: forked.port, processes, worker, sandbox })
-      if (withPsps) yield* Effect.forkScoped(registerCallbacks())
+      if (providers !== undefined) yield* Effect.forkScoped(Effect.andThen(registerCallbacks(), registerBoletoCallback()))
     }))
   const app = Layer.mergeAll(http, worker ? Layer.merge(WorkerLive(), ProviderJobsLive(providers)).pipe(Layer.provide(ClaimLeaseFromEnv)) : Layer.empty)
   return yield* Layer.launch(app.pipe(Layer.provide(EngineLive(config, { providers })), Layer.provide(ProgressToStderr)))

@@ -4,7 +4,6 @@ import { Billing } from "@billing/core"
 import { loadProvidersFile, type ProvidersConfig, type ProvidersFileInvalid } from "@billing/providers"
 import { Console, Effect, Layer } from "effect"
 import { usageError } from "../CliFailure.ts"
-import { usableProviders } from "../Engine.ts"
 
 /** Progress of slow steps on stderr, so that stdout stays what scripts parse (the JSON of `accounts create`). */
 export const ProgressToStderr = Layer.succeed(Database.Progress)((line: string) => Console.error(line))
@@ -34,5 +33,5 @@ export const ClaimLeaseFromEnv = Layer.effect(
  */
 export const providersFromEnv: Effect.Effect<ProvidersConfig | undefined, ProvidersFileInvalid> = Effect.suspend(() => {
   const file = process.env.BILLING_PROVIDERS_FILE
-  return file === undefined || file === "" ? Effect.succeed(undefined) : Effect.flatMap(loadProvidersFile(file), usableProviders)
+  return file === undefined || file === "" ? Effect.succeed(undefined) : loadProvidersFile(file)
 })

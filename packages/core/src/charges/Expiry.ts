@@ -1,4 +1,6 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option, Result } from "effect"
+import { writeOffBoleto } from "../boleto/BankBoleto.ts"
+import type { Charge } from "../domain/Charge.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { chargeExpiredBody } from "../events/ChargeEvents.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -7,23 +9,64 @@ import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { recordChargeExpired } from "../subscriptions/SubscriptionPayments.ts"
 
+/** `charge.expired` and what the charge's subscription makes of it; inside the transaction that expired it. */
+const recordExpired = Effect.fnUntraced(function*(charge: Charge, now: Date) {
+  yield* (yield* Outbox).append({ accountId: charge.accountId, event: ChargeTransitions.expired.event, body: chargeExpiredBody(charge, now) })
+  yield* recordChargeExpired(charge, now)
+})
+
+/**
+ * Boletos of production accounts past their deadline: each is written off
+ * at its bank first, outside any transaction, then expired on its own
+ * (conditionally, as any expiry). One the bank says was paid is confirmed
+ * instead, unless the payment could not be taken (less than the amount):
+ * the boleto is spent either way, so the charge expires. A bank that cannot
+ * be asked leaves the rest for the next pass, and is not asked again in this
+ * one; a refused write-off leaves that boleto for the next pass. Answers
+ * how many charges it settled (expired or confirmed), which a drain counts.
+ */
+const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, scope: RunScope) {
+  const charges = yield* Charges
+  const transactor = yield* Transactor
+  const due = yield* charges.dueBankBoletos(now, limit, scope)
+  let settled = 0
+  for (const charge of due) {
+    const answer = yield* Effect.result(writeOffBoleto(charge))
+    if (Result.isFailure(answer)) {
+      yield* Effect.logWarning(`charge ${charge.id}: its boleto was not written off (${answer.failure.message}); it expires once the bank writes it off`)
+      if (answer.failure._tag === "BoletoIssuerError") break
+      continue
+    }
+    if (answer.success._tag === "Paid" && (answer.success.outcome === "confirmed" || answer.success.outcome === "duplicate")) {
+      settled++
+      continue
+    }
+    const expired = yield* transactor.withTransaction(Effect.gen(function*() {
+      const moved = yield* charges.transition(charge.id, ChargeTransitions.expired, {}, now)
+      if (Option.isSome(moved)) yield* recordExpired(moved.value, now)
+      return Option.isSome(moved)
+    }))
+    if (expired) settled++
+  }
+  return settled
+})
+
 /**
  * Worker step: expires open charges whose deadline passed and records
  * `charge.expired` for each, in one transaction. The status change is
  * conditional (only from `PENDING`, `PROCESSING`, `AWAITING_PAYMENT`), so a
  * charge paid at the same moment is either paid or expired, never both.
+ * Boletos of production accounts go through their bank first
+ * (`expireBankBoletos`), after the rest, which needs no call.
  */
 export const expireDueCharges = Effect.fn("Charges.expireDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const transactor = yield* Transactor
   const charges = yield* Charges
-  const outbox = yield* Outbox
   const now = new Date(yield* Clock.currentTimeMillis)
-  return yield* transactor.withTransaction(Effect.gen(function*() {
+  const expired = yield* transactor.withTransaction(Effect.gen(function*() {
     const expired = yield* charges.expireDue(now, limit, scope)
-    for (const charge of expired) {
-      yield* outbox.append({ accountId: charge.accountId, event: ChargeTransitions.expired.event, body: chargeExpiredBody(charge, now) })
-      yield* recordChargeExpired(charge, now)
-    }
+    for (const charge of expired) yield* recordExpired(charge, now)
     return expired.length
   }))
+  return expired + (yield* expireBankBoletos(now, limit, scope))
 })

@@ -15,8 +15,11 @@ import {
 import { type ChargeListQuery, toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
 import { InvalidData, invalidData } from "../domain/Errors.ts"
 import { offsetPage } from "../domain/Pagination.ts"
+import { writeOffBoleto } from "../boleto/BankBoleto.ts"
+import type { BoletoIssuerError, BoletoRefused } from "../ports/BoletoIssuer.ts"
 import { type ChargeScope, Charges } from "../ports/Charges.ts"
-import { type ChargeTransition, ChargeTransitions } from "../rules/ChargeTransitions.ts"
+import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { ProviderUnavailable } from "./CreatePixCharge.ts"
 
 /** A master without `X-Sub-Account` sees every charge it generated; otherwise the account's own. */
 export const chargeScope = Effect.map(Caller, (caller): ChargeScope =>
@@ -91,8 +94,36 @@ export const listCharges = Effect.fn("Charges.list")(function*(query: ChargeList
 const move = (charge: Charge, transition: ChargeTransition, changes: Parameters<Charges["Service"]["transition"]>[2], at: Date) =>
   Effect.flatMap(Charges, (charges) => charges.transition(charge.id, transition, changes, at))
 
+/** The bank's failures on a write-off, as the cancel's answer. */
+const writeOffError = (charge: Charge) => (error: BoletoIssuerError | BoletoRefused) =>
+  error._tag === "BoletoRefused"
+    ? new ChargeNotCancelable({
+      message: "O banco recusou a baixa do boleto; ele continua pagável",
+      details: { status: charge.status, provider: "boleto", reason: error.message }
+    })
+    : new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { provider: "boleto", reason: error.message } })
+
+/**
+ * A boleto is written off at its bank before its charge is canceled, so a
+ * canceled charge is never left payable at a counter; the bank is asked
+ * outside any transaction. A boleto the bank says was paid is confirmed (as
+ * the poll would) and the cancel refused, the charge no longer being open;
+ * a bank that cannot be asked leaves the charge as it was (502).
+ */
+const writeOffBeforeCancel = Effect.fnUntraced(function*(charge: Charge) {
+  if (charge.paymentType !== paymentTypeOf.boleto || nextChargeStatus(charge.status, "canceled") === undefined) return
+  const answer = yield* writeOffBoleto(charge).pipe(Effect.mapError(writeOffError(charge)))
+  if (answer._tag === "WrittenOff") return
+  const now = yield* findCharge(charge.id)
+  return yield* new ChargeNotCancelable({
+    message: `O boleto já foi pago no banco; a cobrança está ${now.status} e não pode ser cancelada`,
+    details: { status: now.status, provider: "boleto", reason: "BOLETO_PAID", payment: answer.outcome }
+  })
+})
+
 export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: string) {
   const charge = yield* findCharge(id)
+  yield* writeOffBeforeCancel(charge)
   const at = new Date(yield* Clock.currentTimeMillis)
   const moved = yield* move(charge, ChargeTransitions.canceled, { canceledAt: at }, at)
   if (Option.isNone(moved)) {

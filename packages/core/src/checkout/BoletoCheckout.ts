@@ -1,16 +1,17 @@
 /**
  * The boleto strategy of `POST /v1/charges`: the buyer's complete address, a
- * due date after today, and the boleto issued before the reserve (the charge
- * records its number and line). Answers `boleto.digitableLine`, `barCode`,
- * the PDF's path and the due date.
+ * due date after today, and the boleto registered at the bank before the
+ * reserve, with its payer and the days it stays payable after the due date
+ * (the charge records the bank's number, codes and Pix). Answers
+ * `boleto.digitableLine`, `barCode`, the PDF's path and the due date.
  */
 import { Effect } from "effect"
 import { endOfSaoPauloDay, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { addDays } from "../brazil/CalendarDate.ts"
 import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
-import { paymentTypeOf } from "../domain/Charge.ts"
-import { invalidData as invalid } from "../domain/Errors.ts"
-import { BoletoIssuer } from "../ports/BoletoIssuer.ts"
+import { type ChargeAddress, paymentTypeOf } from "../domain/Charge.ts"
+import { InvalidData, invalidData as invalid } from "../domain/Errors.ts"
+import { BoletoIssuer, type BoletoIssuerError, type BoletoPayer, type BoletoRefused } from "../ports/BoletoIssuer.ts"
 import { requireProvider } from "../ports/ProviderGate.ts"
 import { lastPayableDate } from "../rules/CycleSchedule.ts"
 import { chargeAddressOf } from "./BuyerAddress.ts"
@@ -46,10 +47,39 @@ const boletoTerms = Effect.fnUntraced(function*(request: CheckoutRequest, today:
   return { dueDate, grace }
 })
 
+/** Who the bank registers the boleto to: the buyer, with the address the charge records. */
+const payerOf = (buyer: CheckoutOrder["buyer"], address: ChargeAddress): BoletoPayer => ({
+  name: buyer.name,
+  document: buyer.document,
+  email: buyer.email,
+  address: {
+    street: address.street,
+    number: address.number,
+    complement: address.complement,
+    neighborhood: address.neighborhood,
+    city: address.city,
+    state: address.state,
+    zipCode: address.zipCode
+  }
+})
+
+/**
+ * The bank's answer as the checkout's error. A refusal is about this request
+ * (a payer or an amount the bank will not register) and asking again changes
+ * nothing: 400 `INVALID_DATA` naming the bank and its reason. Anything else
+ * is an outage: 502 `PROVIDER_UNAVAILABLE`, to be tried again.
+ */
+const issueError = (error: BoletoIssuerError | BoletoRefused) =>
+  error._tag === "BoletoRefused"
+    ? new InvalidData({ message: "O banco recusou o registro do boleto", details: { provider: "boleto", reason: error.message } })
+    : new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { provider: "boleto", reason: error.message } })
+
 /**
  * Checks the address and the due date, prices the boleto (fees, split) and
- * issues it. Nothing is recorded when the issuer fails (502
- * `PROVIDER_UNAVAILABLE`). The charge expires at the end of its last payable day.
+ * registers it at the bank. Nothing is recorded when the bank refuses (400
+ * `INVALID_DATA`) or cannot be reached (502 `PROVIDER_UNAVAILABLE`). The
+ * charge expires at the end of its last payable day, the day the bank stops
+ * taking it too (`daysPayableAfterDue`).
  */
 export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: CheckoutOrder, draft: CheckoutDraft) {
   const { request } = order
@@ -58,9 +88,14 @@ export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: Check
   yield* requireProvider(draft.owner, "boleto")
   const money = yield* feesAndSplit("boleto", draft.amount, request.split, draft)
   const id = draft.common.id
-  const issued = yield* (yield* BoletoIssuer).issue({ receiver: draft.owner, reference: id, amount: money.amount, dueDate }).pipe(
-    Effect.mapError((e) => new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { reason: e.message } }))
-  )
+  const issued = yield* (yield* BoletoIssuer).issue({
+    receiver: draft.owner,
+    reference: id,
+    amount: money.amount,
+    dueDate,
+    payer: payerOf(order.buyer, address),
+    daysPayableAfterDue: grace
+  }).pipe(Effect.mapError(issueError))
   const pending: PendingCharge = {
     ...draft.common,
     ...money,
@@ -72,7 +107,15 @@ export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: Check
     dueDate,
     expiresAt: endOfSaoPauloDay(lastPayableDate(dueDate, grace)),
     card: null,
-    boleto: { ...issued, dueDate, instructions: request.boletoInstructions ?? null },
+    boleto: {
+      bankCode: issued.bankCode,
+      ourNumber: issued.ourNumber,
+      barcode: issued.barcode,
+      digitableLine: issued.digitableLine,
+      dueDate,
+      instructions: request.boletoInstructions ?? null,
+      pixCopiaECola: issued.pixCopiaECola ?? null
+    },
     address
   }
   const boleto = { digitableLine: issued.digitableLine, barCode: issued.barcode, pdfPath: `/v1/charges/${id}/boleto.pdf`, dueDate }

@@ -12,7 +12,8 @@ import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
 import { CardRefused, type Charge, type ChargeCard, MissingCardData, paymentTypeOf } from "../domain/Charge.ts"
 import { invalidData as invalid, type InvalidData } from "../domain/Errors.ts"
 import type { Account } from "../domain/Account.ts"
-import { Acquirer, type CardData, type Payer } from "../ports/Acquirer.ts"
+import type { PaymentMethod } from "../domain/PaymentMethod.ts"
+import { Acquirer, type AcquirerUnavailable, type Authorization, type CardData, type Payer } from "../ports/Acquirer.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
@@ -57,17 +58,19 @@ const cardSource = Effect.fnUntraced(function*(order: CheckoutOrder, accountId: 
       payment: { _tag: "Card" as const, card },
       brand: cardBrand(card.number),
       firstSix: card.number.slice(0, 6),
-      lastFour: card.number.slice(-4)
+      lastFour: card.number.slice(-4),
+      saved: undefined
     }
   }
   if (request.paymentMethodId !== undefined) {
     const method = order.savedCard?.pipe(Option.filter((m) => m.id === request.paymentMethodId && m.accountId === accountId))
       ?? (yield* (yield* PaymentMethods).find(accountId, request.paymentMethodId))
     if (Option.isNone(method)) return yield* invalid("paymentMethodId", `paymentMethodId ${request.paymentMethodId} is not a card of this account`)
-    return { payment: { _tag: "Token" as const, token: method.value.acquirerToken }, brand: method.value.brand, firstSix: method.value.firstSix, lastFour: method.value.lastFour }
+    const { acquirerToken, brand, firstSix, lastFour } = method.value
+    return { payment: { _tag: "Token" as const, token: acquirerToken }, brand, firstSix, lastFour, saved: method.value }
   }
   if (request.tokenId !== undefined) {
-    return { payment: { _tag: "Token" as const, token: request.tokenId }, brand: "unknown", firstSix: "", lastFour: "" }
+    return { payment: { _tag: "Token" as const, token: request.tokenId }, brand: "unknown", firstSix: "", lastFour: "", saved: undefined }
   }
   return yield* new MissingCardData({ message: "Envie card, tokenId ou paymentMethodId", details: null })
 })
@@ -125,11 +128,14 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
     expiresAt: new Date(draft.now + CARD_ANSWER_WINDOW_MILLIS),
     card
   }
+  const charged: CardAuthorization = { payment: source.payment, payer, saved: source.saved }
+  // The billing run asks for many answers after its commit, with the acquirer alone at hand.
+  const methods = yield* PaymentMethods
   return {
     pending,
     notify: [],
-    settle: (customerId: string) => authorizeCard(draft, { payment: source.payment, payer }, plan, customerId),
-    acquirerAnswer: askAcquirer(draft.owner, { payment: source.payment, payer }, plan, draft.common.id)
+    settle: (customerId: string) => authorizeCard(draft, charged, plan, customerId),
+    acquirerAnswer: askAcquirer(draft.owner, charged, plan, draft.common.id).pipe(Effect.provideService(PaymentMethods, methods))
   } satisfies PreparedCharge<Effect.Error<ReturnType<typeof authorizeCard>>, Effect.Services<ReturnType<typeof authorizeCard>>>
 })
 
@@ -153,42 +159,65 @@ export type AcquirerAnswer =
  */
 export const AUTHENTICATION_REQUIRED = "authentication_required"
 
-/** What the acquirer charges: the card (typed or tokenized) and who pays. */
+/** What the acquirer charges: the card (typed or tokenized), who pays, and the card on file (`pm_`) it came from, if any. */
 interface CardAuthorization {
   readonly payment: CardPayment
   readonly payer: Payer
+  readonly saved: PaymentMethod | undefined
+}
+
+/**
+ * Keeps the card `method` on file at the acquirer once a payment by it was
+ * approved (a subscription's first cycle, a `pm_`'s first charge), the
+ * `pm_` then naming the kept card, which charges again without its CVV: an
+ * acquirer's card tokens may be single-use (Mercado Pago's are), and a
+ * renewal has no buyer to type the card again. A card on file already is
+ * answered as it is, nothing written. A card not kept is logged and its
+ * `pm_` left as it was: the payment stands either way.
+ */
+const keepCard = Effect.fnUntraced(function*(account: Account, method: PaymentMethod, payer: Payer) {
+  const kept = yield* Effect.result((yield* Acquirer).saveCard({ account, token: method.acquirerToken, payer }))
+  if (Result.isFailure(kept)) return yield* Effect.logWarning(`card ${method.id} not kept on file at the acquirer: ${kept.failure.message}`)
+  if (kept.success.token !== method.acquirerToken) yield* (yield* PaymentMethods).updateToken(method.accountId, method.id, kept.success.token)
+})
+
+/** The port's answer (or its failure to answer) as the use cases act on it. */
+export const answerOf = (result: Result.Result<Authorization, AcquirerUnavailable>): AcquirerAnswer => {
+  if (Result.isFailure(result)) return { _tag: "Unavailable" }
+  const answer = result.success
+  switch (answer._tag) {
+    case "Approved":
+      return { _tag: "Approved" }
+    case "Declined":
+      return { _tag: "Declined", code: answer.code }
+    case "ActionRequired":
+      return { _tag: "Declined", code: AUTHENTICATION_REQUIRED }
+    case "Unknown":
+      return { _tag: "Unknown" }
+  }
 }
 
 /**
  * Asks the acquirer to authorize and capture the charge `reference` for
  * `account`; never fails: no answer is an answer. The reference is the
  * acquirer's idempotency key (the port's contract), so asking again for one
- * charge never charges twice: it gets the first payment's outcome.
+ * charge never charges twice: it gets the first payment's outcome. An
+ * approval by a card on file (`pm_`) keeps that card at the acquirer first
+ * (`keepCard`), before the approval is recorded.
  */
 const askAcquirer = (
   account: Account,
   card: CardAuthorization,
   plan: Pick<InstallmentPlan, "total" | "installments">,
   reference: string
-): Effect.Effect<AcquirerAnswer, never, Acquirer> =>
-  Effect.flatMap(Acquirer, (acquirer) =>
-    acquirer.authorize({ account, ...card, amount: plan.total, installments: plan.installments, reference })).pipe(
-      Effect.result,
-      Effect.map((result): AcquirerAnswer => {
-        if (result._tag === "Failure") return { _tag: "Unavailable" }
-        const answer = result.success
-        switch (answer._tag) {
-          case "Approved":
-            return { _tag: "Approved" }
-          case "Declined":
-            return { _tag: "Declined", code: answer.code }
-          case "ActionRequired":
-            return { _tag: "Declined", code: AUTHENTICATION_REQUIRED }
-          case "Unknown":
-            return { _tag: "Unknown" }
-        }
-      })
-    )
+): Effect.Effect<AcquirerAnswer, never, Acquirer | PaymentMethods> =>
+  Effect.gen(function*() {
+    const { payer, payment, saved } = card
+    const result = yield* Effect.result((yield* Acquirer).authorize({ account, payment, payer, amount: plan.total, installments: plan.installments, reference }))
+    const answer = answerOf(result)
+    if (answer._tag === "Approved" && saved !== undefined) yield* keepCard(account, saved, payer)
+    return answer
+  })
 
 /**
  * Asks the acquirer again for a card charge left `PROCESSING` (its worker
@@ -200,10 +229,44 @@ export const askAcquirerAgain = Effect.fn("Checkout.askAcquirerAgain")(function*
   const account = yield* (yield* Accounts).findById(charge.accountId)
   if (Option.isNone(method) || Option.isNone(account)) return { _tag: "Unavailable" } as AcquirerAnswer
   const plan = { total: charge.amount, installments: charge.card?.installments ?? 1 }
-  // The charge's customer as it was charged the first time: an acquirer that answers by the reference ignores a change since.
+  const card = { payment: { _tag: "Token" as const, token: method.value.acquirerToken }, payer: payerOfCharge(charge), saved: method.value }
+  return yield* askAcquirer(account.value, card, plan, charge.id)
+})
+
+/** The charge's customer as it was charged the first time: an acquirer that answers by the reference ignores a change since. */
+const payerOfCharge = (charge: Charge): Payer => {
   const customer = charge.customer
-  const payer: Payer = { name: customer?.name ?? "", email: customer?.email ?? null, document: customer?.documentNumber ?? "" }
-  return yield* askAcquirer(account.value, { payment: { _tag: "Token", token: method.value.acquirerToken }, payer }, plan, charge.id)
+  return { name: customer?.name ?? "", email: customer?.email ?? null, document: customer?.documentNumber ?? "" }
+}
+
+/**
+ * Records the acquirer's approval of the card charge `id` (call in a
+ * transaction): `PAID` with its credit in the ledger, `payment.success`
+ * (and, for a subscription's charge, what its payment means), the success
+ * e-mails and the fiscal notes owed. Nothing when the charge is no longer
+ * `PROCESSING` (answered meanwhile, or expired).
+ */
+export const recordCardApproval = Effect.fnUntraced(function*(id: string, at: Date) {
+  const paid = yield* (yield* Charges).transition(id, ChargeTransitions.cardApproved, { paidAt: at }, at)
+  if (Option.isNone(paid)) return paid
+  yield* recordChargePaid(paid.value, at)
+  yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
+  yield* notasOwedOnPayment([paid.value], at)
+  return paid
+})
+
+/**
+ * Records the acquirer's refusal of the card charge `id` (call in a
+ * transaction): `FAILED` with `failureReason`, what the refusal means for a
+ * subscription's charge, and the refusal e-mail. Nothing when the charge is
+ * no longer `PROCESSING`.
+ */
+export const recordCardRefusal = Effect.fnUntraced(function*(id: string, failureReason: string, at: Date) {
+  const failed = yield* (yield* Charges).transition(id, ChargeTransitions.cardFailed, { failureReason }, at)
+  if (Option.isNone(failed)) return failed
+  yield* recordChargeRefused(failed.value, at)
+  yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
+  return failed
 })
 
 /** Why a refused charge failed, as its `failureReason` and its 402 body say. */
@@ -244,23 +307,12 @@ const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: Check
     return yield* new ProviderUnavailable({ message: "Adquirente indisponível", details: { chargeId: id } })
   }
   if (answer._tag === "Approved") {
-    yield* transactor.withTransaction(Effect.gen(function*() {
-      const paid = yield* charges.transition(id, ChargeTransitions.cardApproved, { paidAt: done }, done)
-      if (Option.isSome(paid)) {
-        yield* recordChargePaid(paid.value, done)
-        yield* enqueueChargeNotifications(paid.value, ["oneoff.payment.success", "new.sale"])
-        yield* notasOwedOnPayment([paid.value], done)
-      }
-    }))
+    yield* transactor.withTransaction(recordCardApproval(id, done))
     const paid: CheckoutResult = { success: true, customerId, chargeId: id, status: "paid" }
     return paid
   }
   yield* transactor.withTransaction(Effect.gen(function*() {
-    const failed = yield* charges.transition(id, ChargeTransitions.cardFailed, { failureReason: failureReasonOf(answer) }, done)
-    if (Option.isSome(failed)) {
-      yield* recordChargeRefused(failed.value, done)
-      yield* enqueueChargeNotifications(failed.value, ["oneoff.payment.failed"])
-    }
+    yield* recordCardRefusal(id, failureReasonOf(answer), done)
     if (couponId !== undefined) yield* coupons.release(couponId, id)
   }))
   return yield* new CardRefused({ chargeId: id, error: answer.code })

@@ -2,7 +2,11 @@
  * `POST /v1/payment-methods`: a card tokenized at the acquirer for later
  * charges (`paymentMethodId` on the checkout). Only what may be kept is
  * stored: the acquirer's token, brand, first six and last four digits,
- * expiry and holder's name; never the number or the CVV.
+ * expiry and holder's name; never the number or the CVV. An acquirer's
+ * token may charge once (Mercado Pago's do): the card is kept on file at the
+ * acquirer when its first payment is approved (`CardCheckout`), since the
+ * acquirer keeps cards under a payer, which that payment names and this
+ * request does not.
  */
 import { Clock, Effect } from "effect"
 import { Caller } from "../auth/Authenticate.ts"

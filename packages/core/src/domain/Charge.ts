@@ -102,14 +102,20 @@ export const PixInstructions = BoletoInstructions
 /** `boletoInstructions` as clients send it: the provider's structured instructions, or a line of text printed on the boleto. */
 export const BoletoInstructionsInput = Schema.Union([Text, BoletoInstructions])
 
-/** The boleto of a boleto charge; `instructions` are kept as the client sent them. */
+/**
+ * The boleto of a boleto charge; `instructions` are kept as the client sent
+ * them. `pixCopiaECola` is the bank's Pix on the boleto (a BR Code the payer
+ * may pay instead), null when the bank offers none; absent on boletos
+ * recorded before banks were asked for it.
+ */
 export const ChargeBoleto = Schema.Struct({
   bankCode: Schema.String,
   ourNumber: Schema.String,
   barcode: Schema.String,
   digitableLine: Schema.String,
   dueDate: Schema.String,
-  instructions: Schema.Unknown
+  instructions: Schema.Unknown,
+  pixCopiaECola: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 export type ChargeBoleto = typeof ChargeBoleto.Type
 

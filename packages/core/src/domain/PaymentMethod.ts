@@ -1,6 +1,11 @@
 import { Schema } from "effect"
 
-/** A tokenized card (`pm_`): what may be kept of it and the acquirer's token; never the number or CVV. */
+/**
+ * A tokenized card (`pm_`): what may be kept of it and the acquirer's token;
+ * never the number or CVV. The token is the card as first tokenized until a
+ * payment by it is approved, then the acquirer's card on file
+ * (`Acquirer.saveCard`), which charges again without the CVV.
+ */
 export const PaymentMethod = Schema.Struct({
   id: Schema.String,
   accountId: Schema.String,

@@ -48,8 +48,21 @@ export type RefundAnswer =
   | { readonly _tag: "Refunded"; readonly providerChargeId: string }
   | { readonly _tag: "Refused"; readonly reason: string }
 
+/**
+ * What the acquirer knows of the authorization made under a reference,
+ * asked without charging anything (`lookup`): its outcome as `authorize`
+ * answers it (`Unknown` while it is still in review), or `NotFound` when it
+ * has no payment under that reference.
+ */
+export type Lookup = Authorization | { readonly _tag: "NotFound" }
+
 /** The acquirer could not be reached, or refused us (credentials, rate); nothing was charged. */
 export class AcquirerUnavailable extends Schema.TaggedError<AcquirerUnavailable>()("AcquirerUnavailable", {
+  message: Schema.String
+}) {}
+
+/** A card was not kept on file (the acquirer unreachable, or refusing to keep it); its token is as it was. */
+export class CardNotSaved extends Schema.TaggedError<CardNotSaved>()("CardNotSaved", {
   message: Schema.String
 }) {}
 
@@ -87,6 +100,22 @@ export class Acquirer extends Context.Service<Acquirer, {
     readonly amount: Cents
     readonly reference: string
   }) => Effect.Effect<RefundAnswer, AcquirerUnavailable>
+  /**
+   * Keeps the card of `token` on file for `payer`, so that it can be charged
+   * again without its CVV (a subscription's renewals): answers the token
+   * that charges the kept card, every time under its own reference. Call it
+   * once the card's first payment is approved, as acquirers advise (the
+   * card is then known to be good); a token already on file is answered as
+   * it is, with nothing asked of the acquirer.
+   */
+  readonly saveCard: (request: { readonly account: Account; readonly token: string; readonly payer: Payer }) => Effect.Effect<{ readonly token: string }, CardNotSaved>
+  /**
+   * The outcome of the authorization made under `reference` (the charge's
+   * id), asked of the acquirer's books, charging nothing: how a charge whose
+   * authorization went unanswered is settled when the card it was made with
+   * is no longer at hand (a typed card is never kept).
+   */
+  readonly lookup: (request: { readonly account: Account; readonly reference: string }) => Effect.Effect<Lookup, AcquirerUnavailable>
 }>()("@billing/core/ports/Acquirer") {
   /**
    * Sandbox accounts on `sandbox`, production accounts on `production`: a
@@ -98,7 +127,9 @@ export class Acquirer extends Context.Service<Acquirer, {
     return Acquirer.of({
       tokenize: (input) => of(input.account).tokenize(input),
       authorize: (request) => of(request.account).authorize(request),
-      refund: (request) => of(request.account).refund(request)
+      refund: (request) => of(request.account).refund(request),
+      saveCard: (request) => of(request.account).saveCard(request),
+      lookup: (request) => of(request.account).lookup(request)
     })
   }
 }

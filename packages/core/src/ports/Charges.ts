@@ -52,6 +52,22 @@ export class Charges extends Context.Service<Charges, {
   readonly lockOwn: (accountId: string, key: { readonly chargeId: string } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
   /** The Pix charge whose txid is `txid`, locked until the transaction ends (a PSP's callback names charges by it). */
   readonly lockByPixTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
+  /**
+   * The boleto charge whose txid (the bank's "nosso número") is `txid`,
+   * locked until the transaction ends: a bank's callback and its list of
+   * payments name boletos by it.
+   */
+  readonly lockBoletoByTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
+  /** The same boleto charge, unlocked: read before the bank is asked, outside any transaction. */
+  readonly findBoletoByTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
+  /**
+   * Up to `limit` open boleto charges of production accounts whose deadline
+   * passed, oldest deadline first, unlocked: each is written off at its bank
+   * before it expires (`expireDue` leaves them out).
+   */
+  readonly dueBankBoletos: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
+  /** Up to `limit` production accounts (ids) with open boleto charges: the accounts whose bank a payment poll asks. */
+  readonly accountsWithOpenBankBoletos: (limit: number) => Effect.Effect<ReadonlyArray<string>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
   readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>
@@ -85,9 +101,26 @@ export class Charges extends Context.Service<Charges, {
   /**
    * Expires (`ChargeTransitions.expired`) up to `limit` open charges whose deadline passed, claiming them
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
-   * that also records their events.
+   * that also records their events. Boletos of production accounts are left
+   * out: the bank writes them off first (`dueBankBoletos`).
    */
   readonly expireDue: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** The earliest deadline after `after` of an open charge of `accountId` (its test clock's next stop). */
   readonly nextExpiry: (accountId: string, after: Date) => Effect.Effect<Option.Option<Date>>
+  /**
+   * Claims, with `SKIP LOCKED`, up to `limit` card charges that are no
+   * cycle's (a checkout's, a plan change's prorata) left unanswered in one
+   * of `ChargeTransitions.cardApproved`'s `from` statuses and untouched since
+   * `untouchedSince`, nearest deadline first. The claim sets their
+   * `updatedAt` to `at`: the lease, which keeps them from another claim
+   * until `at` is older than the next claim's `untouchedSince`. Answers the
+   * charges as they were before the claim, for `endCardClaims`.
+   */
+  readonly claimUnansweredCards: (at: Date, untouchedSince: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
+  /**
+   * Ends the claims that `claimUnansweredCards` made at `at` on `charges`
+   * (as it answered them), each `updatedAt` put back, unless the charge
+   * moved meanwhile: they are claimable again at once.
+   */
+  readonly endCardClaims: (charges: ReadonlyArray<Pick<Charge, "id" | "updatedAt">>, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/Charges") {}

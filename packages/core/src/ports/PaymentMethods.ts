@@ -6,4 +6,6 @@ export class PaymentMethods extends Context.Service<PaymentMethods, {
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<PaymentMethod>>
   /** The cards `ids` of their accounts, in one read (a billing run's batch); unknown ids are left out. */
   readonly findMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<PaymentMethod>>
+  /** Replaces the acquirer's token of the account's card `id`: the card kept on file after its first approved payment. */
+  readonly updateToken: (accountId: string, id: string, acquirerToken: string) => Effect.Effect<void>
 }>()("@billing/core/ports/PaymentMethods") {}

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { Acquirer, type Authorization, type DeclineCode } from "../ports/Acquirer.ts"
+import { Acquirer, type Authorization, type DeclineCode, type Lookup } from "../ports/Acquirer.ts"
 import { cardBrand } from "../brazil/Cards.ts"
 
 /** The card table of the spec: these numbers decline; any other 16 digits approve. */
@@ -16,9 +16,27 @@ const outcomeOf = (number: string): DeclineCode | "approved" => SANDBOX_DECLININ
 let sequence = 0
 
 /**
+ * The answers given, by reference, for `lookup`: the sandbox decides at
+ * once, so only a charge whose worker stopped between its answer and its
+ * record is ever looked up, in the same process; the oldest are forgotten
+ * past `REMEMBERED` (a lookup then finds nothing, and the charge expires).
+ */
+const answered = new Map<string, Authorization>()
+const REMEMBERED = 10_000
+
+const remember = (reference: string, answer: Authorization) => {
+  answered.delete(reference)
+  answered.set(reference, answer)
+  if (answered.size > REMEMBERED) answered.delete(answered.keys().next().value!)
+  return answer
+}
+
+/**
  * Sandbox acquirer: no charge reaches an acquirer and the card number decides
  * the result. A tokenized card keeps only its outcome inside the token, so a
- * `pm_` behaves as the card it came from without the number being kept.
+ * `pm_` behaves as the card it came from without the number being kept, as
+ * often as it is charged: kept on file, it is the same token, and a
+ * subscription's renewals go as its number says.
  * Its answers are the spec's card table's: approved or declined, never an
  * unknown outcome nor a 3-D Secure challenge, which no card there gives.
  */
@@ -27,13 +45,18 @@ export const AcquirerSandbox = Layer.succeed(Acquirer, {
     Effect.sync(() => ({ token: `sbx_tok_${outcomeOf(card.number)}_${(++sequence).toString(36)}`, brand: cardBrand(card.number) })),
   authorize: (request) =>
     Effect.sync((): Authorization => {
+      const first = answered.get(request.reference)
+      if (first !== undefined) return first
       const outcome = request.payment._tag === "Card"
         ? outcomeOf(request.payment.card.number)
         : (/^sbx_tok_([a-z_]+)_[0-9a-z]+$/.exec(request.payment.token)?.[1] as DeclineCode | "approved" | undefined) ?? "card_declined"
-      return outcome === "approved"
-        ? { _tag: "Approved", acquirerId: `sbx_auth_${request.reference}` }
-        : { _tag: "Declined", code: outcome }
+      return remember(
+        request.reference,
+        outcome === "approved" ? { _tag: "Approved", acquirerId: `sbx_auth_${request.reference}` } : { _tag: "Declined", code: outcome }
+      )
     }),
   // Every card refund succeeds in the sandbox, at once.
-  refund: (request) => Effect.succeed({ _tag: "Refunded", providerChargeId: `sbx_auth_${request.paymentReference}` })
+  refund: (request) => Effect.succeed({ _tag: "Refunded", providerChargeId: `sbx_auth_${request.paymentReference}` }),
+  saveCard: ({ token }) => Effect.succeed({ token }),
+  lookup: ({ reference }) => Effect.sync((): Lookup => answered.get(reference) ?? { _tag: "NotFound" })
 })

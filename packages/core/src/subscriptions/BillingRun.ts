@@ -24,6 +24,7 @@
  */
 import { Cause, Clock, Effect, Fiber, Option } from "effect"
 import { expireDueCharges } from "../charges/Expiry.ts"
+import { resolveCardOutcomes } from "../checkout/ResolveCardOutcomes.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { paymentOverdue } from "../events/SubscriptionEvents.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
@@ -214,6 +215,8 @@ export interface BillingRunTotals {
   readonly issued: number
   readonly retried: number
   readonly resumed: number
+  /** One-off card charges claimed to be asked about an unknown outcome (`resolveCardOutcomes`). */
+  readonly cardOutcomes: number
   readonly overdue: number
   readonly dunningEnded: number
   readonly expired: number
@@ -228,7 +231,8 @@ export interface BillingRunTotals {
  * Runs every time-driven job of `scope` at the clock's time until none has
  * work left: sandbox payments, cancels at period end (before issuing, so an
  * ending subscription's next cycle is never billed), issues, retries,
- * overdue marks, dunning ends, charge expiries, receivables whose day came,
+ * overdue marks, dunning ends, one-off card charges whose outcome was
+ * unknown (before expiry), charge expiries, receivables whose day came,
  * withdrawals to pay out, refunds to ask about, fiscal notes due and notes
  * the city has not answered, in rounds, since one job's
  * work can make another's due (a card refused on issue, a cycle issued past
@@ -242,6 +246,7 @@ export const runBillingJobs = Effect.fn("BillingRun.runAll")(function*(scope: Ru
     issued: 0,
     retried: 0,
     resumed: 0,
+    cardOutcomes: 0,
     overdue: 0,
     dunningEnded: 0,
     expired: 0,
@@ -294,6 +299,8 @@ const runRounds = Effect.fnUntraced(function*(
       resumed: yield* drainAll((n) => resumeStalledCards(n, scope), options, progress),
       overdue: yield* drainAll((n) => markOverdueCycles(n, scope), options, progress),
       dunningEnded: yield* drainAll((n) => endDunning(n, scope), options, progress),
+      // Before expiry: a card charge the acquirer answered is settled, not expired.
+      cardOutcomes: yield* drainAll((n) => resolveCardOutcomes(n, scope), options, progress),
       expired: yield* drainAll((n) => expireDueCharges(n, scope), options, progress),
       receivablesSettled: yield* drainAll((n) => settleDueReceivables(n, scope), options, progress),
       withdrawalsPaidOut: yield* drainAll((n) => payOutWithdrawals(n, scope), options, progress),

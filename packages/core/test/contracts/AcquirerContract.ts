@@ -9,9 +9,15 @@
  *   never charges twice;
  * - refunds, partial and total, and never above what was captured;
  * - 1 to 12 installments;
+ * - a card kept on file after its first payment charges again and again,
+ *   as its card would, each time under its own reference (a subscription's
+ *   renewals); a card kept already is answered as it is;
+ * - an authorization looked up by its reference, charging nothing, answers
+ *   its first outcome, and a reference never authorized none;
  * - where the layer can be made to give them: an unknown outcome (no answer
  *   after the request left) resolved by asking again under the same
- *   reference, charging once; a 3-D Secure challenge, capturing nothing.
+ *   reference, or by looking it up, charging once; a 3-D Secure challenge,
+ *   capturing nothing.
  *
  * Expected values come from the driver's cards (the outcome each one is
  * known to give), never from the layer under test.
@@ -92,12 +98,16 @@ export interface ContractAcquirer {
   readonly tokenize: (card: CardData) => ReturnType<Acquirer["Service"]["tokenize"]>
   readonly authorize: (request: Requests<"authorize">) => ReturnType<Acquirer["Service"]["authorize"]>
   readonly refund: (request: Requests<"refund">) => ReturnType<Acquirer["Service"]["refund"]>
+  readonly saveCard: (token: string) => ReturnType<Acquirer["Service"]["saveCard"]>
+  readonly lookup: (reference: string) => ReturnType<Acquirer["Service"]["lookup"]>
 }
 
 export const forAccount = (acquirer: Acquirer["Service"], account: Account): ContractAcquirer => ({
   tokenize: (card) => acquirer.tokenize({ account, card }),
   authorize: (request) => acquirer.authorize({ ...request, account, payer: CONTRACT_PAYER }),
-  refund: (request) => acquirer.refund({ ...request, account })
+  refund: (request) => acquirer.refund({ ...request, account }),
+  saveCard: (token) => acquirer.saveCard({ account, token, payer: CONTRACT_PAYER }),
+  lookup: (reference) => acquirer.lookup({ account, reference })
 })
 
 /** Outcomes a layer can be driven to give beyond approvals and refusals (`AcquirerDriver`'s `silence…` and `challenge…`). */
@@ -199,8 +209,11 @@ export const acquirerContract = (name: string, subject: () => ContractSubject, d
           assert.strictEqual(first._tag, "Unknown")
           // The acquirer did the work: the card is charged, once, whatever the caller knew.
           assert.strictEqual((yield* books(driver, request.reference))?.captured, 1)
+          // Looked up, it is the payment the acquirer made; asked again, the same one.
+          const found = yield* acquirer.lookup(request.reference)
+          assert.strictEqual(found._tag, "Approved")
           const again = yield* acquirer.authorize(request)
-          assert.strictEqual(again._tag, "Approved")
+          assert.deepStrictEqual(again, found)
           assert.strictEqual((yield* books(driver, request.reference))?.captured, 1)
         })
       ))
@@ -214,6 +227,46 @@ export const acquirerContract = (name: string, subject: () => ContractSubject, d
           assert.strictEqual(answer._tag, "ActionRequired")
           assert.isTrue(answer._tag === "ActionRequired" && answer.url.startsWith("https://") && answer.acquirerId.length > 0)
           assert.strictEqual((yield* books(driver, reference))?.captured ?? 0, 0)
+        })
+      ))
+
+    it.live("keeps a card on file after its first payment: it charges again and again as the card would, each time under its own reference", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const first = yield* acquirer.tokenize(driver.card("approved"))
+          assert.strictEqual((yield* acquirer.authorize({ payment: { _tag: "Token", token: first.token }, amount: cents(2_990), installments: 1, reference: newReference("ch") }))._tag, "Approved")
+          const kept = yield* acquirer.saveCard(first.token)
+          assert.notInclude(kept.token, driver.card("approved").number)
+          for (const amount of [cents(2_990), cents(3_490)]) {
+            const reference = newReference("ch")
+            const renewal = yield* acquirer.authorize({ payment: { _tag: "Token", token: kept.token }, amount, installments: 1, reference })
+            assert.strictEqual(renewal._tag, "Approved")
+            const renewed = yield* books(driver, reference)
+            if (renewed !== undefined) assert.deepStrictEqual(renewed, { captured: 1, amount, refunded: cents(0), installments: 1 })
+          }
+          // A card kept already is the same card: keeping it again changes nothing.
+          assert.deepStrictEqual(yield* acquirer.saveCard(kept.token), kept)
+          // A card whose issuer refuses is refused at its renewals too, with the same reason.
+          const poor = yield* acquirer.saveCard((yield* acquirer.tokenize(driver.card("insufficient_funds"))).token)
+          const refusals = yield* Effect.forEach([1, 2], () =>
+            acquirer.authorize({ payment: { _tag: "Token", token: poor.token }, amount: cents(2_990), installments: 1, reference: newReference("ch") }))
+          assert.deepStrictEqual(refusals, [{ _tag: "Declined", code: "insufficient_funds" }, { _tag: "Declined", code: "insufficient_funds" }])
+        })
+      ))
+
+    it.live("looks an authorization up by its reference, charging nothing: its first answer, and none for a reference never authorized", () =>
+      run((acquirer, driver) =>
+        Effect.gen(function*() {
+          const paid = { payment: typed(driver, "approved"), amount: cents(5_000), installments: 1, reference: newReference("ch") }
+          const approved = yield* acquirer.authorize(paid)
+          assert.deepStrictEqual(yield* acquirer.lookup(paid.reference), approved)
+          const refusedReference = newReference("ch")
+          yield* acquirer.authorize({ payment: typed(driver, "expired_card"), amount: cents(5_000), installments: 1, reference: refusedReference })
+          assert.deepStrictEqual(yield* acquirer.lookup(refusedReference), { _tag: "Declined", code: "expired_card" })
+          const never = newReference("ch")
+          assert.deepStrictEqual(yield* acquirer.lookup(never), { _tag: "NotFound" })
+          assert.strictEqual((yield* books(driver, paid.reference))?.captured ?? 1, 1)
+          assert.isUndefined(yield* books(driver, never))
         })
       ))
 

@@ -7,16 +7,19 @@
 import { BoletoIssuer, BoletoIssuerSandbox, type SandboxBoletoBank } from "@billing/core"
 import { Context, Effect, Layer } from "effect"
 import type { ProvidersConfig } from "../config/ProvidersConfig.ts"
-import { makeInterBoletoIssuer } from "./InterBoletoIssuer.ts"
+import { type InterBoletoOptions, makeInterBoletoIssuer } from "./InterBoletoIssuer.ts"
 
-export const BoletoIssuerFromProviders = (providers: ProvidersConfig | undefined): Layer.Layer<BoletoIssuer | SandboxBoletoBank> => {
+export const BoletoIssuerFromProviders = (
+  providers: ProvidersConfig | undefined,
+  options: InterBoletoOptions = {}
+): Layer.Layer<BoletoIssuer | SandboxBoletoBank> => {
   const bank = providers?.boleto
   if (bank === undefined) return BoletoIssuerSandbox
   return Layer.effect(
     BoletoIssuer,
     Effect.gen(function*() {
       const sandbox = Context.get(yield* Layer.build(BoletoIssuerSandbox), BoletoIssuer)
-      return BoletoIssuer.byEnvironment(sandbox, yield* makeInterBoletoIssuer(bank))
+      return BoletoIssuer.byEnvironment(sandbox, yield* makeInterBoletoIssuer(bank, options))
     })
   ).pipe(Layer.provideMerge(BoletoIssuerSandbox))
 }

@@ -40,6 +40,26 @@ export const tokenParts = (token: string): TokenParts => {
   return { paymentMethodId: match[1] === "" ? undefined : match[1], id: match[2]! }
 }
 
+/**
+ * A card kept on file (`CardsOnFile.ts`): Mercado Pago's customer and card
+ * ids, and the card's payment method. Ours, as a `pm_` keeps it:
+ * `mp:cof:<customer id>:<card id>:<payment_method_id>` (a customer id is
+ * letters, digits and dashes; a card id digits).
+ */
+export interface CardOnFile {
+  readonly customerId: string
+  readonly cardId: string
+  readonly paymentMethodId: string | undefined
+}
+
+export const cardOnFileOf = (card: CardOnFile) => `mp:cof:${card.customerId}:${card.cardId}:${card.paymentMethodId ?? ""}`
+
+/** The card on file `token` names, if it names one (read before `tokenParts`, which would take `cof` for a payment method). */
+export const cardOnFileParts = (token: string): CardOnFile | undefined => {
+  const match = /^mp:cof:([^:]+):([^:]+):([a-z]*)$/.exec(token)
+  return match === null ? undefined : { customerId: match[1]!, cardId: match[2]!, paymentMethodId: match[3] === "" ? undefined : match[3] }
+}
+
 const cardTokenBody = (card: CardData) => {
   const [month, year] = card.expiration.split("/")
   return {
@@ -52,6 +72,23 @@ const cardTokenBody = (card: CardData) => {
 }
 
 const decodeCardToken = decodeAnswer("the card token", CardToken)
+
+/**
+ * A fresh single-use token of the card on file `card`, for one payment:
+ * `POST /v1/card_tokens` with `card_id` and `customer_id` and no security
+ * code (the SDK's `CardTokenCreateBody`: mercadopago/sdk-nodejs,
+ * src/clients/cardToken/create/types.ts), made by our server with the
+ * access token. A payment by it without the CVV is accepted once Mercado
+ * Pago enabled the application for automatic payments
+ * (https://www.mercadopago.com.br/developers/en/docs/automatic-payments/prerequisites).
+ */
+export const savedCardToken = Effect.fn("MercadoPago.savedCardToken")(function*(send: MercadoPagoSend, card: CardOnFile) {
+  // No idempotency key, as for a typed card's token: it charges nothing.
+  const answer = yield* send({ method: "POST", path: ["v1", "card_tokens"], body: { card_id: card.cardId, customer_id: card.customerId } }).pipe(
+    Effect.flatMap(decodeCardToken)
+  )
+  return answer.id
+})
 
 /** Creates the card's token; its brand as the core names brands. */
 export const createCardToken = Effect.fn("MercadoPago.createCardToken")(function*(send: MercadoPagoSend, card: CardData) {

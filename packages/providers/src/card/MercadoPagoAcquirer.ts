@@ -1,7 +1,9 @@
 /**
  * The `Acquirer` port on Mercado Pago's payments API: authorize and capture
  * in one `POST /v1/payments` (`capture: true`), refunds by
- * `POST /v1/payments/{id}/refunds`, card tokens by `POST /v1/card_tokens`.
+ * `POST /v1/payments/{id}/refunds`, card tokens by `POST /v1/card_tokens`,
+ * cards kept on file by its Customers and Cards API (`CardsOnFile.ts`), and
+ * a payment looked up by our reference with `GET /v1/payments/search`.
  * Our references are Mercado Pago's idempotency keys (`X-Idempotency-Key`,
  * mandatory there) and the payment's `external_reference`, so asking again
  * answers the first payment and a refund finds its payment by our charge id.
@@ -12,12 +14,13 @@
  * …/create-refund/post, and https://www.mercadopago.com.br/developers/es/docs/checkout-bricks/payment-brick/payment-submission/cards
  * (the idempotency key).
  */
-import { Acquirer, AcquirerUnavailable, type Authorization, type CardData, Money, type Payer, type RefundAnswer } from "@billing/core"
+import { Acquirer, AcquirerUnavailable, type Authorization, type Lookup, Money, type Payer, type RefundAnswer } from "@billing/core"
 import { Effect, Layer } from "effect"
 import type { CardAcquirerConfig } from "../config/ProvidersConfig.ts"
-import { createCardToken, tokenParts } from "./CardTokens.ts"
+import { cardOnFileParts, createCardToken, savedCardToken, type TokenParts, tokenParts } from "./CardTokens.ts"
+import { saveCard } from "./CardsOnFile.ts"
 import { declineCodeOf } from "./DeclineCodes.ts"
-import { isRefusal, type MercadoPagoCallError } from "./MercadoPagoErrors.ts"
+import { isRefusal, type MercadoPagoCallError, type MercadoPagoProblem } from "./MercadoPagoErrors.ts"
 import { decodeAnswer, makeMercadoPagoSend, type MercadoPagoHttpOptions, type MercadoPagoSend } from "./MercadoPagoHttp.ts"
 import { type Payment, Payment as PaymentSchema, PaymentSearch, Refund } from "./MercadoPagoSchemas.ts"
 
@@ -94,17 +97,41 @@ export const payerOf = (payer: Payer) => ({
   identification: { type: payer.document.length === 14 ? "CNPJ" : "CPF", number: payer.document }
 })
 
-/** A typed card's token: a card Mercado Pago refuses is refused; no token for another reason is unavailable, since a token charges nothing. */
-const typedCardToken = (send: MercadoPagoSend, card: CardData) =>
-  createCardToken(send, card).pipe(
-    Effect.map(({ token }) => token),
-    Effect.mapError((error) => (isRefusal(error) ? error : unavailable(error)))
-  )
+/**
+ * A token for one payment: a card Mercado Pago refuses (a typed number, a
+ * kept card it no longer has) is refused; no token for another reason is
+ * unavailable, since a token charges nothing.
+ */
+const paymentToken = <E extends MercadoPagoCallError>(token: Effect.Effect<string, E>) =>
+  Effect.mapError(token, (error) => (isRefusal(error) ? error : unavailable(error)))
+
+/** The payment's token, its payment method and its payer. */
+interface PaymentSource extends TokenParts {
+  readonly payer: ReturnType<typeof payerOf> | { readonly type: "customer"; readonly id: string }
+}
+
+/**
+ * What a payment is made with: a typed card's fresh token, or our token,
+ * with the payer the request names; a card on file by a fresh token of the
+ * kept card, its customer the payer (no CVV: a renewal has no buyer).
+ */
+const paymentSource = Effect.fnUntraced(function*(
+  send: MercadoPagoSend,
+  request: Parameters<Acquirer["Service"]["authorize"]>[0]
+): Effect.fn.Return<PaymentSource, MercadoPagoProblem | AcquirerUnavailable> {
+  if (request.payment._tag === "Card") {
+    const token = yield* paymentToken(Effect.map(createCardToken(send, request.payment.card), ({ token }) => token))
+    return { ...tokenParts(token), payer: payerOf(request.payer) }
+  }
+  const kept = cardOnFileParts(request.payment.token)
+  if (kept === undefined) return { ...tokenParts(request.payment.token), payer: payerOf(request.payer) }
+  const id = yield* paymentToken(savedCardToken(send, kept))
+  return { id, paymentMethodId: kept.paymentMethodId, payer: { type: "customer", id: kept.customerId } }
+})
 
 const authorize = (send: MercadoPagoSend): Acquirer["Service"]["authorize"] =>
   Effect.fn("MercadoPago.authorize")(function*(request) {
-    const token = request.payment._tag === "Card" ? (yield* typedCardToken(send, request.payment.card)) : request.payment.token
-    const { id, paymentMethodId } = tokenParts(token)
+    const { id, paymentMethodId, payer } = yield* paymentSource(send, request)
     const body = {
       // Decimal reais written from the centavos (`10.00`), never a float computed here.
       transaction_amount: Money.toJsonNumber(request.amount),
@@ -114,7 +141,7 @@ const authorize = (send: MercadoPagoSend): Acquirer["Service"]["authorize"] =>
       // No `three_d_secure_mode`: Mercado Pago's default does not ask for 3-D Secure; a challenge it asks anyway is `ActionRequired`.
       capture: true,
       external_reference: request.reference,
-      payer: payerOf(request.payer)
+      payer
     }
     const payment = yield* send({ method: "POST", path: ["v1", "payments"], body, idempotencyKey: idempotencyKey("payment", request.reference) }).pipe(
       Effect.flatMap(decodePayment)
@@ -141,13 +168,31 @@ const refund = (send: MercadoPagoSend): Acquirer["Service"]["refund"] =>
     )
   }, Effect.mapError(unavailable))
 
+/**
+ * The payment under our reference, charging nothing: a captured one is the
+ * approval (refunded since or not); else the latest, as `authorize` would
+ * answer it. The search is Mercado Pago's index, which a payment reaches
+ * within seconds: the core looks up only charges left unanswered a while.
+ */
+const lookup = (send: MercadoPagoSend): Acquirer["Service"]["lookup"] =>
+  Effect.fn("MercadoPago.lookup")(function*({ reference }): Effect.fn.Return<Lookup, MercadoPagoCallError> {
+    const found = yield* send({ method: "GET", path: ["v1", "payments", "search"], query: { external_reference: reference } }).pipe(Effect.flatMap(decodeSearch))
+    const captured = found.results.find((payment) => payment.status === "approved" || payment.status === "refunded")
+    if (captured !== undefined) return { _tag: "Approved", acquirerId: String(captured.id) } satisfies Lookup
+    const latest = found.results.reduce<Payment | undefined>((last, payment) => (last === undefined || payment.id > last.id ? payment : last), undefined)
+    if (latest === undefined) return { _tag: "NotFound" } satisfies Lookup
+    return decided(latest) ?? { _tag: "Unknown", reason: `Mercado Pago payment ${latest.id} is ${latest.status} (${latest.status_detail ?? "no detail"})` }
+  }, Effect.mapError(unavailable))
+
 /** The port on the configured Mercado Pago account. */
 export const makeMercadoPagoAcquirer = (config: CardAcquirerConfig, options: MercadoPagoHttpOptions = {}): Acquirer["Service"] => {
   const send = makeMercadoPagoSend(config, options)
   return Acquirer.of({
     tokenize: ({ card }) => createCardToken(send, card).pipe(Effect.mapError(unavailable)),
     authorize: authorize(send),
-    refund: refund(send)
+    refund: refund(send),
+    saveCard: ({ payer, token }) => saveCard(send, token, payer),
+    lookup: lookup(send)
   })
 }
 

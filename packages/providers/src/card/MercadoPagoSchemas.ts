@@ -1,7 +1,8 @@
 /**
  * The parts of Mercado Pago's answers the adapter reads, as published in the
  * API reference (https://www.mercadopago.com.br/developers/en/reference,
- * "Payments", "Refunds", "Card token"); anything else in them is ignored.
+ * "Payments", "Refunds", "Card token", "Customers", "Cards"); anything else
+ * in them is ignored.
  */
 import { Schema } from "effect"
 
@@ -29,6 +30,21 @@ export const PaymentSearch = Schema.Struct({ results: Schema.Array(Payment) })
 
 /** `POST /v1/payments/{id}/refunds`. */
 export const Refund = Schema.Struct({ id: Schema.Number, payment_id: Schema.Number, amount: Schema.Number })
+
+/** A customer (`POST /v1/customers`, and each of the search's `results`): `id` as `448870796-7ZjwhKGxILixxN`. */
+export const Customer = Schema.Struct({ id: Schema.String })
+
+/** `GET /v1/customers/search?email=…`: an empty `results` when there is none. */
+export const CustomerSearch = Schema.Struct({ results: Schema.Array(Customer) })
+
+/**
+ * `POST /v1/customers/{id}/cards`: the card kept. Its `id` is a string in
+ * the SDK's types and a number in the reference's example: either is read.
+ */
+export const CustomerCard = Schema.Struct({
+  id: Schema.Union([Schema.String, Schema.Number]),
+  payment_method: Schema.optional(Schema.NullishOr(Schema.Struct({ id: Schema.String })))
+})
 
 /** An error answer: `{ message, error, status, cause: [{ code, description }] }`. */
 export const ErrorBody = Schema.Struct({

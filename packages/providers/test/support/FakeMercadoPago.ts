@@ -1,7 +1,8 @@
 /**
  * A fake Mercado Pago for tests, on `node:http` at 127.0.0.1 (Mercado Pago
  * takes a bearer token, not a client certificate): the routes the adapter
- * uses, books in memory (`FakeMercadoPagoBook.ts`), the mandatory
+ * uses (card tokens, payments, refunds, customers and their cards), books in
+ * memory (`FakeMercadoPagoBook.ts`), the mandatory
  * `X-Idempotency-Key` answered as Mercado Pago does (the first answer to a
  * key is the answer to every repeat, and nothing is done twice), and
  * controls for a test: force the next answers of a route (a 5xx, a timeout
@@ -11,7 +12,19 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type Answer, createPayment, createToken, makeMercadoPagoBook, mpError, refundPayment, searchPayments, updatePayment } from "./FakeMercadoPagoBook.ts"
+import {
+  type Answer,
+  createCustomer,
+  createPayment,
+  createToken,
+  makeMercadoPagoBook,
+  mpError,
+  refundPayment,
+  saveCustomerCard,
+  searchCustomers,
+  searchPayments,
+  updatePayment
+} from "./FakeMercadoPagoBook.ts"
 
 export const FAKE_ACCESS_TOKEN = "TEST-0000000000000000-000000-fake-access-token"
 export const FAKE_PUBLIC_KEY = "TEST-fake-public-key"
@@ -29,9 +42,10 @@ export type Forced =
   | { readonly kind: "challenge" }
 
 /** The routes a test may force. */
-export type ForcedRoute = "tokens" | "payments" | "refunds"
+export type ForcedRoute = "tokens" | "payments" | "refunds" | "customerSearch"
 
 const forcedRouteOf = (method: string | undefined, path: string): ForcedRoute | undefined => {
+  if (method === "GET" && path === "/v1/customers/search") return "customerSearch"
   if (method !== "POST") return undefined
   if (path === "/v1/card_tokens") return "tokens"
   if (path === "/v1/payments") return "payments"
@@ -45,22 +59,33 @@ export interface RecordedCall {
   readonly text: string
 }
 
+/**
+ * How a route takes `X-Idempotency-Key`: mandatory (payments, refunds:
+ * Mercado Pago refuses a call without one), honoured when sent (a kept
+ * card), or not at all (reads; a customer, unique by e-mail anyway).
+ */
+type KeyRule = "required" | "optional" | "none"
+
 type Route = readonly [
   method: string,
   pattern: RegExp,
   handle: (match: RegExpExecArray, body: any, query: URLSearchParams, next: Forced | undefined) => Answer,
-  idempotent: boolean
+  key: KeyRule
 ]
 
 const routesOf = (book: ReturnType<typeof makeMercadoPagoBook>): ReadonlyArray<Route> => [
-  ["POST", /^\/v1\/payments$/, (_, body, __, next) => createPayment(book, body, { challenge: next?.kind === "challenge" }), true],
-  ["GET", /^\/v1\/payments\/search$/, (_, __, query) => searchPayments(book, query), false],
+  ["POST", /^\/v1\/card_tokens$/, (_, body) => createToken(book, body), "none"],
+  ["POST", /^\/v1\/payments$/, (_, body, __, next) => createPayment(book, body, { challenge: next?.kind === "challenge" }), "required"],
+  ["GET", /^\/v1\/payments\/search$/, (_, __, query) => searchPayments(book, query), "none"],
   ["GET", /^\/v1\/payments\/(\d+)$/, (m) => {
     const payment = book.payments.get(Number(m[1]))
     return payment === undefined ? mpError(404, "Payment not found", "not_found", 2000) : { status: 200, body: payment }
-  }, false],
-  ["PUT", /^\/v1\/payments\/(\d+)$/, (m, body) => updatePayment(book, Number(m[1]), body), true],
-  ["POST", /^\/v1\/payments\/(\d+)\/refunds$/, (m, body) => refundPayment(book, Number(m[1]), body), true]
+  }, "none"],
+  ["PUT", /^\/v1\/payments\/(\d+)$/, (m, body) => updatePayment(book, Number(m[1]), body), "required"],
+  ["POST", /^\/v1\/payments\/(\d+)\/refunds$/, (m, body) => refundPayment(book, Number(m[1]), body), "required"],
+  ["GET", /^\/v1\/customers\/search$/, (_, __, query) => searchCustomers(book, query), "none"],
+  ["POST", /^\/v1\/customers$/, (_, body) => createCustomer(book, body), "none"],
+  ["POST", /^\/v1\/customers\/([^/]+)\/cards$/, (m, body) => saveCustomerCard(book, decodeURIComponent(m[1]!), body), "optional"]
 ]
 
 const readBody = (request: IncomingMessage) =>
@@ -91,7 +116,8 @@ export const startFakeMercadoPago = async () => {
 
   /** Routed with its key: a key seen before answers its first answer again, doing nothing. */
   const routed = (route: Route, match: RegExpExecArray, key: string | undefined, body: unknown, query: URLSearchParams, next: Forced | undefined): Answer => {
-    if (!route[3]) return route[2](match, body, query, next)
+    const rule = route[3]
+    if (rule === "none" || (rule === "optional" && (key === undefined || key === ""))) return route[2](match, body, query, next)
     if (key === undefined || key === "") return mpError(400, "Header X-Idempotency-Key can't be null", "bad_request", 4292)
     const first = book.answered.get(key)
     if (first !== undefined) return first
@@ -100,12 +126,15 @@ export const startFakeMercadoPago = async () => {
     return answer
   }
 
-  /** Routes an authorized call; `undefined` when the route is not one of the fake's. */
+  /**
+   * Routes an authorized call: by the access token, or for a card token by
+   * the public key alone, as the browser SDK makes one.
+   */
   const api = (request: IncomingMessage, url: URL, key: string | undefined, body: unknown, next: Forced | undefined): Answer => {
-    if (request.method === "POST" && url.pathname === "/v1/card_tokens") {
-      return url.searchParams.get("public_key") === FAKE_PUBLIC_KEY ? createToken(book, body) : mpError(401, "invalid public_key", "unauthorized")
+    const publicCall = request.method === "POST" && url.pathname === "/v1/card_tokens" && url.searchParams.get("public_key") === FAKE_PUBLIC_KEY
+    if (!publicCall && request.headers.authorization !== `Bearer ${FAKE_ACCESS_TOKEN}`) {
+      return url.searchParams.has("public_key") ? mpError(401, "invalid public_key", "unauthorized") : mpError(401, "invalid access token", "unauthorized", 401)
     }
-    if (request.headers.authorization !== `Bearer ${FAKE_ACCESS_TOKEN}`) return mpError(401, "invalid access token", "unauthorized", 401)
     const route = routes.find(([method, pattern]) => method === request.method && pattern.test(url.pathname))
     if (route === undefined) return mpError(404, "resource not found", "not_found")
     return routed(route, route[1].exec(url.pathname)!, key, body, url.searchParams, next)
@@ -139,6 +168,12 @@ export const startFakeMercadoPago = async () => {
     },
     /** The payments made under our `reference` (`external_reference`). */
     paymentsOf: (reference: string) => [...book.payments.values()].filter((payment) => payment.external_reference === reference),
+    /** The customers of `email`, each with the cards kept under it. */
+    customersOf: (email: string) =>
+      [...book.customers.values()].filter((customer) => customer.email === email.toLowerCase()).map((customer) => ({
+        ...customer,
+        cards: [...book.cards.values()].filter((card) => card.customerId === customer.id)
+      })),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
