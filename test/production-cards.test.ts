@@ -198,6 +198,26 @@ describe("production cards through Mercado Pago", () => {
     expect(await events(approved)).toEqual(["payment.success"])
   })
 
+  it("leaves a production card charge Mercado Pago never took to the card job, which expires it once its window ended", async () => {
+    const { account, call, pay } = await merchant()
+    // Both attempts answered 500 before Mercado Pago did anything: the outcome is unknown to the engine.
+    fake.force("payments", { kind: "answer", answer: { status: 500, body: { message: "internal_error" } } }, { kind: "answer", answer: { status: 500, body: { message: "internal_error" } } })
+    const unknown = await pay({ amount: 45, card: card("APRO") })
+    expect(unknown.body.error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", details: { status: "PROCESSING" } })
+    const { chargeId } = unknown.body.error.details
+    expect(fake.paymentsOf(chargeId)).toEqual([])
+    // Its window over, and untouched for two minutes.
+    await sql(`UPDATE charges SET expires_at = now() - interval '1 minute', updated_at = now() - interval '2 minutes' WHERE id = '${chargeId}'`)
+    // The expiry job leaves it: it cannot know whether the card was charged.
+    await engine.run(Billing.expireDueCharges(100, { accountId: account.accountId }))
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PROCESSING")
+    // The card job asks Mercado Pago, which has no payment under the reference: it expires, with its event.
+    expect(await engine.run(Billing.resolveCardOutcomes(100, { accountId: account.accountId }))).toBe(1)
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("EXPIRED")
+    const events = await sql<{ event: string }>(`SELECT event FROM outbox WHERE body::jsonb ->> 'chargeId' = '${chargeId}' ORDER BY id`)
+    expect(events.map((e) => e.event)).toEqual(["charge.expired"])
+  })
+
   it("refuses a card whose issuer asks for 3-D Secure, as authentication_required, capturing nothing", async () => {
     const { call, pay } = await merchant()
     fake.force("payments", { kind: "challenge" })

@@ -225,9 +225,12 @@ const transitionMany = ({ sql, columns }: ChargeTable): Charges["Service"]["tran
 
 const expired = ChargeTransitions.expired
 
+/** A charge of a production account paid by `paymentType`: its provider is a real one. */
+const atRealProvider = (sql: SqlClient.SqlClient, paymentType: "BOLETO" | "CREDIT_CARD") =>
+  sql`charges.payment_type = ${paymentType} AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = charges.account_id AND NOT a.sandbox)`
+
 /** A charge that is a boleto of a production account: registered at a real bank, written off there before it expires. */
-const bankBoleto = (sql: SqlClient.SqlClient) =>
-  sql`charges.payment_type = 'BOLETO' AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = charges.account_id AND NOT a.sandbox)`
+const bankBoleto = (sql: SqlClient.SqlClient) => atRealProvider(sql, "BOLETO")
 
 /**
  * The boleto charge of a "nosso número" (indexed by migration 0029, as Pix
@@ -258,6 +261,7 @@ const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue
   orDie(sql`WITH due AS MATERIALIZED (
       SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
         AND ${inScope(sql, scope, sql`charges.account_id`)} AND NOT (${bankBoleto(sql)})
+        AND NOT (${atRealProvider(sql, "CREDIT_CARD")} AND charges.cycle_number IS NULL)
       ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE charges SET status = ${expired.to}, updated_at = ${now}
     FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}

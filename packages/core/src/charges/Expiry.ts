@@ -16,6 +16,21 @@ const recordExpired = Effect.fnUntraced(function*(charge: Charge, now: Date) {
 })
 
 /**
+ * Expires one charge found due outside the batch (a production boleto its
+ * bank wrote off, a card charge its acquirer never took), in its own
+ * transaction, with its event; whether it moved (a charge paid meanwhile
+ * does not).
+ */
+export const expireCharge = Effect.fnUntraced(function*(charge: Charge, now: Date) {
+  const charges = yield* Charges
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const moved = yield* charges.transition(charge.id, ChargeTransitions.expired, {}, now)
+    if (Option.isSome(moved)) yield* recordExpired(moved.value, now)
+    return Option.isSome(moved)
+  }))
+})
+
+/**
  * Boletos of production accounts past their deadline: each is written off
  * at its bank first, outside any transaction, then expired on its own
  * (conditionally, as any expiry). One the bank says was paid is confirmed
@@ -26,9 +41,7 @@ const recordExpired = Effect.fnUntraced(function*(charge: Charge, now: Date) {
  * how many charges it settled (expired or confirmed), which a drain counts.
  */
 const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, scope: RunScope) {
-  const charges = yield* Charges
-  const transactor = yield* Transactor
-  const due = yield* charges.dueBankBoletos(now, limit, scope)
+  const due = yield* (yield* Charges).dueBankBoletos(now, limit, scope)
   let settled = 0
   for (const charge of due) {
     const answer = yield* Effect.result(writeOffBoleto(charge))
@@ -41,12 +54,7 @@ const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, 
       settled++
       continue
     }
-    const expired = yield* transactor.withTransaction(Effect.gen(function*() {
-      const moved = yield* charges.transition(charge.id, ChargeTransitions.expired, {}, now)
-      if (Option.isSome(moved)) yield* recordExpired(moved.value, now)
-      return Option.isSome(moved)
-    }))
-    if (expired) settled++
+    if (yield* expireCharge(charge, now)) settled++
   }
   return settled
 })
@@ -57,7 +65,9 @@ const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, 
  * conditional (only from `PENDING`, `PROCESSING`, `AWAITING_PAYMENT`), so a
  * charge paid at the same moment is either paid or expired, never both.
  * Boletos of production accounts go through their bank first
- * (`expireBankBoletos`), after the rest, which needs no call.
+ * (`expireBankBoletos`), after the rest, which needs no call; card charges
+ * of production accounts are left to `resolveCardOutcomes`, which asks the
+ * acquirer before one expires (it may have charged the card).
  */
 export const expireDueCharges = Effect.fn("Charges.expireDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const transactor = yield* Transactor

@@ -6,9 +6,11 @@
  * is never kept and a charge does not keep its token, so the acquirer is
  * asked to look the payment up (`Acquirer.lookup`), which charges nothing.
  * An approval is recorded as the checkout records one (`PAID`, the ledger,
- * `payment.success`), a refusal too (`FAILED`); no payment, or one still in
- * review, records nothing, and the charge is asked about again a lease
- * later, until its answer window ends and the expiry job expires it.
+ * `payment.success`), a refusal too (`FAILED`); one still in review records
+ * nothing and is asked about again a lease later, however long the acquirer
+ * takes; no payment at all expires the charge once its answer window ended
+ * (the expiry job leaves production card charges to this one: it cannot
+ * know whether the card was charged).
  */
 import { Cause, Clock, Effect, Option, Result } from "effect"
 import type { Charge } from "../domain/Charge.ts"
@@ -19,6 +21,7 @@ import { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
 import { ProviderGate } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { expireCharge } from "../charges/Expiry.ts"
 import { answerOf, failureReasonOf, recordCardApproval, recordCardRefusal } from "./CardCheckout.ts"
 
 /**
@@ -41,10 +44,11 @@ const settleCharge = Effect.fnUntraced(function*(charge: Charge) {
   // Not reached, no payment under the reference, or one still in review: asked again a lease later.
   if (Result.isFailure(found)) return false
   const looked = found.success
-  if (looked._tag === "NotFound") return false
+  const at = new Date(yield* Clock.currentTimeMillis)
+  // The acquirer never took it and its answer window is over: it expires here, the expiry job leaving it to this one.
+  if (looked._tag === "NotFound") return charge.expiresAt <= at ? yield* expireCharge(charge, at) : false
   const answer = answerOf(Result.succeed(looked))
   if (answer._tag === "Unknown" || answer._tag === "Unavailable") return false
-  const at = new Date(yield* Clock.currentTimeMillis)
   const recorded = yield* (yield* Transactor).withTransaction(
     answer._tag === "Approved" ? recordCardApproval(charge.id, at) : recordCardRefusal(charge.id, failureReasonOf(answer), at)
   )

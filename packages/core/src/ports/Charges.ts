@@ -102,7 +102,8 @@ export class Charges extends Context.Service<Charges, {
    * Expires (`ChargeTransitions.expired`) up to `limit` open charges whose deadline passed, claiming them
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
    * that also records their events. Boletos of production accounts are left
-   * out: the bank writes them off first (`dueBankBoletos`).
+   * out: the bank writes them off first (`dueBankBoletos`); so are their
+   * one-off card charges: the acquirer is asked first (`claimUnansweredCards`).
    */
   readonly expireDue: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** The earliest deadline after `after` of an open charge of `accountId` (its test clock's next stop). */
