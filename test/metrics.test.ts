@@ -88,10 +88,16 @@ describe("metrics", () => {
     expect((await post("/v1/users/webhooks", { url: "http://127.0.0.1:9/never", events: ["payment.success"] })).status).toBe(201)
     const { chargeId } = await (await post("/v1/charges/pix", { amount: 7 })).json()
     expect((await post(`/v1/wallet/pay/${chargeId}`)).status).toBe(200)
-    await engine.run(chargesPass())
     const count = (query: string) =>
       engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ n: string }>(query))).then((rows) => Number(rows[0]!.n))
     const scrape = async () => await (await fetch(`${engine.baseUrl}/metrics`)).text()
+    // The payment requested and not confirmed yet waits in its queue.
+    const requested = await scrape()
+    expect(sample(requested, "billing_backlog", { queue: "charges.sandboxPayments" })).toBe(
+      await count("SELECT count(*)::text AS n FROM sandbox_payments WHERE processed_at IS NULL")
+    )
+    expect(sample(requested, "billing_backlog", { queue: "charges.sandboxPayments" })).toBeGreaterThanOrEqual(1)
+    await engine.run(chargesPass())
 
     const events = await count("SELECT count(*)::text AS n FROM outbox WHERE processed_at IS NULL")
     expect(events).toBeGreaterThanOrEqual(1)
@@ -100,6 +106,10 @@ describe("metrics", () => {
     const age = sample(before, "billing_backlog_oldest_seconds", { queue: "webhook.events" })!
     expect(age).toBeGreaterThanOrEqual(0)
     expect(age).toBeLessThan(600)
+    expect(sample(before, "billing_backlog", { queue: "charges.sandboxPayments" })).toBe(0)
+    expect(sample(before, "billing_backlog", { queue: "charges.expiry" })).toBe(
+      await count("SELECT count(*)::text AS n FROM charges WHERE status IN ('PENDING', 'PROCESSING', 'AWAITING_PAYMENT') AND expires_at < now()")
+    )
     expect(sample(before, "billing_backlog", { queue: "cycles.issue" })).toBe(0)
     expect(sample(before, "billing_backlog", { queue: "notas.due" })).toBe(0)
     expect(sample(before, "billing_backlog_oldest_seconds", { queue: "notas.unanswered" })).toBe(0)

@@ -294,6 +294,14 @@ const endCardClaims = ({ sql }: ChargeTable): Charges["Service"]["endCardClaims"
     FROM (VALUES ${sql.csv(claimed.map((c) => sql`(${c.id}, ${c.updatedAt}::timestamptz)`))}) AS v (v_id, v_before)
     WHERE charges.id = v.v_id AND charges.updated_at = ${at} AND charges.status IN ${sql.in([...unanswered.from])}`)
 
+/** Open charges past their deadline, on the index the expiry job walks (production boletos and card charges included: they wait for their provider). */
+const expiryBacklog = ({ sql }: ChargeTable): Charges["Service"]["expiryBacklog"] => (now, cap) =>
+  orDie(sql<{ due: string; oldest: Date | null }>`SELECT
+    (SELECT count(*) FROM (SELECT 1 FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now} LIMIT ${cap}) t)::text AS due,
+    (SELECT min(expires_at) FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}) AS oldest`).pipe(
+    Effect.map(([row]) => ({ due: Number(row!.due), oldest: row!.oldest?.toISOString() ?? null }))
+  )
+
 export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const table: ChargeTable = { sql, columns: selectList(sql) }
@@ -329,6 +337,7 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     expireDue: expireDue(table),
     nextExpiry: nextExpiry(table),
     claimUnansweredCards: claimUnansweredCards(table),
+    expiryBacklog: expiryBacklog(table),
     endCardClaims: endCardClaims(table)
   })
 }))

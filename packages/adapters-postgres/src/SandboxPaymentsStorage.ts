@@ -15,6 +15,12 @@ export const SandboxPaymentsStorageLive = Layer.effect(SandboxPayments, Effect.g
         WHERE processed_at IS NULL AND ${inScope(sql, scope, sql`sandbox_payments.account_id`)} ORDER BY requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
         Effect.map((rows) => rows.map((r) => ({ chargeId: r.charge_id, accountId: r.account_id })))
       ),
-    markProcessed: (chargeId, at) => orDie(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`)
+    markProcessed: (chargeId, at) => orDie(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`),
+    backlog: (cap) =>
+      orDie(sql<{ due: string; oldest: Date | null }>`SELECT
+        (SELECT count(*) FROM (SELECT 1 FROM sandbox_payments WHERE processed_at IS NULL LIMIT ${cap}) t)::text AS due,
+        (SELECT min(requested_at) FROM sandbox_payments WHERE processed_at IS NULL) AS oldest`).pipe(
+        Effect.map(([row]) => ({ due: Number(row!.due), oldest: row!.oldest?.toISOString() ?? null }))
+      )
   })
 }))

@@ -2,15 +2,18 @@
  * The backlog gauges of `/metrics`, read from the database when scraped:
  * every queue's waiting work (counted up to `BACKLOG_CAP`) and how long its
  * oldest item has waited. Queues: the billing run's jobs over cycles
- * (`cycles.issue`, `cycles.retry`, …), the webhook pipeline's events not
- * fanned out and deliveries due, the notes due by their timing and the notes
- * the city has not answered (unknown outcomes). What an operator alerts on:
+ * (`cycles.issue`, `cycles.retry`, …), charges past their deadline and
+ * sandbox payments requested, the webhook pipeline's events not fanned out
+ * and deliveries due, the notes due by their timing and the notes the city
+ * has not answered (unknown outcomes). What an operator alerts on:
  * a backlog that grows, an oldest age past the job's poll interval.
  */
 import { Clock, Effect, Metric } from "effect"
 import { saoPauloInstant } from "../brazil/BankCalendar.ts"
 import type { Backlog } from "../domain/Backlog.ts"
+import { Charges } from "../ports/Charges.ts"
 import { Notas } from "../ports/Notas.ts"
+import { SandboxPayments } from "../ports/SandboxPayments.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { BillingJobClaims, type BillingJobName } from "../rules/BillingJobs.ts"
@@ -49,6 +52,8 @@ export const recordBacklog = Effect.fn("Metrics.recordBacklog")(function*() {
   yield* record("webhook.events", pipeline.events, now)
   yield* record("webhook.deliveries", pipeline.deliveries, now)
   yield* Metric.update(inFlight, pipeline.inFlight)
+  yield* record("charges.expiry", yield* (yield* Charges).expiryBacklog(new Date(now), BACKLOG_CAP), now)
+  yield* record("charges.sandboxPayments", yield* (yield* SandboxPayments).backlog(BACKLOG_CAP), now)
   const notas = yield* (yield* Notas).backlog(new Date(now), BACKLOG_CAP)
   yield* record("notas.due", notas.due, now)
   yield* record("notas.unanswered", notas.unanswered, now)

@@ -1,6 +1,7 @@
 /**
  * Calls to the outside providers (the PSPs, the acquirer, the bank, the
- * city), counted by provider, operation and outcome and timed: what tells an
+ * city), counted by provider, operation and outcome, timed, and traced as
+ * client spans: what tells an
  * operator that a provider slows down or fails before the merchants do. Only
  * production accounts' calls are metered (the sandbox layers answer from
  * memory); each port's `byEnvironment` applies it to its production side.
@@ -18,7 +19,7 @@ const duration = Metric.histogram("billing_provider_call_duration_seconds", {
   boundaries: Metric.exponentialBoundaries({ start: 0.01, factor: 2, count: 14 })
 })
 
-/** `effect`, counted and timed as `operation` of `provider`. */
+/** `effect`, counted and timed as `operation` of `provider`, in a client span of its own (what a trace shows of the call). */
 const timed = <A, E, R>(provider: string, operation: string, effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeNanos
@@ -27,7 +28,7 @@ const timed = <A, E, R>(provider: string, operation: string, effect: Effect.Effe
     yield* Metric.update(Metric.withAttributes(calls, { provider, operation, outcome: Exit.isSuccess(exit) ? "ok" : "error" }), 1)
     yield* Metric.update(Metric.withAttributes(duration, { provider, operation }), seconds)
     return yield* exit
-  })
+  }).pipe(Effect.withSpan(`provider.${provider}.${operation}`, { kind: "client", attributes: { "billing.provider": provider } }))
 
 /** `service` (a port's), each of its operations counted and timed under `provider`. */
 export const metered = <S extends object>(provider: string, service: S): S =>

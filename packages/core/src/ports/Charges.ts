@@ -4,6 +4,7 @@
  * charge that is still in one of the `from` statuses, so a payment and an
  * expiry racing on one charge cannot both win.
  */
+import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { Charge, ChargeStatus, PaymentType } from "../domain/Charge.ts"
 import type { RunScope } from "../domain/RunScope.ts"
@@ -124,4 +125,6 @@ export class Charges extends Context.Service<Charges, {
    * moved meanwhile: they are claimable again at once.
    */
   readonly endCardClaims: (charges: ReadonlyArray<Pick<Charge, "id" | "updatedAt">>, at: Date) => Effect.Effect<void>
+  /** The open charges whose deadline passed by `now` (counted up to `cap`) and the earliest deadline, for the metrics. */
+  readonly expiryBacklog: (now: Date, cap: number) => Effect.Effect<Backlog>
 }>()("@billing/core/ports/Charges") {}

@@ -1,3 +1,4 @@
+import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect } from "effect"
 import type { RunScope } from "../domain/RunScope.ts"
 
@@ -8,4 +9,6 @@ export class SandboxPayments extends Context.Service<SandboxPayments, {
   /** Claims up to `limit` pending requests with `SKIP LOCKED`; call in a transaction and mark them. */
   readonly claimPending: (limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<{ readonly chargeId: string; readonly accountId: string }>>
   readonly markProcessed: (chargeId: string, at: Date) => Effect.Effect<void>
+  /** The payments requested and not confirmed yet (counted up to `cap`) and the oldest request, for the metrics. */
+  readonly backlog: (cap: number) => Effect.Effect<Backlog>
 }>()("@billing/core/ports/SandboxPayments") {}
