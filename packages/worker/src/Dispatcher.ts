@@ -260,6 +260,8 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
 /**
  * Runs the dispatcher for as long as the fiber lives; interrupt it to stop:
  * what waits in its lanes is handed back and outcomes are written at once,
- * deliveries in flight are sent again after their lease.
+ * deliveries in flight are sent again after their lease. Untraced, as the
+ * jobs are (`forkJobs`): it polls, and its deliveries are measured
+ * (`billing_webhook_deliveries_total`).
  */
-export const runDispatcher = (options: DispatcherOptions = {}) => Effect.scoped(dispatch(options))
+export const runDispatcher = (options: DispatcherOptions = {}) => Effect.scoped(dispatch(options)).pipe(Effect.withTracerEnabled(false))
