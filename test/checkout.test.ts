@@ -84,7 +84,9 @@ describe("transparent checkout on postgres", () => {
       [{ card: { ...card("4111"), number: "4111" } }, "card.number"],
       [{ card: { ...card("4111111111111111"), expiration: "01/2020" } }, "card.expiration"],
       [{ card: card("4111111111111111"), installments: 13 }, "installments"],
-      [{ card: card("4111111111111111"), split: [{ type: "fixed", amount: 1, accountNumber: "1" }] }, "split"]
+      [{ card: card("4111111111111111"), split: [{ type: "fixed", amount: 1, accountNumber: "1" }] }, "split"],
+      // The engine's own stored references (a card kept on file) are never a client's token.
+      [{ tokenId: "mp:cof:123456-abc:9876543210:visa" }, "tokenId"]
     ]
     for (const [extra, field] of cases) {
       const response = await post("/v1/charges", { paymentMethod: "creditcard", amount: 10, customer, ...extra })

@@ -80,7 +80,7 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     engine = await startEngine("postgres")
     account = await engine.createAccount({ name: "Loja Exemplo Ltda", document: MERCHANT_CNPJ, email: "fiscal@loja.example" })
     headers = {
-      authorization: `Bearer ${await engine.token(account, "nota.fiscal/write nota.fiscal/read checkouts/write checkouts/read pix.cob/write pix.cob/read wallet/write products/write products/read subscriptions/read subscriptions/write")}`,
+      authorization: `Bearer ${await engine.token(account, "nota.fiscal/write nota.fiscal/read checkouts/write checkouts/read pix.cob/write pix.cob/read wallet/write wallet/read products/write products/read subscriptions/read subscriptions/write")}`,
       "content-type": "application/json"
     }
     configs = {
@@ -310,6 +310,17 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     expect((await notas(`/${chargeId}`)).body.ref).toBe(note.body.ref)
     // emitir by the invoice id: that note exists.
     expect((await notas(`/${invoiceId}/emitir`, "POST", {})).body.error.code).toBe("NOTA_ALREADY_ISSUED")
+  })
+
+  it("owes no note to a charge refunded before its note came due", async () => {
+    const chargeId = await pixCharge({ nfConfigId: configs.twoDaysAfter })
+    await pay(chargeId)
+    const endToEndId = (await call("GET", `/v1/charges/${chargeId}?view=detail`)).body.pix.endToEndId as string
+    expect((await call("POST", "/v1/wallet/refunds", { endToEndId, amount: 150, reason: "CUSTOMER_REQUEST" })).status).toBe(201)
+    await engine.run(Billing.completeRefunds(100))
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("REFUNDED")
+    await notaJobs(3 * DAY)
+    expect((await notas(`/${chargeId}`)).status).toBe(404)
   })
 
   it("emits nothing under a disabled configuration", async () => {

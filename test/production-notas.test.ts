@@ -10,7 +10,7 @@
  */
 import { Billing } from "@billing/core"
 import type { ProvidersConfig } from "@billing/providers"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { validateAgainst } from "../packages/core/test/nfse/NfseSchemas.ts"
@@ -138,7 +138,12 @@ describe("production fiscal notes on the national system (fake Sefin Nacional)",
     expect(pending.body).toMatchObject({ success: true, status: "PROCESSING", numero: null })
     expect(fake.books.dps.size).toBe(before)
     const dpsNumber = (await call("GET", `/v1/invoices/notas/${pending.body.invoiceId}`)).body.nf.numeroDps
+    // Not recorded as sent: its first send might still be under way, so the worker leaves it a few minutes.
     await engine.run(Billing.answerProcessingNotas(10))
+    expect(fake.books.dps.size).toBe(before)
+    const later = Effect.flatMap(Clock.clockWith(Effect.succeed), (base) =>
+      Billing.answerProcessingNotas(10).pipe(Effect.provideService(Clock.Clock, Billing.shiftedClock(base, 4 * 60_000))))
+    await engine.run(later)
     const settled = (await call("GET", `/v1/invoices/notas/${pending.body.invoiceId}`)).body
     expect(settled).toMatchObject({ status: "AUTHORIZED", nf: { numeroDps: dpsNumber } })
     expect(fake.books.dps.size).toBe(before + 1)

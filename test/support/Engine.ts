@@ -91,6 +91,8 @@ export interface EngineOptions {
   readonly providers?: ProvidersConfig
   /** `/metrics` only for this bearer token (`BILLING_METRICS_TOKEN` of `serve`). */
   readonly metricsToken?: string
+  /** How long one reading of the backlogs serves `/metrics`; 0 by default here, so each scrape sees the database as it is. */
+  readonly backlogReadingMillis?: number
 }
 
 export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {}): Promise<TestEngine> => {
@@ -102,7 +104,7 @@ export const startEngine = async (kind: DatabaseKind, options: EngineOptions = {
   const engine = options.productionProviders === undefined
     ? EngineLive(config, { providers: options.providers })
     : Layer.merge(EngineLive(config), ProviderGate.layer(options.productionProviders))
-  const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies, metricsToken: options.metricsToken, routes: PixCallbackLive }).pipe(
+  const server = HttpServerLive({ port: 0, host: "127.0.0.1", trustedProxies: options.trustedProxies, metricsToken: options.metricsToken, backlogReadingMillis: options.backlogReadingMillis ?? 0, routes: PixCallbackLive }).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(logging)
   )

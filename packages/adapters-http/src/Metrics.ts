@@ -12,7 +12,7 @@
  * setting), compared in constant time.
  */
 import { Billing, constantTimeEqual } from "@billing/core"
-import { type Context, Effect, Layer, Metric } from "effect"
+import { Clock, type Context, Effect, Layer, Metric } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 
@@ -45,23 +45,41 @@ type BacklogServices = Effect.Services<ReturnType<typeof Billing.recordBacklog>>
  * a database slower than 2 s (or down) costs the gauges' freshness, not the
  * scrape: the rest is still served, and `/readyz` tells the database's state.
  */
-const refreshBacklog = (services: Context.Context<BacklogServices>) =>
+const readBacklog = (services: Context.Context<BacklogServices>) =>
   Billing.recordBacklog().pipe(
     Effect.provideContext(services),
     Effect.timeout("2 seconds"),
     Effect.catchCause((cause) => Effect.logWarning("metrics: the backlog could not be read", cause))
   )
 
+/**
+ * How long one reading of the backlogs serves by default: scrapes come
+ * every 15 s or more, and `/metrics` may answer anyone on the operator's
+ * network, so a burst of requests costs the database one reading, not one
+ * each.
+ */
+const BACKLOG_READING_MILLIS = 10_000
+
+/** The backlog reading, at most once per `everyMillis` (scrapes in between see the last one). */
+const backlogReader = (services: Context.Context<BacklogServices>, everyMillis: number) => {
+  let readAt = Number.NEGATIVE_INFINITY
+  return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    if (now - readAt < everyMillis) return Effect.void
+    readAt = now
+    return readBacklog(services)
+  })
+}
+
 /** `GET /metrics`; with `token`, only for `Authorization: Bearer <token>` (else 401). */
-export const MetricsLive = (options: { readonly token?: string | undefined } = {}) =>
+export const MetricsLive = (options: { readonly token?: string | undefined; readonly backlogReadingMillis?: number | undefined } = {}) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const router = yield* HttpRouter.HttpRouter
-    const services = yield* Effect.context<BacklogServices>()
+    const refreshBacklog = backlogReader(yield* Effect.context<BacklogServices>(), options.backlogReadingMillis ?? BACKLOG_READING_MILLIS)
     const expected = options.token === undefined || options.token === "" ? undefined : `Bearer ${options.token}`
     yield* router.add("GET", "/metrics", Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       if (expected !== undefined && !constantTimeEqual(request.headers.authorization ?? "", expected)) return HttpServerResponse.empty({ status: 401 })
-      yield* refreshBacklog(services)
+      yield* refreshBacklog
       return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
     }))
   }))

@@ -53,12 +53,14 @@ export const HttpServerLive = <E = never, R = never>(options: {
   readonly stopDeadline?: Duration.Input | undefined
   /** With a token, `/metrics` answers only `Authorization: Bearer <token>` (`Metrics.ts`). */
   readonly metricsToken?: string | undefined
+  /** How long one reading of the backlogs serves `/metrics` (10 s by default; 0 reads at every scrape). */
+  readonly backlogReadingMillis?: number | undefined
   /** Routes of other adapters served beside the API (the PSPs' callbacks). */
   readonly routes?: Layer.Layer<never, E, R> | undefined
 }) =>
   outsideSpans(Layer.unwrap(Effect.sync(() => {
     const graceful = gracefulServer()
-    const routes = Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, MetricsLive({ token: options.metricsToken }), options.routes ?? Layer.empty).pipe(
+    const routes = Layer.mergeAll(ApiLive, DocsLive, CheckoutPageLive, HealthLive, MetricsLive({ token: options.metricsToken, backlogReadingMillis: options.backlogReadingMillis }), options.routes ?? Layer.empty).pipe(
       Layer.provide(RouteOfRequest)
     )
     const served = HttpRouter.serve(Layer.mergeAll(routes, ErrorHandlingLive), {

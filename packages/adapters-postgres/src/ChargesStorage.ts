@@ -233,18 +233,28 @@ const atRealProvider = (sql: SqlClient.SqlClient, paymentType: "BOLETO" | "CREDI
 const bankBoleto = (sql: SqlClient.SqlClient) => atRealProvider(sql, "BOLETO")
 
 /**
- * The boleto charge of a "nosso número" (indexed by migration 0029, as Pix
- * txids are by 0026). The newest first, should two banks ever have given
- * one number.
+ * The boleto charge of a "nosso número" at the bank (indexed by migration
+ * 0029, as Pix txids are by 0026): a production account's only, since the
+ * sandbox's boletos were never registered there. The newest first, should
+ * two banks ever have given one number.
  */
 const boletoByTxid = ({ sql, columns }: ChargeTable, lock: boolean) => (txid: string) =>
-  orDie(sql`SELECT ${columns} FROM charges WHERE txid = ${txid} AND payment_type = 'BOLETO'
+  orDie(sql`SELECT ${columns} FROM charges WHERE txid = ${txid} AND ${bankBoleto(sql)}
     ORDER BY created_at DESC, id LIMIT 1 ${lock ? sql`FOR UPDATE` : sql``}`).pipe(Effect.flatMap(decodeOne))
 
-const dueBankBoletos = ({ sql, columns }: ChargeTable): Charges["Service"]["dueBankBoletos"] => (now, limit, scope) =>
-  orDie(sql`SELECT ${columns} FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
-    AND ${bankBoleto(sql)} AND ${inScope(sql, scope, sql`charges.account_id`)}
-    ORDER BY expires_at, id LIMIT ${limit}`).pipe(Effect.flatMap(decodeCharges))
+/**
+ * Claims the due bank boletos as `claimUnansweredCards` claims card charges:
+ * locked and skipped by other claimers, their `updated_at` moved to `now`
+ * (the lease), so one boleto's write-off is asked by one worker at a time
+ * and, refused or unanswered, not again before `untouchedSince` catches up.
+ */
+const dueBankBoletos = ({ sql, columns }: ChargeTable): Charges["Service"]["dueBankBoletos"] => (now, untouchedSince, limit, scope) =>
+  orDie(sql`WITH due AS MATERIALIZED (
+      SELECT ${columns} FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now} AND updated_at <= ${untouchedSince}
+        AND ${bankBoleto(sql)} AND ${inScope(sql, scope, sql`charges.account_id`)}
+      ORDER BY expires_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+    claimed AS (UPDATE charges SET updated_at = ${now} FROM due WHERE charges.id = due.id RETURNING charges.id)
+    SELECT due.* FROM due JOIN claimed ON claimed.id = due.id`).pipe(Effect.flatMap(decodeCharges))
 
 const accountsWithOpenBankBoletos = ({ sql }: ChargeTable) => (limit: number) =>
   orDie(sql<{ id: string }>`SELECT DISTINCT account_id AS id FROM charges

@@ -22,6 +22,7 @@ import {
   NotaTypeNotSupported,
   NotaView,
   ProviderNotConfigured,
+  ProviderUnavailable,
   ReissueNotaRequest,
   ResendNotaRequest,
   StandaloneNotaRequest,
@@ -65,7 +66,7 @@ export class NotasGroup extends HttpApiGroup.make("notas")
     HttpApiEndpoint.get("pdf", "/:notaId/pdf", {
       params: NotaIdParam,
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
-      error: [enveloped(NotaNotFound), enveloped(NfNotAuthorized), enveloped(NfConfigNotFound)]
+      error: [enveloped(NotaNotFound), enveloped(NfNotAuthorized), enveloped(NfConfigNotFound), enveloped(ProviderUnavailable)]
     })
       .annotateMerge(read)
       .annotate(OpenApi.Summary, "The note's DANFSe (PDF)"),
@@ -101,6 +102,7 @@ export class NotasGroup extends HttpApiGroup.make("notas")
       payload: ReissueNotaRequest,
       success: NotaEmission,
       error: [
+        enveloped(NfIncompleteData),
         enveloped(NotaNotFound),
         enveloped(NotaProcessing),
         enveloped(NotaNotIssued),
@@ -115,7 +117,14 @@ export class NotasGroup extends HttpApiGroup.make("notas")
       params: NotaIdParam,
       payload: ResendNotaRequest,
       success: NotaResent,
-      error: [enveloped(InvalidData), enveloped(TooManyEmails), enveloped(NotaNotFound), enveloped(NfNotAuthorized), enveloped(NfConfigNotFound)]
+      error: [
+        enveloped(InvalidData),
+        enveloped(TooManyEmails),
+        enveloped(NotaNotFound),
+        enveloped(NfNotAuthorized),
+        enveloped(NfConfigNotFound),
+        enveloped(ProviderUnavailable)
+      ]
     })
       .annotateMerge(write)
       .annotate(OpenApi.Summary, "Send the note's PDF and XML by e-mail (up to 10 recipients)"),

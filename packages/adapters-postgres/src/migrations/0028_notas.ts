@@ -8,7 +8,9 @@ import { SqlClient } from "effect/sql"
  *   replaced one makes room for the next);
  * - a DPS/RPS number is used once per issuer and series, ever: every number
  *   handed out is a row of `nota_dps_numbers`, so a number whose attempt
- *   ended unknown can never be given to another note;
+ *   ended unknown can never be given to another note; sandbox and
+ *   production number apart (a sandbox account naming another merchant's
+ *   CNPJ must never move that merchant's real numbering);
  * - a status moves only along `rules/NotaTransitions.ts` (the trigger's
  *   pairs; a test compares them with the table).
  * `nota_schedules` is a charge's fiscal configuration (its `nfConfigId`, or
@@ -31,6 +33,7 @@ export default Effect.gen(function*() {
       config_id text NOT NULL,
       standard text NOT NULL CHECK (standard IN ('nacional', 'municipal')),
       status text NOT NULL CHECK (status IN ('PROCESSING', 'ISSUED', 'AUTHORIZED', 'FAILED', 'ERROR', 'CANCELED', 'REPLACED')),
+      environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
       issuer_cnpj text NOT NULL,
       serie text NOT NULL,
       dps_number bigint NOT NULL CHECK (dps_number >= 1),
@@ -53,7 +56,7 @@ export default Effect.gen(function*() {
       CHECK (status <> 'REPLACED' OR replaced_by IS NOT NULL)
     )`
   yield* sql`CREATE UNIQUE INDEX notas_one_standing ON notas (account_id, invoice_id) WHERE status NOT IN ('CANCELED', 'REPLACED')`
-  yield* sql`CREATE UNIQUE INDEX notas_one_dps ON notas (issuer_cnpj, serie, dps_number)`
+  yield* sql`CREATE UNIQUE INDEX notas_one_dps ON notas (environment, issuer_cnpj, serie, dps_number)`
   yield* sql`CREATE INDEX notas_list ON notas (account_id, seq DESC)`
   // What the routes' ids name: an invoice id, a cycle's charge id.
   yield* sql`CREATE INDEX notas_by_invoice ON notas (account_id, invoice_id)`
@@ -61,11 +64,12 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX notas_processing ON notas (updated_at) WHERE status = 'PROCESSING'`
   yield* sql`
     CREATE TABLE nota_dps_numbers (
+      environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
       issuer_cnpj text NOT NULL,
       serie text NOT NULL,
       dps_number bigint NOT NULL CHECK (dps_number >= 1),
       nota_id text NOT NULL REFERENCES notas (id) DEFERRABLE INITIALLY DEFERRED,
-      PRIMARY KEY (issuer_cnpj, serie, dps_number)
+      PRIMARY KEY (environment, issuer_cnpj, serie, dps_number)
     )`
   yield* sql`CREATE FUNCTION nota_status_moves() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

@@ -31,6 +31,14 @@ export const expireCharge = Effect.fnUntraced(function*(charge: Charge, now: Dat
 })
 
 /**
+ * How long a boleto whose write-off was asked is left before it is asked
+ * again: the bank shares its call budget (Inter: 120 a minute) with the
+ * checkout's registrations, which must not wait behind a refused write-off
+ * asked at every tick of every worker.
+ */
+const WRITE_OFF_LEASE_MILLIS = 60_000
+
+/**
  * Boletos of production accounts past their deadline: each is written off
  * at its bank first, outside any transaction, then expired on its own
  * (conditionally, as any expiry). One the bank says was paid is confirmed
@@ -41,7 +49,7 @@ export const expireCharge = Effect.fnUntraced(function*(charge: Charge, now: Dat
  * how many charges it settled (expired or confirmed), which a drain counts.
  */
 const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, scope: RunScope) {
-  const due = yield* (yield* Charges).dueBankBoletos(now, limit, scope)
+  const due = yield* (yield* Charges).dueBankBoletos(now, new Date(now.getTime() - WRITE_OFF_LEASE_MILLIS), limit, scope)
   let settled = 0
   for (const charge of due) {
     const answer = yield* Effect.result(writeOffBoleto(charge))

@@ -70,10 +70,16 @@ const cardSource = Effect.fnUntraced(function*(order: CheckoutOrder, accountId: 
     return { payment: { _tag: "Token" as const, token: acquirerToken }, brand, firstSix, lastFour, saved: method.value }
   }
   if (request.tokenId !== undefined) {
+    // A client's token is the acquirer's own (its JS SDK's); `mp:` names the engine's stored references (a card kept on
+    // file among them), which only a `pm_` of the account may reach.
+    if (request.tokenId.startsWith(STORED_REFERENCE_PREFIX)) return yield* invalid("tokenId", "tokenId is not a card token of the acquirer")
     return { payment: { _tag: "Token" as const, token: request.tokenId }, brand: "unknown", firstSix: "", lastFour: "", saved: undefined }
   }
   return yield* new MissingCardData({ message: "Envie card, tokenId ou paymentMethodId", details: null })
 })
+
+/** How the engine's stored card references begin (`mp:<method>:<token>`, `mp:cof:<customer>:<card>:<method>`). */
+const STORED_REFERENCE_PREFIX = "mp:"
 
 type CardPayment = Effect.Success<ReturnType<typeof cardSource>>["payment"]
 

@@ -102,7 +102,7 @@ export const NotaView = Schema.Struct({
     chaveAcesso: Schema.NullOr(Schema.String),
     errors: Schema.Array(NotaError)
   }),
-  /** The DANFSe; answers 409 `NOTA_NOT_ISSUED` until the note is issued. */
+  /** The DANFSe; answers 409 `NF_NOT_AUTHORIZED` until the note is issued. */
   pdfUrl: Schema.String,
   /** The issued NFS-e's XML, or the DPS sent while there is none. */
   xmlUrl: Schema.String,

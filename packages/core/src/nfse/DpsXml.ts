@@ -31,8 +31,8 @@ export interface DpsOptions {
   readonly ambiente: Ambiente
   /**
    * `cNBS`, the service's code in the Nomenclatura Brasileira de Serviços (9
-   * digits), which layout 1.01 requires. The issuer configuration has no
-   * field for it yet, so the caller supplies it.
+   * digits), which layout 1.01 requires: the configuration's `codigo_nbs`
+   * (a field the engine added to the spec's), passed by the caller.
    */
   readonly codigoNbs: string | null
   /** `verAplic`, the application that wrote the DPS (1 to 20 characters). */

@@ -12,13 +12,17 @@ import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import type { Cents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
 import { type NotaOutcome, NfseProvider } from "../ports/NfseProvider.ts"
-import { Notas } from "../ports/Notas.ts"
+import { type DpsIssuer, Notas } from "../ports/Notas.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { NotaTransitions, type NotaTrigger } from "../rules/NotaTransitions.ts"
 import { standardOf } from "./NationalCities.ts"
 
-/** The issuer's CNPJ (a stored configuration always has one: `requiredProblem` refused it otherwise). */
-export const issuerCnpj = (config: NfseConfig): string => config.settings.prestador.cnpj ?? config.certificate.cnpj
+/**
+ * Whose numbering the configuration's notes take: its issuer's CNPJ (a
+ * stored configuration always has one: `requiredProblem` refused it
+ * otherwise), in the account's environment.
+ */
+export const issuerOf = (config: NfseConfig, sandbox: boolean): DpsIssuer => ({ cnpj: config.settings.prestador.cnpj ?? config.certificate.cnpj, sandbox })
 
 /** The series a configuration numbers its notes in: the DPS series (national) or the RPS series (municipal). */
 export const serieOf = (config: NfseConfig): string =>
@@ -52,8 +56,8 @@ export interface NotaDraft {
 }
 
 /** The next DPS number of the configuration's issuer and series, held until the transaction ends (`Notas.nextDpsNumber`). */
-export const takeDpsNumber = (config: NfseConfig) =>
-  Effect.flatMap(Notas, (notas) => notas.nextDpsNumber(issuerCnpj(config), serieOf(config), config.settings.prefeitura.proximo_numero_rps ?? 1))
+export const takeDpsNumber = (config: NfseConfig, sandbox: boolean) =>
+  Effect.flatMap(Notas, (notas) => notas.nextDpsNumber(issuerOf(config, sandbox), serieOf(config), config.settings.prefeitura.proximo_numero_rps ?? 1))
 
 /** A note of `draft` as first recorded: `PROCESSING` under `dpsNumber`, the city not asked yet. */
 export const freshNota = (config: NfseConfig, draft: NotaDraft, id: string, dpsNumber: number, at: Date): Nota => ({
@@ -85,8 +89,8 @@ export const recordNew = Effect.fnUntraced(function*(config: NfseConfig, draft: 
   const at = new Date(yield* Clock.currentTimeMillis)
   const id = yield* (yield* Ids).make("inv", { sandbox })
   const recorded = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const nota = freshNota(config, draft, id, yield* takeDpsNumber(config), at)
-    return (yield* notas.insert(nota, issuerCnpj(config))) ? Option.some(nota) : Option.none()
+    const nota = freshNota(config, draft, id, yield* takeDpsNumber(config, sandbox), at)
+    return (yield* notas.insert(nota, issuerOf(config, sandbox))) ? Option.some(nota) : Option.none()
   }))
   if (Option.isNone(recorded)) {
     return yield* new NotaAlreadyIssued({ message: `${draft.invoiceId} já tem nota fiscal`, details: { invoiceId: draft.invoiceId } })
@@ -121,7 +125,9 @@ export const recordOutcome = Effect.fnUntraced(function*(nota: Nota, outcome: No
         return move("sent", sent)
     }
   })()
-  return Option.getOrElse(moved, () => nota)
+  if (Option.isSome(moved)) return moved.value
+  // Moved meanwhile (another worker's answer, a cancel): the note as it is now, not as this attempt saw it.
+  return Option.getOrElse(yield* (yield* Notas).find(nota.accountId, nota.id), () => nota)
 })
 
 /**

@@ -21,12 +21,19 @@ import { type NotaSchedule, Notas } from "../ports/Notas.ts"
 import { NotaTransitions } from "../rules/NotaTransitions.ts"
 import { canonicalConfigId } from "./Configs.ts"
 import { emitNew, recordNew, recordOutcome, send, toIssue } from "./NotaAttempt.ts"
-import { configNamed, pendenciasOf, tomadorOf } from "./Notas.ts"
+import { configNamed, EMITTABLE_CHARGE_STATUSES, pendenciasOf, tomadorOf } from "./Notas.ts"
 
 const DAY_MILLIS = 86_400_000
 
 /** How long a worker holds a claimed schedule or note before another may take it. */
 const NOTA_LEASE_MILLIS = 60_000
+
+/**
+ * How long a first send to the city may still be in flight (the national
+ * system's calls wait up to 120 s with their retries): a note not recorded
+ * as sent is asked about, and sent again under its number, only after it.
+ */
+const NOTA_SEND_MILLIS = 180_000
 
 /** When a charge's note is owed under `settings`: at `createdAt`, or after `paidAt` (null: not yet). */
 export const noteDueAt = (settings: Pick<NfseSettings, "invoiceTiming" | "daysAfterConfirmation">, createdAt: Date, paidAt: Date | null): Date | null => {
@@ -90,6 +97,8 @@ const emitScheduled = Effect.fnUntraced(function*(schedule: NotaSchedule) {
   const subject = yield* notas.subjectOf(schedule.accountId, schedule.chargeId)
   const account = yield* (yield* Accounts).findById(schedule.accountId)
   if (Option.isNone(config) || !config.value.settings.enabled || Option.isNone(charge) || Option.isNone(subject) || Option.isNone(account)) return yield* done
+  // A charge refunded, canceled or expired before its note came due is owed none (as `emitir` refuses it).
+  if (!EMITTABLE_CHARGE_STATUSES.includes(charge.value.status)) return yield* done
   const tomador = tomadorOf(charge.value)
   const draft = {
     invoiceId: subject.value.invoiceId,
@@ -143,7 +152,8 @@ const askCity = Effect.fnUntraced(function*(nota: Nota, account: Account) {
 /** The worker's job: asks about up to `limit` notes the city has not answered; how many it asked about. */
 export const answerProcessingNotas = Effect.fn("Notas.answerProcessing")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const now = yield* Clock.currentTimeMillis
-  const claimed = yield* (yield* Notas).claimProcessing(new Date(now), new Date(now + NOTA_LEASE_MILLIS), limit, scope)
+  // A note the city took is asked about at the next pass; one not recorded as sent only once a first send would have ended.
+  const claimed = yield* (yield* Notas).claimProcessing(new Date(now), new Date(now - NOTA_SEND_MILLIS), new Date(now + NOTA_LEASE_MILLIS), limit, scope)
   const accounts = yield* Accounts
   yield* Effect.forEach(claimed, (nota) =>
     Effect.flatMap(accounts.findById(nota.accountId), Option.match({ onNone: () => Effect.void, onSome: (account) => askCity(nota, account) })), {

@@ -31,6 +31,8 @@ import type { EmitNotaRequest, NotaListQuery, ReissueNotaRequest, ResendNotaRequ
 import { toNotaEmission, toNotaView } from "../domain/NotaViews.ts"
 import { dateBound, keysetPagination, pageLimit } from "../domain/Pagination.ts"
 import { sumCents, cents } from "../money/Money.ts"
+import { ProviderUnavailable } from "../charges/CreatePixCharge.ts"
+import { completeAddressOrNull } from "../checkout/BuyerAddress.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Mailer } from "../ports/Mailer.ts"
@@ -42,7 +44,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { LIVE_NOTA_STATUSES, NotaTransitions, REFUSED_NOTA_STATUSES, statusesMatching } from "../rules/NotaTransitions.ts"
 import { canonicalConfigId } from "./Configs.ts"
 import { standardOf } from "./NationalCities.ts"
-import { emitNew, freshNota, issuerCnpj, send, serieOf, takeDpsNumber, toIssue } from "./NotaAttempt.ts"
+import { emitNew, freshNota, issuerOf, send, serieOf, takeDpsNumber, toIssue } from "./NotaAttempt.ts"
 
 /** Segments of `/v1/invoices/notas/...` that are routes, not note ids: no note may be called so. */
 const ROUTE_WORDS: ReadonlySet<string> = new Set(["config", "summary"])
@@ -51,7 +53,7 @@ const ROUTE_WORDS: ReadonlySet<string> = new Set(["config", "summary"])
 export const MAX_RESEND_RECIPIENTS = 10
 
 /** Charges a note can be emitted for (spec: `INVOICE_STATUS_NOT_EMITTABLE`). */
-const EMITTABLE_CHARGE_STATUSES: ReadonlyArray<Charge["status"]> = ["PENDING", "AWAITING_PAYMENT", "PAID"]
+export const EMITTABLE_CHARGE_STATUSES: ReadonlyArray<Charge["status"]> = ["PENDING", "AWAITING_PAYMENT", "PAID"]
 
 const isLive = (nota: Nota) => (LIVE_NOTA_STATUSES as ReadonlyArray<string>).includes(nota.status)
 const isRefused = (nota: Nota) => (REFUSED_NOTA_STATUSES as ReadonlyArray<string>).includes(nota.status)
@@ -111,24 +113,12 @@ export const emitStandalone = Effect.fn("Notas.emitStandalone")(function*(reques
   const { account } = yield* Caller
   if (request.ref !== undefined && ROUTE_WORDS.has(request.ref)) return yield* invalidData("ref", `ref may not be ${request.ref}: it names a route`)
   const config = yield* configForNote(account, request.configId)
-  const address = request.customer.address
   const tomador: Tomador = {
     document: request.customer.document,
     name: request.customer.name ?? null,
     email: request.customer.email ?? null,
-    address: address === undefined || address.street === undefined || address.number === undefined || address.neighborhood === undefined ||
-        address.city === undefined || address.state === undefined
-      ? null
-      : {
-        street: address.street,
-        number: address.number,
-        complement: address.complement ?? null,
-        neighborhood: address.neighborhood,
-        city: address.city,
-        state: address.state,
-        zipCode: address.zipCode,
-        cityCode: address.cityCode ?? null
-      }
+    // Complete, with its IBGE code from the CEP when not sent (the DPS writes the taker's address only with one), else none.
+    address: completeAddressOrNull(request.customer.address)
   }
   const pendencias = pendenciasOf(config, tomador, false)
   if (pendencias.length > 0) return yield* incomplete(pendencias)
@@ -237,17 +227,31 @@ export const checkEmission = Effect.fn("Notas.checkEmission")(function*(id: stri
   return { success: true, invoiceId: id, emitivel: pendencias.length === 0, configId: config.id, pendencias }
 })
 
-/** `reemitir` of a refused note: a new number, the same note; a new description may mend what the city refused. */
+/**
+ * The taker a reissued note names: a charge's buyer as the charge has it now
+ * (its data may have been mended since the refusal), else the note's own.
+ */
+const currentTomador = Effect.fnUntraced(function*(nota: Nota) {
+  if (nota.chargeId === null) return nota.tomador
+  const charge = yield* (yield* Charges).find({ _tag: "Account", accountId: nota.accountId }, nota.chargeId)
+  return Option.match(charge, { onNone: () => nota.tomador, onSome: tomadorOf })
+})
+
+/** `reemitir` of a refused note: a new number, the same note; a new description, or the charge's mended data, may mend what was refused. */
 const reissueRefused = Effect.fnUntraced(function*(account: Account, nota: Nota, config: NfseConfig, request: ReissueNotaRequest) {
   const notas = yield* Notas
+  const tomador = yield* currentTomador(nota)
+  const pendencias = pendenciasOf(config, tomador, nota.chargeId !== null)
+  if (pendencias.length > 0) return yield* incomplete(pendencias)
   const at = new Date(yield* Clock.currentTimeMillis)
   const moved = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const dpsNumber = yield* takeDpsNumber(config)
-    return yield* notas.reissue(account.id, nota.id, issuerCnpj(config), {
+    const dpsNumber = yield* takeDpsNumber(config, account.sandbox)
+    return yield* notas.reissue(account.id, nota.id, issuerOf(config, account.sandbox), {
       dpsNumber,
       serie: serieOf(config),
       issuedAt: at,
       configId: config.id,
+      tomador,
       errors: [],
       ...(request.descricao === undefined ? {} : { descricao: request.descricao })
     }, at)
@@ -256,16 +260,28 @@ const reissueRefused = Effect.fnUntraced(function*(account: Account, nota: Nota,
   return yield* send(config, moved.value, account.sandbox, nota.chargeId === null)
 })
 
-/** `reemitir` of an issued note: a new note replaces it under the same invoice id. */
+/**
+ * `reemitir` of an issued note: a new note replaces it under the same
+ * invoice id. Only at the sandbox city for now: at the national system a
+ * replacement must name the note it substitutes (the DPS's `subst` group),
+ * which the engine does not write yet, and a plain new note would leave both
+ * valid at the tax office; a production account cancels and emits instead.
+ */
 const replaceIssued = Effect.fnUntraced(function*(account: Account, nota: Nota, config: NfseConfig, request: ReissueNotaRequest) {
+  if (!account.sandbox) {
+    return yield* new NotaTypeNotSupported({
+      message: "Substituir uma nota emitida ainda não é possível no sistema nacional: cancele-a e emita outra",
+      details: { invoiceId: nota.invoiceId, status: nota.status }
+    })
+  }
   const notas = yield* Notas
   const at = new Date(yield* Clock.currentTimeMillis)
   const id = yield* (yield* Ids).make("inv", { sandbox: account.sandbox })
   const replacement = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const replaced = yield* notas.transition(account.id, nota.id, NotaTransitions.replaced, { replacedBy: id }, at)
     if (Option.isNone(replaced)) return Option.none<Nota>()
-    const fresh = freshNota(config, { ...nota, descricao: request.descricao ?? nota.descricao }, id, yield* takeDpsNumber(config), at)
-    yield* notas.insert(fresh, issuerCnpj(config))
+    const fresh = freshNota(config, { ...nota, descricao: request.descricao ?? nota.descricao }, id, yield* takeDpsNumber(config, account.sandbox), at)
+    yield* notas.insert(fresh, issuerOf(config, account.sandbox))
     return Option.some(fresh)
   }))
   if (Option.isNone(replacement)) return yield* new NotaNotIssued({ message: `A nota ${nota.invoiceId} não está mais emitida`, details: null })
@@ -319,7 +335,9 @@ const issuedNota = Effect.fnUntraced(function*(id: string) {
 /** The note's DANFSe, from the city. */
 export const notaPdf = Effect.fn("Notas.pdf")(function*(id: string) {
   const { account, config, nota, numero } = yield* issuedNota(id)
-  const pdf = yield* Effect.orDie((yield* NfseProvider).pdf(config, { ...toIssue(nota, account.sandbox), numero, chaveAcesso: nota.chaveAcesso }))
+  const pdf = yield* (yield* NfseProvider).pdf(config, { ...toIssue(nota, account.sandbox), numero, chaveAcesso: nota.chaveAcesso }).pipe(
+    Effect.mapError((error) => new ProviderUnavailable({ message: "A prefeitura não entregou o PDF da nota", details: { reason: error.message } }))
+  )
   return { nota, pdf }
 })
 
@@ -343,7 +361,7 @@ export const resendNota = Effect.fn("Notas.resend")(function*(id: string, reques
   const mailer = yield* Mailer
   const recipients = [...new Set(request.emails.map((email) => email.toLowerCase()))]
   yield* Effect.forEach(recipients, (to) =>
-    Effect.orDie(mailer.send({
+    mailer.send({
       to,
       subject: `Nota fiscal de serviço ${nota.numero}`,
       body: `Segue a nota fiscal de serviço número ${nota.numero} (${nota.descricao}).`,
@@ -353,7 +371,9 @@ export const resendNota = Effect.fn("Notas.resend")(function*(id: string, reques
           ? []
           : [{ filename: `nfse-${nota.numero}.xml`, contentType: "application/xml", content: new TextEncoder().encode(nota.xml) }])
       ]
-    })), { discard: true })
+    }).pipe(Effect.mapError((error) => new ProviderUnavailable({ message: "O e-mail da nota não pôde ser enviado", details: { reason: error.message, to } }))), {
+    discard: true
+  })
   return { success: true, invoiceId: nota.invoiceId, emails: recipients }
 })
 

@@ -1,3 +1,4 @@
+import { metered } from "../metrics/ProviderMetrics.ts"
 import { Context, type Effect, Schema } from "effect"
 import type { Account } from "../domain/Account.ts"
 import type { Cents } from "../money/Money.ts"
@@ -123,7 +124,8 @@ export class Acquirer extends Context.Service<Acquirer, {
    * account's is never decided by the sandbox's card table.
    */
   static readonly byEnvironment = (sandbox: Acquirer["Service"], production: Acquirer["Service"]): Acquirer["Service"] => {
-    const of = (account: Account) => (account.sandbox ? sandbox : production)
+    const live = metered("card", production)
+    const of = (account: Account) => (account.sandbox ? sandbox : live)
     return Acquirer.of({
       tokenize: (input) => of(input.account).tokenize(input),
       authorize: (request) => of(request.account).authorize(request),

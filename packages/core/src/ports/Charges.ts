@@ -62,11 +62,13 @@ export class Charges extends Context.Service<Charges, {
   /** The same boleto charge, unlocked: read before the bank is asked, outside any transaction. */
   readonly findBoletoByTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
   /**
-   * Up to `limit` open boleto charges of production accounts whose deadline
-   * passed, oldest deadline first, unlocked: each is written off at its bank
-   * before it expires (`expireDue` leaves them out).
+   * Claims up to `limit` open boleto charges of production accounts whose
+   * deadline passed and that were untouched since `untouchedSince`, oldest
+   * deadline first, with `SKIP LOCKED`; the claim sets their `updatedAt` to
+   * `now` (the lease): each is written off at its bank, by one worker, before
+   * it expires (`expireDue` leaves them out).
    */
-  readonly dueBankBoletos: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
+  readonly dueBankBoletos: (now: Date, untouchedSince: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** Up to `limit` production accounts (ids) with open boleto charges: the accounts whose bank a payment poll asks. */
   readonly accountsWithOpenBankBoletos: (limit: number) => Effect.Effect<ReadonlyArray<string>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */

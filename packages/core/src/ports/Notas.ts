@@ -38,9 +38,15 @@ export interface NotaSubject {
   readonly subscriptionConfigId: string | null
 }
 
+/** Whose numbering a DPS takes: the issuer's CNPJ, in the account's environment (sandbox numbers never take production ones). */
+export interface DpsIssuer {
+  readonly cnpj: string
+  readonly sandbox: boolean
+}
+
 /** What changes with a move besides the status. */
 export type NotaChanges = Partial<Pick<Nota,
-  "numero" | "chaveAcesso" | "errors" | "xml" | "cancelReason" | "replacedBy" | "authorizedAt" | "canceledAt" | "dpsNumber" | "issuedAt" | "configId" | "serie" | "descricao"
+  "numero" | "chaveAcesso" | "errors" | "xml" | "cancelReason" | "replacedBy" | "authorizedAt" | "canceledAt" | "dpsNumber" | "issuedAt" | "configId" | "serie" | "descricao" | "tomador"
 >>
 
 /**
@@ -50,15 +56,15 @@ export type NotaChanges = Partial<Pick<Nota,
  */
 export class Notas extends Context.Service<Notas, {
   /** The next unused DPS number of the issuer's series, at least `from`; holds the series until the transaction ends. */
-  readonly nextDpsNumber: (issuerCnpj: string, serie: string, from: number) => Effect.Effect<number>
+  readonly nextDpsNumber: (issuer: DpsIssuer, serie: string, from: number) => Effect.Effect<number>
   /**
    * Records a new note and its number; `false` when the invoice already has
    * a standing note (the database's unique index decides, so two emissions
    * racing on one charge make one note). Call in a transaction.
    */
-  readonly insert: (nota: Nota, issuerCnpj: string) => Effect.Effect<boolean>
+  readonly insert: (nota: Nota, issuer: DpsIssuer) => Effect.Effect<boolean>
   /** A refused note sent again under a new number (`NotaTransitions.reissued`); the note, or none if it was no longer refused. */
-  readonly reissue: (accountId: string, id: string, issuerCnpj: string, changes: NotaChanges & Pick<Nota, "dpsNumber" | "issuedAt">, at: Date) => Effect.Effect<Option.Option<Nota>>
+  readonly reissue: (accountId: string, id: string, issuer: DpsIssuer, changes: NotaChanges & Pick<Nota, "dpsNumber" | "issuedAt">, at: Date) => Effect.Effect<Option.Option<Nota>>
   /** Applies `transition` with `changes` if the note is still in one of its `from` statuses. */
   readonly transition: (accountId: string, id: string, transition: NotaTransition, changes: NotaChanges, at: Date) => Effect.Effect<Option.Option<Nota>>
   /**
@@ -67,17 +73,18 @@ export class Notas extends Context.Service<Notas, {
    * subscription invoice's); else the note with that own id.
    */
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Nota>>
-  /** The same, locked until the transaction ends. */
-  readonly lock: (accountId: string, id: string) => Effect.Effect<Option.Option<Nota>>
   readonly list: (accountId: string, filter: NotaListFilter) => Effect.Effect<{ readonly items: ReadonlyArray<Nota>; readonly total: number; readonly lastKey: string | null }>
   /** Count and amount of the account's notes by status. */
   readonly summary: (accountId: string) => Effect.Effect<ReadonlyArray<{ readonly status: NotaStatus; readonly count: number; readonly amount: bigint }>>
   /**
-   * Up to `limit` notes the city has not answered since before `staleBefore`,
-   * leased to the caller until `leaseUntil` (their `updated_at` moves there),
-   * so several workers never ask about one note at once.
+   * Up to `limit` notes the city has not answered: taken by the city (their
+   * DPS recorded) and untouched since `staleBefore`, or never recorded as
+   * sent and untouched since `unsentBefore` (a first send may still be in
+   * flight until then); leased to the caller until `leaseUntil` (their
+   * `updated_at` moves there), so several workers never ask about one note
+   * at once.
    */
-  readonly claimProcessing: (staleBefore: Date, leaseUntil: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Nota>>
+  readonly claimProcessing: (staleBefore: Date, unsentBefore: Date, leaseUntil: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Nota>>
 
   /** Records the charge's configuration (and when its note is owed); a charge's first configuration stays. */
   readonly schedule: (schedule: NotaSchedule, at: Date) => Effect.Effect<void>

@@ -9,12 +9,23 @@ export class SandboxMailbox extends Context.Service<SandboxMailbox, {
   readonly messages: ReadonlyArray<SandboxMail>
 }>()("@billing/core/sandbox/SandboxMailbox") {}
 
-/** A mailer that delivers nothing and records every message in the `SandboxMailbox`. */
+/**
+ * The most messages the mailbox keeps: the newest. It serves tests and local
+ * development; a long-running process (and its notes' PDFs) must not grow
+ * with every message it was asked to send.
+ */
+export const SANDBOX_MAILBOX_SIZE = 1_000
+
+/** A mailer that delivers nothing and records the latest messages in the `SandboxMailbox`. */
 export const MailerSandbox = Layer.effectContext(Effect.sync(() => {
   const messages: Array<SandboxMail> = []
   return Context.make(SandboxMailbox, { messages }).pipe(
     Context.add(Mailer, {
-      send: (message) => Effect.map(Clock.currentTimeMillis, (now) => void messages.push({ ...message, at: new Date(now) }))
+      send: (message) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          messages.push({ ...message, at: new Date(now) })
+          if (messages.length > SANDBOX_MAILBOX_SIZE) messages.splice(0, messages.length - SANDBOX_MAILBOX_SIZE)
+        })
     })
   )
 }))

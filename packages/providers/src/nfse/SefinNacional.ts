@@ -48,9 +48,9 @@ export interface SefinNacionalOptions extends SefinHttpOptions {
   /** The signature's digest and algorithm: both are reported in use, so it is a setting. */
   readonly signatureAlgorithm: SignatureAlgorithm
   /**
-   * `cNBS` of an issuer's service (9 digits), required by layout 1.01 and
-   * not (yet) a field of the configuration; `null` refuses the note naming
-   * `codigo_nbs`.
+   * `cNBS` of an issuer's service (9 digits), required by layout 1.01: the
+   * configuration's `codigo_nbs` in production (`sefinOf`); `null` refuses
+   * the note naming `codigo_nbs`.
    */
   readonly codigoNbs: (settings: NfseSettings) => string | null
   /** `cMotivo` of cancellations (default 9, other: the merchant's reason is free text). */
