@@ -23,6 +23,7 @@ import { type CheckoutOrder, parseCheckout } from "./ParseCheckout.ts"
 import { preparePix } from "./PixCheckout.ts"
 import { createSubscriptionCheckout } from "../subscriptions/CreateSubscription.ts"
 import { isRecurring, priceCheckout, type Purchase, resolvePurchase } from "./PriceCheckout.ts"
+import { configNamed } from "../nfse/Notas.ts"
 import { scheduleChargeNota } from "../nfse/NotaTiming.ts"
 import { draftCheckout, reserveCheckout } from "./ReserveCheckout.ts"
 
@@ -95,12 +96,14 @@ const chargeOnce = Effect.fnUntraced(function*(
 ) {
   const price = yield* priceCheckout(order, purchase, caller.account.id)
   const draft = yield* draftCheckout(order, price, caller)
+  // Before the provider is asked: a configuration refused after a bank registered the boleto would leave it payable.
+  const nfConfigId = yield* notaConfigOf(order, purchase, draft.common.address)
+  if (nfConfigId !== undefined) yield* configNamed(caller.account.id, nfConfigId)
   const prepared = order.paymentMethod === "pix"
     ? yield* preparePix(order, draft, options.pixLifetimeSeconds)
     : order.paymentMethod === "boleto"
     ? yield* prepareBoleto(order, draft)
     : yield* prepareCard(order, draft)
-  const nfConfigId = yield* notaConfigOf(order, purchase, prepared.pending.address)
   const customerId = yield* reserveCheckout(draft, prepared.pending, prepared.notify, (charge) =>
     nfConfigId === undefined ? Effect.void : scheduleChargeNota(charge, nfConfigId))
   return yield* prepared.settle(customerId)
