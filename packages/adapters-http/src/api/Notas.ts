@@ -123,6 +123,7 @@ export class NotasGroup extends HttpApiGroup.make("notas")
         enveloped(NotaNotFound),
         enveloped(NfNotAuthorized),
         enveloped(NfConfigNotFound),
+        enveloped(ProviderNotConfigured),
         enveloped(ProviderUnavailable)
       ]
     })

@@ -357,6 +357,9 @@ export const resendNota = Effect.fn("Notas.resend")(function*(id: string, reques
   if (request.emails.length > MAX_RESEND_RECIPIENTS) {
     return yield* new TooManyEmails({ message: `No máximo ${MAX_RESEND_RECIPIENTS} destinatários`, details: { count: request.emails.length } })
   }
+  const { account } = yield* Caller
+  // The sandbox mailbox delivers nothing: a production account's resend needs a real mailer, which no providers file names yet.
+  yield* requireProvider(account, "mail")
   const { nota, pdf } = yield* notaPdf(id)
   const mailer = yield* Mailer
   const recipients = [...new Set(request.emails.map((email) => email.toLowerCase()))]
