@@ -103,6 +103,9 @@ describe("production fiscal notes on the national system (fake Sefin Nacional)",
     expect(pdf.status).toBe(200)
     expect(new TextDecoder().decode(pdf.bytes.slice(0, 5))).toBe("%PDF-")
     expect(fake.takeCalls().map((c) => `${c.method} ${c.path}`)).toContain(`GET /danfse/${chave}`)
+    // No production mailer: a resend is refused rather than answered with an e-mail that never leaves.
+    const resend = await call("POST", `/v1/invoices/notas/${emitted.body.invoiceId}/reenviar`, { emails: ["ana@example.com"] })
+    expect([resend.status, resend.body.error.code, resend.body.error.details]).toEqual([503, "PROVIDER_NOT_CONFIGURED", { provider: "mail" }])
     // The calls to the national system, as an operator scrapes them: one emission, one DANFSe, both answered.
     const metrics = await (await fetch(`${engine.baseUrl}/metrics`)).text()
     expect(metrics).toContain('billing_provider_calls_total{provider="nfse",operation="issue",outcome="ok"} 1')
