@@ -249,7 +249,7 @@ describe("NFS-e issuer configurations on postgres", () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([404, "NOTA_CONFIG_NOT_FOUND"])
   })
 
-  it("deletes a configuration", async () => {
+  it("deletes a configuration: gone from its routes and from new notes, kept marked for the notes it issued", async () => {
     const created = (await send("POST", "", national({ config_name: "Para apagar" }))).body
     const removed = await send("DELETE", `/${created.id}`)
     expect(removed.status).toBe(200)
@@ -257,7 +257,9 @@ describe("NFS-e issuer configurations on postgres", () => {
     expect((await send("GET", `/${created.id}`)).status).toBe(404)
     const again = await send("DELETE", `/${created.id}`)
     expect([again.status, again.body.error.code]).toEqual([404, "NOTA_CONFIG_NOT_FOUND"])
-    expect((await rows()).map((r) => r.id)).not.toContain(created.id)
+    // Kept, marked removed: the notes issued under it are still canceled and printed with its certificate.
+    expect((await rows()).find((r) => r.id === created.id)?.removed_at).toBeInstanceOf(Date)
+    expect((await send("GET", "")).body.items.map((c: Json) => c.id)).not.toContain(created.id)
   })
 
   it("never answers the certificate, its password or the portal password, and stores them sealed", async () => {

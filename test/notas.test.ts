@@ -323,6 +323,20 @@ describe("fiscal invoices (NFS-e) on postgres, sandbox city", () => {
     expect((await notas(`/${chargeId}`)).status).toBe(404)
   })
 
+  it("keeps a deleted configuration's notes: still canceled and printed; the configuration serves no new note", async () => {
+    const doomed = await createConfig({})
+    const emitted = await notas("", "POST", { customer: { document: "52998224725", name: "Ana" }, amount: 9, descricao: "Aula", configId: doomed })
+    expect(emitted.body.status).toBe("ISSUED")
+    expect((await call("DELETE", `/v1/invoices/notas/config/${doomed}`)).status).toBe(200)
+    expect((await call("GET", `/v1/invoices/notas/config/${doomed}`)).status).toBe(404)
+    expect((await call("GET", "/v1/invoices/notas/config")).body.items.map((c: Json) => c.id)).not.toContain(doomed)
+    const refused = await notas("", "POST", { customer: { document: "52998224725", name: "Ana" }, amount: 9, descricao: "Aula", configId: doomed })
+    expect([refused.status, refused.body.error.code]).toEqual([404, "NF_CONFIG_NOT_FOUND"])
+    expect((await call("GET", `/v1/invoices/notas/${emitted.body.invoiceId}/pdf`)).status).toBe(200)
+    const canceled = await notas(`/${emitted.body.invoiceId}?motivo=${encodeURIComponent("Configuração encerrada pelo lojista")}`, "DELETE")
+    expect([canceled.status, canceled.body.status]).toEqual([200, "CANCELED"])
+  })
+
   it("emits nothing under a disabled configuration", async () => {
     const disabled = await createConfig({ enabled: false })
     const chargeId = await pixCharge({ nfConfigId: disabled })

@@ -8,7 +8,7 @@
  */
 import { type NfseConfig, NfseConfigs, NfseSettings, SecretBox, SecretKey } from "@billing/core"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
 import { orDie } from "./Statements.ts"
 
@@ -66,6 +66,11 @@ export const NfseConfigsStorageLive = Layer.effect(NfseConfigs, Effect.gen(funct
     certificate_expires_at AS "certificateExpiresAt", prefeitura_senha AS "prefeituraSenha",
     created_at AS "createdAt", updated_at AS "updatedAt"`
   const settingsText = (c: NfseConfig) => JSON.stringify(c.settings)
+  const findOne = (accountId: string, id: string, kept: Statement.Fragment) =>
+    orDie(sql`SELECT ${columns} FROM nfse_configs WHERE account_id = ${accountId} AND id = ${id} ${kept}`).pipe(
+      Effect.flatMap(opened),
+      Effect.map((rows) => Option.fromNullishOr(rows[0]))
+    )
 
   return NfseConfigs.of({
     insert: (c) =>
@@ -79,17 +84,15 @@ export const NfseConfigsStorageLive = Layer.effect(NfseConfigs, Effect.gen(funct
         orDie(sql<{ id: string }>`UPDATE nfse_configs SET settings = ${settingsText(c)}, certificate_pfx = ${pfx},
             certificate_password = ${password}, certificate_cnpj = ${c.certificate.cnpj},
             certificate_expires_at = ${c.certificate.expiresAt}, prefeitura_senha = ${senha}, updated_at = ${c.updatedAt}
-          WHERE account_id = ${c.accountId} AND id = ${c.id} RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))),
-    find: (accountId, id) =>
-      orDie(sql`SELECT ${columns} FROM nfse_configs WHERE account_id = ${accountId} AND id = ${id}`).pipe(
-        Effect.flatMap(opened),
-        Effect.map((rows) => Option.fromNullishOr(rows[0]))
-      ),
+          WHERE account_id = ${c.accountId} AND id = ${c.id} AND removed_at IS NULL RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))),
+    find: (accountId, id) => findOne(accountId, id, sql`AND removed_at IS NULL`),
+    findForNotes: (accountId, id) => findOne(accountId, id, sql``),
     list: (accountId) =>
-      orDie(sql`SELECT ${columns} FROM nfse_configs WHERE account_id = ${accountId} ORDER BY created_at, id`).pipe(Effect.flatMap(opened)),
-    remove: (accountId, id) =>
-      orDie(sql<{ id: string }>`DELETE FROM nfse_configs WHERE account_id = ${accountId} AND id = ${id} RETURNING id`).pipe(
-        Effect.map((rows) => rows.length > 0)
-      )
+      orDie(sql`SELECT ${columns} FROM nfse_configs WHERE account_id = ${accountId} AND removed_at IS NULL ORDER BY created_at, id`).pipe(
+        Effect.flatMap(opened)
+      ),
+    remove: (accountId, id, at) =>
+      orDie(sql<{ id: string }>`UPDATE nfse_configs SET removed_at = ${at} WHERE account_id = ${accountId} AND id = ${id} AND removed_at IS NULL
+        RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))
   })
 }))

@@ -28,6 +28,7 @@ import pixFromPsps from "./0026_pix_from_psps.ts"
 import nfseConfigs from "./0027_nfse_configs.ts"
 import notas from "./0028_notas.ts"
 import boletosAtABank from "./0029_boletos_at_a_bank.ts"
+import nfseConfigsKept from "./0030_nfse_configs_kept.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -63,5 +64,6 @@ export const migrations = Migrator.fromRecord({
   "0026_pix_from_psps": pixFromPsps,
   "0027_nfse_configs": nfseConfigs,
   "0028_notas": notas,
-  "0029_boletos_at_a_bank": boletosAtABank
+  "0029_boletos_at_a_bank": boletosAtABank,
+  "0030_nfse_configs_kept": nfseConfigsKept
 })

@@ -153,6 +153,6 @@ export const listConfigs = Effect.fn("NfseConfigs.list")(function*() {
 
 export const removeConfig = Effect.fn("NfseConfigs.remove")(function*(id: string) {
   const config = yield* findOwn(id)
-  yield* (yield* NfseConfigs).remove(config.accountId, config.id)
+  yield* (yield* NfseConfigs).remove(config.accountId, config.id, new Date(yield* Clock.currentTimeMillis))
   return { success: true as const, message: "Configuração fiscal removida", id: config.id }
 })

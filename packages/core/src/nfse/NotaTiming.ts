@@ -141,7 +141,8 @@ export const emitDueNotas = Effect.fn("Notas.emitDue")(function*(limit: number, 
 
 /** Asks the city what became of one note it has not answered; one it never got is sent again under its number. */
 const askCity = Effect.fnUntraced(function*(nota: Nota, account: Account) {
-  const config = yield* (yield* NfseConfigs).find(nota.accountId, nota.configId)
+  // Removed or not: a note already sent is settled with the configuration it was sent under.
+  const config = yield* (yield* NfseConfigs).findForNotes(nota.accountId, nota.configId)
   if (Option.isNone(config)) return
   const answer = yield* Effect.result((yield* NfseProvider).outcome(config.value, toIssue(nota, account.sandbox)))
   if (answer._tag === "Failure") return yield* Effect.logWarning(`nota ${nota.id}: the city did not answer (${answer.failure.message})`)

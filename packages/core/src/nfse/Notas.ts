@@ -90,6 +90,13 @@ const notaOf = Effect.fnUntraced(function*(accountId: string, id: string) {
   return found.value
 })
 
+/** The configuration a note was issued under, removed or not: its certificate still cancels and prints the note. */
+const configOfNota = Effect.fnUntraced(function*(nota: Nota) {
+  const found = yield* (yield* NfseConfigs).findForNotes(nota.accountId, nota.configId)
+  if (Option.isNone(found)) return yield* new NfConfigNotFound({ message: `Configuração fiscal ${nota.configId} não encontrada`, details: { configId: nota.configId } })
+  return found.value
+})
+
 /**
  * The configuration `configId` names, with a city that can issue its notes
  * for `account`: the sandbox city issues both standards; production
@@ -310,7 +317,8 @@ export const cancelNota = Effect.fn("Notas.cancel")(function*(id: string, motivo
   if (!isLive(nota) || nota.numero === null) {
     return yield* new NotaNotIssued({ message: `A nota ${id} está ${nota.status}: não há nota emitida para cancelar`, details: { status: nota.status } })
   }
-  const config = yield* configForNote(account, nota.configId)
+  yield* requireProvider(account, "nfse")
+  const config = yield* configOfNota(nota)
   const answer = yield* Effect.result((yield* NfseProvider).cancel(config, { ...toIssue(nota, account.sandbox), numero: nota.numero, chaveAcesso: nota.chaveAcesso }, reason))
   const outcome = answer._tag === "Failure"
     ? { _tag: "Refused" as const, errors: [{ code: "SEM_RESPOSTA", message: answer.failure.message }] }
@@ -328,7 +336,7 @@ const issuedNota = Effect.fnUntraced(function*(id: string) {
   if (!isLive(nota) || nota.numero === null) {
     return yield* new NfNotAuthorized({ message: `A nota ${id} está ${nota.status}: ainda não há nota autorizada`, details: { status: nota.status } })
   }
-  const config = yield* configNamed(account.id, nota.configId)
+  const config = yield* configOfNota(nota)
   return { account, nota, numero: nota.numero, config }
 })
 

@@ -10,9 +10,12 @@ export class NfseConfigs extends Context.Service<NfseConfigs, {
   readonly insert: (config: NfseConfig) => Effect.Effect<void>
   /** Replaces the configuration's settings and secrets; `false` when it no longer exists. */
   readonly update: (config: NfseConfig) => Effect.Effect<boolean>
+  /** A configuration in use (not removed): what the routes and every new note see. */
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<NfseConfig>>
+  /** A configuration, removed ones too: what the notes issued under it still need (cancel, PDF, the city's answer). */
+  readonly findForNotes: (accountId: string, id: string) => Effect.Effect<Option.Option<NfseConfig>>
   /** The account's configurations, oldest first. */
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<NfseConfig>>
-  /** `false` when there was none. */
-  readonly remove: (accountId: string, id: string) => Effect.Effect<boolean>
+  /** Marks the configuration removed at `at` (its notes keep it); `false` when there was none in use. */
+  readonly remove: (accountId: string, id: string, at: Date) => Effect.Effect<boolean>
 }>()("@billing/core/ports/NfseConfigs") {}
