@@ -86,14 +86,15 @@ const update = ({ columns, sql }: NotaTable, accountId: string, id: string, from
     AND n.status IN ${constants(sql, from)} RETURNING ${columns}`)
 
 const recordNumber = ({ sql }: NotaTable, issuer: DpsIssuer, serie: string, dpsNumber: number, notaId: string) =>
-  orDie(sql`INSERT INTO nota_dps_numbers (environment, issuer_cnpj, serie, dps_number, nota_id)
-    VALUES (${environmentOf(issuer)}, ${issuer.cnpj}, ${serie}, ${dpsNumber}, ${notaId})`)
+  orDie(sql`INSERT INTO nota_dps_numbers (account_id, environment, issuer_cnpj, serie, dps_number, nota_id)
+    VALUES (${issuer.accountId}, ${environmentOf(issuer)}, ${issuer.cnpj}, ${serie}, ${dpsNumber}, ${notaId})`)
 
 // Two statements: a statement's snapshot is taken before it waits for the lock, so the largest number is read after it.
 const nextDpsNumber = ({ sql }: NotaTable): Service["nextDpsNumber"] => (issuer, serie, from) =>
-  orDie(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${environmentOf(issuer)}:${issuer.cnpj}:${serie}`}, 28))`).pipe(
+  orDie(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${issuer.accountId}:${environmentOf(issuer)}:${issuer.cnpj}:${serie}`}, 28))`).pipe(
     Effect.andThen(orDie(sql<{ next: string }>`SELECT GREATEST(${from}, COALESCE(max(dps_number) + 1, 1))::text AS next
-      FROM nota_dps_numbers WHERE environment = ${environmentOf(issuer)} AND issuer_cnpj = ${issuer.cnpj} AND serie = ${serie}`)),
+      FROM nota_dps_numbers WHERE account_id = ${issuer.accountId} AND environment = ${environmentOf(issuer)} AND issuer_cnpj = ${issuer.cnpj}
+        AND serie = ${serie}`)),
     Effect.map((rows) => Number(rows[0]!.next))
   )
 
@@ -158,20 +159,22 @@ const summary = ({ sql }: NotaTable): Service["summary"] => (accountId) =>
  */
 const claimProcessing = ({ columns, sql }: NotaTable): Service["claimProcessing"] => (staleBefore, unsentBefore, leaseUntil, limit, scope) =>
   orDie(sql`WITH claimable AS (
-      SELECT id AS claimed_id FROM notas WHERE status IN ${constants(sql, NotaTransitions.sent.from)}
+      SELECT account_id AS claimed_account, id AS claimed_id FROM notas WHERE status IN ${constants(sql, NotaTransitions.sent.from)}
         AND (updated_at < ${unsentBefore} OR (xml IS NOT NULL AND updated_at < ${staleBefore}))
         AND ${inScope(sql, scope, sql`notas.account_id`)}
       ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    UPDATE notas n SET updated_at = ${leaseUntil} FROM claimable WHERE n.id = claimable.claimed_id RETURNING ${columns}`).pipe(Effect.flatMap(decodeNotas))
+    UPDATE notas n SET updated_at = ${leaseUntil} FROM claimable WHERE n.account_id = claimable.claimed_account AND n.id = claimable.claimed_id
+    RETURNING ${columns}`).pipe(Effect.flatMap(decodeNotas))
 
 const scheduleColumns = (sql: SqlClient.SqlClient, alias: string) =>
   sql`${sql.literal(alias)}.account_id AS "accountId", ${sql.literal(alias)}.charge_id AS "chargeId", ${sql.literal(alias)}.config_id AS "configId",
     ${sql.literal(alias)}.due_at AS "dueAt"`
 
-const schedulesOf = ({ sql }: NotaTable): Service["schedulesOf"] => (chargeIds) =>
-  chargeIds.length === 0
+const schedulesOf = ({ sql }: NotaTable): Service["schedulesOf"] => (charges) =>
+  charges.length === 0
     ? Effect.succeed([])
-    : orDie(sql`SELECT ${scheduleColumns(sql, "s")} FROM nota_schedules s WHERE s.charge_id IN ${sql.in([...chargeIds])}`).pipe(Effect.flatMap(decodeSchedules))
+    : orDie(sql`SELECT ${scheduleColumns(sql, "s")} FROM nota_schedules s
+      WHERE (s.account_id, s.charge_id) IN (${sql.csv(charges.map((c) => sql`(${c.accountId}, ${c.chargeId})`))})`).pipe(Effect.flatMap(decodeSchedules))
 
 const claimDue = ({ sql }: NotaTable): Service["claimDue"] => (now, leaseUntil, limit, scope) =>
   orDie(sql`WITH claimable AS (

@@ -8,9 +8,11 @@ import { SqlClient } from "effect/sql"
  *   replaced one makes room for the next);
  * - a DPS/RPS number is used once per issuer and series, ever: every number
  *   handed out is a row of `nota_dps_numbers`, so a number whose attempt
- *   ended unknown can never be given to another note; sandbox and
- *   production number apart (a sandbox account naming another merchant's
- *   CNPJ must never move that merchant's real numbering);
+ *   ended unknown can never be given to another note; each account and
+ *   environment numbers apart (an account naming another merchant's CNPJ,
+ *   or a sandbox account, must never move that merchant's real numbering),
+ *   and every key carries the account, as DESIGN asks of a table to be
+ *   distributed by tenant;
  * - a status moves only along `rules/NotaTransitions.ts` (the trigger's
  *   pairs; a test compares them with the table).
  * `nota_schedules` is a charge's fiscal configuration (its `nfConfigId`, or
@@ -23,9 +25,9 @@ export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`
     CREATE TABLE notas (
-      id text PRIMARY KEY,
-      seq bigserial NOT NULL UNIQUE,
       account_id text NOT NULL REFERENCES accounts (id),
+      id text NOT NULL,
+      seq bigserial NOT NULL,
       invoice_id text NOT NULL,
       charge_id text,
       subscription_id text,
@@ -45,7 +47,7 @@ export default Effect.gen(function*() {
       errors jsonb NOT NULL DEFAULT '[]',
       xml text,
       cancel_reason text,
-      replaced_by text REFERENCES notas (id) DEFERRABLE INITIALLY DEFERRED,
+      replaced_by text,
       issued_at timestamptz NOT NULL,
       authorized_at timestamptz,
       canceled_at timestamptz,
@@ -53,10 +55,13 @@ export default Effect.gen(function*() {
       updated_at timestamptz NOT NULL,
       CHECK (status NOT IN ('ISSUED', 'AUTHORIZED') OR numero IS NOT NULL),
       CHECK (status <> 'CANCELED' OR (cancel_reason IS NOT NULL AND canceled_at IS NOT NULL)),
-      CHECK (status <> 'REPLACED' OR replaced_by IS NOT NULL)
+      CHECK (status <> 'REPLACED' OR replaced_by IS NOT NULL),
+      PRIMARY KEY (account_id, id),
+      UNIQUE (account_id, seq),
+      FOREIGN KEY (account_id, replaced_by) REFERENCES notas (account_id, id) DEFERRABLE INITIALLY DEFERRED
     )`
   yield* sql`CREATE UNIQUE INDEX notas_one_standing ON notas (account_id, invoice_id) WHERE status NOT IN ('CANCELED', 'REPLACED')`
-  yield* sql`CREATE UNIQUE INDEX notas_one_dps ON notas (environment, issuer_cnpj, serie, dps_number)`
+  yield* sql`CREATE UNIQUE INDEX notas_one_dps ON notas (account_id, environment, issuer_cnpj, serie, dps_number)`
   yield* sql`CREATE INDEX notas_list ON notas (account_id, seq DESC)`
   // What the routes' ids name: an invoice id, a cycle's charge id.
   yield* sql`CREATE INDEX notas_by_invoice ON notas (account_id, invoice_id)`
@@ -64,12 +69,14 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX notas_processing ON notas (updated_at) WHERE status = 'PROCESSING'`
   yield* sql`
     CREATE TABLE nota_dps_numbers (
+      account_id text NOT NULL,
       environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
       issuer_cnpj text NOT NULL,
       serie text NOT NULL,
       dps_number bigint NOT NULL CHECK (dps_number >= 1),
-      nota_id text NOT NULL REFERENCES notas (id) DEFERRABLE INITIALLY DEFERRED,
-      PRIMARY KEY (environment, issuer_cnpj, serie, dps_number)
+      nota_id text NOT NULL,
+      PRIMARY KEY (account_id, environment, issuer_cnpj, serie, dps_number),
+      FOREIGN KEY (account_id, nota_id) REFERENCES notas (account_id, id) DEFERRABLE INITIALLY DEFERRED
     )`
   yield* sql`CREATE FUNCTION nota_status_moves() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

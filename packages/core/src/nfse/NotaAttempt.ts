@@ -22,7 +22,11 @@ import { standardOf } from "./NationalCities.ts"
  * stored configuration always has one: `requiredProblem` refused it
  * otherwise), in the account's environment.
  */
-export const issuerOf = (config: NfseConfig, sandbox: boolean): DpsIssuer => ({ cnpj: config.settings.prestador.cnpj ?? config.certificate.cnpj, sandbox })
+export const issuerOf = (config: NfseConfig, sandbox: boolean): DpsIssuer => ({
+  accountId: config.accountId,
+  cnpj: config.settings.prestador.cnpj ?? config.certificate.cnpj,
+  sandbox
+})
 
 /** The series a configuration numbers its notes in: the DPS series (national) or the RPS series (municipal). */
 export const serieOf = (config: NfseConfig): string =>

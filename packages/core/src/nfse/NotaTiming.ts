@@ -83,7 +83,7 @@ const owedOnPayment = Effect.fnUntraced(function*(charge: Charge, schedule: Nota
 /** Sets the notes paid charges are owed (called as they are confirmed, in their transaction). */
 export const notasOwedOnPayment = Effect.fn("Notas.owedOnPayment")(function*(charges: ReadonlyArray<Charge>, paidAt: Date) {
   if (charges.length === 0) return
-  const schedules = yield* (yield* Notas).schedulesOf(charges.map((c) => c.id))
+  const schedules = yield* (yield* Notas).schedulesOf(charges.map((c) => ({ accountId: c.accountId, chargeId: c.id })))
   yield* Effect.forEach(charges, (charge) =>
     owedOnPayment(charge, schedules.find((s) => s.chargeId === charge.id && s.accountId === charge.accountId), paidAt), { discard: true })
 })

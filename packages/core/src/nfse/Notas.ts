@@ -180,7 +180,7 @@ const refuseStandingNote = Effect.fnUntraced(function*(accountId: string, subjec
  * made it due, or will when the charge is paid.
  */
 const isScheduled = Effect.fnUntraced(function*(accountId: string, charge: Charge) {
-  const schedule = (yield* (yield* Notas).schedulesOf([charge.id])).find((s) => s.accountId === accountId)
+  const schedule = (yield* (yield* Notas).schedulesOf([{ accountId, chargeId: charge.id }]))[0]
   if (schedule === undefined) return false
   if (schedule.dueAt !== null) return true
   const config = yield* (yield* NfseConfigs).find(accountId, schedule.configId)

@@ -38,8 +38,13 @@ export interface NotaSubject {
   readonly subscriptionConfigId: string | null
 }
 
-/** Whose numbering a DPS takes: the issuer's CNPJ, in the account's environment (sandbox numbers never take production ones). */
+/**
+ * Whose numbering a DPS takes: the issuer's CNPJ, as the account knows it, in
+ * the account's environment (another account's or a sandbox's numbers never
+ * take these).
+ */
 export interface DpsIssuer {
+  readonly accountId: string
   readonly cnpj: string
   readonly sandbox: boolean
 }
@@ -89,7 +94,7 @@ export class Notas extends Context.Service<Notas, {
   /** Records the charge's configuration (and when its note is owed); a charge's first configuration stays. */
   readonly schedule: (schedule: NotaSchedule, at: Date) => Effect.Effect<void>
   /** The schedules of these charges (paid ones, to set their due dates). */
-  readonly schedulesOf: (chargeIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<NotaSchedule>>
+  readonly schedulesOf: (charges: ReadonlyArray<{ readonly accountId: string; readonly chargeId: string }>) => Effect.Effect<ReadonlyArray<NotaSchedule>>
   /** Sets when each charge's note is owed (`null`: no longer owed). */
   readonly setDue: (rows: ReadonlyArray<Pick<NotaSchedule, "accountId" | "chargeId" | "dueAt">>) => Effect.Effect<void>
   /** Up to `limit` charges whose note is due by `now`, leased until `leaseUntil`. */
