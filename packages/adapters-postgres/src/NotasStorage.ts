@@ -155,15 +155,17 @@ const summary = ({ sql }: NotaTable): Service["summary"] => (accountId) =>
  * A note the city took (its DPS recorded: `xml` set) is asked about once
  * `staleBefore` passed; one never recorded as sent (its first send may still
  * be in flight, or its process died before sending) only once `unsentBefore`
- * passed, so a send in flight is never doubled by the worker.
+ * passed, so a send in flight is never doubled by the worker. The claim is
+ * its own column (`claimed_until`), not the note's `updated_at`, which the
+ * note's view shows.
  */
 const claimProcessing = ({ columns, sql }: NotaTable): Service["claimProcessing"] => (staleBefore, unsentBefore, leaseUntil, limit, scope) =>
   orDie(sql`WITH claimable AS (
       SELECT account_id AS claimed_account, id AS claimed_id FROM notas WHERE status IN ${constants(sql, NotaTransitions.sent.from)}
         AND (updated_at < ${unsentBefore} OR (xml IS NOT NULL AND updated_at < ${staleBefore}))
-        AND ${inScope(sql, scope, sql`notas.account_id`)}
+        AND (claimed_until IS NULL OR claimed_until < ${staleBefore}) AND ${inScope(sql, scope, sql`notas.account_id`)}
       ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    UPDATE notas n SET updated_at = ${leaseUntil} FROM claimable WHERE n.account_id = claimable.claimed_account AND n.id = claimable.claimed_id
+    UPDATE notas n SET claimed_until = ${leaseUntil} FROM claimable WHERE n.account_id = claimable.claimed_account AND n.id = claimable.claimed_id
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeNotas))
 
 const scheduleColumns = (sql: SqlClient.SqlClient, alias: string) =>

@@ -51,6 +51,7 @@ export default Effect.gen(function*() {
       issued_at timestamptz NOT NULL,
       authorized_at timestamptz,
       canceled_at timestamptz,
+      claimed_until timestamptz,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
       CHECK (status NOT IN ('ISSUED', 'AUTHORIZED') OR numero IS NOT NULL),

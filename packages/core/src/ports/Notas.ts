@@ -85,9 +85,8 @@ export class Notas extends Context.Service<Notas, {
    * Up to `limit` notes the city has not answered: taken by the city (their
    * DPS recorded) and untouched since `staleBefore`, or never recorded as
    * sent and untouched since `unsentBefore` (a first send may still be in
-   * flight until then); leased to the caller until `leaseUntil` (their
-   * `updated_at` moves there), so several workers never ask about one note
-   * at once.
+   * flight until then); leased to the caller until `leaseUntil`, so several
+   * workers never ask about one note at once.
    */
   readonly claimProcessing: (staleBefore: Date, unsentBefore: Date, leaseUntil: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Nota>>
 
