@@ -3,12 +3,26 @@
  * statements; the database moves the balances (migration 0015), so this
  * adapter never computes one.
  */
-import { cents, Counterparty, type EntryToPost, HOUSE, Ledger, LedgerLine, type LineDraft, Receivable, Rules, type WalletBalance } from "@billing/core"
+import {
+  cents,
+  Counterparty,
+  type EntryToPost,
+  HOUSE,
+  Ledger,
+  LedgerLine,
+  type LineDraft,
+  RAILS_BOOK,
+  railDirection,
+  Receivable,
+  Rules,
+  STATEMENT_BOOKS,
+  type WalletBalance
+} from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withSeq } from "./Rows.ts"
-import { first, inScope, orDie } from "./Statements.ts"
+import { constants, first, inScope, orDie } from "./Statements.ts"
 
 const lineColumns = (sql: SqlClient.SqlClient) =>
   sql`l.seq::text AS seq, l.id, l.entry_id AS "entryId", l.holder, l.book, l.amount_cents AS amount,
@@ -36,9 +50,9 @@ const receivableColumns = (sql: SqlClient.SqlClient) =>
   sql`r.id, r.holder, r.charge_id AS "chargeId", r.installment, r.amount_cents - r.refunded_cents AS amount, r.payment_method AS "paymentMethod",
     to_char(r.settles_on, 'YYYY-MM-DD') AS "settlesOn"`
 
+/** A Pix through the rails as its line in the rails book moved it: signed, its direction read from the sign (`railDirection`). */
 const decodeRail = decodeRows(Schema.Struct({
   endToEndId: Schema.String,
-  direction: Schema.Literals(["CREDIT", "DEBIT"]),
   amount: CentsColumn,
   at: Schema.Date
 }))
@@ -115,7 +129,7 @@ const balances = (sql: SqlClient.SqlClient): Service["balances"] => (accountIds)
 /** An account's statement lines, newest first: the books its holder sees. */
 const statement = (sql: SqlClient.SqlClient): Service["statement"] => (accountId, filter) =>
   orDie(sql`SELECT ${lineColumns(sql)} FROM ledger_lines l LEFT JOIN ledger_line_notes n ON n.line_id = l.id
-    WHERE l.holder = ${accountId} AND l.book IN ('AVAILABLE', 'RETAINED', 'DEBT') ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
+    WHERE l.holder = ${accountId} AND l.book IN ${constants(sql, STATEMENT_BOOKS)} ${beforeCursor(sql, filter.beforeSeq, sql`l.seq`)}
     ${filter.direction === null ? sql`` : filter.direction === "CREDIT" ? sql`AND l.amount_cents > 0` : sql`AND l.amount_cents < 0`}
     ${filter.category === null ? sql`` : sql`AND l.category = ${filter.category}`}
     ${filter.from === null ? sql`` : sql`AND l.created_at >= ${filter.from}`}
@@ -147,12 +161,14 @@ const settleDue = (sql: SqlClient.SqlClient): Service["settleDue"] => (day, limi
 
 /** The account's Pix through the clearing book between `from` and `to`, as the PSP's statement would show them. */
 const railMovements = (sql: SqlClient.SqlClient): Service["railMovements"] => (accountId, from, to) =>
-  orDie(sql`SELECT l.end_to_end_id AS "endToEndId", CASE WHEN l.amount_cents < 0 THEN 'CREDIT' ELSE 'DEBIT' END AS direction,
-      abs(l.amount_cents) AS amount, l.created_at AS at
+  orDie(sql`SELECT l.end_to_end_id AS "endToEndId", l.amount_cents AS amount, l.created_at AS at
     FROM ledger_entries e JOIN ledger_lines l ON l.entry_id = e.id
     WHERE e.account_id = ${accountId} AND e.created_at >= ${from} AND e.created_at < ${to}
-      AND l.book = 'CLEARING' AND l.payment_method = 'PIX' AND l.end_to_end_id IS NOT NULL
-    ORDER BY l.created_at, l.id`).pipe(Effect.flatMap(decodeRail))
+      AND l.book IN ${constants(sql, [RAILS_BOOK])} AND l.payment_method = 'PIX' AND l.end_to_end_id IS NOT NULL
+    ORDER BY l.created_at, l.id`).pipe(
+    Effect.flatMap(decodeRail),
+    Effect.map((rows) => rows.map(({ amount, at, endToEndId }) => ({ endToEndId, direction: railDirection(amount), amount: cents(Math.abs(amount)), at })))
+  )
 
 /** Takes `amount` from the open receivables of a charge, the last installment first (a refund drawn from what is to come). */
 const takeReceivables = (sql: SqlClient.SqlClient): Service["takeReceivables"] => (holder, chargeId, amount) =>

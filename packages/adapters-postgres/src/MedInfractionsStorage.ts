@@ -1,9 +1,9 @@
-/** MED infractions on `effect/sql`. */
-import { cents, MedInfraction, MedInfractions } from "@billing/core"
+/** MED infractions on `effect/sql`; a decision is a move of `MedTransitions`. */
+import { cents, MedInfraction, MedInfractions, OPEN_MED_STATUSES } from "@billing/core"
 import { Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { firstOf, orDie } from "./Statements.ts"
+import { constants, firstOf, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", charge_id AS "chargeId", end_to_end_id AS "endToEndId", amount_cents AS amount,
@@ -23,10 +23,10 @@ export const MedInfractionsStorageLive = Layer.effect(MedInfractions, Effect.gen
     lock: (accountId, id) => firstInfraction(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`),
     blockedOf: (chargeId) =>
       orDie(sql<{ blocked: string }>`SELECT coalesce(sum(blocked_cents), 0)::text AS blocked FROM med_infractions
-        WHERE charge_id = ${chargeId} AND status = 'OPEN'`).pipe(Effect.map((rows) => cents(Number(rows[0]!.blocked)))),
+        WHERE charge_id = ${chargeId} AND status IN ${constants(sql, OPEN_MED_STATUSES)}`).pipe(Effect.map((rows) => cents(Number(rows[0]!.blocked)))),
     find: (accountId, id) => firstInfraction(sql`SELECT ${columns(sql)} FROM med_infractions WHERE account_id = ${accountId} AND id = ${id}`),
-    decide: (id, status, refundId, at) =>
-      firstInfraction(sql`UPDATE med_infractions SET status = ${status}, refund_id = ${refundId}, updated_at = ${at}
-        WHERE id = ${id} AND status = 'OPEN' RETURNING ${columns(sql)}`)
+    decide: (id, transition, refundId, at) =>
+      firstInfraction(sql`UPDATE med_infractions SET status = ${transition.to}, refund_id = ${refundId}, updated_at = ${at}
+        WHERE id = ${id} AND status IN ${constants(sql, transition.from)} RETURNING ${columns(sql)}`)
   })
 }))

@@ -1,9 +1,15 @@
-/** Sub-account proposals on `effect/sql`; the onboarding job claims finished ones with a lease and `SKIP LOCKED`. */
-import { Proposal, ProposalForm, Proposals } from "@billing/core"
+/**
+ * Sub-account proposals on `effect/sql`; the onboarding job claims the ones
+ * `OnboardingClaim` takes with a lease and `SKIP LOCKED`. Statuses are
+ * written in as constants: the live-document unique index and the claim's
+ * partial index (migration 0017) name them, and a statement matches them
+ * only so.
+ */
+import { OnboardingClaim, Proposal, ProposalForm, Proposals, REPROVED_STAGE_STATUSES } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { CentsColumn, decodeRows } from "./Rows.ts"
-import { expireClaimsById, first, firstOf, inScope, orDie } from "./Statements.ts"
+import { constants, expireClaimsById, first, firstOf, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`id, account_id AS "accountId", type, document_number AS "documentNumber", form, form_status AS "formStatus",
@@ -17,8 +23,18 @@ const decodeProposals = decodeRows(Proposal.mapFields((fields) => ({ ...fields, 
 const encodeForm = Schema.encodeSync(FormJson)
 const encodeFields = Schema.encodeSync(FieldsJson)
 
-/** Not reproved at any stage: the proposal still leads somewhere. */
-const LIVE = "background_check <> 'REPROVED' AND documents_copy <> 'REPROVED' AND proposal <> 'REPROVED'"
+/** Not reproved at any stage: the proposal still leads somewhere (`isLiveProposal`). */
+const live = (sql: SqlClient.SqlClient) => {
+  const reproved = constants(sql, REPROVED_STAGE_STATUSES)
+  return sql`background_check NOT IN ${reproved} AND documents_copy NOT IN ${reproved} AND proposal NOT IN ${reproved}`
+}
+
+/** The proposals the onboarding job takes, but for the lease and the scope (`onboardingTakes`). */
+const takenByOnboarding = (sql: SqlClient.SqlClient) =>
+  sql`form_status IN ${constants(sql, OnboardingClaim.formStatuses)} AND account IN ${constants(sql, OnboardingClaim.accountStatuses)}
+    AND ${live(sql)}
+    AND (background_check IN ${constants(sql, OnboardingClaim.backgroundCheckStatuses)}
+      OR documents_copy IN ${constants(sql, OnboardingClaim.documentsCopyStatuses)} OR documents_sent_at IS NOT NULL)`
 
 export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -36,7 +52,7 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
         VALUES (${p.id}, ${p.accountId}, ${p.type}, ${p.documentNumber}, ${form}, ${p.formStatus}, ${pending}, ${p.backgroundCheck},
         ${p.documentsCopy}, ${p.proposal}, ${p.account}, ${p.reason}, ${p.onboardingId}, ${p.documentsToken}, ${p.documentsSentAt},
         ${p.subAccountId}, ${p.webhookId}, ${p.createdAt}, ${p.updatedAt})
-        ON CONFLICT (account_id, document_number) WHERE ${sql.literal(LIVE)} DO NOTHING RETURNING id`).pipe(Effect.map((rows) => rows.length === 1))
+        ON CONFLICT (account_id, document_number) WHERE ${live(sql)} DO NOTHING RETURNING id`).pipe(Effect.map((rows) => rows.length === 1))
     },
     update: (p) => {
       const { form, pending } = values(p)
@@ -50,7 +66,7 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
     find: (accountId, formId) => select(sql`account_id = ${accountId} AND id = ${formId}`).pipe(Effect.map(first)),
     lock: (accountId, formId) => select(sql`account_id = ${accountId} AND id = ${formId}`, sql`FOR UPDATE`).pipe(Effect.map(first)),
     lockLiveOf: (accountId, documentNumber) =>
-      select(sql`account_id = ${accountId} AND document_number = ${documentNumber} AND ${sql.literal(LIVE)}`, sql`FOR UPDATE`).pipe(Effect.map(first)),
+      select(sql`account_id = ${accountId} AND document_number = ${documentNumber} AND ${live(sql)}`, sql`FOR UPDATE`).pipe(Effect.map(first)),
     findByDocumentsToken: (token) => select(sql`documents_token = ${token}`).pipe(Effect.map(first)),
     onboardingsOf: (subAccountIds) =>
       subAccountIds.length === 0 ? Effect.succeed([]) : orDie(sql<{ subAccountId: string; onboardingId: string }>`SELECT sub_account_id AS "subAccountId",
@@ -64,8 +80,7 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
     claimDue: (limit, scope, at, leaseMillis) =>
       orDie(sql`WITH claimable AS (
           SELECT id AS claimed_id FROM proposals
-          WHERE form_status = 'FINISHED' AND account = 'PENDING' AND ${sql.literal(LIVE)}
-            AND (documents_copy = 'APPROVED' OR background_check = 'PENDING' OR documents_sent_at IS NOT NULL)
+          WHERE ${takenByOnboarding(sql)}
             AND (claimed_until IS NULL OR claimed_until < ${at})
             AND ${inScope(sql, scope, sql`proposals.account_id`)}
           ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)

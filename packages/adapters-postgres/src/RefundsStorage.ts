@@ -1,10 +1,33 @@
-/** Refunds and split debts on `effect/sql`; the worker claims `PROCESSING` refunds with a lease and `SKIP LOCKED`. */
-import { cents, OwnerDebt, ReceivableTaken, Refund, Refunds, SplitReversal } from "@billing/core"
+/**
+ * Refunds and split debts on `effect/sql`; the worker claims refunds in
+ * flight with a lease and `SKIP LOCKED`. Statuses come from the rules'
+ * tables (`RefundTransitions`, `DebtTransitions`), written in as constants:
+ * the partial indexes of migration 0015 name them.
+ */
+import {
+  cents,
+  CONFIRMED_REFUND_STATUSES,
+  COUNTED_REFUND_STATUSES,
+  debtCategory,
+  debtPayment,
+  DebtReasons,
+  debtReasonOf,
+  DebtTransitions,
+  IN_FLIGHT_REFUND_STATUSES,
+  NEW_DEBT_STATUS,
+  OWED_DEBT_STATUSES,
+  OwnerDebt,
+  ReceivableTaken,
+  Refund,
+  RefundRecordReason,
+  Refunds,
+  SplitReversal
+} from "@billing/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { expireClaimsById, first, inScope, orDie } from "./Statements.ts"
+import { constants, expireClaimsById, first, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`seq::text AS seq, id, account_id AS "accountId", charge_id AS "chargeId", payment_type AS "paymentType",
@@ -31,7 +54,8 @@ const DebtRow = {
   remaining: CentsColumn
 }
 const decodeDebts = decodeRows(Schema.Struct(DebtRow))
-const decodePendingDebts = decodeRows(Schema.Struct({ ...DebtRow, category: Schema.Literals(["REFUND", "CHARGEBACK", "FEE"]) }))
+/** An owed debt with what its statement category is read from: its reason, and the reason of the refund that left it. */
+const decodeOwedDebts = decodeRows(Schema.Struct({ ...DebtRow, reason: Schema.Literals(DebtReasons), refundReason: Schema.NullOr(RefundRecordReason) }))
 const debtColumns = (sql: SqlClient.SqlClient) =>
   sql`id, holder, refund_id AS "refundId", amount_cents AS amount, remaining_cents AS remaining`
 
@@ -49,7 +73,9 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
         ${r.returnIdentification}, ${r.providerChargeId}, ${r.error}, ${encodeReversals(r.splitReversals)}, ${encodeTaken(r.receivablesTaken)}, ${encodeOwnerDebt(r.ownerDebt)}, ${r.createdAt}, ${r.updatedAt})`),
     refundedOf: (chargeId, options) =>
       orDie(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM refunds
-        WHERE charge_id = ${chargeId} AND ${options?.confirmedOnly ? sql`status = 'CONFIRMED'` : sql`status <> 'ERROR'`}`).pipe(Effect.map((rows) => cents(Number(rows[0]!.total)))),
+        WHERE charge_id = ${chargeId} AND status IN ${constants(sql, options?.confirmedOnly ? CONFIRMED_REFUND_STATUSES : COUNTED_REFUND_STATUSES)}`).pipe(
+        Effect.map((rows) => cents(Number(rows[0]!.total)))
+      ),
     find: (accountId, id) => select(sql`account_id = ${accountId} AND id = ${id}`).pipe(Effect.map(first)),
     list: (accountId, query) =>
       Effect.gen(function*() {
@@ -65,33 +91,36 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
     expireClaims: expireClaimsById(sql, "refunds"),
     claimProcessing: (limit, scope, at, leaseMillis) =>
       updated(sql`WITH claimable AS (
-          SELECT id AS claimed_id FROM refunds WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})
+          SELECT id AS claimed_id FROM refunds WHERE status IN ${constants(sql, IN_FLIGHT_REFUND_STATUSES)} AND (claimed_until IS NULL OR claimed_until < ${at})
             AND ${inScope(sql, scope, sql`refunds.account_id`)}
           ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE refunds SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable WHERE refunds.id = claimable.claimed_id
         RETURNING ${columns(sql)}`),
-    settle: (id, outcome, at) =>
-      updated(sql`UPDATE refunds SET status = ${outcome.status}, return_identification = ${outcome.returnIdentification},
-        provider_charge_id = ${outcome.providerChargeId},
-        error = ${outcome.error}, claimed_until = NULL, updated_at = ${at}
-        WHERE id = ${id} AND status = 'PROCESSING' RETURNING ${columns(sql)}`).pipe(Effect.map(first)),
+    settle: (id, transition, changes, at) =>
+      updated(sql`UPDATE refunds SET status = ${transition.to}, return_identification = ${changes.returnIdentification},
+        provider_charge_id = ${changes.providerChargeId},
+        error = ${changes.error}, claimed_until = NULL, updated_at = ${at}
+        WHERE id = ${id} AND status IN ${constants(sql, transition.from)} RETURNING ${columns(sql)}`).pipe(Effect.map(first)),
     insertDebts: (debts, at) =>
       debts.length === 0 ? Effect.void : orDie(sql`INSERT INTO split_debts (id, holder, refund_id, reason, amount_cents, remaining_cents, status, created_at, updated_at)
-        VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${d.refundId === null ? "OPENING_FEE" : "REFUND"}, ${d.amount}, ${d.amount},
-          'PENDING', ${at}, ${at})`))}`),
+        VALUES ${sql.csv(debts.map((d) => sql`(${d.id}, ${d.holder}, ${d.refundId}, ${debtReasonOf(d.refundId)}, ${d.amount}, ${d.amount},
+          ${NEW_DEBT_STATUS}, ${at}, ${at})`))}`),
     lockPendingDebts: (holders) =>
-      holders.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${debtColumns(sql)},
-          CASE WHEN d.reason = 'OPENING_FEE' THEN 'FEE'
-            WHEN (SELECT r.reason FROM refunds r WHERE r.id = d.refund_id) = 'CHARGEBACK' THEN 'CHARGEBACK' ELSE 'REFUND' END AS category
+      holders.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${debtColumns(sql)}, d.reason,
+          (SELECT r.reason FROM refunds r WHERE r.id = d.refund_id) AS "refundReason"
         FROM split_debts d
-        WHERE holder IN ${sql.in([...holders])} AND status = 'PENDING' ORDER BY holder, created_at, id FOR UPDATE OF d`).pipe(Effect.flatMap(decodePendingDebts)),
+        WHERE holder IN ${sql.in([...holders])} AND status IN ${constants(sql, OWED_DEBT_STATUSES)} ORDER BY holder, created_at, id FOR UPDATE OF d`).pipe(
+        Effect.flatMap(decodeOwedDebts),
+        Effect.map((rows) => rows.map(({ reason, refundReason, ...debt }) => ({ ...debt, category: debtCategory(reason, refundReason) })))
+      ),
+    // Each payment moves its debt by its own transition (`debtPayment`: paid off, or still owed), an owed debt only.
     payDebts: (payments, at) =>
-      payments.length === 0 ? Effect.void : orDie(sql`UPDATE split_debts SET remaining_cents = v.remaining,
-          status = CASE WHEN v.remaining = 0 THEN 'PAID' ELSE 'PENDING' END, updated_at = ${at}
-        FROM (VALUES ${sql.csv(payments.map((p) => sql`(${p.id}, ${p.remaining}::bigint)`))}) AS v (id, remaining)
-        WHERE split_debts.id = v.id`),
+      payments.length === 0 ? Effect.void : orDie(sql`UPDATE split_debts SET remaining_cents = v.remaining, status = v.status, updated_at = ${at}
+        FROM (VALUES ${sql.csv(payments.map((p) => sql`(${p.id}, ${p.remaining}::bigint, ${debtPayment(p.remaining).to}::text)`))}) AS v (id, remaining, status)
+        WHERE split_debts.id = v.id AND split_debts.status IN ${constants(sql, OWED_DEBT_STATUSES)}`),
     cancelDebts: (refundId, at) =>
-      orDie(sql`UPDATE split_debts SET status = 'CANCELED', updated_at = ${at} WHERE refund_id = ${refundId} AND status <> 'CANCELED'
+      orDie(sql`UPDATE split_debts SET status = ${DebtTransitions.canceled.to}, updated_at = ${at}
+        WHERE refund_id = ${refundId} AND status IN ${constants(sql, DebtTransitions.canceled.from)}
         RETURNING ${debtColumns(sql)}`).pipe(Effect.flatMap(decodeDebts))
   })
 }))

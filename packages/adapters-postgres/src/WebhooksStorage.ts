@@ -8,11 +8,11 @@
  * merchant's webhooks nor present its receiver's token. Rows of an earlier
  * version, kept in clear, are sealed in place when the layer starts.
  */
-import { SecretBox, SecretKey, WebhookRegistration, Webhooks } from "@billing/core"
+import { DeliveryTransitions, SecretBox, SecretKey, WebhookRegistration, Webhooks } from "@billing/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
-import { orDie } from "./Statements.ts"
+import { constants, orDie } from "./Statements.ts"
 
 const decodeWebhooks = decodeRows(WebhookRegistration)
 
@@ -74,8 +74,9 @@ export const WebhooksStorageLive = Layer.effect(Webhooks, Effect.gen(function*()
         Effect.tap((rows) =>
           // What still waited for it, leased or not, can never be sent (leases only read registrations that exist): failed,
           // as a send to an inactive registration is. An attempt in flight then finds its lease gone and records nothing.
-          rows.length === 0 ? Effect.void : orDie(sql`UPDATE webhook_deliveries SET status = 'failed', error = 'webhook registration removed', lease_until = NULL
-            WHERE webhook_id = ${id} AND status = 'pending'`)),
+          rows.length === 0 ? Effect.void : orDie(sql`UPDATE webhook_deliveries
+            SET status = ${DeliveryTransitions.registrationRemoved.to}, error = 'webhook registration removed', lease_until = NULL
+            WHERE webhook_id = ${id} AND status IN ${constants(sql, DeliveryTransitions.registrationRemoved.from)}`)),
         Effect.map((rows) => rows.length > 0)
       ),
     findMany: (ids) =>

@@ -1,10 +1,13 @@
-/** Pix withdrawals on `effect/sql`; the worker claims `PROCESSING` ones with a lease and `SKIP LOCKED`. */
-import { cents, Counterparty, Withdrawal, Withdrawals } from "@billing/core"
+/**
+ * Pix withdrawals on `effect/sql`; the worker claims the ones in flight
+ * with a lease and `SKIP LOCKED`. Statuses come from `WithdrawalTransitions`.
+ */
+import { cents, Counterparty, IN_FLIGHT_WITHDRAWAL_STATUSES, LIMIT_COUNTED_WITHDRAWAL_STATUSES, Withdrawal, Withdrawals } from "@billing/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
 import { CentsColumn, decodeRows, jsonColumn, withoutSeq, withSeq } from "./Rows.ts"
-import { expireClaimsById, first, inScope, orDie } from "./Statements.ts"
+import { constants, expireClaimsById, first, inScope, orDie } from "./Statements.ts"
 
 const columns = (sql: SqlClient.SqlClient) =>
   sql`w.seq::text AS seq, w.id, w.kind, w.account_id AS "accountId", a.number AS "accountNumber", w.amount_cents AS amount, w.fee_cents AS fee,
@@ -39,7 +42,7 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
         ${w.createdAt}, ${w.updatedAt})`),
     dayTotal: (accountId, day) =>
       orDie(sql<{ total: string }>`SELECT coalesce(sum(amount_cents), 0)::text AS total FROM withdrawals
-        WHERE account_id = ${accountId} AND sao_paulo_day = ${day}::date AND status <> 'FAILED'`).pipe(
+        WHERE account_id = ${accountId} AND sao_paulo_day = ${day}::date AND status IN ${constants(sql, LIMIT_COUNTED_WITHDRAWAL_STATUSES)}`).pipe(
         Effect.map((rows) => cents(Number(rows[0]!.total)))
       ),
     list: (accountId, query) =>
@@ -58,16 +61,16 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
     expireClaims: expireClaimsById(sql, "withdrawals"),
     claimProcessing: (limit, scope, at, leaseMillis) =>
       orDie(sql`WITH claimable AS (
-          SELECT id FROM withdrawals WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until < ${at})
+          SELECT id FROM withdrawals WHERE status IN ${constants(sql, IN_FLIGHT_WITHDRAWAL_STATUSES)} AND (claimed_until IS NULL OR claimed_until < ${at})
             AND ${inScope(sql, scope, sql`withdrawals.account_id`)}
           ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE withdrawals w SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable, accounts a
         WHERE w.id = claimable.id AND a.id = w.account_id
         RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeWithdrawals), Effect.map(withoutSeq)),
-    settle: (id, outcome, at) =>
-      orDie(sql`UPDATE withdrawals w SET status = ${outcome.status}, end_to_end_id = ${outcome.endToEndId},
-        failure_reason = ${outcome.failureReason}, claimed_until = NULL, updated_at = ${at}
-        FROM accounts a WHERE w.id = ${id} AND w.status = 'PROCESSING' AND a.id = w.account_id
+    settle: (id, transition, changes, at) =>
+      orDie(sql`UPDATE withdrawals w SET status = ${transition.to}, end_to_end_id = ${changes.endToEndId},
+        failure_reason = ${changes.failureReason}, claimed_until = NULL, updated_at = ${at}
+        FROM accounts a WHERE w.id = ${id} AND w.status IN ${constants(sql, transition.from)} AND a.id = w.account_id
         RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeWithdrawals), Effect.map((rows) => first(withoutSeq(rows)))),
     find: (accountId, id) => select(sql`w.account_id = ${accountId} AND w.id = ${id}`).pipe(Effect.map(first))
   })

@@ -1,7 +1,8 @@
 /** Storage of MED infractions. */
 import { Context, type Effect, type Option } from "effect"
-import type { MedInfraction, MedStatus } from "../domain/Med.ts"
+import type { MedInfraction } from "../domain/Med.ts"
 import type { Cents } from "../money/Money.ts"
+import type { MedTransition } from "../rules/MedTransitions.ts"
 
 export class MedInfractions extends Context.Service<MedInfractions, {
   readonly insert: (infraction: MedInfraction) => Effect.Effect<void>
@@ -10,6 +11,6 @@ export class MedInfractions extends Context.Service<MedInfractions, {
   readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<MedInfraction>>
   /** What the charge's open infractions block: money the payer's bank may still take back, which no refund may return meanwhile. Call under the charge's lock. */
   readonly blockedOf: (chargeId: string) => Effect.Effect<Cents>
-  /** Decides an `OPEN` infraction; the infraction decided, or none when it was decided already. */
-  readonly decide: (id: string, status: Exclude<MedStatus, "OPEN">, refundId: string | null, at: Date) => Effect.Effect<Option.Option<MedInfraction>>
+  /** Applies `transition` (with the refund that returned the money, if any) if the infraction is still in one of its `from` statuses; the infraction decided, or none when it was decided already. */
+  readonly decide: (id: string, transition: MedTransition, refundId: string | null, at: Date) => Effect.Effect<Option.Option<MedInfraction>>
 }>()("@billing/core/ports/MedInfractions") {}

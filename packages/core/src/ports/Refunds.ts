@@ -3,15 +3,14 @@ import { Context, type Effect, type Option } from "effect"
 import type { Refund } from "../domain/Refund.ts"
 import type { RunScope } from "../domain/RunScope.ts"
 import type { Cents } from "../money/Money.ts"
+import type { DebtCategory } from "../rules/DebtTransitions.ts"
+import type { RefundTransition } from "../rules/RefundTransitions.ts"
 
 export interface RefundPage {
   readonly items: ReadonlyArray<Refund>
   readonly total: number
   readonly lastKey: string | null
 }
-
-/** A debt's statement category: a refund's split reversal (`REFUND`), a chargeback (`CHARGEBACK`), an opening fee (`FEE`). */
-export type DebtCategory = "REFUND" | "CHARGEBACK" | "FEE"
 
 /** What an account owes: a split reversal or chargeback it could not pay (`refundId`), or its opening fee (`refundId` null). */
 export interface SplitDebt {
@@ -39,9 +38,8 @@ export class Refunds extends Context.Service<Refunds, {
   readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Refund>>
   /** Ends now (`at`) the claims of `ids` made until `leaseUntil` or later (renewed by the same worker): a stopping worker's refunds go to the others at once. */
   readonly expireClaims: (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date) => Effect.Effect<void>
-  /** Moves a `PROCESSING` refund to its outcome; the refund moved, or none when it had moved already. */
-  readonly settle: (id: string, outcome: {
-    readonly status: "CONFIRMED" | "ERROR"
+  /** Applies `transition` (the provider's answer, with `changes`) if the refund is still in one of its `from` statuses; the refund moved, or none when it had moved already. */
+  readonly settle: (id: string, transition: RefundTransition, changes: {
     readonly returnIdentification: string | null
     readonly providerChargeId: string | null
     readonly error: string | null

@@ -3,6 +3,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { RunScope } from "../domain/RunScope.ts"
 import type { Withdrawal } from "../domain/Withdrawal.ts"
 import type { Cents } from "../money/Money.ts"
+import type { WithdrawalTransition } from "../rules/WithdrawalTransitions.ts"
 
 export interface WithdrawalPage {
   readonly items: ReadonlyArray<Withdrawal>
@@ -27,9 +28,8 @@ export class Withdrawals extends Context.Service<Withdrawals, {
   readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Withdrawal>>
   /** Ends now (`at`) the claims of `ids` made until `leaseUntil` or later (renewed by the same worker): a stopping worker's withdrawals go to the others at once. */
   readonly expireClaims: (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date) => Effect.Effect<void>
-  /** Moves a `PROCESSING` withdrawal to its outcome; the withdrawal moved, or none when it had moved already. */
-  readonly settle: (id: string, outcome: {
-    readonly status: "COMPLETED" | "FAILED"
+  /** Applies `transition` (the provider's answer, with `changes`) if the withdrawal is still in one of its `from` statuses; the withdrawal moved, or none when it had moved already. */
+  readonly settle: (id: string, transition: WithdrawalTransition, changes: {
     readonly endToEndId: string | null
     readonly failureReason: string | null
   }, at: Date) => Effect.Effect<Option.Option<Withdrawal>>

@@ -8,10 +8,23 @@ import { creditRecognitionDate, saoPauloDate } from "../brazil/BankCalendar.ts"
 import { addDays } from "../brazil/CalendarDate.ts"
 import type { Charge } from "../domain/Charge.ts"
 import type { Refund } from "../domain/Refund.ts"
-import { type Counterparty, type EntryDraft, HOUSE, type LineDraft, type Receivable } from "../domain/Ledger.ts"
+import { type AccountBook, type Book, type Counterparty, type EntryDraft, HOUSE, type LineDraft, type Receivable } from "../domain/Ledger.ts"
 import { allocateRemainderToFirst } from "../money/Allocation.ts"
 import { type Cents, cents, sumCents } from "../money/Money.ts"
 import { roundDown } from "../money/Rounding.ts"
+
+/** The books an account's statement shows (the spec's wallet transactions): not what it will receive, never the house's. */
+export const STATEMENT_BOOKS: ReadonlyArray<AccountBook> = ["AVAILABLE", "RETAINED", "DEBT"]
+
+/** The house's book of money in and out of the rails: what moves through it is what a Pix provider's statement shows. */
+export const RAILS_BOOK: Book = "CLEARING"
+
+/** Which way a Pix crossed the rails, as the provider's statement says: into the account (`CREDIT`) or out of it (`DEBIT`). */
+export const RailDirections = ["CREDIT", "DEBIT"] as const
+export type RailDirection = typeof RailDirections[number]
+
+/** The direction of a Pix by its line in the rails book: money leaves that book as it comes into an account, and enters it as it goes out. */
+export const railDirection = (railsAmount: number): RailDirection => railsAmount < 0 ? "CREDIT" : "DEBIT"
 
 /** Days between a card payment and each of its installments' settlement: month by month. */
 export const CARD_INSTALLMENT_DAYS = 30

@@ -25,6 +25,7 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { DisputeTransitions } from "../rules/DisputeTransitions.ts"
 import { insertRefund, newRefund, refundableOf, takeRefundParts } from "../wallet/Refunds.ts"
 
 const ONLY_SANDBOX = "Simulação de chargeback disponível apenas em contas sandbox"
@@ -89,7 +90,7 @@ export const winDispute = Effect.fn("Disputes.win")(function*(id: string) {
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const { charge } = yield* openOne(account.id, id)
     const at = new Date(yield* Clock.currentTimeMillis)
-    const won = Option.getOrUndefined(yield* (yield* Disputes).decide(id, "WON", null, at))!
+    const won = Option.getOrUndefined(yield* (yield* Disputes).decide(id, DisputeTransitions.won, null, at))!
     const refunded = yield* (yield* Refunds).refundedOf(charge.id, { confirmedOnly: true })
     return yield* record(won, charge, refunded > 0 ? ChargeTransitions.disputeWonAfterRefund : ChargeTransitions.disputeWon, at)
   }))
@@ -105,7 +106,7 @@ export const loseDispute = Effect.fn("Disputes.lose")(function*(id: string) {
     const refundId = yield* (yield* Ids).make("ref", { sandbox: true })
     const chargeback = newRefund(refundId, charge, dispute.amount, at, { reason: "CHARGEBACK", status: "CONFIRMED", returnIdentification: null, ...parts })
     yield* insertRefund(chargeback, at)
-    const lost = Option.getOrUndefined(yield* (yield* Disputes).decide(id, "LOST", chargeback.id, at))!
+    const lost = Option.getOrUndefined(yield* (yield* Disputes).decide(id, DisputeTransitions.lost, chargeback.id, at))!
     return yield* record(lost, charge, ChargeTransitions.chargedBack, at)
   }))
 })

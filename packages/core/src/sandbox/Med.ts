@@ -26,6 +26,7 @@ import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { moveChargeByRefunds, newRefund, refundableOf } from "../wallet/Refunds.ts"
 import { nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { MedTransitions } from "../rules/MedTransitions.ts"
 import { medBlockPosting, type MedMovement, medReleasePosting, medReturnPosting } from "../rules/Postings.ts"
 import { sandboxSpiId } from "./PixProviderSandbox.ts"
 
@@ -101,7 +102,7 @@ export const releaseInfraction = Effect.fn("Med.release")(function*(id: string) 
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     yield* openOne(account.id, id)
     const at = new Date(yield* Clock.currentTimeMillis)
-    const released = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RELEASED", null, at))!
+    const released = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, MedTransitions.released, null, at))!
     if (released.blocked > 0) yield* postEntries([medReleasePosting(movementOf(released))], at)
     yield* append(released, [
       ...(released.blocked > 0 ? [["med.balance.unblocked", medBalanceBody("med.balance.unblocked", released, at)] as const] : []),
@@ -122,7 +123,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
     const open = yield* openOne(account.id, id)
     const at = new Date(yield* Clock.currentTimeMillis)
     if (open.blocked === 0) {
-      const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RETURNED", null, at))!
+      const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, MedTransitions.returned, null, at))!
       yield* append(returned, [["med.infraction.updated", medInfractionUpdatedBody(returned, at)]])
       return toMedInfractionView(returned)
     }
@@ -148,7 +149,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
       ownerDebt: null
     })
     yield* (yield* Refunds).insert(refund)
-    const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, "RETURNED", refund.id, at))!
+    const returned = Option.getOrUndefined(yield* (yield* MedInfractions).decide(id, MedTransitions.returned, refund.id, at))!
     yield* postEntries([medReturnPosting(movementOf(returned), refund.returnIdentification!)], at)
     yield* (yield* SandboxPsp).record(account.id, { endToEndId: refund.returnIdentification!, direction: "DEBIT", amount: refund.amount, at })
     yield* moveChargeByRefunds(charge, at)

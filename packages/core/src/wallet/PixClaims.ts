@@ -15,6 +15,7 @@ import { type PixClaimRequest, toPixClaimView } from "../domain/WalletViews.ts"
 import { notTheHolders, parseKey } from "./SendPix.ts"
 import { Ids } from "../ports/Ids.ts"
 import { PixClaims } from "../ports/PixClaims.ts"
+import { type PixClaimTransition, PixClaimTransitions } from "../rules/PixClaimTransitions.ts"
 import { walletAccount } from "./WalletAccount.ts"
 
 /** How long the institution holding a key has to answer a portability claim (DICT rules). */
@@ -57,10 +58,10 @@ export const listPixClaims = Effect.fn("Wallet.listPixClaims")(function*(account
   return { items: (yield* (yield* PixClaims).list(account.id, 100)).map(toPixClaimView) }
 })
 
-/** Closes the account's open claim as `status`; 404 when unknown, 400 when it is not open. */
-const close = Effect.fnUntraced(function*(accountId: string, id: string, status: "COMPLETED" | "CANCELED") {
+/** Closes the account's open claim by `transition`; 404 when unknown, 400 when it is not open. */
+const close = Effect.fnUntraced(function*(accountId: string, id: string, transition: PixClaimTransition) {
   const claims = yield* PixClaims
-  const closed = yield* claims.close(accountId, id, status, new Date(yield* Clock.currentTimeMillis))
+  const closed = yield* claims.close(accountId, id, transition, new Date(yield* Clock.currentTimeMillis))
   if (Option.isSome(closed)) return toPixClaimView(closed.value)
   const found = yield* claims.find(accountId, id)
   if (Option.isNone(found)) return yield* notFound(id)
@@ -68,11 +69,11 @@ const close = Effect.fnUntraced(function*(accountId: string, id: string, status:
 })
 
 export const cancelPixClaim = Effect.fn("Wallet.cancelPixClaim")(function*(id: string, accountId?: string) {
-  return yield* close((yield* walletAccount(accountId)).id, id, "CANCELED")
+  return yield* close((yield* walletAccount(accountId)).id, id, PixClaimTransitions.canceled)
 })
 
 /** Sandbox: the institution holding the key confirms the claim. */
 export const completePixClaim = Effect.fn("Wallet.completePixClaim")(function*(id: string) {
   const { account } = yield* sandboxCaller("Simulação de portabilidade disponível apenas em contas sandbox")
-  return yield* close(account.id, id, "COMPLETED")
+  return yield* close(account.id, id, PixClaimTransitions.completed)
 })

@@ -33,6 +33,7 @@ import { requireProvider } from "../ports/ProviderGate.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { RefundTransitions } from "../rules/RefundTransitions.ts"
 import { byHolder, leftToRefund, ownerRefundPart, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
@@ -192,8 +193,8 @@ export const moveChargeByRefunds = Effect.fn("Wallet.moveChargeByRefunds")(funct
 
 /** The provider's answer to a refund: returned (with the return's id, or the acquirer's id of the payment), or refused. */
 type RefundOutcome =
-  | { readonly status: "CONFIRMED"; readonly returnIdentification: string | null; readonly providerChargeId: string | null; readonly error: null }
-  | { readonly status: "ERROR"; readonly returnIdentification: null; readonly providerChargeId: string | null; readonly error: string }
+  | { readonly transition: typeof RefundTransitions.confirmed; readonly returnIdentification: string | null; readonly providerChargeId: string | null; readonly error: null }
+  | { readonly transition: typeof RefundTransitions.refused; readonly returnIdentification: null; readonly providerChargeId: string | null; readonly error: string }
 
 /**
  * Records the provider's answer in one transaction: the refund's status,
@@ -204,7 +205,7 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
   const at = new Date(yield* Clock.currentTimeMillis)
   const refunds = yield* Refunds
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const settled = Option.getOrUndefined(yield* refunds.settle(refund.id, outcome, at))
+    const settled = Option.getOrUndefined(yield* refunds.settle(refund.id, outcome.transition, outcome, at))
     if (settled === undefined) return Option.getOrElse(yield* refunds.find(refund.accountId, refund.id), () => refund)
     const charges = yield* Charges
     const found = yield* charges.lockOwn(settled.accountId, { chargeId: settled.chargeId })
@@ -214,7 +215,7 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
     const append = (event: "refund.requested" | "refund.confirmed" | "refund.failed", body: string) =>
       outbox.append({ accountId: settled.accountId, event, body })
     if (settled.paymentType === "CREDIT_CARD") yield* append("refund.requested", refundRequestedBody(settled, charge, at))
-    if (settled.status === "CONFIRMED") {
+    if (settled.status === RefundTransitions.confirmed.to) {
       yield* postEntries([refundSettledPosting(refundMovement(settled), settled.returnIdentification)], at)
       yield* moveChargeByRefunds(charge, at)
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
@@ -248,8 +249,8 @@ const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refu
     const answer = yield* (yield* Acquirer).refund(asked).pipe(Effect.option)
     return Option.map(answer, (a): RefundOutcome =>
       a._tag === "Refunded"
-        ? { status: "CONFIRMED", returnIdentification: null, providerChargeId: a.providerChargeId, error: null }
-        : { status: "ERROR", returnIdentification: null, providerChargeId: null, error: a.reason })
+        ? { transition: RefundTransitions.confirmed, returnIdentification: null, providerChargeId: a.providerChargeId, error: null }
+        : { transition: RefundTransitions.refused, returnIdentification: null, providerChargeId: null, error: a.reason })
   }
   if (refund.endToEndId === null) return Option.none()
   // The Pix goes back through the PSP that received it.
@@ -258,8 +259,8 @@ const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refu
   const answer = yield* (yield* PixProvider).returnPix(returned).pipe(Effect.option)
   return Option.map(answer, (a): RefundOutcome =>
     a._tag === "Paid"
-      ? { status: "CONFIRMED", returnIdentification: a.endToEndId, providerChargeId: null, error: null }
-      : { status: "ERROR", returnIdentification: null, providerChargeId: null, error: a.reason })
+      ? { transition: RefundTransitions.confirmed, returnIdentification: a.endToEndId, providerChargeId: null, error: null }
+      : { transition: RefundTransitions.refused, returnIdentification: null, providerChargeId: null, error: a.reason })
 })
 
 export const requestRefund = Effect.fn("Wallet.requestRefund")(function*(request: RefundRequest) {

@@ -41,6 +41,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { Withdrawals } from "../ports/Withdrawals.ts"
 import { DEFAULT_DAILY_TRANSFER_LIMIT, DEFAULT_PIX_TRANSFER_FEE } from "../rules/Fees.ts"
 import { pixSendPosting, pixSendReturnedPosting, pixSendSettledPosting } from "../rules/Postings.ts"
+import { WithdrawalTransitions } from "../rules/WithdrawalTransitions.ts"
 import { walletAccount } from "./WalletAccount.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
 
@@ -208,13 +209,13 @@ const payOut = Effect.fnUntraced(function*(withdrawal: Withdrawal) {
     Effect.option
   )
   if (Option.isNone(answer)) return
-  const outcome = answer.value._tag === "Paid"
-    ? { status: "COMPLETED" as const, endToEndId: answer.value.endToEndId, failureReason: null }
-    : { status: "FAILED" as const, endToEndId: null, failureReason: answer.value.reason }
+  const [transition, changes] = answer.value._tag === "Paid"
+    ? [WithdrawalTransitions.paidOut, { endToEndId: answer.value.endToEndId, failureReason: null }] as const
+    : [WithdrawalTransitions.returned, { endToEndId: null, failureReason: answer.value.reason }] as const
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const settled = yield* (yield* Withdrawals).settle(withdrawal.id, outcome, at)
+    const settled = yield* (yield* Withdrawals).settle(withdrawal.id, transition, changes, at)
     if (Option.isNone(settled)) return
-    const posting = settled.value.status === "COMPLETED" ? pixSendSettledPosting(settled.value) : pixSendReturnedPosting(settled.value)
+    const posting = transition === WithdrawalTransitions.paidOut ? pixSendSettledPosting(settled.value) : pixSendReturnedPosting(settled.value)
     yield* postEntries([posting], at)
   }))
 })
