@@ -213,6 +213,13 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         const now = yield* provider.statement({ account: receiver, from: new Date(Date.now() - 120_000), to: new Date(Date.now() + 60_000) })
         const rtrId = fake.book.pix.find((pix) => pix.endToEndId === recent)!.devolucoes[0]!.rtrId
         assert.deepStrictEqual(now.filter((entry) => entry.endToEndId === recent || entry.endToEndId === rtrId).map((entry) => [entry.direction, entry.amount]), [["CREDIT", 500], ["DEBIT", 150]])
+
+        // A devolução of today for a Pix of three days ago is today's debit, and that Pix is no credit of today.
+        const older = fake.receive("7.00", new Date(Date.now() - 3 * 86_400_000))
+        yield* provider.returnPix({ account: receiver, psp: null, endToEndId: older, amount: cents(250), reference: "ref_late", at: new Date() })
+        const lateRtrId = fake.book.pix.find((pix) => pix.endToEndId === older)!.devolucoes[0]!.rtrId
+        const today = yield* provider.statement({ account: receiver, from: new Date(Date.now() - 120_000), to: new Date(Date.now() + 60_000) })
+        assert.deepStrictEqual(today.filter((entry) => entry.endToEndId === older || entry.endToEndId === lateRtrId).map((entry) => [entry.direction, entry.amount]), [["DEBIT", 250]])
       })
     ))
 

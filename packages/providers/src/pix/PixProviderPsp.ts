@@ -62,6 +62,9 @@ export const payOutAt = (api: PixApiClient) =>
     }
   })
 
+/** How long after a Pix its payer's money may still be returned by a devolução (the Pix regulation's 90 days). */
+const DEVOLUCAO_WINDOW_MILLIS = 90 * 24 * 60 * 60 * 1000
+
 const unsupported = (psp: PixPsp, operation: string, why: string) => () =>
   Effect.fail(toPort(new PixOperationUnsupported({ psp: psp.name, profile: psp.profile, operation, message: `${psp.name}: ${operation} is not supported: ${why}` })))
 
@@ -75,8 +78,9 @@ export const pixProviderOn = (api: PixApiClient): PixProvider["Service"] => {
     createCharge: (input) => register(input).pipe(Effect.mapError(toPort)),
     returnPix: (input) => refund(input).pipe(Effect.mapError(toPort)),
     payOut: (input) => send(input).pipe(Effect.mapError(toPort)),
+    // `GET /pix` filters by the Pix's own time: a devolução made in the window may belong to a Pix of up to 90 days before it.
     statement: (input: { readonly account: Account; readonly from: Date; readonly to: Date }) =>
-      api.receivedPix(input.from, input.to).pipe(Effect.map((received) => statementOf(received, input.from, input.to)), Effect.mapError(toPort)),
+      api.receivedPix(new Date(input.from.getTime() - DEVOLUCAO_WINDOW_MILLIS), input.to).pipe(Effect.map((received) => statementOf(received, input.from, input.to)), Effect.mapError(toPort)),
     lookupKey: unsupported(psp, "lookupKey", "DICT look-ups are not part of the BCB API Pix"),
     createRecurrence: unsupported(psp, "createRecurrence", "Pix Automático (/rec, /cobr) is not implemented by the PSP adapter"),
     requestRecurrence: unsupported(psp, "requestRecurrence", "Pix Automático (/solicrec) is not implemented by the PSP adapter")

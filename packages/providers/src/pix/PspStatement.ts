@@ -1,9 +1,9 @@
 /**
  * The port's statement from the Pix a PSP lists (`GET /pix`): each Pix
  * received is money in, each devolução returned (`DEVOLVIDO`) money out, by
- * its own SPI id (`rtrId`). The standard filters by the Pix's time, so a
- * devolução is listed only with a Pix of the window asked; payouts are not
- * in `GET /pix` at all.
+ * its own SPI id (`rtrId`). The standard filters by the Pix's time, so the
+ * caller asks from as far back as a Pix can still be returned and each entry
+ * is kept by its own instant; payouts are not in `GET /pix` at all.
  */
 import { Money, type PspEntry } from "@billing/core"
 import { Result } from "effect"
