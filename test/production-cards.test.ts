@@ -218,6 +218,38 @@ describe("production cards through Mercado Pago", () => {
     expect(events.map((e) => e.event)).toEqual(["charge.expired"])
   })
 
+  it("settles a subscription's first card cycle its checkout never heard about: not expired, asked of Mercado Pago, the subscription paid once and its card kept", async () => {
+    const { account, call } = await merchant()
+    const plan = await call("POST", "/v1/products", { name: "Anual", type: "RECURRING", prices: [{ title: "Anual", amount: 99, recurrenceType: "YEARLY", recurrenceInterval: 1 }] })
+    const buyer = { ...customer, email: "assinante.silencio@example.com" }
+    // The engine's attempt and its one retry, each done by Mercado Pago and cut before the answer.
+    fake.force("payments", { kind: "drop" }, { kind: "drop" })
+    const unknown = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
+    expect(unknown.status).toBe(502)
+    expect(unknown.body.error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", details: { status: "PROCESSING" } })
+    const { chargeId } = unknown.body.error.details
+    const state = async () =>
+      (await sql<{ charge: string; cycle: string; subscription: string }>(`SELECT c.status AS charge, b.status AS cycle, s.status AS subscription
+        FROM charges c JOIN billing_cycles b ON b.subscription_id = c.subscription_id AND b.cycle_number = c.cycle_number
+        JOIN subscriptions s ON s.id = c.subscription_id WHERE c.id = '${chargeId}'`))[0]
+    // Its answer window over and untouched for two minutes: the expiry job leaves it, since the card may have been charged.
+    await sql(`UPDATE charges SET expires_at = now() - interval '1 minute', updated_at = now() - interval '2 minutes' WHERE id = '${chargeId}'`)
+    await engine.run(Billing.expireDueCharges(100, { accountId: account.accountId }))
+    expect((await state())?.charge).toBe("PROCESSING")
+    // The card job looks the payment up (charging nothing) and records it as the checkout would have.
+    const before = fake.paymentsCreated()
+    expect(await engine.run(Billing.resolveCardOutcomes(100, { accountId: account.accountId }))).toBe(1)
+    expect(await state()).toEqual({ charge: "PAID", cycle: "PAID", subscription: "ACTIVE" })
+    expect(fake.paymentsCreated()).toBe(before)
+    expect(fake.paymentsOf(chargeId).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
+    const events = await sql<{ event: string }>(`SELECT event FROM outbox WHERE body::jsonb ->> 'chargeId' = '${chargeId}' AND event LIKE 'payment.%' ORDER BY id`)
+    expect(events.map((e) => e.event)).toEqual(["payment.success"])
+    const credits = await sql<{ n: string }>(`SELECT count(*) AS n FROM ledger_entries WHERE kind = 'PAYMENT' AND reference_id = '${chargeId}'`)
+    expect(Number(credits[0]!.n)).toBe(1)
+    // Its card kept on file for the renewals, as an answered checkout keeps it.
+    expect(fake.customersOf(buyer.email).flatMap((c) => c.cards)).toHaveLength(1)
+  })
+
   it("refuses a card whose issuer asks for 3-D Secure, as authentication_required, capturing nothing", async () => {
     const { call, pay } = await merchant()
     fake.force("payments", { kind: "challenge" })

@@ -20,6 +20,7 @@ import {
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
+import { stalledCardAttempt } from "./CycleClaims.ts"
 import { inTransaction } from "./ReadThrough.ts"
 import { CentsColumn, decodeRows, jsonColumn, jsonText } from "./Rows.ts"
 import { containsPattern, firstOf, inScope, insertRecords, orDie } from "./Statements.ts"
@@ -271,7 +272,7 @@ const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue
   orDie(sql`WITH due AS MATERIALIZED (
       SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
         AND ${inScope(sql, scope, sql`charges.account_id`)} AND NOT (${bankBoleto(sql)})
-        AND NOT (${atRealProvider(sql, "CREDIT_CARD")} AND charges.cycle_number IS NULL)
+        AND NOT (${atRealProvider(sql, "CREDIT_CARD")} AND NOT ${stalledCardAttempt(sql)})
       ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE charges SET status = ${expired.to}, updated_at = ${now}
     FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}
@@ -289,12 +290,12 @@ const unanswered = ChargeTransitions.cardApproved
 /**
  * The due rows are taken once, locked and skipped by other claimers, and
  * answered as they were (a CTE's rows are its snapshot's), their `updated_at`
- * then moved to `at`. Not a cycle's charge: those are the stalled-card job's.
+ * then moved to `at`. Not a billing run's attempt: those are the stalled-card job's.
  */
 const claimUnansweredCards = ({ sql, columns }: ChargeTable): Charges["Service"]["claimUnansweredCards"] => (at, untouchedSince, limit, scope) =>
   orDie(sql`WITH due AS MATERIALIZED (
       SELECT ${columns} FROM charges WHERE status IN ${sql.in([...unanswered.from])} AND payment_type = 'CREDIT_CARD'
-        AND cycle_number IS NULL AND updated_at <= ${untouchedSince} AND ${inScope(sql, scope, sql`charges.account_id`)}
+        AND NOT ${stalledCardAttempt(sql)} AND updated_at <= ${untouchedSince} AND ${inScope(sql, scope, sql`charges.account_id`)}
       ORDER BY expires_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED),
     claimed AS (UPDATE charges SET updated_at = ${at} FROM due WHERE charges.id = due.id RETURNING charges.id)
     SELECT due.* FROM due JOIN claimed ON claimed.id = due.id`).pipe(Effect.flatMap(decodeCharges))

@@ -79,6 +79,18 @@ const claimCondition = (sql: SqlClient.SqlClient, row: BillingJobClaim, today: s
   return sql.and(conditions)
 }
 
+/**
+ * Whether the row `charges` is the attempt of a cycle the stalled-card job
+ * finishes (its row of `BillingJobClaims`, leases aside): a card charge the
+ * billing run made. Every other card charge left unanswered (a checkout's,
+ * a subscription's first cycle bought at the checkout, a plan change's
+ * prorata) is the card-outcome job's (`Charges.claimUnansweredCards`).
+ */
+export const stalledCardAttempt = (sql: SqlClient.SqlClient): Fragment =>
+  sql`EXISTS (SELECT 1 FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
+    WHERE c.subscription_id = charges.subscription_id AND c.cycle_number = charges.cycle_number AND c.charge_id = charges.id
+      AND ${claimCondition(sql, BillingJobClaims.stalledCard, null)})`
+
 const heldMethodsOf = (scope: RunScope) => scope.heldMethods ?? []
 
 // A held method's cycle is claimed only for a sandbox account (`RunScope.heldMethods`).

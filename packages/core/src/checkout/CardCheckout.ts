@@ -18,6 +18,7 @@ import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Coupons } from "../ports/Coupons.ts"
 import { PaymentMethods } from "../ports/PaymentMethods.ts"
+import { Subscriptions } from "../ports/Subscriptions.ts"
 import { requireProvider } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
@@ -237,6 +238,20 @@ export const askAcquirerAgain = Effect.fn("Checkout.askAcquirerAgain")(function*
   const plan = { total: charge.amount, installments: charge.card?.installments ?? 1 }
   const card = { payment: { _tag: "Token" as const, token: method.value.acquirerToken }, payer: payerOfCharge(charge), saved: method.value }
   return yield* askAcquirer(account.value, card, plan, charge.id)
+})
+
+/**
+ * Keeps on file the card of the subscription `charge` bills, its approval
+ * found by looking it up (`ResolveCardOutcomes`): the checkout that asked
+ * never heard the answer, so never kept the card, and the renewals need it.
+ * Nothing for a charge of no subscription, or one with no card on file.
+ */
+export const keepSubscriptionCard = Effect.fnUntraced(function*(account: Account, charge: Charge) {
+  if (charge.subscriptionId === null) return
+  const found = yield* (yield* Subscriptions).find(charge.accountId, charge.subscriptionId)
+  const methodId = Option.isSome(found) ? found.value.subscription.paymentMethodId : null
+  const method = methodId === null ? Option.none() : yield* (yield* PaymentMethods).find(charge.accountId, methodId)
+  if (Option.isSome(method)) yield* keepCard(account, method.value, payerOfCharge(charge))
 })
 
 /** The charge's customer as it was charged the first time: an acquirer that answers by the reference ignores a change since. */

@@ -1,8 +1,8 @@
 /**
  * Card charges left `PROCESSING` by an authorization whose outcome is
- * unknown (a checkout's or a plan change's prorata: a cycle's is the
- * stalled-card job's), settled by asking the acquirer what it did under the
- * charge's reference. The card itself cannot be charged again: a typed card
+ * unknown (a checkout's, the first cycle of a subscription bought at one, a
+ * plan change's prorata: a billing run's attempt is the stalled-card job's),
+ * settled by asking the acquirer what it did under the charge's reference. The card itself cannot be charged again: a typed card
  * is never kept and a charge does not keep its token, so the acquirer is
  * asked to look the payment up (`Acquirer.lookup`), which charges nothing.
  * An approval is recorded as the checkout records one (`PAID`, the ledger,
@@ -22,7 +22,7 @@ import { Charges } from "../ports/Charges.ts"
 import { ProviderGate } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { expireCharge } from "../charges/Expiry.ts"
-import { answerOf, failureReasonOf, recordCardApproval, recordCardRefusal } from "./CardCheckout.ts"
+import { answerOf, failureReasonOf, keepSubscriptionCard, recordCardApproval, recordCardRefusal } from "./CardCheckout.ts"
 
 /**
  * How long a claimed charge is its claimer's, and so how often one charge is
@@ -49,6 +49,7 @@ const settleCharge = Effect.fnUntraced(function*(charge: Charge) {
   if (looked._tag === "NotFound") return charge.expiresAt <= at ? yield* expireCharge(charge, at) : false
   const answer = answerOf(Result.succeed(looked))
   if (answer._tag === "Unknown" || answer._tag === "Unavailable") return false
+  if (answer._tag === "Approved") yield* keepSubscriptionCard(account.value, charge)
   const recorded = yield* (yield* Transactor).withTransaction(
     answer._tag === "Approved" ? recordCardApproval(charge.id, at) : recordCardRefusal(charge.id, failureReasonOf(answer), at)
   )

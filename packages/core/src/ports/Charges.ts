@@ -106,14 +106,16 @@ export class Charges extends Context.Service<Charges, {
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
    * that also records their events. Boletos of production accounts are left
    * out: the bank writes them off first (`dueBankBoletos`); so are their
-   * one-off card charges: the acquirer is asked first (`claimUnansweredCards`).
+   * card charges but a billing run's attempts (those are the stalled-card
+   * job's): the acquirer is asked first (`claimUnansweredCards`).
    */
   readonly expireDue: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** The earliest deadline after `after` of an open charge of `accountId` (its test clock's next stop). */
   readonly nextExpiry: (accountId: string, after: Date) => Effect.Effect<Option.Option<Date>>
   /**
    * Claims, with `SKIP LOCKED`, up to `limit` card charges that are no
-   * cycle's (a checkout's, a plan change's prorata) left unanswered in one
+   * billing run's attempt (a checkout's, a subscription's first cycle
+   * bought at the checkout, a plan change's prorata) left unanswered in one
    * of `ChargeTransitions.cardApproved`'s `from` statuses and untouched since
    * `untouchedSince`, nearest deadline first. The claim sets their
    * `updatedAt` to `at`: the lease, which keeps them from another claim
