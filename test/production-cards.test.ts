@@ -341,6 +341,33 @@ describe("production cards through Mercado Pago", () => {
     expect(fake.customersOf(buyer.email).flatMap((c) => c.cards)).toHaveLength(1)
   })
 
+  it("never expires a production renewal whose answer was lost: the stalled-card job asks Mercado Pago again, which answers the first payment", async () => {
+    const { account, call } = await merchant()
+    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 49.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    const buyer = { ...customer, email: "assinante.sem.resposta@example.com" }
+    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
+    expect(bought.body).toMatchObject({ status: "paid" })
+    const cycle2 = async () =>
+      (await sql<{ due: string; status: string; chargeId: string | null; chargeStatus: string | null }>(`SELECT to_char(b.due_date, 'YYYY-MM-DD') AS due,
+        b.status, b.charge_id AS "chargeId", c.status AS "chargeStatus" FROM billing_cycles b LEFT JOIN charges c ON c.id = b.charge_id
+        WHERE b.subscription_id = '${bought.body.subscriptionId}' AND b.cycle_number = 2`))[0]!
+    // The renewal's authorization and its one retry, each done by Mercado Pago and cut before the answer.
+    fake.force("payments", { kind: "drop" }, { kind: "drop" })
+    const due = (await cycle2()).due
+    await runJobsOn(account.accountId, due)
+    const { chargeId } = await cycle2()
+    expect(await cycle2()).toMatchObject({ status: "PROCESSING", chargeStatus: "PROCESSING" })
+    // Hours on, its answer window long over: the expiry leaves it, since Mercado Pago did capture it.
+    await sql(`UPDATE charges SET expires_at = now() - interval '5 hours' WHERE id = '${chargeId}'`)
+    await engine.run(Billing.expireDueCharges(100, { accountId: account.accountId }))
+    expect((await cycle2()).chargeStatus).toBe("PROCESSING")
+    // Its claim over, the stalled-card job asks again under the same key and records the first payment: paid once.
+    await sql(`UPDATE billing_cycles SET claimed_until = now() - interval '1 second' WHERE charge_id = '${chargeId}'`)
+    expect(await engine.run(Billing.resumeStalledCards(100))).toBeGreaterThanOrEqual(1)
+    expect(await cycle2()).toMatchObject({ status: "PAID", chargeStatus: "PAID" })
+    expect(fake.paymentsOf(chargeId!).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
+  })
+
   it("keeps the card number and CVV out of every row of every table and out of every log line", async () => {
     // One more production charge by a tokenized card, so payment methods have a row too.
     const { call } = await merchant()

@@ -10,6 +10,7 @@ import {
   ChargeBoleto,
   ChargeCard,
   ChargeCustomer,
+  ChargeId,
   ChargeMetadata,
   Charges,
   ChargeSplitPart,
@@ -49,6 +50,7 @@ const ChargeRow = Schema.Struct({
 })
 const decodeCharges = decodeRows(ChargeRow)
 const decodeTotals = decodeRows(Schema.Struct({ total: CentsColumn }))
+const decodeIds = decodeRows(Schema.Struct({ id: ChargeId }))
 const decodeAddresses = decodeRows(Schema.Struct({ id: Schema.String, address: Schema.fromJsonString(ChargeAddress) }))
 
 /** What every statement of the storage needs: the client and the charge's select list. */
@@ -146,7 +148,9 @@ const insertUnlessDuplicate = ({ sql }: ChargeTable) => (c: Charge) =>
       ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
       RETURNING id`)
     if (inserted.length > 0) return yield* Effect.as(insertSplits(sql, [c]), { inserted: true } as const)
-    const existing = yield* orDie(sql<{ id: string }>`SELECT id FROM charges WHERE account_id = ${c.accountId} AND external_id = ${c.externalId}`)
+    const existing = yield* orDie(sql`SELECT id FROM charges WHERE account_id = ${c.accountId} AND external_id = ${c.externalId}`).pipe(
+      Effect.flatMap(decodeIds)
+    )
     if (existing[0] === undefined) return yield* Effect.die(new Error("duplicate externalId without a charge"))
     return { inserted: false, existingId: existing[0].id } as const
   })
@@ -272,7 +276,7 @@ const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue
   orDie(sql`WITH due AS MATERIALIZED (
       SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
         AND ${inScope(sql, scope, sql`charges.account_id`)} AND NOT (${bankBoleto(sql)})
-        AND NOT (${atRealProvider(sql, "CREDIT_CARD")} AND NOT ${stalledCardAttempt(sql)})
+        AND NOT (${atRealProvider(sql, "CREDIT_CARD")})
       ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE charges SET status = ${expired.to}, updated_at = ${now}
     FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}

@@ -7,6 +7,7 @@
 import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { Charge, ChargeStatus, PaymentType } from "../domain/Charge.ts"
+import type { ChargeId } from "../domain/Ids.ts"
 import type { RunScope } from "../domain/RunScope.ts"
 import type { Cents } from "../money/Money.ts"
 import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
@@ -44,13 +45,13 @@ export class Charges extends Context.Service<Charges, {
    * `externalId` (a unique index decides between concurrent requests);
    * then answers that charge's id.
    */
-  readonly insertUnlessDuplicate: (charge: Charge) => Effect.Effect<{ readonly inserted: true } | { readonly inserted: false; readonly existingId: string }>
-  readonly find: (scope: ChargeScope, id: string) => Effect.Effect<Option.Option<Charge>>
+  readonly insertUnlessDuplicate: (charge: Charge) => Effect.Effect<{ readonly inserted: true } | { readonly inserted: false; readonly existingId: ChargeId }>
+  readonly find: (scope: ChargeScope, id: ChargeId) => Effect.Effect<Option.Option<Charge>>
   /**
    * The account's charge with this id or this Pix end-to-end id, locked
    * until the transaction ends (a refund counts what was refunded under it).
    */
-  readonly lockOwn: (accountId: string, key: { readonly chargeId: string } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
+  readonly lockOwn: (accountId: string, key: { readonly chargeId: ChargeId } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
   /** The Pix charge whose txid is `txid`, locked until the transaction ends (a PSP's callback names charges by it). */
   readonly lockByPixTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
   /**
@@ -72,7 +73,7 @@ export class Charges extends Context.Service<Charges, {
   /** Up to `limit` production accounts (ids) with open boleto charges: the accounts whose bank a payment poll asks. */
   readonly accountsWithOpenBankBoletos: (limit: number) => Effect.Effect<ReadonlyArray<string>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
-  readonly findForDocument: (id: string) => Effect.Effect<Option.Option<Charge>>
+  readonly findForDocument: (id: ChargeId) => Effect.Effect<Option.Option<Charge>>
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>
   /** Writes charges made together (a billing run's batch), with their split parts; call in a transaction. */
   readonly insertMany: (charges: ReadonlyArray<Charge>) => Effect.Effect<void>
@@ -86,7 +87,7 @@ export class Charges extends Context.Service<Charges, {
   readonly paidByCustomer: (accountId: string, customerId: string) => Effect.Effect<Cents>
   /** Applies `transition` (with `changes`) if the charge is still in one of its `from` statuses; the updated charge, or none. */
   readonly transition: (
-    id: string,
+    id: ChargeId,
     transition: ChargeTransition,
     changes: Partial<Pick<Charge, "paidAt" | "endToEndId" | "payer" | "canceledAt" | "archivedAt" | "failureReason">>,
     at: Date
@@ -98,7 +99,7 @@ export class Charges extends Context.Service<Charges, {
    */
   readonly transitionMany: (
     transition: ChargeTransition,
-    rows: ReadonlyArray<{ readonly id: string; readonly paidAt?: Date | null; readonly failureReason?: string | null }>,
+    rows: ReadonlyArray<{ readonly id: ChargeId; readonly paidAt?: Date | null; readonly failureReason?: string | null }>,
     at: Date
   ) => Effect.Effect<ReadonlyArray<Charge>>
   /**
@@ -106,8 +107,8 @@ export class Charges extends Context.Service<Charges, {
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
    * that also records their events. Boletos of production accounts are left
    * out: the bank writes them off first (`dueBankBoletos`); so are their
-   * card charges but a billing run's attempts (those are the stalled-card
-   * job's): the acquirer is asked first (`claimUnansweredCards`).
+   * card charges, whose outcome only the acquirer knows: the card jobs ask it
+   * (`claimUnansweredCards`, the billing run's stalled-card job).
    */
   readonly expireDue: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** The earliest deadline after `after` of an open charge of `accountId` (its test clock's next stop). */

@@ -39,6 +39,7 @@ import { issuedAmounts, scheduledCycle } from "./NextCycle.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
 import { hasScheduledReplacements, withScheduledReplacements } from "./SubscriptionItems.ts"
 import { accountNumberOf, accountNumbersOf, recordCyclesPaid, recordCyclesRefused } from "./SubscriptionPayments.ts"
+import { InvoiceIds } from "../domain/Ids.ts"
 
 /** The cycle moved on between the read and the write (canceled, paid, retried by another worker): nothing is recorded. */
 class CycleMovedOn extends Data.TaggedError("CycleMovedOn") {}
@@ -116,7 +117,7 @@ const draftIssue = Effect.fnUntraced(function*(priced: PricedCycle, reads: Batch
     customerId: sub.customerId,
     customer: { documentNumber: sub.document, name: sub.name, email: sub.email, phone: sub.phone, cep: null }
   }
-  const invoiceId = yield* (yield* Ids).make("inv", { sandbox: draft.owner.sandbox })
+  const invoiceId = yield* (yield* Ids).make(InvoiceIds, { sandbox: draft.owner.sandbox })
   return {
     ...priced,
     charge,
@@ -270,8 +271,9 @@ const ACQUIRER_CONCURRENCY = 16
  * acquirer again for its charge (the same reference: a charge captured
  * before its worker stopped is answered as approved, not charged twice) and
  * records an approval or a refusal as the batch would have. No answer
- * records nothing: the charge stays `PROCESSING` until an answer comes or its
- * answer window ends (`charge.expired`).
+ * records nothing: the charge stays `PROCESSING` until an answer comes (a
+ * sandbox charge expires when its answer window ends; a production one is
+ * never expired behind a payment the acquirer may have captured).
  */
 export const resumeCardAttempt = Effect.fn("BillingRun.resumeCardAttempt")(function*(ref: CycleRef) {
   const found = yield* (yield* Subscriptions).find(ref.accountId, ref.subscriptionId)
