@@ -4,6 +4,7 @@
  * and the day so that the run can be replayed.
  */
 import { performance } from "node:perf_hooks"
+import { FINDINGS, knownIssueOf } from "./Findings.ts"
 import { type DayReport, run, type SimResult } from "./Simulation.ts"
 
 export interface CliOptions {
@@ -29,8 +30,10 @@ export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly 
 const dayLine = (r: DayReport) => {
   const c = r.counts
   const outage = r.outage === undefined ? "" : ` outage=${r.outage.mode}`
+  const pspOutage = r.pspOutage === undefined ? "" : ` ${r.pspOutage.psp}=down`
   return `day ${String(r.day).padStart(3)}: operations=${r.operations} charges=${c.charges} paid=${c.paid} refunds=${c.refunds} ` +
-    `subscriptions=${c.subscriptions} invoices=${c.invoices} events=${c.events} delivered=${c.delivered} failed=${c.failed} warnings=${r.warnings.length}${outage}`
+    `subscriptions=${c.subscriptions} invoices=${c.invoices} notas=${c.notas} events=${c.events} delivered=${c.delivered} failed=${c.failed} ` +
+    `crashes=${r.crashes} warnings=${r.warnings.length}${outage}${pspOutage}`
 }
 
 const failureReport = (result: SimResult): ReadonlyArray<string> => [
@@ -40,6 +43,13 @@ const failureReport = (result: SimResult): ReadonlyArray<string> => [
   ...result.engineLog.slice(-20).map((l) => `  engine ${l.level}: ${l.message}`),
   `  replay: npm run simulate -- --seed ${result.seed} --days ${result.days}`
 ]
+
+/** The known engine issues the run met (`Findings.ts`), with how often and the first occurrence. */
+const knownReport = (result: SimResult): ReadonlyArray<string> =>
+  FINDINGS.flatMap((finding) => {
+    const seen = result.known.filter((v) => knownIssueOf(v) === finding.id)
+    return seen.length === 0 ? [] : [`known engine issue ${finding.id}: ${seen.length} occurrence(s), first: ${seen[0]!.detail}`]
+  })
 
 /** Runs the simulation of `argv`; answers the process's exit code. */
 export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
@@ -53,8 +63,9 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   const failed = result.failedDay !== null
   if (failed) for (const line of failureReport(result)) console.log(line)
+  for (const line of knownReport(result)) console.log(line)
   const faults = Object.entries(result.faults).map(([k, v]) => `${k}:${v}`).join(",")
   console.log(`faults ${faults} receiver accepted=${result.receipts.accepted} failed=${result.receipts.failed} digest=${result.digest}`)
-  console.log(`RESULT simulate seed=${options.seed} days=${options.days} operations=${result.operations} violations=${result.violations.length + result.defects.length} seconds=${seconds}`)
+  console.log(`RESULT simulate seed=${options.seed} days=${options.days} operations=${result.operations} crashes=${result.crashes} violations=${result.violations.length + result.defects.length} seconds=${seconds}`)
   return failed ? 1 : 0
 }

@@ -2,8 +2,10 @@
  * What a run left in the database, in a few numbers and one hash: the
  * day's counts a run prints, and the digest two runs of one seed must share.
  * Only what the seed decides goes in: ids made by the simulated `Ids`,
- * statuses, amounts, instants of the simulated clock; never the ids the
- * database draws itself (webhook deliveries') nor secrets.
+ * statuses, amounts, instants of the simulated clock, the sandbox
+ * accounts' Pix keys and every charge's BR Code (drawn from the seeded
+ * `Random`), the notes and their DPS numbers; never the ids the database
+ * draws itself (webhook deliveries') nor secrets.
  */
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
@@ -15,6 +17,7 @@ export interface Counts {
   readonly refunds: number
   readonly subscriptions: number
   readonly invoices: number
+  readonly notas: number
   readonly events: number
   readonly delivered: number
   readonly failed: number
@@ -30,6 +33,7 @@ export const counts = Effect.gen(function*() {
       (SELECT count(*) FROM refunds)::text AS refunds,
       (SELECT count(*) FROM subscriptions)::text AS subscriptions,
       (SELECT count(*) FROM invoices)::text AS invoices,
+      (SELECT count(*) FROM notas)::text AS notas,
       (SELECT count(*) FROM outbox)::text AS events,
       (SELECT count(*) FROM webhook_deliveries WHERE status = 'delivered')::text AS delivered,
       (SELECT count(*) FROM webhook_deliveries WHERE status = 'failed')::text AS failed,
@@ -48,7 +52,9 @@ export const digest = Effect.gen(function*() {
     sql`SELECT status, count(*)::text AS n FROM billing_cycles GROUP BY status ORDER BY status`,
     sql`SELECT holder, book, count(*)::text AS n, sum(amount_cents)::text AS cents FROM ledger_lines GROUP BY holder, book ORDER BY holder, book`,
     sql`SELECT status, count(*)::text AS n FROM webhook_deliveries GROUP BY status ORDER BY status`,
-    sql`SELECT id, status, amount_cents::text AS cents, paid_at FROM charges ORDER BY id`,
+    sql`SELECT id, status, amount_cents::text AS cents, paid_at, psp, end_to_end_id, emv FROM charges ORDER BY id`,
+    sql`SELECT id, pix_key FROM accounts ORDER BY id`,
+    sql`SELECT id, invoice_id, status, issuer_cnpj, serie, dps_number::text, numero, amount::text FROM notas ORDER BY id`,
     sql`SELECT id::text, account_id, event, created_at FROM outbox ORDER BY id`
   ]).pipe(Effect.orDie)
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16)

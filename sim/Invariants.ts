@@ -4,59 +4,21 @@
  * of the code that wrote them. Each invariant answers the violations it
  * found, one line each; none found means it holds.
  */
-import {
-  type BillingJobName,
-  ChargeStatuses,
-  type ChargeStatus,
-  ChargeTransitions,
-  type CycleStatus,
-  ENDED_NOTA_STATUSES,
-  jobTakesCycle,
-  NamedOnlyEventNames,
-  type PaymentMethodInput,
-  type SubscriptionStatus
-} from "@billing/core"
+import { type BillingJobName, ChargeStatuses, type CycleStatus, ENDED_NOTA_STATUSES, jobTakesCycle, NamedOnlyEventNames, type PaymentMethodInput, type SubscriptionStatus } from "@billing/core"
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { cardBooksAgree, cityBooksAgree } from "./ProviderInvariants.ts"
+import { devolucoesAgree, pixCreditedOnce, pixReceivedBehindCredits, reconciled } from "./PspInvariants.ts"
+import { oneEventPerChange } from "./EventInvariants.ts"
+import { type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
 import { Receiver } from "./Receiver.ts"
 
-export interface Invariant {
-  readonly name: string
-  /** Checked only once the run is over and every fault has healed (webhooks arrive at least once by the end). */
-  readonly finalOnly?: boolean
-  readonly check: Effect.Effect<ReadonlyArray<string>, never, SqlClient.SqlClient | Receiver>
-}
-
-/**
- * The statuses a charge can only be in once it was paid: `PAID` and every
- * status the transition table reaches from it (refunded, disputed, charged
- * back), derived from `rules/ChargeTransitions` rather than listed here.
- */
-export const paidStatuses = (): ReadonlyArray<ChargeStatus> => {
-  const reached = new Set<ChargeStatus>([ChargeTransitions.paymentConfirmed.to])
-  for (let grew = true; grew;) {
-    grew = false
-    for (const t of Object.values(ChargeTransitions)) {
-      if (!reached.has(t.to) && t.from.some((s: ChargeStatus) => reached.has(s))) {
-        reached.add(t.to)
-        grew = true
-      }
-    }
-  }
-  return [...reached]
-}
-
-const list = (values: ReadonlyArray<string>) => values as Array<string>
-
-/** Runs `query` and prints each row it found as one violation. */
-const rows = <Row extends object>(query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<Row>, unknown>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(Effect.orDie(query(sql)), (found) => found.map((row) => JSON.stringify(row))))
+export { type Invariant, paidStatuses } from "./InvariantKit.ts"
 
 /** Every ledger entry's lines sum to zero. */
 export const entriesBalance: Invariant = {
   name: "entriesBalance",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     SELECT entry_id, sum(amount_cents)::text AS total FROM ledger_lines
     GROUP BY entry_id HAVING sum(amount_cents) <> 0 ORDER BY entry_id`)
 }
@@ -64,7 +26,7 @@ export const entriesBalance: Invariant = {
 /** Every account book's balance is the sum of its lines and its last line's balance after; only DEBT goes below zero. */
 export const booksFollowLines: Invariant = {
   name: "booksFollowLines",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     WITH sums AS (
       SELECT holder, book, sum(amount_cents) AS total FROM ledger_lines WHERE holder <> 'HOUSE' GROUP BY holder, book
     ), last AS (
@@ -83,7 +45,7 @@ export const booksFollowLines: Invariant = {
 /** No charge's refunds (those not refused) pass what it was paid, and only a paid charge has any. */
 export const refundsWithinPaid: Invariant = {
   name: "refundsWithinPaid",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     SELECT c.id, c.status, c.amount_cents::text AS paid, sum(r.amount_cents)::text AS refunded FROM refunds r JOIN charges c ON c.id = r.charge_id
     WHERE r.status <> 'ERROR'
     GROUP BY c.id, c.status, c.amount_cents
@@ -94,7 +56,7 @@ export const refundsWithinPaid: Invariant = {
 /** A paid charge has exactly one payment credited (one `PAYMENT` entry, a Pix its end-to-end id); an unpaid one none. */
 export const paidOnce: Invariant = {
   name: "paidOnce",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     SELECT c.id, c.status, c.payment_type, count(e.id)::int AS payments, c.end_to_end_id FROM charges c
     LEFT JOIN ledger_entries e ON e.kind = 'PAYMENT' AND e.reference_id = c.id
     GROUP BY c.id, c.status, c.payment_type, c.end_to_end_id
@@ -106,13 +68,13 @@ export const paidOnce: Invariant = {
 /** Every charge is in a status the engine knows. */
 export const knownStatuses: Invariant = {
   name: "knownStatuses",
-  check: rows((sql) => sql`SELECT id, status FROM charges WHERE status <> ALL (${list(ChargeStatuses)}) ORDER BY id`)
+  check: () => rows((sql) => sql`SELECT id, status FROM charges WHERE status <> ALL (${list(ChargeStatuses)}) ORDER BY id`)
 }
 
 /** Each subscription cycle has at most one invoice and at most one paid charge. */
 export const cyclesBilledOnce: Invariant = {
   name: "cyclesBilledOnce",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     SELECT 'invoices' AS what, subscription_id, cycle_number, count(*)::int AS n FROM invoices GROUP BY subscription_id, cycle_number HAVING count(*) > 1
     UNION ALL
     SELECT 'paid charges', subscription_id, cycle_number, count(*)::int FROM charges
@@ -135,7 +97,7 @@ const DUE_JOBS: ReadonlyArray<BillingJobName> = ["issue", "periodEnd", "retry", 
  */
 export const nothingDueLeft: Invariant = {
   name: "nothingDueLeft",
-  check: Effect.gen(function*() {
+  check: () => Effect.gen(function*() {
     const today = yield* saoPauloToday
     const sql = yield* SqlClient.SqlClient
     const cycles = yield* sql<{
@@ -159,7 +121,7 @@ export const nothingDueLeft: Invariant = {
 /** An invoice's lines, less its discount, are its total. */
 export const invoicesEqualLines: Invariant = {
   name: "invoicesEqualLines",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     SELECT i.id, (i.total_cents + i.discount_cents)::text AS expected, coalesce(sum(l.net_amount_cents), 0)::text AS lines
     FROM invoices i LEFT JOIN invoice_lines l ON l.invoice_id = i.id
     GROUP BY i.id, i.total_cents, i.discount_cents
@@ -170,7 +132,7 @@ export const invoicesEqualLines: Invariant = {
 /** No invoice is issued after its subscription's cancellation took effect. */
 export const noBillingAfterCancel: Invariant = {
   name: "noBillingAfterCancel",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     SELECT i.id AS invoice, s.id AS subscription, i.created_at, s.canceled_at FROM invoices i
     JOIN subscriptions s ON s.id = i.subscription_id
     WHERE s.canceled_at IS NOT NULL AND i.created_at > s.canceled_at
@@ -180,7 +142,7 @@ export const noBillingAfterCancel: Invariant = {
 /** A charge has at most one standing note, and a DPS number names one note of its issuer and series. */
 export const notesOnce: Invariant = {
   name: "notesOnce",
-  check: rows((sql) => sql`
+  check: () => rows((sql) => sql`
     SELECT 'standing notes' AS what, charge_id AS key, count(*)::int AS n FROM notas
     WHERE charge_id IS NOT NULL AND status <> ALL (${list(ENDED_NOTA_STATUSES)}) GROUP BY charge_id HAVING count(*) > 1
     UNION ALL
@@ -192,7 +154,7 @@ export const notesOnce: Invariant = {
 /** Every request the receiver got was signed right, and every copy of one delivery carries the same event and body. */
 export const webhookCopiesAgree: Invariant = {
   name: "webhookCopiesAgree",
-  check: Receiver.useSync((receiver) => {
+  check: () => Receiver.useSync((receiver) => {
     const found: Array<string> = []
     const first = new Map<string, { readonly event: string; readonly body: string; readonly url: string }>()
     for (const r of receiver.receipts()) {
@@ -213,7 +175,7 @@ export const webhookCopiesAgree: Invariant = {
 export const everyEventDelivered: Invariant = {
   name: "everyEventDelivered",
   finalOnly: true,
-  check: Effect.gen(function*() {
+  check: () => Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const missing = yield* sql<{ outbox: string; event: string; webhook: string; status: string | null }>`
       SELECT o.id::text AS outbox, o.event, w.id AS webhook, (SELECT string_agg(d.status, ',') FROM webhook_deliveries d
@@ -244,7 +206,14 @@ export const all: ReadonlyArray<Invariant> = [
   noBillingAfterCancel,
   notesOnce,
   webhookCopiesAgree,
-  everyEventDelivered
+  everyEventDelivered,
+  oneEventPerChange,
+  pixCreditedOnce,
+  pixReceivedBehindCredits,
+  devolucoesAgree,
+  cardBooksAgree,
+  cityBooksAgree,
+  reconciled
 ]
 
 export interface Violation {
@@ -257,7 +226,7 @@ export const checkAll = Effect.fn("Invariants.checkAll")(function*(options: { re
   const found: Array<Violation> = []
   for (const invariant of all) {
     if (invariant.finalOnly === true && !options.final) continue
-    for (const detail of yield* invariant.check) found.push({ invariant: invariant.name, detail })
+    for (const detail of yield* invariant.check(options.final)) found.push({ invariant: invariant.name, detail })
   }
   return found
 })

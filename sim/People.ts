@@ -38,6 +38,8 @@ export interface Buyer {
     readonly city: string
     readonly state: string
     readonly zipCode: string
+    /** Florianópolis' IBGE code: a fiscal note's DPS names the taker's city by it. */
+    readonly cityCode: string
   }
 }
 
@@ -49,9 +51,9 @@ export const buyer = (random: Random.Random, n: number): Buyer => {
     name: `${first} ${last}`,
     email: `cliente${n}@example.com`,
     documentNumber: randomCpf(random),
-    address: { street: "Rua das Flores", number: String(n), neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000" }
+    address: { street: "Rua das Flores", number: String(n), neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000", cityCode: "4205407" }
   }
 }
 
-/** Valid CNPJs of the merchants (check digits as in the engine's own tests). */
+/** Valid CNPJs of the merchants (check digits as in the engine's own tests); the first is also the operator's, its PSP key. */
 export const MERCHANT_DOCUMENTS = ["11444777000161", "11222333000181", "45723174000110", "07526557000100"] as const

@@ -7,6 +7,7 @@
  */
 import { verifyWebhookSignature, WebhookTransport, type WebhookResponse } from "@billing/core"
 import { Clock, Context, Effect, Layer } from "effect"
+import { Crash } from "./Crash.ts"
 import { Faults } from "./Faults.ts"
 import * as Random from "./Random.ts"
 
@@ -45,7 +46,7 @@ export class Receiver extends Context.Service<Receiver, {
   static readonly layer = Layer.effect(
     Receiver,
     Effect.gen(function*() {
-      const faults = yield* Faults
+      const [faults, crash] = [yield* Faults, yield* Crash]
       const secrets = new Map<string, string>()
       const receipts: Array<Receipt> = []
       let outages: Array<Outage> = []
@@ -62,6 +63,7 @@ export class Receiver extends Context.Service<Receiver, {
         }),
         heal: Effect.sync(() => void (outages = [])),
         post: Effect.fn("Receiver.post")(function*(request) {
+          yield* crash.point("webhook post")
           const at = yield* Clock.currentTimeMillis
           const secret = secrets.get(request.url)
           const verified = secret === undefined ? undefined : yield* Effect.promise(() =>
@@ -77,6 +79,8 @@ export class Receiver extends Context.Service<Receiver, {
             answer,
             at
           })
+          // Delivered, and the process dies before it records so: the next attempt sends the same delivery again.
+          yield* crash.point("webhook posted")
           return answer === "timeout"
             ? { _tag: "NoAnswer", reason: "simulated: the receiver did not answer in time" } satisfies WebhookResponse
             : { _tag: "Answered", status: answer, body: answer === 200 ? "ok" : "simulated outage" } satisfies WebhookResponse

@@ -1,44 +1,44 @@
 /**
- * The world of one run: the whole engine as a library on a fresh in-memory
- * PGlite, with ids the seed decides, the sandbox providers under the seed's
- * faults, and the in-process webhook receiver. Time is not in here: the run
- * provides its own `TestClock` around the simulation (`Simulation.ts`), so
- * the database and its migrations start on the live clock and every use
- * case after them sees only simulated time.
+ * The world of one run, everything that outlives the engine's process: a
+ * fresh in-memory PGlite (migrated once, on the live clock), ids and Effect's
+ * `Random` the seed decides, the seed's faults and crash points, the
+ * simulated production providers' books (two PSPs, the acquirer, the city)
+ * and the merchants' webhook receiver. The engine's process runs over it
+ * (`Engine.ts`) and may die and start again; the world stays. Time is not
+ * in here: the run provides its own `TestClock` around the simulation
+ * (`Simulation.ts`), so every use case sees only simulated time.
  */
-import { Database, StorageLive } from "@billing/adapters-postgres"
-import { BoletoIssuerSandbox, KycSandbox, MailerSandbox, NfseCitySandbox, ProviderGate, SecretKey } from "@billing/core"
+import { Database } from "@billing/adapters-postgres"
+import { SecretKey } from "@billing/core"
 import { Layer, References } from "effect"
+import { CardBook } from "./CardAcquirer.ts"
+import { issuerCertificate } from "./Certificates.ts"
+import { CityBook } from "./City.ts"
+import { Crash } from "./Crash.ts"
+import { EngineLog } from "./EngineLog.ts"
 import { Faults, type FaultRates } from "./Faults.ts"
 import * as SimIds from "./Ids.ts"
-import { AcquirerSim, PixProviderSim } from "./Providers.ts"
+import { MERCHANT_DOCUMENTS } from "./People.ts"
+import { Psps } from "./Psps.ts"
 import { Receiver } from "./Receiver.ts"
-import { EngineLog } from "./EngineLog.ts"
 
 /**
- * A fixed installation key: it seals the token signing key, which no
- * simulated step uses, and a fixed one keeps the run free of chance.
+ * A fixed installation key: it seals the token signing key, webhook secrets
+ * and issuers' certificates at rest; a fixed one keeps the run free of chance.
  */
 const SIM_SECRET_KEY = "c2ltdWxhdGlvbi1zZWNyZXQta2V5LTMyLWJ5dGVzISE="
 
-/** The providers: sandbox layers, the Pix PSP and the acquirer under the seed's faults; webhooks to the receiver. */
-const ProvidersSim = Layer.mergeAll(
-  PixProviderSim,
-  AcquirerSim,
-  Receiver.transport,
-  BoletoIssuerSandbox,
-  MailerSandbox,
-  KycSandbox,
-  NfseCitySandbox,
-  // Sandbox accounts only: no production provider is configured.
-  ProviderGate.layer([])
-)
+/** 2031-01-06 00:00 in São Paulo (UTC-3, no daylight saving since 2019), a Monday: the first simulated day. */
+export const START = Date.UTC(2031, 0, 6, 3)
 
-/** Every service the use cases and the worker's jobs need, for a run of `seed`. */
+/** The simulated providers' books and the receiver, over the seed's faults and crash points. */
+const outside = () => Layer.mergeAll(Receiver.layer, CardBook.layer, CityBook.layer, Psps.layer(issuerCertificate(MERCHANT_DOCUMENTS[0], START), START))
+
+/** Everything of a run of `seed` but the engine's process and the clock. */
 export const WorldLive = (seed: number, rates?: FaultRates) =>
-  ProvidersSim.pipe(
-    Layer.provideMerge(Receiver.layer),
-    Layer.provideMerge(Layer.mergeAll(StorageLive, SimIds.layer(seed), Faults.layer(seed, rates))),
+  outside().pipe(
+    Layer.provideMerge(Layer.mergeAll(SimIds.layer(seed), SimIds.randomLayer(seed))),
+    Layer.provideMerge(Layer.mergeAll(Crash.layer, Faults.layer(seed, rates))),
     Layer.provideMerge(Database.MigrationsLive),
     Layer.provideMerge(Database.pglite("memory://")),
     Layer.provideMerge(SecretKey.fromText(SIM_SECRET_KEY)),
@@ -47,3 +47,4 @@ export const WorldLive = (seed: number, rates?: FaultRates) =>
     Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn"))
   )
 
+export type WorldServices = Layer.Success<ReturnType<typeof WorldLive>>

@@ -1,8 +1,11 @@
 /**
- * The deterministic simulator (issue 32, first step): its seeded numbers,
- * fixed seeds run for twenty simulated days with every invariant holding,
+ * The deterministic simulator (issue 32): its seeded numbers, fixed seeds
+ * run for twenty simulated days with every invariant holding while the
+ * world misbehaves (a production merchant's two PSPs down, late, silent or
+ * calling twice; its acquirer not answering; its city late or losing
+ * answers; the engine's process dying inside a call and starting again),
  * a seed replayed step for step to the same database, and the checker
- * catching a row corrupted behind the engine's back.
+ * catching rows corrupted behind the engine's back.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -92,6 +95,18 @@ describe("simulated days", () => {
     expect(result.receipts.accepted).toBeGreaterThan(0)
   }, 120_000)
 
+  it("struck with every kind of fault across its seeds, and the engine's process died and came back", async () => {
+    const results = await Promise.all(SEEDS.map(runOf))
+    const struck = (fault: string) => results.reduce((n, r) => n + (r.faults[fault] ?? 0), 0)
+    const kinds = ["pspDown", "pspLostBefore", "pspLostAfter", "callbackDuplicate", "callbackEarly", "callbackLost", "cardUnknown", "cityLate", "cityLost", "receiverOutage", "crash"]
+    expect(kinds.filter((fault) => struck(fault) === 0)).toEqual([])
+    expect(results.reduce((n, r) => n + r.crashes, 0)).toBeGreaterThan(0)
+    // The production merchant's buyers paid at its PSPs, and notes were emitted, reissued or canceled.
+    const steps = results.flatMap((r) => r.steps).join("\n")
+    expect(steps).toMatch(/^pay \S+ at psp-[ab] -> E\w+$/m)
+    expect(steps).toMatch(/nota/)
+  }, 120_000)
+
   it("replays a seed step for step: the same operations, the same database", async () => {
     const first = await runOf(SEEDS[0])
     const again = await run({ seed: SEEDS[0], days: DAYS })
@@ -110,7 +125,7 @@ describe("simulated days", () => {
 describe("the invariants' checker", () => {
   it("refuses an unbalanced ledger line in the database itself, and reports a charge paid without payment and a webhook never delivered", async () => {
     const outcome = await Effect.runPromise(Effect.gen(function*() {
-      const result = yield* withSimulatedTime(simulate({ seed: 7, days: 2 }))
+      const result = yield* simulate({ seed: 7, days: 2 })
       const sql = yield* SqlClient.SqlClient
       const before = yield* checkAll({ final: true })
       // One line of +1.00 alone: its entry cannot sum to zero.
@@ -128,13 +143,19 @@ describe("the invariants' checker", () => {
         UPDATE webhook_deliveries SET status = 'failed' WHERE seq = (SELECT min(seq) FROM webhook_deliveries WHERE status = 'delivered')
         RETURNING webhook_id AS "webhookId", event`
       return { result, unbalanced, unpaid: unpaid!, undelivered: undelivered!, before, after: yield* checkAll({ final: true }) }
-    }).pipe(Effect.provide(WorldLive(7))))
+    }).pipe(withSimulatedTime, Effect.provide(WorldLive(7))))
 
     expect(outcome.result.violations).toEqual([])
     expect(outcome.before).toEqual([])
     expect(outcome.unbalanced).toMatch(/ledger entry len_corrupt does not balance: its lines sum to 100/)
-    expect(outcome.after.map((v) => v.invariant)).toEqual(["paidOnce", "everyEventDelivered"])
+    // The charge set PAID breaks four invariants at once: paid by nothing, expired then paid, paid with no payment.success, paid by no Pix.
+    expect(outcome.after.map((v) => v.invariant)).toEqual(["paidOnce", "everyEventDelivered", "oneEventPerChange", "oneEventPerChange", "pixReceivedBehindCredits"])
     expect(JSON.parse(outcome.after[0]!.detail)).toEqual({ id: outcome.unpaid.id, status: "PAID", payment_type: outcome.unpaid.paymentType, payments: 0, end_to_end_id: null })
     expect(JSON.parse(outcome.after[1]!.detail)).toMatchObject({ event: outcome.undelivered.event, webhook: outcome.undelivered.webhookId, status: "failed" })
+    expect(outcome.after.slice(2, 4).map((v) => JSON.parse(v.detail))).toEqual([
+      { event: "charge.expired", id: outcome.unpaid.id, status: "PAID", events: 1 },
+      { event: "payment.success", id: outcome.unpaid.id, status: "PAID", events: 0 }
+    ])
+    expect(outcome.after[4]!.detail).toBe(`charge ${outcome.unpaid.id} is PAID by no Pix, which no PSP received`)
   }, 60_000)
 })
