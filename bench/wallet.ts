@@ -17,7 +17,7 @@
  *
  * Settings: BENCH_PAYMENTS (20000), BENCH_CONCURRENCY (4), BENCH_LINES (1000000), BENCH_READS (2000).
  */
-import { Billing, type Charge, Transactor } from "@billing/core"
+import { type AccountId, Billing, type Charge, ChargeId, Transactor } from "@billing/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { creditPayments } from "../packages/core/src/ledger/CreditPayments.ts"
@@ -37,13 +37,13 @@ const run = <A>(effect: Effect.Effect<A, unknown, any>) => engine.run(effect)
 const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => run(Effect.flatMap(SqlClient.SqlClient, f))
 
 /** A paid Pix charge of `owner` for `gross` centavos: fee 0.50 + 0.99%, 10% and 5.00 of the net to its two receivers. */
-const paidCharge = (i: number, owner: { id: string; receivers: ReadonlyArray<{ id: string; number: string }> }, gross: number): Charge => {
+const paidCharge = (i: number, owner: { id: AccountId; receivers: ReadonlyArray<{ id: string; number: string }> }, gross: number): Charge => {
   const fees = computeFees(cents(gross), { fixed: cents(50), percentHundredths: 99 })
   const percent = Math.floor(fees.net / 10)
   const fixed = Math.min(500, fees.net - percent)
   const at = new Date()
   return {
-    id: `SANDBOX_cha_bench_${i}`, accountId: owner.id, masterAccountId: owner.id, paymentType: "PIX", status: "PAID",
+    id: ChargeId.make(`SANDBOX_cha_bench_${i}`), accountId: owner.id, masterAccountId: owner.id, paymentType: "PIX", status: "PAID",
     amount: cents(gross), fee: fees.fees.total, feeFixed: fees.fees.fixed, feePercentHundredths: 99, net: fees.net,
     txid: `tx${i}`, emv: null, psp: null, externalTxid: null, description: null, metadata: null, customer: null,
     split: [
@@ -71,7 +71,7 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min
 
 try {
   // Eight merchants with two sub-account receivers each.
-  const owners: Array<{ id: string; receivers: Array<{ id: string; number: string }> }> = []
+  const owners: Array<{ id: AccountId; receivers: Array<{ id: string; number: string }> }> = []
   for (let m = 0; m < 8; m++) {
     const master = await engine.createAccount({ name: `Loja ${m}` })
     const receivers: Array<{ id: string; number: string }> = []

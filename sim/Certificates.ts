@@ -9,10 +9,7 @@
  * on them. Made once per CNPJ and process: a key pair costs tens of
  * milliseconds, and every run of a test file shares them.
  */
-import forge from "node-forge"
-import { issue, keyPair, pkcs12, toPem } from "../packages/providers/test/support/TestCertificates.ts"
-
-const { asn1 } = forge
+import { cnpjAltName, issue, keyPair, pkcs12, toPem } from "../packages/providers/test/support/TestCertificates.ts"
 
 const DAY = 86_400_000
 const PASSPHRASE = "senha-simulada"
@@ -24,17 +21,6 @@ export interface IssuerCertificate {
   readonly certPem: string
   readonly keyPem: string
 }
-
-/** ICP-Brasil's CNPJ otherName (2.16.76.1.3.3) in a subjectAltName, as DOC-ICP-04 writes it. */
-const cnpjAltName = (cnpj: string) =>
-  asn1.toDer(
-    asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
-      asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [
-        asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer("2.16.76.1.3.3").getBytes()),
-        asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [asn1.create(asn1.Class.UNIVERSAL, asn1.Type.PRINTABLESTRING, false, cnpj)])
-      ])
-    ])
-  ).getBytes()
 
 const made = new Map<string, IssuerCertificate>()
 

@@ -10,21 +10,34 @@ import { type DayReport, run, type SimResult } from "./Simulation.ts"
 export interface CliOptions {
   readonly seed: number
   readonly days: number
+  /** A PostgreSQL server's URL (`--database`): the run's database is made there instead of in memory. */
+  readonly database?: string
 }
 
-/** `--seed N --days D` (also `--seed=N`); 1 and 30 when absent. Answers the options, or what is wrong with `argv`. */
+const NUMBERS = ["seed", "days"] as const
+
+/**
+ * `--seed N --days D [--database URL]` (also `--name=value`); seed 1 and
+ * 30 days when absent. Answers the options, or what is wrong with `argv`.
+ */
 export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly error: string } => {
-  const values: Record<string, number> = { seed: 1, days: 30 }
+  const numbers: Record<string, number> = { seed: 1, days: 30 }
+  let database: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined]
     const name = flag.replace(/^--/, "")
-    if (!flag.startsWith("--") || !(name in values)) return { error: `unknown argument ${argv[i]}` }
+    if (!flag.startsWith("--") || !(name === "database" || (NUMBERS as ReadonlyArray<string>).includes(name))) return { error: `unknown argument ${argv[i]}` }
     const text = inline ?? argv[++i]
+    if (name === "database") {
+      if (text === undefined || !/^postgres(ql)?:\/\//.test(text)) return { error: `--database takes a postgres:// URL, not ${text ?? "nothing"}` }
+      database = text
+      continue
+    }
     const n = Number(text)
     if (text === undefined || text === "" || !Number.isSafeInteger(n) || n < 0) return { error: `--${name} takes a whole number, not ${text ?? "nothing"}` }
-    values[name] = n
+    numbers[name] = n
   }
-  return { seed: values.seed!, days: values.days! }
+  return { seed: numbers.seed!, days: numbers.days!, ...(database === undefined ? {} : { database }) }
 }
 
 const dayLine = (r: DayReport) => {
@@ -55,7 +68,7 @@ const knownReport = (result: SimResult): ReadonlyArray<string> =>
 export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const options = parseArgs(argv)
   if ("error" in options) {
-    console.error(`simulate: ${options.error}\nusage: npm run simulate -- [--seed N] [--days D]`)
+    console.error(`simulate: ${options.error}\nusage: npm run simulate -- [--seed N] [--days D] [--database postgres://...]`)
     return 2
   }
   const started = performance.now()

@@ -41,21 +41,28 @@ export const counts = Effect.gen(function*() {
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as unknown as Counts
 })
 
-/** Per table, its rows' count and money, and every charge's and event's id with its status: hashed together. */
+const hash = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16)
+
+/**
+ * Per table, its rows' count and money, and every charge's, note's and
+ * event's identity with its status, each hashed apart (a replay that differs
+ * names the table where), and all of them hashed together.
+ */
 export const digest = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const parts = yield* Effect.all([
-    sql`SELECT status, count(*)::text AS n, sum(amount_cents)::text AS cents FROM charges GROUP BY status ORDER BY status`,
-    sql`SELECT status, count(*)::text AS n, sum(amount_cents)::text AS cents FROM refunds GROUP BY status ORDER BY status`,
-    sql`SELECT status, count(*)::text AS n, sum(total_cents)::text AS cents FROM invoices GROUP BY status ORDER BY status`,
-    sql`SELECT status, count(*)::text AS n FROM subscriptions GROUP BY status ORDER BY status`,
-    sql`SELECT status, count(*)::text AS n FROM billing_cycles GROUP BY status ORDER BY status`,
-    sql`SELECT holder, book, count(*)::text AS n, sum(amount_cents)::text AS cents FROM ledger_lines GROUP BY holder, book ORDER BY holder, book`,
-    sql`SELECT status, count(*)::text AS n FROM webhook_deliveries GROUP BY status ORDER BY status`,
-    sql`SELECT id, status, amount_cents::text AS cents, paid_at, psp, end_to_end_id, emv FROM charges ORDER BY id`,
-    sql`SELECT id, pix_key FROM accounts ORDER BY id`,
-    sql`SELECT id, invoice_id, status, issuer_cnpj, serie, dps_number::text, numero, amount::text FROM notas ORDER BY id`,
-    sql`SELECT id::text, account_id, event, created_at FROM outbox ORDER BY id`
-  ]).pipe(Effect.orDie)
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16)
+  const tables = yield* Effect.all({
+    chargeTotals: sql`SELECT status, count(*)::text AS n, sum(amount_cents)::text AS cents FROM charges GROUP BY status ORDER BY status`,
+    refundTotals: sql`SELECT status, count(*)::text AS n, sum(amount_cents)::text AS cents FROM refunds GROUP BY status ORDER BY status`,
+    invoiceTotals: sql`SELECT status, count(*)::text AS n, sum(total_cents)::text AS cents FROM invoices GROUP BY status ORDER BY status`,
+    subscriptions: sql`SELECT status, count(*)::text AS n FROM subscriptions GROUP BY status ORDER BY status`,
+    cycles: sql`SELECT status, count(*)::text AS n FROM billing_cycles GROUP BY status ORDER BY status`,
+    books: sql`SELECT holder, book, count(*)::text AS n, sum(amount_cents)::text AS cents FROM ledger_lines GROUP BY holder, book ORDER BY holder, book`,
+    deliveries: sql`SELECT status, count(*)::text AS n FROM webhook_deliveries GROUP BY status ORDER BY status`,
+    charges: sql`SELECT id, status, amount_cents::text AS cents, paid_at, psp, end_to_end_id, emv FROM charges ORDER BY id`,
+    pixKeys: sql`SELECT id, pix_key FROM accounts ORDER BY id`,
+    notas: sql`SELECT id, invoice_id, status, issuer_cnpj, serie, dps_number::text, numero, amount::text FROM notas ORDER BY id`,
+    events: sql`SELECT id::text, account_id, event, created_at FROM outbox ORDER BY id`
+  }).pipe(Effect.orDie)
+  const byTable = Object.fromEntries(Object.entries(tables).map(([name, rows]) => [name, hash(rows)]))
+  return { all: hash(Object.values(tables)), byTable }
 })

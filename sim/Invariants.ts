@@ -11,6 +11,8 @@ import { cardBooksAgree, cityBooksAgree } from "./ProviderInvariants.ts"
 import { devolucoesAgree, pixCreditedOnce, pixReceivedBehindCredits, reconciled } from "./PspInvariants.ts"
 import { oneEventPerChange } from "./EventInvariants.ts"
 import { type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
+import { couponsWithinLimits, noBookEverBelowZero, retainedIsBlocked, splitsAddUp } from "./MoneyInvariants.ts"
+import { prorataAsRuled } from "./PlanInvariants.ts"
 import { Receiver } from "./Receiver.ts"
 
 export { type Invariant, paidStatuses } from "./InvariantKit.ts"
@@ -71,11 +73,17 @@ export const knownStatuses: Invariant = {
   check: () => rows((sql) => sql`SELECT id, status FROM charges WHERE status <> ALL (${list(ChargeStatuses)}) ORDER BY id`)
 }
 
-/** Each subscription cycle has at most one invoice and at most one paid charge. */
+/**
+ * Each subscription cycle has at most one invoice of its own and at most one
+ * paid charge; an upgrade's prorata invoice sits on the cycle it was made in
+ * beside it (`PlanInvariants.ts` checks those).
+ */
 export const cyclesBilledOnce: Invariant = {
   name: "cyclesBilledOnce",
   check: () => rows((sql) => sql`
-    SELECT 'invoices' AS what, subscription_id, cycle_number, count(*)::int AS n FROM invoices GROUP BY subscription_id, cycle_number HAVING count(*) > 1
+    SELECT 'invoices' AS what, subscription_id, cycle_number, count(*)::int AS n FROM invoices i
+    WHERE NOT EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id AND l.type = 'PRORATA_UPGRADE')
+    GROUP BY subscription_id, cycle_number HAVING count(*) > 1
     UNION ALL
     SELECT 'paid charges', subscription_id, cycle_number, count(*)::int FROM charges
     WHERE cycle_number IS NOT NULL AND status = ANY (${list(paidStatuses())})
@@ -213,7 +221,12 @@ export const all: ReadonlyArray<Invariant> = [
   devolucoesAgree,
   cardBooksAgree,
   cityBooksAgree,
-  reconciled
+  reconciled,
+  splitsAddUp,
+  noBookEverBelowZero,
+  retainedIsBlocked,
+  couponsWithinLimits,
+  prorataAsRuled
 ]
 
 export interface Violation {

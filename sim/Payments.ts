@@ -37,8 +37,12 @@ interface OpenCharge {
 const payAtPsp = Effect.fn("Payments.payAtPsp")(function*(w: Workload, charge: OpenCharge) {
   const psps = yield* Psps
   const faults = yield* Faults
+  const txid = `BLNG${charge.txid}`
+  // The buyer who paid the moment the PSP registered the charge (`callbackEarly`) pays no more, whatever PSP the charge came to record.
+  const early = psps.books.flatMap((b) => b.pix).find((pix) => pix.txid === txid)
+  if (early !== undefined) return void w.log.lines.push(`pay ${charge.id} -> paid already by ${early.endToEndId} at ${early.psp}`)
   const book = psps.books.find((b) => b.name === charge.psp)
-  const paid = book?.pay(`BLNG${charge.txid}`, Random.pick(w.random, PAYER_BANKS), yield* Clock.currentTimeMillis)
+  const paid = book?.pay(txid, Random.pick(w.random, PAYER_BANKS), yield* Clock.currentTimeMillis)
   if (paid === undefined) return void w.log.lines.push(`pay ${charge.id} at ${charge.psp ?? "no PSP"} -> not payable`)
   w.log.lines.push(`pay ${charge.id} at ${paid.psp} -> ${paid.endToEndId}`)
   if (yield* faults.roll("callbackLost")) return void w.log.lines.push(`  callback of ${paid.endToEndId} lost`)

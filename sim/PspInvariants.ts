@@ -72,7 +72,7 @@ export const pixReceivedBehindCredits: Invariant = {
         const pix = charge.endToEndId === null ? undefined : received.get(charge.endToEndId)
         if (pix === undefined) return [`charge ${charge.id} is ${charge.status} by ${charge.endToEndId ?? "no Pix"}, which no PSP received`]
         if (ourTxid(pix.txid) !== charge.txid || cents(pix.valor) !== Number(charge.amount)) return [`charge ${charge.id} is paid by ${describe(pix)}`]
-        return pix.psp === charge.psp ? [] : [`charge ${charge.id} records ${charge.psp} but was paid at ${pix.psp}, where its refunds must go`]
+        return pix.psp === charge.psp ? [] : [`[known:paid-at-other-psp] charge ${charge.id} records ${charge.psp} but was paid at ${pix.psp}, where its refunds must go`]
       })
     })
 }
@@ -125,6 +125,17 @@ const returnsOnAnotherDay = Effect.fn("PspInvariants.returnsOnAnotherDay")(funct
   return differ
 })
 
+/** The accounts whose ledger lines name each SPI id, and whose refunds each devolução is. */
+const railHolders = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const lines = yield* sql<{ id: string; holder: string }>`
+    SELECT end_to_end_id AS id, holder FROM ledger_lines WHERE end_to_end_id IS NOT NULL AND holder <> 'HOUSE'
+    UNION SELECT return_identification, account_id FROM refunds WHERE return_identification IS NOT NULL`.pipe(Effect.orDie)
+  const holders = new Map<string, Set<string>>()
+  for (const line of lines) holders.set(line.id, (holders.get(line.id) ?? new Set()).add(line.holder))
+  return holders
+})
+
 /** At the end, the engine's reconciliation report of the production accounts shows no difference on any day of the run. */
 export const reconciled: Invariant = {
   name: "reconciled",
@@ -136,6 +147,7 @@ export const reconciled: Invariant = {
       const accounts = yield* sql<{ id: string }>`SELECT id FROM accounts WHERE NOT sandbox ORDER BY id`.pipe(Effect.orDie)
       const last = Brazil.saoPauloDate(yield* Clock.currentTimeMillis)
       const known = yield* returnsOnAnotherDay(psps.books)
+      const holders = yield* railHolders
       const found: Array<string> = []
       for (const { id } of accounts) {
         for (let date = Brazil.saoPauloDate(START); date <= last; date = Brazil.addDays(date, 1)) {
@@ -149,7 +161,11 @@ export const reconciled: Invariant = {
           for (const e of [...report.missingInLedger, ...report.missingInProvider].filter(isKnown)) {
             found.push(`[known:refund-posting-time] ${id} ${date}: devolução ${e.endToEndId} of ${e.amount} is on another day of the ledger than of the PSP's statement`)
           }
-          const [inLedger, atPsps] = [report.missingInLedger.filter((e) => !isKnown(e)), report.missingInProvider.filter((e) => !isKnown(e))]
+          // Another production account's Pix, which the PSP's statement lists for every account of the operator's key.
+          const othersPix = (e: { readonly endToEndId: string }) => [...(holders.get(e.endToEndId) ?? [])].some((holder) => holder !== id)
+          const others = report.missingInLedger.filter((e) => !isKnown(e) && othersPix(e))
+          if (others.length > 0) found.push(`[known:statement-of-every-account] ${id} ${date}: ${others.length} Pix of other accounts listed as missing in its ledger`)
+          const [inLedger, atPsps] = [report.missingInLedger.filter((e) => !isKnown(e) && !othersPix(e)), report.missingInProvider.filter((e) => !isKnown(e))]
           if (inLedger.length > 0 || atPsps.length > 0 || report.differing.length > 0) {
             found.push(`${id} ${date}: missing in ledger ${JSON.stringify(inLedger)}, missing at the PSPs ${JSON.stringify(atPsps)}, differing ${JSON.stringify(report.differing)}`)
           }

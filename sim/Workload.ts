@@ -4,7 +4,7 @@
  * from the seed, and the merchants' webhook registrations and resends.
  * The operations themselves are in `Operations.ts`.
  */
-import { Billing } from "@billing/core"
+import { Billing, WebhookDeliveryId } from "@billing/core"
 import { Effect, Option, Schema } from "effect"
 import * as Random from "./Random.ts"
 import { Receiver } from "./Receiver.ts"
@@ -17,8 +17,22 @@ export interface Merchant {
   readonly document: string
   /** Its recurring prices, one per plan of `PLANS`. */
   readonly prices: Array<string>
+  /** Each plan's dearer price of the same recurrence (`PLANS`' `upgrade`), the other end of a plan change. */
+  readonly upgrades: Array<string>
+  /** Its coupons' codes. */
+  readonly coupons: Array<string>
+  /** Its sub-accounts, the receivers of its splits. */
+  readonly subAccounts: Array<SubAccount>
   /** Its fiscal configurations' ids. */
   readonly configs: Array<string>
+}
+
+/** A seller under a merchant: it receives split parts and withdraws what it has. */
+export interface SubAccount {
+  readonly accountId: string
+  readonly accountNumber: string
+  /** Its CPF, its own Pix key for withdrawals. */
+  readonly document: string
 }
 
 /** What the workload knows between its steps; all of it follows from the seed. */
@@ -31,6 +45,7 @@ export interface Workload {
   buyers: number
   hooks: number
   notes: number
+  coupons: number
 }
 
 export const make = (seed: number, log: StepLog): Workload => ({
@@ -40,14 +55,15 @@ export const make = (seed: number, log: StepLog): Workload => ({
   payDays: new Map(),
   buyers: 0,
   hooks: 0,
-  notes: 0
+  notes: 0,
+  coupons: 0
 })
 
 /** The plans every merchant sells: a few recurrences, and how often buyers pick each. */
 export const PLANS = [
-  { interval: "DAILY", amount: 9.9, weight: 1 },
-  { interval: "WEEKLY", amount: 29.9, weight: 3 },
-  { interval: "MONTHLY", amount: 99.9, weight: 4 }
+  { interval: "DAILY", amount: 9.9, upgrade: 14.9, weight: 1 },
+  { interval: "WEEKLY", amount: 29.9, upgrade: 49.9, weight: 3 },
+  { interval: "MONTHLY", amount: 99.9, upgrade: 179.9, weight: 4 }
 ] as const
 
 /** Events a registration may name; an empty list takes every event but the opt-in ones. */
@@ -78,7 +94,7 @@ export const resendFailed = Effect.fn("Workload.resendFailed")(function*(w: Work
   if (Option.isNone(failed) || failed.value.length === 0) return
   let delivered = 0
   for (const id of failed.value) {
-    const retried = yield* step(w.log, `resend a delivery of ${m.accountId}`, Billing.retryDelivery(id).pipe(as(m)), (r) => r.status)
+    const retried = yield* step(w.log, `resend a delivery of ${m.accountId}`, Billing.retryDelivery(WebhookDeliveryId.make(id)).pipe(as(m)), (r) => r.status)
     if (Option.isSome(retried) && retried.value.status === "delivered") delivered++
   }
   // The deliveries' own ids are the database's random ones: only their counts go in the record.

@@ -1,6 +1,7 @@
 /**
  * The world of one run, everything that outlives the engine's process: a
- * fresh in-memory PGlite (migrated once, on the live clock), ids and Effect's
+ * fresh database (`Store.ts`: in-memory PGlite, or one on a PostgreSQL
+ * server; migrated once, on the live clock), ids and Effect's
  * `Random` the seed decides, the seed's faults and crash points, the
  * simulated production providers' books (two PSPs, the acquirer, the city)
  * and the merchants' webhook receiver. The engine's process runs over it
@@ -21,6 +22,7 @@ import * as SimIds from "./Ids.ts"
 import { MERCHANT_DOCUMENTS } from "./People.ts"
 import { Psps } from "./Psps.ts"
 import { Receiver } from "./Receiver.ts"
+import { storeLayer } from "./Store.ts"
 
 /**
  * A fixed installation key: it seals the token signing key, webhook secrets
@@ -34,13 +36,13 @@ export const START = Date.UTC(2031, 0, 6, 3)
 /** The simulated providers' books and the receiver, over the seed's faults and crash points. */
 const outside = () => Layer.mergeAll(Receiver.layer, CardBook.layer, CityBook.layer, Psps.layer(issuerCertificate(MERCHANT_DOCUMENTS[0], START), START))
 
-/** Everything of a run of `seed` but the engine's process and the clock. */
-export const WorldLive = (seed: number, rates?: FaultRates) =>
+/** Everything of a run of `seed` but the engine's process and the clock; its database on the server at `serverUrl` when given. */
+export const WorldLive = (seed: number, rates?: FaultRates, serverUrl?: string) =>
   outside().pipe(
     Layer.provideMerge(Layer.mergeAll(SimIds.layer(seed), SimIds.randomLayer(seed))),
     Layer.provideMerge(Layer.mergeAll(Crash.layer, Faults.layer(seed, rates))),
     Layer.provideMerge(Database.MigrationsLive),
-    Layer.provideMerge(Database.pglite("memory://")),
+    Layer.provideMerge(storeLayer(seed, serverUrl)),
     Layer.provideMerge(SecretKey.fromText(SIM_SECRET_KEY)),
     // The engine's own log lines are kept, not printed: a run prints only what failed.
     Layer.provideMerge(EngineLog.layer),

@@ -5,7 +5,7 @@
  * (the subscription, an item changed or added, a cycle) and with nothing
  * else; on both databases the engine runs on.
  */
-import { Subscriptions, Transactor } from "@billing/core"
+import { SubscriptionId, Subscriptions, Transactor } from "@billing/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -13,7 +13,7 @@ import { databaseKinds, startEngine, type TestEngine } from "./support/Engine.ts
 
 describe.each(databaseKinds)("billable versions on %s", (kind) => {
   let engine: TestEngine
-  let subscriptionId: string
+  let subscriptionId: SubscriptionId
   const sql = (f: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) => engine.run(Effect.flatMap(SqlClient.SqlClient, f))
   const readVersion = async () => {
     const [read] = await engine.run(Effect.flatMap(Subscriptions, (s) => s.findBillable([subscriptionId])))
@@ -39,7 +39,7 @@ describe.each(databaseKinds)("billable versions on %s", (kind) => {
       customer: { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" },
       items: [{ priceId: product.prices[0].priceId }]
     })
-    subscriptionId = bought.subscriptionId
+    subscriptionId = SubscriptionId.make(bought.subscriptionId)
   })
   afterAll(() => engine?.dispose())
 

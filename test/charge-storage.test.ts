@@ -5,7 +5,7 @@
  * the spec's list, a split part naming no account, a transition not in the
  * table.
  */
-import { type Charge, Charges, ChargeTransitions, cents } from "@billing/core"
+import { type Charge, ChargeId, Charges, ChargeTransitions, cents } from "@billing/core"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -16,7 +16,7 @@ type Account = Awaited<ReturnType<TestEngine["createAccount"]>>
 const at = new Date(Date.UTC(2026, 10, 22, 15, 30, 0, 123))
 
 const fullCharge = (id: string, owner: Account, receiver: Account): Charge => ({
-  id,
+  id: ChargeId.make(id),
   accountId: owner.accountId,
   masterAccountId: owner.accountId,
   paymentType: "BOLETO",
@@ -123,7 +123,7 @@ describe("charges in PostgreSQL", () => {
   })
 
   it("applies a transition only from its own statuses: an archived charge cannot be paid or expired", async () => {
-    const id = "cha_transitions"
+    const id = ChargeId.make("cha_transitions")
     await withCharges((charges) => charges.insert({ ...fullCharge(id, owner, receiver), split: null, externalId: null }))
     const moved = (trigger: keyof typeof ChargeTransitions) =>
       withCharges((charges) => charges.transition(id, ChargeTransitions[trigger], {}, at)).then((o) => Option.map(o, (c) => c.status))

@@ -368,6 +368,36 @@ describe("production cards through Mercado Pago", () => {
     expect(fake.paymentsOf(chargeId!).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
   })
 
+  it("keeps a renewal still waiting for Mercado Pago out of the subscription's cancel: the payment it captured is recorded, paid and refundable", async () => {
+    const { account, call } = await merchant()
+    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 59.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    const buyer = { ...customer, email: "assinante.cancela@example.com" }
+    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
+    expect(bought.body, JSON.stringify(bought.body)).toMatchObject({ status: "paid", subscriptionId: expect.any(String) })
+    const { subscriptionId } = bought.body
+    const renewal = async () =>
+      (await sql<{ due: string; chargeId: string }>(`SELECT to_char(due_date, 'YYYY-MM-DD') AS due, charge_id AS "chargeId" FROM billing_cycles
+        WHERE subscription_id = '${subscriptionId}' AND cycle_number = 2`))[0]!
+    // The renewal's authorization and its one retry, each done by Mercado Pago and cut before the answer.
+    fake.force("payments", { kind: "drop" }, { kind: "drop" })
+    await runJobsOn(account.accountId, (await renewal()).due)
+    const { chargeId } = await renewal()
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PROCESSING")
+    // The merchant cancels the subscription meanwhile: the charge the card may have paid is not canceled.
+    const canceled = await call("DELETE", `/v1/subscriptions/${subscriptionId}`)
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200)
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PROCESSING")
+    // A lease on, the card job looks it up: Mercado Pago captured it, so it is paid once, with its credit, and can be refunded.
+    await sql(`UPDATE charges SET updated_at = now() - interval '2 minutes' WHERE id = '${chargeId}'`)
+    expect(await engine.run(Billing.resolveCardOutcomes(100, { accountId: account.accountId }))).toBe(1)
+    expect((await call("GET", `/v1/charges/${chargeId}`)).body.status).toBe("PAID")
+    const credits = await sql<{ n: string }>(`SELECT count(*) AS n FROM ledger_entries WHERE kind = 'PAYMENT' AND reference_id = '${chargeId}'`)
+    expect(Number(credits[0]!.n)).toBe(1)
+    const refund = await call("POST", "/v1/wallet/refunds", { chargeId })
+    expect(refund.body, JSON.stringify(refund.body)).toMatchObject({ status: "CONFIRMED" })
+    expect(fake.paymentsOf(chargeId).map((p) => p.status)).toEqual(["refunded"])
+  })
+
   it("keeps the card number and CVV out of every row of every table and out of every log line", async () => {
     // One more production charge by a tokenized card, so payment methods have a row too.
     const { call } = await merchant()

@@ -13,6 +13,8 @@
 import { verifyWebhookSignature } from "@billing/core"
 import { callbackSecret, pollReceivedPix, type ProvidersConfig } from "@billing/providers"
 import { deliveryPass, drain, workerJob } from "@billing/worker"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { parsePix } from "pix-utils"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakePsp, startFakePsp } from "../packages/providers/test/support/FakePsp.ts"
@@ -41,6 +43,7 @@ describe("production Pix through a PSP", () => {
     await second?.close()
   })
 
+  const sql = <A extends object>(query: string) => engine.run(Effect.flatMap(SqlClient.SqlClient, (s) => s.unsafe<A>(query)))
   const merchant = async () => {
     const production = await engine.createAccount({ sandbox: false })
     const headers = { authorization: `Bearer ${await engine.token(production)}`, "content-type": "application/json" }
@@ -105,6 +108,25 @@ describe("production Pix through a PSP", () => {
     expect((await engine.run(pollReceivedPix())).outcomes).toMatchObject({ confirmed: 0, duplicate: received })
   })
 
+  it("reconciles each production account with its own part of the PSPs' statements, which list every merchant's Pix", async () => {
+    const [first, other] = [await merchant(), await merchant()]
+    const payCharge = async (call: typeof first, amount: number) => {
+      const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount }) })).json()
+      const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+      return fake.pay(`BLNG${detail.pix.txid}`)
+    }
+    await payCharge(first, 3.21)
+    await payCharge(other, 4.32)
+    // A Pix to the operator's key that paid no charge: nobody's in particular.
+    fake.receive("9.99", new Date())
+    await engine.run(pollReceivedPix())
+    const report = await (await first("/v1/wallet/reconciliation")).json()
+    expect(report).toMatchObject({ reconciled: true, matched: 1, missingInLedger: [], missingInProvider: [], differing: [] })
+    expect(report.provider).toEqual({ count: 1, credits: 3.21, debits: 0 })
+    expect(report.ledger).toEqual({ count: 1, credits: 3.21, debits: 0 })
+    expect((await (await other("/v1/wallet/reconciliation")).json())).toMatchObject({ reconciled: true, matched: 1, provider: { count: 1, credits: 4.32 } })
+  })
+
   it("takes a charge to the second PSP while the first is down, and refunds it there", async () => {
     const call = await merchant()
     const down = { kind: "status", status: 503 } as const
@@ -126,5 +148,28 @@ describe("production Pix through a PSP", () => {
     expect(done.status).toBe("CONFIRMED")
     expect(fake.violations).toEqual([])
     expect(second.violations).toEqual([])
+  })
+
+  it("posts a devolução settled before its answer came at the PSP's settlement instant, the day the PSP's statement lists it", async () => {
+    const call = await merchant()
+    const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount: 30 }) })).json()
+    const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+    const endToEndId = fake.pay(`BLNG${detail.pix.txid}`)
+    await engine.run(pollReceivedPix())
+    // The PSP takes the devolução and answers it only later: still processing when the worker first asks.
+    fake.outcomes.devolucoes.push("EM_PROCESSAMENTO")
+    const refund = await (await call("/v1/wallet/refunds", { method: "POST", body: JSON.stringify({ endToEndId, amount: 10, reason: "CUSTOMER_REQUEST" }) })).json()
+    await engine.run(drain(workerJob("refunds")))
+    const devolucao = fake.book.pix.find((pix) => pix.endToEndId === endToEndId)!.devolucoes[0]!
+    expect(devolucao.status).toBe("EM_PROCESSAMENTO")
+    // Settled by the SPI three minutes ago; the worker hears of it now.
+    const settledAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 180_000)
+    devolucao.status = "DEVOLVIDO"
+    devolucao.liquidacao = settledAt.toISOString()
+    await sql(`UPDATE refunds SET claimed_until = now() - interval '1 second' WHERE id = '${refund.refundId}'`)
+    await engine.run(drain(workerJob("refunds")))
+    expect((await (await call(`/v1/wallet/refunds?refundId=${refund.refundId}`)).json()).status).toBe("CONFIRMED")
+    const [entry] = await sql<{ at: Date }>(`SELECT created_at AS at FROM ledger_entries WHERE kind = 'REFUND_SETTLED' AND reference_id = '${refund.refundId}'`)
+    expect(entry!.at.toISOString()).toBe(settledAt.toISOString())
   })
 })

@@ -7,7 +7,7 @@
  * longer open are answered as such and change nothing.
  */
 import { BillingLive } from "@billing/cli"
-import { Billing, cents, type PixPayer } from "@billing/core"
+import { Billing, cents, ChargeId, type PixPayer } from "@billing/core"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshPostgresDatabase } from "./support/Engine.ts"
@@ -24,7 +24,7 @@ describe("Pix received from a PSP", () => {
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
   const asMerchant = <A, E>(effect: Effect.Effect<A, E, any>) => run(effect.pipe(Billing.asAccount(accountId)))
   const charge = (amount: number) => asMerchant(Billing.createPixCharge({ amount: cents(amount) }))
-  const detail = async (chargeId: string) => (await asMerchant(Billing.getCharge(chargeId, "detail"))).body as any
+  const detail = async (chargeId: string) => (await asMerchant(Billing.getCharge(ChargeId.make(chargeId), "detail"))).body as any
   const txidOf = async (chargeId: string): Promise<string> => (await detail(chargeId)).pix.txid
   const total = async () => ((await asMerchant(Billing.walletBalance({}))) as { totalBalance: number }).totalBalance
   const pix = (txid: string, n: number, amount: number): Billing.ReceivedPix =>

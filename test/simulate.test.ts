@@ -4,9 +4,13 @@
  * world misbehaves (a production merchant's two PSPs down, late, silent or
  * calling twice; its acquirer not answering; its city late or losing
  * answers; the engine's process dying inside a call and starting again),
- * a seed replayed step for step to the same database, and the checker
- * catching rows corrupted behind the engine's back.
+ * the wider workload (plan changes, coupons, splits to sub-accounts,
+ * withdrawals and transfers within and beyond the balance, MED and
+ * disputes) happening across the seeds, a seed replayed step for step to
+ * the same database, and the checker catching rows corrupted behind the
+ * engine's back.
  */
+import { Database } from "@billing/adapters-postgres"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import fc from "fast-check"
@@ -21,6 +25,10 @@ import { WorldLive } from "../sim/World.ts"
 
 const SEEDS = [1, 2, 3] as const
 const DAYS = 20
+/** A seed whose first four days have a paid charge split by a fixed part, an upgrade charged by prorata and a coupon with no limit. */
+const CORRUPTED = 2
+/** A seed whose first two days leave a production Pix charge expired, with no split. */
+const EXPIRED = 4
 
 /** The messages of an error and of its causes, the database's own last. */
 const messages = (error: unknown): string => {
@@ -73,12 +81,14 @@ describe("the simulator's random numbers", () => {
 })
 
 describe("npm run simulate's arguments", () => {
-  it("takes --seed and --days (also as --name=value), 1 and 30 by default, and names what it refuses", () => {
+  it("takes --seed, --days (also as --name=value; 1 and 30 by default) and --database, and names what it refuses", () => {
     expect(parseArgs([])).toEqual({ seed: 1, days: 30 })
     expect(parseArgs(["--seed", "42", "--days=7"])).toEqual({ seed: 42, days: 7 })
     expect(parseArgs(["--days", "-1"])).toEqual({ error: "--days takes a whole number, not -1" })
     expect(parseArgs(["--seed"])).toEqual({ error: "--seed takes a whole number, not nothing" })
     expect(parseArgs(["--speed", "3"])).toEqual({ error: "unknown argument --speed" })
+    expect(parseArgs(["--database", "postgres://127.0.0.1/test", "--seed=3"])).toStrictEqual({ seed: 3, days: 30, database: "postgres://127.0.0.1/test" })
+    expect(parseArgs(["--database", "/tmp/db"])).toEqual({ error: "--database takes a postgres:// URL, not /tmp/db" })
   })
 })
 
@@ -107,13 +117,48 @@ describe("simulated days", () => {
     expect(steps).toMatch(/nota/)
   }, 120_000)
 
+  it("ran the wider workload across its seeds: plan changes, coupons, splits to sub-accounts, withdrawals and transfers, MED and disputes", async () => {
+    const steps = (await Promise.all(SEEDS.map(runOf))).flatMap((r) => r.steps)
+    const text = steps.join("\n")
+    // Up charges a prorata at once; down waits for the next cycle and charges nothing.
+    expect(text).toMatch(/^plan up \S+ \S+ -> \S+ -> UPGRADE prorata=[1-9]\d* (paid|pending) \S*cha_\w+ effective=-$/m)
+    expect(text).toMatch(/^plan down \S+ \S+ -> \S+ -> DOWNGRADE prorata=- - - effective=\d{4}-\d{2}-\d{2}$/m)
+    expect(text).toMatch(/^coupon SIM\d+C\d+ PERCENTAGE \d+ .* -> \S*coup_\w+$/m)
+    expect(text).toMatch(/^coupon SIM\d+C\d+ FIXED \d+ .* -> \S*coup_\w+$/m)
+    expect(text).toMatch(/^(checkout|subscribe) .* coupon=SIM\d+C\d+.* -> (paid|pending) \S*cha_/m)
+    expect(text).toMatch(/^open sub-account \d of \S+ -> \S*acc_\w+ \d+$/m)
+    expect(text).toMatch(/^pix \d+ of \S+ split=\d+:\d+(\.\d+)?%? -> \S*cha_\w+$/m)
+    expect(text).toMatch(/^withdraw \d+ of \S+ \(available \d+, within\) to \d+ -> SANDBOX_wdr_\w+ PROCESSING$/m)
+    expect(text).toMatch(/^transfer \d+ of \S+ \(available \d+, within\) to \d+ -> SANDBOX_trf_\w+ PROCESSING$/m)
+    expect(text).toMatch(/^open med (all|\d+) of \S+ -> SANDBOX_med_\w+ OPEN$/m)
+    expect(text).toMatch(/^open dispute (all|\d+) of \S+ -> SANDBOX_dis_\w+ OPEN$/m)
+    expect(text).toMatch(/^(release|return) med \S+ -> (RELEASED|RETURNED) /m)
+    expect(text).toMatch(/^(win|lose) dispute \S+ -> (WON|LOST) /m)
+    // Beyond the balance, nothing ever goes out: refused, or the process died before it answered.
+    const beyond = steps.filter((line) => /^(withdraw|transfer) .*, beyond\)/.test(line))
+    expect(beyond.length).toBeGreaterThan(0)
+    expect(beyond.filter((line) => !/ -> (!INSUFFICIENT_BALANCE|~crash at .*)$/.test(line))).toEqual([])
+  }, 120_000)
+
   it("replays a seed step for step: the same operations, the same database", async () => {
     const first = await runOf(SEEDS[0])
     const again = await run({ seed: SEEDS[0], days: DAYS })
     expect(again.steps).toEqual(first.steps)
+    expect(again.digestByTable).toEqual(first.digestByTable)
     expect(again.digest).toBe(first.digest)
     // And another seed is another run.
     expect((await runOf(SEEDS[1])).digest).not.toBe(first.digest)
+  }, 120_000)
+
+  it("leaves the same database on the PostgreSQL server as in memory, the run's own database dropped after", async () => {
+    const server = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+    const [inMemory, onServer] = [await run({ seed: 5, days: 6 }), await run({ seed: 5, days: 6, database: server })]
+    expect(onServer.violations).toEqual([])
+    expect(onServer.steps).toEqual(inMemory.steps)
+    expect(onServer.digestByTable).toEqual(inMemory.digestByTable)
+    const left = await Effect.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: string }>`SELECT count(*)::text AS n FROM pg_database WHERE datname LIKE ${`sim_5_${process.pid}`}`)
+      .pipe(Effect.provide(Database.postgres(server, { maxConnections: 1 }))))
+    expect(left).toEqual([{ n: "0" }])
   }, 120_000)
 
   it("has seeds whose receiver failed deliveries that were made good by the end", async () => {
@@ -123,9 +168,45 @@ describe("simulated days", () => {
 })
 
 describe("the invariants' checker", () => {
+  it("reports a split part its receiver was not credited, an upgrade charged off its prorata and a coupon counting a redemption it never had", async () => {
+    const outcome = await Effect.runPromise(Effect.gen(function*() {
+      const result = yield* simulate({ seed: CORRUPTED, days: 4 })
+      const sql = yield* SqlClient.SqlClient
+      const before = yield* checkAll({ final: true })
+      // A fixed part of a paid charge one centavo more than its rule and than what its receiver was credited.
+      const [part] = yield* sql<{ chargeId: string; position: number; value: string }>`
+        SELECT s.charge_id AS "chargeId", s.position, s.value::text AS value FROM charge_splits s JOIN charges c ON c.id = s.charge_id
+        WHERE c.status = 'PAID' AND s.type = 'fixed' ORDER BY 1, 2 LIMIT 1`
+      yield* sql`UPDATE charge_splits SET amount_cents = amount_cents + 1 WHERE charge_id = ${part!.chargeId} AND position = ${part!.position}`
+      // An upgrade's prorata charge 1.00 dearer than the prorata (and its invoice).
+      const [upgrade] = yield* sql<{ subscriptionId: string; chargeId: string; prorata: string }>`
+        SELECT subscription_id AS "subscriptionId", body::jsonb ->> 'chargeId' AS "chargeId", body::jsonb ->> 'prorataAmount' AS prorata FROM subscription_changes
+        WHERE kind = 'PLAN' AND body::jsonb ->> 'type' = 'UPGRADE' AND body::jsonb ->> 'chargeId' IS NOT NULL ORDER BY 1 LIMIT 1`
+      yield* sql`UPDATE charges SET amount_cents = amount_cents + 100, net_cents = net_cents + 100 WHERE id = ${upgrade!.chargeId}`
+      // A coupon counting one redemption more than it has.
+      const [coupon] = yield* sql<{ id: string; counted: number }>`
+        UPDATE coupons SET current_redemptions = current_redemptions + 1 WHERE id = (SELECT min(id) FROM coupons WHERE max_redemptions IS NULL)
+        RETURNING id, current_redemptions AS counted`
+      return { result, before, part: part!, upgrade: upgrade!, coupon: coupon!, after: yield* checkAll({ final: true }) }
+    }).pipe(withSimulatedTime, Effect.provide(WorldLive(CORRUPTED))))
+
+    expect(outcome.result.violations).toEqual([])
+    expect(outcome.before).toEqual([])
+    const of = (name: string) => outcome.after.filter((v) => v.invariant === name).map((v) => v.detail)
+    const value = Number(outcome.part.value)
+    expect(of("splitsAddUp").map((d) => JSON.parse(d))).toEqual([
+      expect.objectContaining({ id: outcome.part.chargeId, parts: String(value + 1), credited: String(value), ruled: false })
+    ])
+    const prorata = Number(outcome.upgrade.prorata)
+    expect(of("prorataAsRuled")).toEqual([`${outcome.upgrade.subscriptionId} UPGRADE: charged ${prorata + 100} on an invoice of ${prorata} for a prorata of ${prorata}`])
+    expect(of("couponsWithinLimits").map((d) => JSON.parse(d))).toEqual([
+      { what: "count", id: outcome.coupon.id, counted: String(outcome.coupon.counted), redemptions: String(outcome.coupon.counted - 1), max: null }
+    ])
+  }, 60_000)
+
   it("refuses an unbalanced ledger line in the database itself, and reports a charge paid without payment and a webhook never delivered", async () => {
     const outcome = await Effect.runPromise(Effect.gen(function*() {
-      const result = yield* simulate({ seed: 7, days: 2 })
+      const result = yield* simulate({ seed: EXPIRED, days: 2 })
       const sql = yield* SqlClient.SqlClient
       const before = yield* checkAll({ final: true })
       // One line of +1.00 alone: its entry cannot sum to zero.
@@ -135,15 +216,18 @@ describe("the invariants' checker", () => {
         yield* sql`INSERT INTO ledger_lines (id, entry_id, holder, book, amount_cents, category, title, created_at)
           VALUES ('lin_corrupt', 'len_corrupt', 'HOUSE', 'CLEARING', 100, 'PAYMENT', 'corrupt', now())`
       })).pipe(Effect.flip, Effect.map(messages))
-      // A charge never paid, set PAID behind the engine's back; a delivered webhook set failed.
+      // A production Pix charge never paid (expired, split to no one), set PAID behind the engine's back; a delivered webhook set failed.
       const [unpaid] = yield* sql<{ id: string; paymentType: string }>`
-        SELECT id, payment_type AS "paymentType" FROM charges WHERE status <> ALL (${paidStatuses() as Array<string>}) ORDER BY id LIMIT 1`
+        SELECT c.id, c.payment_type AS "paymentType" FROM charges c JOIN accounts a ON a.id = c.account_id
+        WHERE c.status = 'EXPIRED' AND c.status <> ALL (${paidStatuses() as Array<string>}) AND c.payment_type = 'PIX' AND NOT a.sandbox
+          AND NOT EXISTS (SELECT 1 FROM charge_splits s WHERE s.charge_id = c.id)
+        ORDER BY c.id LIMIT 1`
       yield* sql`UPDATE charges SET status = 'PAID' WHERE id = ${unpaid!.id}`
       const [undelivered] = yield* sql<{ webhookId: string; event: string }>`
         UPDATE webhook_deliveries SET status = 'failed' WHERE seq = (SELECT min(seq) FROM webhook_deliveries WHERE status = 'delivered')
         RETURNING webhook_id AS "webhookId", event`
       return { result, unbalanced, unpaid: unpaid!, undelivered: undelivered!, before, after: yield* checkAll({ final: true }) }
-    }).pipe(withSimulatedTime, Effect.provide(WorldLive(7))))
+    }).pipe(withSimulatedTime, Effect.provide(WorldLive(EXPIRED))))
 
     expect(outcome.result.violations).toEqual([])
     expect(outcome.before).toEqual([])

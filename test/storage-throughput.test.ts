@@ -4,7 +4,7 @@
  * not), and reference data (accounts, fee schedules) is read through a
  * 30-second cache that transactions bypass.
  */
-import { type Charge, Charges, Accounts, cents, FeeSchedules, Transactor } from "@billing/core"
+import { AccountId, type Charge, ChargeId, Charges, Accounts, cents, FeeSchedules, Transactor } from "@billing/core"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -13,10 +13,10 @@ import { startEngine, type TestEngine } from "./support/Engine.ts"
 
 type Account = Awaited<ReturnType<TestEngine["createAccount"]>>
 
-const pixCharge = (id: string, accountId: string): Charge => {
+const pixCharge = (id: string, accountId: AccountId): Charge => {
   const at = new Date()
   return {
-    id,
+    id: ChargeId.make(id),
     accountId,
     masterAccountId: accountId,
     paymentType: "PIX",
@@ -116,10 +116,10 @@ describe("storage on postgres: group commit and reference cache", () => {
     const found = await engine.run(Effect.gen(function*() {
       const accounts = yield* Accounts
       const sql = yield* SqlClient.SqlClient
-      const before = yield* accounts.findById("acc_not_yet")
+      const before = yield* accounts.findById(AccountId.make("acc_not_yet"))
       const [row] = yield* sql<Record<string, unknown>>`SELECT * FROM accounts WHERE id = ${account.accountId}`
       yield* sql`INSERT INTO accounts ${sql.insert({ ...row!, id: "acc_not_yet", number: "999999001" })}`
-      const after = yield* accounts.findById("acc_not_yet")
+      const after = yield* accounts.findById(AccountId.make("acc_not_yet"))
       return { before: Option.isSome(before), after: Option.isSome(after) }
     }))
     expect(found).toEqual({ before: false, after: true })

@@ -3,7 +3,7 @@
  * failure recording, manual retry, test deliveries and concurrent workers,
  * through real HTTP on PostgreSQL (and the management routes on PGlite).
  */
-import { Billing, type EventName, Outbox, Transactor, verifyWebhookSignature, WebhookDeliveries, Webhooks } from "@billing/core"
+import { Billing, type EventName, Outbox, Transactor, verifyWebhookSignature, WebhookDeliveries, WebhookDeliveryId, WebhookId, Webhooks } from "@billing/core"
 import { SqlClient } from "effect/sql"
 import { deliveryPass } from "@billing/worker"
 import { Effect } from "effect"
@@ -278,7 +278,7 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       await emit(engine, account.accountId, "subscription.expired", { subscriptionId: "sub_handed_back" })
       await engine.run(Billing.fanOut(100))
       const lease = (now: number) => leaseFor(hook.webhookId, now)
-      const release = (leases: ReadonlyArray<{ id: string; leaseUntil: Date }>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.release(leases)))
+      const release = (leases: ReadonlyArray<{ id: WebhookDeliveryId; leaseUntil: Date }>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.release(leases)))
       const mine = async () => (await deliveries()).find((d) => d.webhookId === hook.webhookId)!
 
       const first = await lease(Date.now())
@@ -308,9 +308,9 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
     await emit(engine, account.accountId, "subscription.expired", { subscriptionId: "sub_late_outcome" })
     await engine.run(Billing.fanOut(100))
     const leaseAt = async (now: number) => (await leaseFor(hook.webhookId, now))[0]!
-    const outcome = (id: string, lease: Date | null) => ({
+    const outcome = (id: WebhookDeliveryId, lease: Date | null) => ({
       id,
-      webhookId: hook.webhookId,
+      webhookId: WebhookId.make(hook.webhookId),
       event: "subscription.expired",
       status: "delivered" as const,
       responseStatusCode: 200,
@@ -319,7 +319,7 @@ describe.each(databaseKinds)("webhook delivery on %s", (kind) => {
       lease
     })
     const record = (o: ReturnType<typeof outcome>) => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.completeMany([o])))
-    const counters = () => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.counters(hook.webhookId)))
+    const counters = () => engine.run(Effect.flatMap(WebhookDeliveries, (d) => d.counters(WebhookId.make(hook.webhookId))))
 
     // A worker leases it and is slow to record; its lease runs out and another worker leases it.
     // A second later: a lease is named by its end, and two taken in the same millisecond would be one.
@@ -406,7 +406,7 @@ describe("concurrent workers on postgres", () => {
         const webhooks = yield* Webhooks
         yield* transactor.withTransaction(Effect.gen(function*() {
           yield* webhooks.insert({
-            id: "uwh_race",
+            id: WebhookId.make("uwh_race"),
             accountId,
             url: receiver.url,
             events: [],

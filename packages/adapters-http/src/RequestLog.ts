@@ -20,7 +20,7 @@
  * span's trace id (`Logging.ts` of the CLI), and the span the request id and
  * the account.
  */
-import { Ids } from "@billing/core"
+import { Ids, RequestIds } from "@billing/core"
 import { Clock, Context, Effect, Exit } from "effect"
 import { HttpEffect, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { recordRequest, UNMATCHED_ROUTE } from "./Metrics.ts"
@@ -100,7 +100,7 @@ export const requestLog = Effect.fnUntraced(
   function*<E, R>(httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) {
     const request = yield* HttpServerRequest.HttpServerRequest
     const started = yield* Clock.currentTimeNanos
-    const requestId = saneRequestId(request.headers[REQUEST_ID_HEADER]) ?? (yield* (yield* Ids).make("req"))
+    const requestId = saneRequestId(request.headers[REQUEST_ID_HEADER]) ?? (yield* (yield* Ids).make(RequestIds))
     yield* HttpEffect.appendPreResponseHandler((_, response) =>
       Effect.succeed(HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId))
     )

@@ -5,6 +5,7 @@
  * the condition after the first commits and finds nothing to change.
  */
 import {
+  AccountId,
   Charge,
   ChargeAddress,
   ChargeBoleto,
@@ -16,7 +17,8 @@ import {
   ChargeSplitPart,
   ChargeTransitions,
   NotificationKind,
-  PixPayer
+  PixPayer,
+  SubscriptionId
 } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
@@ -51,7 +53,8 @@ const ChargeRow = Schema.Struct({
 const decodeCharges = decodeRows(ChargeRow)
 const decodeTotals = decodeRows(Schema.Struct({ total: CentsColumn }))
 const decodeIds = decodeRows(Schema.Struct({ id: ChargeId }))
-const decodeAddresses = decodeRows(Schema.Struct({ id: Schema.String, address: Schema.fromJsonString(ChargeAddress) }))
+const decodeAccountIds = decodeRows(Schema.Struct({ id: AccountId }))
+const decodeAddresses = decodeRows(Schema.Struct({ id: SubscriptionId, address: Schema.fromJsonString(ChargeAddress) }))
 
 /** What every statement of the storage needs: the client and the charge's select list. */
 interface ChargeTable {
@@ -186,17 +189,27 @@ const list = ({ sql, columns }: ChargeTable): Charges["Service"]["list"] => (sco
     return { items: yield* decodeCharges(rows), total: Number(count?.n ?? 0) }
   })
 
-const billingAddresses = ({ sql }: ChargeTable) => (ids: ReadonlyArray<string>) =>
-  ids.length === 0 ? Effect.succeed(new Map<string, ChargeAddress>()) : orDie(sql<{ id: string; address: string }>`
+const billingAddresses = ({ sql }: ChargeTable) => (ids: ReadonlyArray<SubscriptionId>) =>
+  ids.length === 0 ? Effect.succeed(new Map<SubscriptionId, ChargeAddress>()) : orDie(sql`
     SELECT DISTINCT ON (subscription_id) subscription_id AS id, address FROM charges
     WHERE subscription_id IN ${sql.in([...ids])} AND address IS NOT NULL ORDER BY subscription_id, created_at, id`).pipe(
     Effect.flatMap(decodeAddresses),
     Effect.map((rows) => new Map(rows.map((row) => [row.id, row.address])))
   )
 
+/** The statuses an acquirer's answer moves a card charge from: one still waiting for it. */
+const unanswered = ChargeTransitions.cardApproved
+
+/**
+ * Cancels the subscription's open charges but a card charge still waiting
+ * for its acquirer: the card may have been charged, so the card jobs record
+ * its answer (an approval stays paid, and refundable) rather than a cancel
+ * hiding a captured payment.
+ */
 const cancelOpenOfSubscription = ({ sql, columns }: ChargeTable) => (subscriptionId: string, at: Date) =>
   orDie(sql`UPDATE charges SET status = ${ChargeTransitions.canceled.to}, canceled_at = ${at}, updated_at = ${at}
     WHERE subscription_id = ${subscriptionId} AND status IN ${sql.in([...ChargeTransitions.canceled.from])}
+      AND NOT (payment_type = 'CREDIT_CARD' AND status IN ${sql.in([...unanswered.from])})
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
 
 /** What the customer paid: its charges that are paid (a confirmed payment's status). */
@@ -262,8 +275,9 @@ const dueBankBoletos = ({ sql, columns }: ChargeTable): Charges["Service"]["dueB
     SELECT due.* FROM due JOIN claimed ON claimed.id = due.id`).pipe(Effect.flatMap(decodeCharges))
 
 const accountsWithOpenBankBoletos = ({ sql }: ChargeTable) => (limit: number) =>
-  orDie(sql<{ id: string }>`SELECT DISTINCT account_id AS id FROM charges
+  orDie(sql`SELECT DISTINCT account_id AS id FROM charges
     WHERE status IN ${sql.in([...expired.from])} AND ${bankBoleto(sql)} ORDER BY account_id LIMIT ${limit}`).pipe(
+    Effect.flatMap(decodeAccountIds),
     Effect.map((rows) => rows.map((row) => row.id))
   )
 
@@ -287,9 +301,6 @@ const nextExpiry = ({ sql }: ChargeTable) => (accountId: string, after: Date) =>
     WHERE account_id = ${accountId} AND status IN ${sql.in([...expired.from])} AND expires_at >= ${after}`).pipe(
     Effect.map((rows) => Option.fromNullishOr(rows[0]?.at ?? null))
   )
-
-/** The statuses an acquirer's answer moves a card charge from: one still waiting for it. */
-const unanswered = ChargeTransitions.cardApproved
 
 /**
  * The due rows are taken once, locked and skipped by other claimers, and
@@ -334,6 +345,9 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
     findForDocument: (id) => orDie(sql`SELECT ${columns} FROM charges WHERE id = ${id}`).pipe(Effect.flatMap(decodeOne)),
     find: (scope, id) => orDie(sql`SELECT ${columns} FROM charges WHERE id = ${id} AND ${scoped(sql, scope)}`).pipe(Effect.flatMap(decodeOne)),
     lockOwn: lockOwn(table),
+    pixTxidsOf: (accountId, txids) =>
+      txids.length === 0 ? Effect.succeed([]) : orDie(sql<{ txid: string }>`SELECT txid FROM charges
+        WHERE txid IN ${sql.in([...txids])} AND payment_type = 'PIX' AND account_id = ${accountId}`).pipe(Effect.map((rows) => rows.map((row) => row.txid))),
     lockByPixTxid: (txid) =>
       orDie(sql`SELECT ${columns} FROM charges WHERE txid = ${txid} AND payment_type = 'PIX' FOR UPDATE`).pipe(Effect.flatMap(decodeOne)),
     lockBoletoByTxid: boletoByTxid(table, true),

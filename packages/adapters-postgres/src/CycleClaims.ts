@@ -6,19 +6,24 @@
  * each job walks its partial index in.
  */
 import {
+  AccountId,
   type BillingJobClaim,
   BillingJobClaims,
   type BillingJobName,
   type ClaimClock,
   type CycleDay,
-  type CycleRef,
   OPEN_SUBSCRIPTION_STATUSES,
   type RunScope,
+  SubscriptionId,
   type Subscriptions
 } from "@billing/core"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
+import { decodeRows, Int8 } from "./Rows.ts"
 import { constants, inScope, orDie } from "./Statements.ts"
+
+/** A claimed cycle's key as `claimDue` returns it (the cycle number read whatever integer form the driver gives). */
+const decodeCycleRefs = decodeRows(Schema.Struct({ accountId: AccountId, subscriptionId: SubscriptionId, cycleNumber: Int8 }))
 
 type Fragment = Statement.Fragment
 
@@ -164,7 +169,7 @@ export const expireClaims = (sql: SqlClient.SqlClient): Subscriptions["Service"]
       AND billing_cycles.claimed_until >= ${leaseUntil}`).pipe(Effect.asVoid)
 
 export const claimDue = (sql: SqlClient.SqlClient): Subscriptions["Service"]["claimDue"] => (job, scope, clock, limit) =>
-  orDie(sql<{ accountId: string; subscriptionId: string; cycleNumber: number }>`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}
+  orDie(sql`UPDATE billing_cycles SET claimed_until = ${clock.leaseUntil}
     FROM (
       SELECT c.subscription_id, c.cycle_number, s.account_id FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id
       WHERE ${claimable(sql, job, scope, clock)}
@@ -173,7 +178,7 @@ export const claimDue = (sql: SqlClient.SqlClient): Subscriptions["Service"]["cl
     WHERE billing_cycles.subscription_id = due.subscription_id AND billing_cycles.cycle_number = due.cycle_number
     RETURNING due.account_id AS "accountId", billing_cycles.subscription_id AS "subscriptionId",
       billing_cycles.cycle_number AS "cycleNumber"`).pipe(
-    Effect.map((rows): ReadonlyArray<CycleRef> => rows.map((r) => ({ ...r, cycleNumber: Number(r.cycleNumber) })))
+    Effect.flatMap(decodeCycleRefs)
   )
 
 /** The day `row` may first take a cycle: the latest of the days it waits for on the cycle's method. */

@@ -11,11 +11,12 @@ import {
   Ledger,
   LedgerLine,
   type LineDraft,
-  RAILS_BOOK,
   railDirection,
+  RAILS_BOOK,
   Receivable,
   Rules,
   STATEMENT_BOOKS,
+  SubscriptionId,
   type WalletBalance
 } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -42,7 +43,7 @@ const ReceivableRow = Schema.Struct({
   ...Receivable.fields,
   amount: CentsColumn,
   settlesOn: Schema.String,
-  subscriptionId: Schema.NullOr(Schema.String)
+  subscriptionId: Schema.NullOr(SubscriptionId)
 })
 const decodeReceivables = decodeRows(ReceivableRow)
 /** A receivable's `amount` is what it will still settle: what refunds took of it before is not. */

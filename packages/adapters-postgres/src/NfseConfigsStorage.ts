@@ -6,15 +6,15 @@
  * configuration and field, as the webhook secrets are: a dump alone signs no
  * note, and a sealed value moved to another row or field does not open.
  */
-import { type NfseConfig, NfseConfigs, NfseSettings, SecretBox, SecretKey } from "@billing/core"
+import { AccountId, type NfseConfig, NfseConfigId, NfseConfigs, NfseSettings, SecretBox, SecretKey } from "@billing/core"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
 import { orDie } from "./Statements.ts"
 
 const ConfigRow = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: NfseConfigId,
+  accountId: AccountId,
   settings: Schema.fromJsonString(NfseSettings),
   certificatePfx: Schema.String,
   certificatePassword: Schema.String,

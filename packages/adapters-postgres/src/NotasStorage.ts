@@ -5,7 +5,7 @@
  * handed out twice; workers claim due schedules and unanswered notes with a
  * lease and `SKIP LOCKED`.
  */
-import { type DpsIssuer, ENDED_NOTA_STATUSES, Nota, NotaError, Notas, type NotaChanges, NotaStatus, NotaTransitions, Tomador } from "@billing/core"
+import { AccountId, ChargeId, type DpsIssuer, NfseConfigId, SubscriptionId, ENDED_NOTA_STATUSES, Nota, NotaError, Notas, type NotaChanges, NotaStatus, NotaTransitions, Tomador } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
@@ -21,12 +21,12 @@ const NotaRow = Schema.Struct({
   errors: Schema.Array(NotaError)
 })
 const decodeNotas = decodeRows(NotaRow)
-const ScheduleRow = Schema.Struct({ accountId: Schema.String, chargeId: Schema.String, configId: Schema.String, dueAt: Schema.NullOr(Schema.Date) })
+const ScheduleRow = Schema.Struct({ accountId: AccountId, chargeId: ChargeId, configId: NfseConfigId, dueAt: Schema.NullOr(Schema.Date) })
 const decodeSchedules = decodeRows(ScheduleRow)
 const decodeSubjects = decodeRows(Schema.Struct({
-  chargeId: Schema.String,
+  chargeId: ChargeId,
   invoiceId: Schema.String,
-  subscriptionId: Schema.NullOr(Schema.String),
+  subscriptionId: Schema.NullOr(SubscriptionId),
   cycleNumber: Schema.NullOr(Schema.Int),
   subscriptionConfigId: Schema.NullOr(Schema.String)
 }))

@@ -9,9 +9,10 @@ import {
   CONFIRMED_REFUND_STATUSES,
   COUNTED_REFUND_STATUSES,
   debtCategory,
+  DebtId,
   debtPayment,
-  DebtReasons,
   debtReasonOf,
+  DebtReasons,
   DebtTransitions,
   IN_FLIGHT_REFUND_STATUSES,
   NEW_DEBT_STATUS,
@@ -19,6 +20,7 @@ import {
   OwnerDebt,
   ReceivableTaken,
   Refund,
+  RefundId,
   RefundRecordReason,
   Refunds,
   SplitReversal
@@ -47,9 +49,9 @@ const encodeTaken = Schema.encodeSync(Schema.fromJsonString(Schema.Array(Receiva
 const encodeOwnerDebt = Schema.encodeSync(jsonColumn(OwnerDebt))
 
 const DebtRow = {
-  id: Schema.String,
+  id: DebtId,
   holder: Schema.String,
-  refundId: Schema.NullOr(Schema.String),
+  refundId: Schema.NullOr(RefundId),
   amount: CentsColumn,
   remaining: CentsColumn
 }

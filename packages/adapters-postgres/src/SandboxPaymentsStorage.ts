@@ -1,8 +1,11 @@
 /** The queue of sandbox payments on `effect/sql`, claimed with `FOR UPDATE SKIP LOCKED`. */
-import { SandboxPayments } from "@billing/core"
-import { Effect, Layer } from "effect"
+import { ChargeId, SandboxPayments } from "@billing/core"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { decodeRows } from "./Rows.ts"
 import { inScope, orDie } from "./Statements.ts"
+
+const decodePending = decodeRows(Schema.Struct({ chargeId: ChargeId, accountId: Schema.String }))
 
 export const SandboxPaymentsStorageLive = Layer.effect(SandboxPayments, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -11,9 +14,9 @@ export const SandboxPaymentsStorageLive = Layer.effect(SandboxPayments, Effect.g
       orDie(sql`INSERT INTO sandbox_payments (charge_id, account_id, requested_at) VALUES (${chargeId}, ${accountId}, ${at})
         ON CONFLICT (charge_id) DO NOTHING`),
     claimPending: (limit, scope) =>
-      orDie(sql<{ charge_id: string; account_id: string }>`SELECT charge_id, account_id FROM sandbox_payments
+      orDie(sql`SELECT charge_id AS "chargeId", account_id AS "accountId" FROM sandbox_payments
         WHERE processed_at IS NULL AND ${inScope(sql, scope, sql`sandbox_payments.account_id`)} ORDER BY requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
-        Effect.map((rows) => rows.map((r) => ({ chargeId: r.charge_id, accountId: r.account_id })))
+        Effect.flatMap(decodePending)
       ),
     markProcessed: (chargeId, at) => orDie(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`),
     backlog: (cap) =>

@@ -24,6 +24,8 @@ import {
   ItemTransitions,
   nextCycleOf,
   OPEN_SUBSCRIPTION_STATUSES,
+  PriceId,
+  ProductId,
   RECURRENCE_AWAITING_BANK,
   RulerEntry,
   SCHEDULED_CYCLE_STATUSES,
@@ -34,6 +36,7 @@ import {
   SubscriptionDiscount,
   SubscriptionItem,
   Subscriptions,
+  SubscriptionId,
   SubscriptionSplitRule,
   type UnnumberedInvoice
 } from "@billing/core"
@@ -82,8 +85,15 @@ const decodeInvoices = decodeRows(Schema.Struct({
 }))
 const decodeChanges = decodeRows(Schema.Struct({ body: Schema.fromJsonString(SubscriptionChange) }))
 const encodeChange = Schema.encodeSync(Schema.fromJsonString(SubscriptionChange))
-const decodeLastCharges = decodeRows(Schema.Struct({ subscriptionId: Schema.String, net: CentsColumn, status: Charge.fields.status }))
-const decodePrimaries = decodeRows(Schema.Struct({ subscriptionId: Schema.String, priceId: Schema.String, productId: Schema.String }))
+const decodeIds = decodeRows(Schema.Struct({ id: SubscriptionId }))
+const decodeVersions = decodeRows(Schema.Struct({
+  id: SubscriptionId,
+  rowVersion: Schema.String,
+  items: Schema.NullOr(Schema.String),
+  cycles: Schema.NullOr(Schema.String)
+}))
+const decodeLastCharges = decodeRows(Schema.Struct({ subscriptionId: SubscriptionId, net: CentsColumn, status: Charge.fields.status }))
+const decodePrimaries = decodeRows(Schema.Struct({ subscriptionId: SubscriptionId, priceId: PriceId, productId: ProductId }))
 
 /** What every statement of the storage needs: the client and the select list of each table, named as the records' fields. */
 interface SubscriptionTables {
@@ -253,10 +263,10 @@ const transition = ({ sql, columns }: SubscriptionTables): Service["transition"]
     RETURNING ${columns.subscription}`).pipe(Effect.flatMap(decodeFirstSubscription))
 
 const transitionMany = ({ sql }: SubscriptionTables): Service["transitionMany"] => (ids, move, at, options = {}) =>
-  ids.length === 0 ? Effect.succeed([]) : orDie(sql<{ id: string }>`UPDATE subscriptions SET status = ${move.to}, updated_at = ${at}
+  ids.length === 0 ? Effect.succeed([]) : orDie(sql`UPDATE subscriptions SET status = ${move.to}, updated_at = ${at}
     WHERE id IN ${sql.in([...ids])} AND status IN ${constants(sql, move.from)}
       ${options.unlessRecurrencePending ? sql`AND pix_recurrence_status IS DISTINCT FROM ${RECURRENCE_AWAITING_BANK}` : sql``}
-    RETURNING id`).pipe(Effect.map((rows) => rows.map((row) => row.id)))
+    RETURNING id`).pipe(Effect.flatMap(decodeIds), Effect.map((rows) => rows.map((row) => row.id)))
 
 const scheduleCancel = ({ sql }: SubscriptionTables): Service["scheduleCancel"] => (id, reason, at) =>
   orDie(sql`UPDATE subscriptions SET cancel_at_period_end = true, cancel_reason = COALESCE(${reason}, cancel_reason), updated_at = ${at}
@@ -640,15 +650,15 @@ const findBillable = ({ sql, columns }: SubscriptionTables): Service["findBillab
 
 const lockMany = ({ sql }: SubscriptionTables): Service["lockMany"] => (ids) =>
   Effect.gen(function*() {
-    if (ids.length === 0) return new Map<string, string>()
+    if (ids.length === 0) return new Map<SubscriptionId, string>()
     yield* orDie(sql`SELECT id FROM subscriptions WHERE id IN ${sql.in([...ids])} ORDER BY id FOR UPDATE`)
     // A statement of its own: it reads under the lock, what writers that held it committed included.
-    const rows = yield* orDie(sql<{ readonly id: string; readonly rowVersion: string; readonly items: string | null; readonly cycles: string | null }>`
+    const rows = yield* orDie(sql`
       SELECT s.id, s.xmin::text AS "rowVersion",
         (SELECT string_agg(i.xmin::text, ',' ORDER BY i.position) FROM subscription_items i WHERE i.subscription_id = s.id) AS items,
         (SELECT string_agg(c.xmin::text, ',' ORDER BY c.cycle_number) FROM billing_cycles c
           WHERE c.subscription_id = s.id AND c.cycle_number >= s.current_cycle_number) AS cycles
-      FROM subscriptions s WHERE s.id IN ${sql.in([...ids])}`)
+      FROM subscriptions s WHERE s.id IN ${sql.in([...ids])}`).pipe(Effect.flatMap(decodeVersions))
     return new Map(rows.map((row) => [row.id, billableVersion(row.rowVersion, row.items ?? undefined, row.cycles ?? undefined)]))
   })
 
@@ -701,7 +711,7 @@ const markOverdue = ({ sql }: SubscriptionTables): Service["markOverdue"] => (re
 const subscriptionRows = (tables: SubscriptionTables) => {
   const { sql, columns } = tables
   return {
-    lock: (id: string) => orDie(sql`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`).pipe(Effect.asVoid),
+    lock: (id: SubscriptionId) => orDie(sql`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`).pipe(Effect.asVoid),
     insert: insert(tables),
     find: find(tables),
     list: list(tables),
@@ -717,15 +727,16 @@ const subscriptionRows = (tables: SubscriptionTables) => {
     scheduleCancel: scheduleCancel(tables),
     update: update(tables),
     findByRecurrence: (accountId: string, recurrencyId: string) =>
-      orDie(sql<{ id: string }>`SELECT id FROM subscriptions WHERE account_id = ${accountId} AND pix_recurrency_id = ${recurrencyId}`).pipe(
+      orDie(sql`SELECT id FROM subscriptions WHERE account_id = ${accountId} AND pix_recurrency_id = ${recurrencyId}`).pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => Option.fromNullishOr(rows[0]?.id))
       ),
     decideRecurrence: decideRecurrence(tables),
-    appendChange: (subscriptionId: string, change: SubscriptionChange) =>
+    appendChange: (subscriptionId: SubscriptionId, change: SubscriptionChange) =>
       orDie(sql`INSERT INTO subscription_changes (subscription_id, position, kind, body, created_at)
         VALUES (${subscriptionId}, (SELECT coalesce(max(position) + 1, 0) FROM subscription_changes WHERE subscription_id = ${subscriptionId}),
           ${change.kind}, ${encodeChange(change)}, ${change.at})`).pipe(Effect.asVoid),
-    replacePrimary: (subscriptionId: string, from: string, to: string, at: Date) => replacePrimaries(sql, [{ subscriptionId, from, to }], at)
+    replacePrimary: (subscriptionId: SubscriptionId, from: string, to: string, at: Date) => replacePrimaries(sql, [{ subscriptionId, from, to }], at)
   } satisfies Partial<Service>
 }
 
@@ -755,7 +766,7 @@ const itemAndInvoiceRows = (tables: SubscriptionTables) => {
 const cycleRows = (tables: SubscriptionTables) => {
   const moveMany = moveCycles(tables)
   return {
-    moveCycle: (subscriptionId: string, n: number, move: Omit<CycleMove, "subscriptionId" | "cycleNumber">, at: Date) =>
+    moveCycle: (subscriptionId: SubscriptionId, n: number, move: Omit<CycleMove, "subscriptionId" | "cycleNumber">, at: Date) =>
       Effect.map(moveMany([{ ...move, subscriptionId, cycleNumber: n }], at), (moved) => moved.length > 0),
     moveCycles: moveMany,
     cancelOpenCycles: cancelOpenCycles(tables),

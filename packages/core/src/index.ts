@@ -20,6 +20,7 @@ export { cents, Cents } from "./money/Money.ts"
 
 // Domain: resources, views, events and the error codes of the spec.
 export * from "./domain/Account.ts"
+export * from "./domain/Ids.ts"
 export * from "./domain/ApiClient.ts"
 export * from "./domain/Charge.ts"
 export * from "./domain/CheckoutLink.ts"

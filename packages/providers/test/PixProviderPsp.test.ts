@@ -204,7 +204,8 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         fake.receive("9.00", new Date("2026-01-11T00:00:00Z"))
         fake.takeCalls()
         const entries = yield* provider.statement({ account: receiver, from: at("00:00:00"), to: new Date("2026-01-11T00:00:00Z") })
-        assert.deepStrictEqual(entries, inside.map((endToEndId, index) => ({ endToEndId, direction: "CREDIT", amount: cents((index + 1) * 100), at: at(["10:00:00", "11:00:00", "12:00:00", "13:00:00", "23:59:59"][index]!) })))
+        // Pix sent to the key, paying no charge of ours: no txid of the engine's.
+        assert.deepStrictEqual(entries, inside.map((endToEndId, index) => ({ endToEndId, direction: "CREDIT", amount: cents((index + 1) * 100), at: at(["10:00:00", "11:00:00", "12:00:00", "13:00:00", "23:59:59"][index]!), txid: null })))
         // Six Pix within the PSP's inclusive window, two a page.
         assert.deepStrictEqual(callsOf(), ["GET /pix", "GET /pix", "GET /pix"])
 
@@ -213,6 +214,15 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         const now = yield* provider.statement({ account: receiver, from: new Date(Date.now() - 120_000), to: new Date(Date.now() + 60_000) })
         const rtrId = fake.book.pix.find((pix) => pix.endToEndId === recent)!.devolucoes[0]!.rtrId
         assert.deepStrictEqual(now.filter((entry) => entry.endToEndId === recent || entry.endToEndId === rtrId).map((entry) => [entry.direction, entry.amount]), [["CREDIT", 500], ["DEBIT", 150]])
+
+        // A Pix paying one of our charges, and its devolução, name that charge's txid (the PSP lists every merchant's Pix).
+        const charge = registration()
+        yield* provider.createCharge(charge)
+        const paid = fake.pay(`BLNG${charge.txid}`)
+        yield* provider.returnPix({ account: receiver, psp: null, endToEndId: paid, amount: cents(100), reference: "ref_cob", at: new Date() })
+        const cobRtrId = fake.book.pix.find((pix) => pix.endToEndId === paid)!.devolucoes[0]!.rtrId
+        const ofCharge = yield* provider.statement({ account: receiver, from: new Date(Date.now() - 120_000), to: new Date(Date.now() + 60_000) })
+        assert.deepStrictEqual(ofCharge.filter((entry) => entry.endToEndId === paid || entry.endToEndId === cobRtrId).map((entry) => [entry.direction, entry.txid]), [["CREDIT", charge.txid], ["DEBIT", charge.txid]])
 
         // A devolução of today for a Pix of three days ago is today's debit, and that Pix is no credit of today.
         const older = fake.receive("7.00", new Date(Date.now() - 3 * 86_400_000))

@@ -20,7 +20,14 @@
  * use `SKIP LOCKED`, so a delivery is never sent by two at once; the
  * per-registration limit is per worker.
  */
-import { Billing, type DeliveryOutcome, type WebhookDelivery, type WebhookRegistration, type WebhookTransport } from "@billing/core"
+import {
+  Billing,
+  type DeliveryOutcome,
+  type WebhookDelivery,
+  type WebhookDeliveryId,
+  type WebhookRegistration,
+  type WebhookTransport
+} from "@billing/core"
 import { Cause, Clock, type Duration, Effect, FiberSet, Queue } from "effect"
 
 export interface DispatcherOptions {
@@ -114,7 +121,7 @@ interface Dispatch {
   readonly freed: Queue.Queue<void>
   readonly outcomes: Queue.Queue<DeliveryOutcome>
   /** Leased deliveries that could not start in time, to hand back. */
-  readonly late: Queue.Queue<{ readonly id: string; readonly leaseUntil: number }>
+  readonly late: Queue.Queue<{ readonly id: WebhookDeliveryId; readonly leaseUntil: number }>
   readonly sending: FiberSet.FiberSet
 }
 
@@ -241,7 +248,7 @@ const dispatch = Effect.fn("Worker.dispatcher")(function*(options: DispatcherOpt
     inFlight: 0,
     freed: yield* Queue.unbounded<void>(),
     outcomes: yield* Queue.unbounded<DeliveryOutcome>(),
-    late: yield* Queue.unbounded<{ readonly id: string; readonly leaseUntil: number }>(),
+    late: yield* Queue.unbounded<{ readonly id: WebhookDeliveryId; readonly leaseUntil: number }>(),
     sending: yield* FiberSet.make()
   }
   yield* Effect.forkScoped(writeInBatches(d.outcomes, d.settings.writeBatch, Billing.recordOutcomes, "outcomes"))

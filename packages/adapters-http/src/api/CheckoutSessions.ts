@@ -2,7 +2,7 @@
 import { CheckoutLinkView, CheckoutSessionInput, InvalidData, PriceNotFound, SessionNotFound } from "@billing/core"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
-import { authenticated, LinkIdParam, requires } from "./Common.ts"
+import { authenticated, requires, SessionIdParam } from "./Common.ts"
 
 export class CheckoutSessionsGroup extends HttpApiGroup.make("checkoutSessions")
   .add(
@@ -13,7 +13,7 @@ export class CheckoutSessionsGroup extends HttpApiGroup.make("checkoutSessions")
     })
       .annotateMerge(requires("checkouts/write"))
       .annotate(OpenApi.Summary, "Create a checkout session"),
-    HttpApiEndpoint.get("get", "/:id", { params: LinkIdParam, success: CheckoutLinkView, error: enveloped(SessionNotFound) })
+    HttpApiEndpoint.get("get", "/:id", { params: SessionIdParam, success: CheckoutLinkView, error: enveloped(SessionNotFound) })
       .annotateMerge(requires("checkouts/read"))
       .annotate(OpenApi.Summary, "Get a checkout session")
   )

@@ -4,7 +4,24 @@
  * fields. A group file declares its endpoints and pipes them through
  * `authenticated`; nothing here is specific to one resource.
  */
-import { AccountNotFound, Caller, InvalidData, NotFound, QueryInt, type Scope, Text, Unauthorized } from "@billing/core"
+import {
+  AccountNotFound,
+  Caller,
+  ChargeId,
+  CheckoutLinkId,
+  CheckoutSessionId,
+  CouponId,
+  CustomerId,
+  InvalidData,
+  NotFound,
+  ProductId,
+  QueryInt,
+  type Scope,
+  Text,
+  Unauthorized,
+  WebhookDeliveryId,
+  WebhookId
+} from "@billing/core"
 import { Context, Record, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import {
@@ -110,14 +127,18 @@ export const requires = (...scopes: ReadonlyArray<Scope>): Context.Context<Requi
  */
 export const Id = Text.pipe(Schema.check(Schema.isMaxLength(100)))
 
-export const ChargeIdParam = { chargeId: Id }
-export const WebhookIdParam = { webhookId: Id }
-export const WebhookEventIdParam = { webhookEventId: Id }
-export const ProductIdParam = { productId: Id }
-export const CustomerIdParam = { customerId: Id }
-export const CouponIdParam = { couponId: Id }
-/** Checkout links (`pl_`) and sessions (`cs_`) share `/:id`. */
-export const LinkIdParam = { id: Id }
+/** A path id of one kind of entity: bounded as `Id`, then decoded into its brand, so a handler hands the use case a `ChargeId`, not any string. */
+export const idOf = <A extends string>(schema: Schema.Codec<A, string>) => Id.pipe(Schema.decodeTo(schema))
+
+export const ChargeIdParam = { chargeId: idOf(ChargeId) }
+export const WebhookIdParam = { webhookId: idOf(WebhookId) }
+export const WebhookEventIdParam = { webhookEventId: idOf(WebhookDeliveryId) }
+export const ProductIdParam = { productId: idOf(ProductId) }
+export const CustomerIdParam = { customerId: idOf(CustomerId) }
+export const CouponIdParam = { couponId: idOf(CouponId) }
+/** Checkout links (`pl_`) and sessions (`cs_`) are both at `/:id`, each decoded as its own kind. */
+export const LinkIdParam = { id: idOf(CheckoutLinkId) }
+export const SessionIdParam = { id: idOf(CheckoutSessionId) }
 
 /** `?limit=`: page size; each use case applies its own default and bounds. */
 export const LimitQuery = { limit: Schema.optionalKey(QueryInt) }

@@ -4,32 +4,35 @@ import {
   AdvanceClockResult,
   ChargeNotFound,
   ChargeNotRefundable,
-  FormNotFound,
-  FormUnfinished,
-  ProposalView,
   DisputeClosed,
+  DisputeId,
   DisputeNotFound,
   DisputeRequest,
   DisputeView,
+  FormNotFound,
+  FormUnfinished,
   InfractionClosed,
   InfractionNotFound,
   InvalidData,
+  MedInfractionId,
   MedInfractionRequest,
   MedInfractionView,
   NotSandboxAccount,
   PixClaimClosed,
+  PixClaimId,
   PixClaimNotFound,
   PixClaimView,
+  ProposalView,
   RefundAmountExceeded,
   TestClockView
 } from "@billing/core"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { bare, enveloped } from "../ErrorEnvelope.ts"
-import { authenticated, Id, requires } from "./Common.ts"
+import { authenticated, Id, idOf, requires } from "./Common.ts"
 
-const InfractionIdParam = { infractionId: Id }
+const InfractionIdParam = { infractionId: idOf(MedInfractionId) }
 const decisionErrors = [enveloped(NotSandboxAccount), enveloped(InfractionNotFound), enveloped(InfractionClosed)]
-const DisputeIdParam = { disputeId: Id }
+const DisputeIdParam = { disputeId: idOf(DisputeId) }
 const disputeDecisionErrors = [enveloped(NotSandboxAccount), enveloped(DisputeNotFound), enveloped(DisputeClosed)]
 
 export class SandboxGroup extends HttpApiGroup.make("sandbox")
@@ -111,7 +114,7 @@ export class SandboxGroup extends HttpApiGroup.make("sandbox")
       .annotateMerge(requires("proposals/write"))
       .annotate(OpenApi.Summary, "Run a proposal's onboarding now: documents sent, every stage decided by the sandbox KYC table"),
     HttpApiEndpoint.post("completePixClaim", "/pix-claims/:claimId/complete", {
-      params: { claimId: Id },
+      params: { claimId: idOf(PixClaimId) },
       success: PixClaimView,
       error: [enveloped(NotSandboxAccount), enveloped(PixClaimNotFound), enveloped(PixClaimClosed)]
     })

@@ -12,8 +12,8 @@ import {
   ItemNotFound,
   ManualRetryResponse,
   MissingCardData,
-  NotSandboxAccount,
   NewPriceNotFound,
+  NotSandboxAccount,
   OldPriceNotFound,
   PaymentDeclined,
   PaymentFailed,
@@ -21,27 +21,29 @@ import {
   PriceNotFound,
   ProrataPreviewRequest,
   ProrataPreviewResponse,
-  ProviderProrataRequest,
   ProviderNotConfigured,
+  ProviderProrataRequest,
   ProviderUnavailable,
   ProviderUpdateRequest,
   RemoveItemResponse,
   SplitExceedsNetAmount,
-  UpdateSubscriptionRequest,
-  UpgradeResponse,
   SubscriptionAlreadyCanceled,
   SubscriptionDetailView,
+  SubscriptionId,
+  SubscriptionItemId,
   SubscriptionListResponse,
   SubscriptionNotEligible,
   SubscriptionNotFound,
-  SubscriptionStatus
+  SubscriptionStatus,
+  UpdateSubscriptionRequest,
+  UpgradeResponse
 } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
-import { authenticated, Id, KeysetQuery, requires } from "./Common.ts"
+import { authenticated, Id, idOf, KeysetQuery, requires } from "./Common.ts"
 
-const SubscriptionIdParam = { subscriptionId: Id }
+const SubscriptionIdParam = { subscriptionId: idOf(SubscriptionId) }
 
 const RecurrenceDecision = Schema.Struct({
   subscriptionId: Schema.String,
@@ -157,7 +159,7 @@ export class SubscriptionsGroup extends HttpApiGroup.make("subscriptions")
       .annotateMerge(requires("subscriptions/read", "subscriptions/write"))
       .annotate(OpenApi.Summary, "Preview a plan change (the provider's route, subscription in the body)"),
     HttpApiEndpoint.put("changeItem", "/:subscriptionId/items/:itemId", {
-      params: { ...SubscriptionIdParam, itemId: Id },
+      params: { ...SubscriptionIdParam, itemId: idOf(SubscriptionItemId) },
       payload: ChangeItemRequest,
       success: [UpgradeResponse, DowngradeResponse],
       error: [...chargeErrors, enveloped(ItemNotFound)]

@@ -10,30 +10,32 @@ import {
   DictView,
   InsufficientBalance,
   InvalidData,
+  LedgerLineId,
   MissingChargeId,
   NotFound,
   NotSandboxAccount,
   OwnershipMismatch,
   PixClaimClosed,
+  PixClaimId,
   PixClaimInProgress,
   PixClaimListView,
   PixClaimNotFound,
   PixClaimRequest,
   PixClaimView,
   PixKeyNotFound,
+  ProviderNotConfigured,
+  ProviderUnavailable,
+  ReceivablesCalendarView,
+  ReceivablesQuery,
+  ReceivablesView,
+  ReconciliationQuery,
+  ReconciliationView,
   RefundAmountExceeded,
   RefundListView,
   RefundNotFound,
   RefundQuery,
   RefundRequest,
   RefundView,
-  ReceivablesCalendarView,
-  ReceivablesQuery,
-  ReceivablesView,
-  ReconciliationQuery,
-  ReconciliationView,
-  ProviderNotConfigured,
-  ProviderUnavailable,
   StatementQuery,
   StatementView,
   SubAccountNotOwned,
@@ -48,7 +50,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
 import { chargeErrors } from "./Charges.ts"
-import { authenticated, ChargeIdParam, ForeignSubAccountCode, Id, requires } from "./Common.ts"
+import { authenticated, ChargeIdParam, ForeignSubAccountCode, Id, idOf, requires } from "./Common.ts"
 
 /** The refusals of a route that names an account by `accountId`. */
 const accountErrors = [enveloped(SubAccountNotOwned), enveloped(NotFound)] as const
@@ -80,7 +82,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       .annotateMerge(requires("wallet/read"))
       .annotate(OpenApi.Summary, "Statement"),
     HttpApiEndpoint.patch("noteTransaction", "/transactions/:transactionId", {
-      params: { transactionId: Id },
+      params: { transactionId: idOf(LedgerLineId) },
       query: { accountId: Schema.optionalKey(Id) },
       payload: TransactionNoteRequest,
       success: WalletTransactionView,
@@ -191,7 +193,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       .annotateMerge(requires("wallet/read"))
       .annotate(OpenApi.Summary, "List Pix key claims"),
     HttpApiEndpoint.get("pixClaim", "/pix-claims/:claimId", {
-      params: { claimId: Id },
+      params: { claimId: idOf(PixClaimId) },
       query: { accountId: Schema.optionalKey(Id) },
       success: PixClaimView,
       error: [enveloped(InvalidData), enveloped(PixClaimNotFound), ...accountErrors]
@@ -199,7 +201,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
       .annotateMerge(requires("wallet/read"))
       .annotate(OpenApi.Summary, "Read a Pix key claim"),
     HttpApiEndpoint.post("cancelPixClaim", "/pix-claims/:claimId/cancel", {
-      params: { claimId: Id },
+      params: { claimId: idOf(PixClaimId) },
       query: { accountId: Schema.optionalKey(Id) },
       success: PixClaimView,
       error: [enveloped(InvalidData), enveloped(PixClaimNotFound), enveloped(PixClaimClosed), ...accountErrors]

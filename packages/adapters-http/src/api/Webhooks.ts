@@ -1,6 +1,6 @@
 /** `/v1/users/webhooks`: registrations, deliveries, test and retry. */
 import { DeliveryView, InvalidData, optional, WebhookEventNotFound, WebhookNotFound, WebhookDetailView,
-  WebhookView } from "@billing/core"
+  WebhookId, WebhookView } from "@billing/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { enveloped } from "../ErrorEnvelope.ts"
@@ -59,7 +59,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("test", "/test", {
       payload: Schema.Struct({
         entity: Schema.String,
-        webhookId: optional(Schema.String),
+        webhookId: optional(Schema.String.pipe(Schema.decodeTo(WebhookId))),
         url: optional(Schema.String)
       }),
       success: Schema.Struct({

@@ -5,7 +5,7 @@
  * function once they exist.
  */
 import { Clock, Effect, Option, Random } from "effect"
-import { Account, type AccountId } from "../domain/Account.ts"
+import { Account, AccountId } from "../domain/Account.ts"
 import { InvalidData, NotFound } from "../domain/Errors.ts"
 import { AllScopes, isScope } from "../domain/Scope.ts"
 import { hashSecret } from "../auth/SecretHash.ts"
@@ -14,6 +14,7 @@ import { Accounts } from "../ports/Accounts.ts"
 import { ApiClients } from "../ports/ApiClients.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { isValidDocument, normalizeDocument } from "../brazil/Documents.ts"
+import { AccountIds } from "../domain/Ids.ts"
 
 /**
  * A sandbox account's random Pix key (EVP): a version 4 UUID drawn from
@@ -46,7 +47,7 @@ export interface CreateAccountInput {
 }
 
 export interface CreatedAccount {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly accountNumber: string
   readonly clientId: string
   readonly clientSecret: string
@@ -61,7 +62,7 @@ export const newAccount = Effect.fn("Accounts.newAccount")(function*(fields: {
   readonly name: string
   readonly document: string
   readonly sandbox: boolean
-  readonly parentId: string | null
+  readonly parentId: AccountId | null
   readonly email: string | null
   /** Only the operator opens internal accounts: a sub-account opened by onboarding is a merchant's. */
   readonly internal?: boolean | undefined
@@ -69,13 +70,13 @@ export const newAccount = Effect.fn("Accounts.newAccount")(function*(fields: {
 }) {
   const ids = yield* Ids
   return new Account({
-    id: (yield* ids.make("acc", { sandbox: fields.sandbox })) as AccountId,
+    id: yield* ids.make(AccountIds, { sandbox: fields.sandbox }),
     number: yield* (yield* Accounts).nextNumber,
     name: fields.name,
     document: fields.document,
     personType: fields.document.length === 11 ? "PF" : "PJ",
     sandbox: fields.sandbox,
-    parentId: fields.parentId as AccountId | null,
+    parentId: fields.parentId,
     pixKey: fields.sandbox ? yield* sandboxPixKey : null,
     city: "SAO PAULO",
     email: fields.email,
@@ -105,13 +106,17 @@ export const createAccount = Effect.fn("Accounts.create")(function*(input: Creat
   const ids = yield* Ids
   const transactor = yield* Transactor
   let sandbox = input.sandbox ?? false
+  // The parent's id as its record holds it: the one read back, not the caller's string.
+  let parentId: AccountId | null = null
   if (input.parentId !== undefined) {
-    const parent = yield* accounts.findById(input.parentId)
+    // The operator names the master by its id: decoded as one (an unknown id is the NotFound below).
+    const parent = yield* accounts.findById(AccountId.make(input.parentId))
     if (Option.isNone(parent) || parent.value.parentId !== null) {
       return yield* new NotFound({ message: `master account ${input.parentId} not found`, details: { field: "parent" } })
     }
     // A seller lives in its master's environment.
     sandbox = parent.value.sandbox
+    parentId = parent.value.id
   }
   const clientSecret = input.clientSecret ?? (yield* ids.randomHex(32))
   const secretHash = yield* hashSecret(clientSecret)
@@ -121,7 +126,7 @@ export const createAccount = Effect.fn("Accounts.create")(function*(input: Creat
       name: input.name.trim(),
       document,
       sandbox,
-      parentId: input.parentId ?? null,
+      parentId,
       email: input.email ?? null,
       internal: input.internal ?? false,
       at: now

@@ -8,6 +8,7 @@ import { AllScopes } from "../domain/Scope.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { withAccountClock } from "../sandbox/AccountClock.ts"
 import { Caller } from "./Authenticate.ts"
+import { AccountId } from "../domain/Ids.ts"
 
 /** The `clientId` a use case sees when it runs through `asAccount` (no API client is involved). */
 export const EMBEDDED_CLIENT_ID = "embedded"
@@ -33,7 +34,7 @@ export const asAccount = (accountId: string) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts
     const notFound = () => new AccountNotFound({ message: "Conta não encontrada", details: { accountId } })
-    const account = yield* Effect.flatMap(accounts.findById(accountId), Option.match({ onNone: () => Effect.fail(notFound()), onSome: Effect.succeed }))
+    const account = yield* Effect.flatMap(accounts.findById(AccountId.make(accountId)), Option.match({ onNone: () => Effect.fail(notFound()), onSome: Effect.succeed }))
     const master = account.parentId === null
       ? account
       : yield* Effect.flatMap(accounts.findById(account.parentId), Option.match({ onNone: () => Effect.fail(notFound()), onSome: Effect.succeed }))

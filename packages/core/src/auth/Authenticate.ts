@@ -10,6 +10,7 @@ import { Accounts } from "../ports/Accounts.ts"
 import { MISSING_SCOPE_MESSAGE, MissingScope } from "./AuthErrors.ts"
 import { type AccessClaims, verifyJwt } from "./Jwt.ts"
 import { SigningKey } from "./SigningKey.ts"
+import { AccountId } from "../domain/Ids.ts"
 
 /**
  * Who is calling. `account` is the account the request operates on (the
@@ -62,7 +63,8 @@ export const authenticate = Effect.fn("Auth.authenticate")(function*(request: {
     return yield* new MissingScope({ message: MISSING_SCOPE_MESSAGE })
   }
   const accounts = yield* Accounts
-  const master = yield* accounts.findById(claims.value.sub)
+  // The subject of a token the engine signed is the account it was issued to.
+  const master = yield* accounts.findById(AccountId.make(claims.value.sub))
   if (Option.isNone(master)) {
     return yield* new AccountNotFound({ message: "Conta não encontrada", details: null })
   }

@@ -20,6 +20,7 @@ import { Accounts } from "../ports/Accounts.ts"
 import { computeFees, DEFAULT_SUBACCOUNT_PIX_FEE, type FeeSchedule, NO_FEES } from "../rules/Fees.ts"
 import { computeSplit, type SplitReceiver, validateSplit } from "../rules/Split.ts"
 import type { PixChargeRequest, SplitItemInput } from "./PixChargeRequest.ts"
+import { ChargeIds } from "../domain/Ids.ts"
 
 /** 502: the Pix provider did not register the charge; nothing was stored. */
 export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()("PROVIDER_UNAVAILABLE", ErrorFields, {
@@ -149,7 +150,7 @@ export const createPixCharge = Effect.fn("Charges.createPix")(function*(request:
     : null
 
   const ids = yield* Ids
-  const id = yield* ids.make("cha", { sandbox: owner.sandbox })
+  const id = yield* ids.make(ChargeIds, { sandbox: owner.sandbox })
   const txid = yield* newTxid
   const provider = yield* PixProvider
   const { emv, psp } = yield* provider.createCharge({

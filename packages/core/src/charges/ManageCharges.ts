@@ -20,6 +20,7 @@ import type { BoletoIssuerError, BoletoRefused } from "../ports/BoletoIssuer.ts"
 import { type ChargeScope, Charges } from "../ports/Charges.ts"
 import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { ProviderUnavailable } from "./CreatePixCharge.ts"
+import type { ChargeId } from "../domain/Ids.ts"
 
 /** A master without `X-Sub-Account` sees every charge it generated; otherwise the account's own. */
 export const chargeScope = Effect.map(Caller, (caller): ChargeScope =>
@@ -28,7 +29,7 @@ export const chargeScope = Effect.map(Caller, (caller): ChargeScope =>
     : { _tag: "Account", accountId: caller.account.id })
 
 /** The caller's charge `id`, or `CHARGE_NOT_FOUND`. */
-export const findCharge = Effect.fn("Charges.find")(function*(id: string) {
+export const findCharge = Effect.fn("Charges.find")(function*(id: ChargeId) {
   if (id.trim().length === 0) return yield* new MissingChargeId({ message: "chargeId é obrigatório", details: null })
   const charges = yield* Charges
   const found = yield* charges.find(yield* chargeScope, id)
@@ -36,12 +37,12 @@ export const findCharge = Effect.fn("Charges.find")(function*(id: string) {
   return found.value
 })
 
-export const getCharge = Effect.fn("Charges.get")(function*(id: string, view: "status" | "detail") {
+export const getCharge = Effect.fn("Charges.get")(function*(id: ChargeId, view: "status" | "detail") {
   const charge = yield* findCharge(id)
   return view === "detail" ? { _tag: "detail" as const, body: toDetailView(charge) } : { _tag: "status" as const, body: toStatusView(charge) }
 })
 
-export const getChargeStatus = Effect.fn("Charges.status")(function*(id: string) {
+export const getChargeStatus = Effect.fn("Charges.status")(function*(id: ChargeId) {
   return toLeanStatus(yield* findCharge(id))
 })
 
@@ -121,7 +122,7 @@ const writeOffBeforeCancel = Effect.fnUntraced(function*(charge: Charge) {
   })
 })
 
-export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: string) {
+export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: ChargeId) {
   const charge = yield* findCharge(id)
   yield* writeOffBeforeCancel(charge)
   const at = new Date(yield* Clock.currentTimeMillis)
@@ -135,7 +136,7 @@ export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: string) {
   return { message: "Cobrança cancelada com sucesso", chargeId: id }
 })
 
-export const archiveCharge = Effect.fn("Charges.archive")(function*(id: string) {
+export const archiveCharge = Effect.fn("Charges.archive")(function*(id: ChargeId) {
   const charge = yield* findCharge(id)
   const at = new Date(yield* Clock.currentTimeMillis)
   const moved = yield* move(charge, ChargeTransitions.archived, { archivedAt: at }, at)

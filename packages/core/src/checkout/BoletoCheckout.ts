@@ -19,6 +19,7 @@ import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
+import type { CustomerId } from "../domain/Ids.ts"
 
 /** Days a boleto is payable for when neither `dueDate` nor `boletoDueDays` is sent (the provider's default). */
 export const DEFAULT_BOLETO_DUE_DAYS = 30
@@ -122,6 +123,6 @@ export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: Check
   return {
     pending,
     notify: [],
-    settle: (customerId: string) => Effect.succeed<CheckoutResult>({ success: true, customerId, chargeId: id, status: "pending", boleto })
+    settle: (customerId: CustomerId) => Effect.succeed<CheckoutResult>({ success: true, customerId, chargeId: id, status: "pending", boleto })
   } satisfies PreparedCharge<never, never>
 })

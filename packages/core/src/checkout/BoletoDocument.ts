@@ -4,13 +4,14 @@ import { ChargeNotBoleto, ChargeNotFound } from "../domain/Charge.ts"
 import { formatReais } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Accounts } from "../ports/Accounts.ts"
+import type { ChargeId } from "../domain/Ids.ts"
 
 /**
  * `GET /v1/charges/{chargeId}/boleto.pdf`: the PDF of a boleto charge. Public
  * like the provider's (the buyer opens it from an e-mail or a page), so it is
  * addressed only by the charge id, which is random and unguessable.
  */
-export const boletoDocument = Effect.fn("Checkout.boletoDocument")(function*(chargeId: string) {
+export const boletoDocument = Effect.fn("Checkout.boletoDocument")(function*(chargeId: ChargeId) {
   const charge = yield* (yield* Charges).findForDocument(chargeId)
   if (Option.isNone(charge)) return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
   const { boleto, address, customer } = charge.value

@@ -29,6 +29,7 @@ import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
 import { notasOwedOnPayment } from "../nfse/NotaTiming.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
+import type { ChargeId, CustomerId, PaymentMethodId } from "../domain/Ids.ts"
 
 /**
  * A typed card checked field by field, the first failing one reported:
@@ -141,7 +142,7 @@ export const prepareCard = Effect.fn("Checkout.card")(function*(order: CheckoutO
   return {
     pending,
     notify: [],
-    settle: (customerId: string) => authorizeCard(draft, charged, plan, customerId),
+    settle: (customerId: CustomerId) => authorizeCard(draft, charged, plan, customerId),
     acquirerAnswer: askAcquirer(draft.owner, charged, plan, draft.common.id).pipe(Effect.provideService(PaymentMethods, methods))
   } satisfies PreparedCharge<Effect.Error<ReturnType<typeof authorizeCard>>, Effect.Services<ReturnType<typeof authorizeCard>>>
 })
@@ -231,7 +232,7 @@ const askAcquirer = (
  * stopped between recording it and recording the answer), with the card on
  * file `paymentMethodId`; a card no longer on file is no answer.
  */
-export const askAcquirerAgain = Effect.fn("Checkout.askAcquirerAgain")(function*(charge: Charge, paymentMethodId: string | null) {
+export const askAcquirerAgain = Effect.fn("Checkout.askAcquirerAgain")(function*(charge: Charge, paymentMethodId: PaymentMethodId | null) {
   const method = paymentMethodId === null ? Option.none() : yield* (yield* PaymentMethods).find(charge.accountId, paymentMethodId)
   const account = yield* (yield* Accounts).findById(charge.accountId)
   if (Option.isNone(method) || Option.isNone(account)) return { _tag: "Unavailable" } as AcquirerAnswer
@@ -267,7 +268,7 @@ const payerOfCharge = (charge: Charge): Payer => {
  * e-mails and the fiscal notes owed. Nothing when the charge is no longer
  * `PROCESSING` (answered meanwhile, or expired).
  */
-export const recordCardApproval = Effect.fnUntraced(function*(id: string, at: Date) {
+export const recordCardApproval = Effect.fnUntraced(function*(id: ChargeId, at: Date) {
   const paid = yield* (yield* Charges).transition(id, ChargeTransitions.cardApproved, { paidAt: at }, at)
   if (Option.isNone(paid)) return paid
   yield* recordChargePaid(paid.value, at)
@@ -282,7 +283,7 @@ export const recordCardApproval = Effect.fnUntraced(function*(id: string, at: Da
  * subscription's charge, and the refusal e-mail. Nothing when the charge is
  * no longer `PROCESSING`.
  */
-export const recordCardRefusal = Effect.fnUntraced(function*(id: string, failureReason: string, at: Date) {
+export const recordCardRefusal = Effect.fnUntraced(function*(id: ChargeId, failureReason: string, at: Date) {
   const failed = yield* (yield* Charges).transition(id, ChargeTransitions.cardFailed, { failureReason }, at)
   if (Option.isNone(failed)) return failed
   yield* recordChargeRefused(failed.value, at)
@@ -304,7 +305,7 @@ export const failureReasonOf = (answer: Extract<AcquirerAnswer, { readonly _tag:
  * nothing recorded: the charge stays `PROCESSING` with its coupon use, since
  * the card may have been charged, and the 502 says so (`details.status`).
  */
-const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: CheckoutDraft, card: CardAuthorization, plan: InstallmentPlan, customerId: string) {
+const authorizeCard = Effect.fn("Checkout.authorizeCard")(function*(draft: CheckoutDraft, card: CardAuthorization, plan: InstallmentPlan, customerId: CustomerId) {
   const id = draft.common.id
   const answer = yield* askAcquirer(draft.owner, card, plan, id)
   if (answer._tag === "Unknown") {

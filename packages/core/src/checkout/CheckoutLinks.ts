@@ -26,6 +26,7 @@ import { Products } from "../ports/Products.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { CheckoutRequest } from "./CheckoutRequest.ts"
 import { MERCHANT_TERMS } from "./PayCheckout.ts"
+import { CheckoutLinkId, CheckoutLinkIds, CheckoutSessionId, CheckoutSessionIds, type PriceId } from "../domain/Ids.ts"
 
 const ALL_METHODS = ["pix", "creditcard", "boleto"] as const
 
@@ -46,7 +47,7 @@ const checkedSettings = (settings: Record<string, unknown>) =>
     Effect.mapError((e) => new InvalidData({ message: `Dados inválidos: ${e.message}`, details: null }))
   )
 
-const checkPrice = Effect.fnUntraced(function*(accountId: string, priceId: string) {
+const checkPrice = Effect.fnUntraced(function*(accountId: string, priceId: PriceId) {
   const product = yield* (yield* Products).findByPrice(accountId, priceId)
   const price = Option.isSome(product) ? product.value.prices.find((p) => p.id === priceId) : undefined
   if (price === undefined || !price.isActive) return yield* new PriceNotFound({ message: `Preço ${priceId} não encontrado`, details: { priceId } })
@@ -94,7 +95,7 @@ export const createCheckoutLink = Effect.fn("CheckoutLinks.create")(function*(in
   }
   const at = new Date(yield* Clock.currentTimeMillis)
   const link: CheckoutLink = {
-    id: yield* (yield* Ids).make("pl", { sandbox: caller.account.sandbox }),
+    id: yield* (yield* Ids).make(CheckoutLinkIds, { sandbox: caller.account.sandbox }),
     accountId: caller.account.id,
     kind: "link",
     priceId: input.priceId ?? null,
@@ -112,14 +113,14 @@ export const createCheckoutLink = Effect.fn("CheckoutLinks.create")(function*(in
   return toCheckoutLinkView(link, origin)
 })
 
-const findLink = Effect.fn("CheckoutLinks.find")(function*(id: string) {
+const findLink = Effect.fn("CheckoutLinks.find")(function*(id: CheckoutLinkId) {
   const caller = yield* Caller
   const found = yield* (yield* CheckoutLinks).find(caller.account.id, "link", id)
   if (Option.isNone(found)) return yield* new CheckoutNotFound({ message: `Checkout ${id} não encontrado`, details: null })
   return found.value
 })
 
-export const getCheckoutLink = Effect.fn("CheckoutLinks.get")(function*(id: string, origin: string) {
+export const getCheckoutLink = Effect.fn("CheckoutLinks.get")(function*(id: CheckoutLinkId, origin: string) {
   return toCheckoutLinkView(yield* findLink(id), origin)
 })
 
@@ -133,7 +134,7 @@ export const listCheckoutLinks = Effect.fn("CheckoutLinks.list")(function*(query
   }
 })
 
-export const updateCheckoutLink = Effect.fn("CheckoutLinks.update")(function*(id: string, input: CheckoutLinkInput, origin: string) {
+export const updateCheckoutLink = Effect.fn("CheckoutLinks.update")(function*(id: CheckoutLinkId, input: CheckoutLinkInput, origin: string) {
   const current = yield* findLink(id)
   if (input.priceId !== undefined) yield* checkPrice(current.accountId, input.priceId)
   if (input.allowedPaymentMethods !== undefined && input.allowedPaymentMethods.length === 0) {
@@ -164,7 +165,7 @@ export const createCheckoutSession = Effect.fn("CheckoutSessions.create")(functi
   }
   const at = new Date(yield* Clock.currentTimeMillis)
   const session: CheckoutLink = {
-    id: yield* (yield* Ids).make("cs", { sandbox: caller.account.sandbox }),
+    id: yield* (yield* Ids).make(CheckoutSessionIds, { sandbox: caller.account.sandbox }),
     accountId: caller.account.id,
     kind: "session",
     priceId: input.priceId ?? items[0]!.priceId,
@@ -181,7 +182,7 @@ export const createCheckoutSession = Effect.fn("CheckoutSessions.create")(functi
   return toCheckoutLinkView(session, origin)
 })
 
-export const getCheckoutSession = Effect.fn("CheckoutSessions.get")(function*(id: string, origin: string) {
+export const getCheckoutSession = Effect.fn("CheckoutSessions.get")(function*(id: CheckoutSessionId, origin: string) {
   const caller = yield* Caller
   const found = yield* (yield* CheckoutLinks).find(caller.account.id, "session", id)
   if (Option.isNone(found)) return yield* new SessionNotFound({ message: `Sessão ${id} não encontrada`, details: null })

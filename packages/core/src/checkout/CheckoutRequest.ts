@@ -2,8 +2,9 @@ import { Schema } from "effect"
 import { CheckoutSplitItemInput } from "../charges/PixChargeRequest.ts"
 import { BoletoInstructionsInput, PaymentMethodInput, PixInstructions } from "../domain/Charge.ts"
 import { AddressInput } from "../domain/Customer.ts"
-import { CalendarDate, Description, DocumentNumber, Email, Identifier, Name, optional, PhoneE164, Text } from "../domain/Values.ts"
+import { CalendarDate, Description, DocumentNumber, Email, Identifier, idInput, Name, optional, PhoneE164, Text } from "../domain/Values.ts"
 import { Reais } from "../money/Money.ts"
+import { CartId, PaymentMethodId, PriceId, ProductId } from "../domain/Ids.ts"
 
 const OptionalString = optional(Text)
 
@@ -43,14 +44,14 @@ export const CheckoutRequest = Schema.Struct({
   }),
   // Each item is one price lookup: at most 100, as a checkout link's items.
   items: optional(Schema.Array(Schema.Struct({
-    priceId: Identifier,
+    priceId: idInput(PriceId),
     quantity: OptionalInt,
     isOrderBump: optional(Schema.Boolean)
   })).pipe(Schema.check(Schema.isMaxLength(100)))),
   amount: optional(Reais),
-  productId: optional(Identifier),
+  productId: optional(idInput(ProductId)),
   card: optional(CardInput),
-  paymentMethodId: optional(Identifier),
+  paymentMethodId: optional(idInput(PaymentMethodId)),
   tokenId: optional(Identifier),
   installments: OptionalInt,
   freeInstallments: OptionalInt,
@@ -87,7 +88,7 @@ export const CheckoutRequest = Schema.Struct({
   prorataStartDate: optional(CalendarDate),
   prorataDueDate: optional(CalendarDate),
   mergeWithNextCycle: optional(Schema.Boolean),
-  cartId: optional(Identifier),
+  cartId: optional(idInput(CartId)),
   issueDaysBeforeDue: OptionalInt,
   additionalEmails: optional(Schema.Array(Email).pipe(Schema.check(Schema.isMaxLength(10)))),
   nfConfigId: optional(Identifier),

@@ -17,6 +17,7 @@ import {
   type CheckoutLink,
   type CheckoutLinkSettings,
   CheckoutNotFound,
+  type HostedCheckoutId,
   linkSettingsOf,
   maxInstallmentsOf,
   SessionNotFound
@@ -31,6 +32,7 @@ import { Subscriptions } from "../ports/Subscriptions.ts"
 import { planInstallments } from "../rules/Installments.ts"
 import { lineTotal } from "../rules/Items.ts"
 import { linesTotal, type PurchaseLine, resolvePurchase } from "./PriceCheckout.ts"
+import { type AccountId, ChargeId, CheckoutLinkId, CheckoutSessionId } from "../domain/Ids.ts"
 
 /** How often a recurring line bills, and its free days before the first charge. */
 export interface HostedRecurrence {
@@ -152,7 +154,7 @@ export const hostedKindOf = (id: string): "link" | "session" | "charge" | undefi
 
 const PAID_STATUSES: ReadonlyArray<Charge["status"]> = ["PAID", "REFUNDED", "PARTIALLY_REFUNDED", "DISPUTE", "CHARGED_BACK"]
 
-const merchantName = (accountId: string) =>
+const merchantName = (accountId: AccountId) =>
   Effect.map(Effect.flatMap(Accounts, (accounts) => accounts.findById(accountId)), Option.match({ onNone: () => "", onSome: (a) => a.name }))
 
 const recurrenceOf = (r: { recurrenceType: typeof PriceRecurrence.Type; recurrenceInterval: number; trialDays: number }) =>
@@ -215,8 +217,12 @@ const buyerOf = (customer: CheckoutLink["customer"]): PrefilledBuyer | null => {
   return { ...text("name"), ...text("email"), ...text("documentNumber"), ...text("phone") }
 }
 
+/** The id of a page whose prefix named a link or a session, decoded as that kind's. */
+const hostedIdOf = (kind: CheckoutLink["kind"], id: string): HostedCheckoutId =>
+  kind === "link" ? CheckoutLinkId.make(id) : CheckoutSessionId.make(id)
+
 const checkoutPage = Effect.fnUntraced(function*(kind: CheckoutLink["kind"], id: string) {
-  const found = yield* (yield* CheckoutLinks).findForPayment(kind, id)
+  const found = yield* (yield* CheckoutLinks).findForPayment(kind, hostedIdOf(kind, id))
   if (Option.isNone(found)) {
     return yield* kind === "session"
       ? new SessionNotFound({ message: `Sessão ${id} não encontrada`, details: null })
@@ -225,9 +231,9 @@ const checkoutPage = Effect.fnUntraced(function*(kind: CheckoutLink["kind"], id:
   const link = found.value
   if (link.status === "completed") return { _tag: "Gone", reason: "paid" } satisfies HostedGone
   if (link.status === "INACTIVE") return { _tag: "Gone", reason: "inactive" } satisfies HostedGone
-  const sells = link.items !== null ? { items: link.items } : link.priceId !== null ? { items: [{ priceId: link.priceId }] } : { productId: link.productId ?? "" }
-  // A price or product archived since the link was made: the link sells nothing any more.
-  const purchase = yield* resolvePurchase(sells, link.accountId).pipe(Effect.option)
+  const sells = link.items !== null ? { items: link.items } : link.priceId !== null ? { items: [{ priceId: link.priceId }] } : link.productId !== null ? { productId: link.productId } : undefined
+  // A price or product archived since the link was made (or a link naming none): the link sells nothing any more.
+  const purchase = sells === undefined ? Option.none() : yield* resolvePurchase(sells, link.accountId).pipe(Effect.option)
   if (Option.isNone(purchase) || purchase.value._tag !== "Lines") return { _tag: "Gone", reason: "inactive" } satisfies HostedGone
   const settings = linkSettingsOf(link.settings)
   return {
@@ -285,7 +291,7 @@ const recurrenceAuthorizationOf = (charge: Charge, subscription: Option.Option<S
 const confirmationOf = Effect.fnUntraced(function*(charge: Charge, from: string | undefined) {
   const kind = from === undefined ? undefined : hostedKindOf(from)
   if (from === undefined || (kind !== "link" && kind !== "session")) return null
-  const found = yield* (yield* CheckoutLinks).findForPayment(kind, from)
+  const found = yield* (yield* CheckoutLinks).findForPayment(kind, hostedIdOf(kind, from))
   if (Option.isNone(found) || found.value.accountId !== charge.accountId) return null
   const settings = linkSettingsOf(found.value.settings)
   return {
@@ -297,7 +303,7 @@ const confirmationOf = Effect.fnUntraced(function*(charge: Charge, from: string 
   } satisfies HostedConfirmation
 })
 
-const chargePage = Effect.fnUntraced(function*(id: string, from: string | undefined) {
+const chargePage = Effect.fnUntraced(function*(id: ChargeId, from: string | undefined) {
   const found = yield* (yield* Charges).findForDocument(id)
   if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${id} não encontrada`, details: null })
   const charge = found.value
@@ -329,7 +335,8 @@ const chargePage = Effect.fnUntraced(function*(id: string, from: string | undefi
  */
 export const hostedPage = Effect.fn("HostedCheckout.page")(function*(id: string, from?: string) {
   const kind = hostedKindOf(id)
-  if (kind === "charge") return yield* chargePage(id, from)
+  // The prefix named a charge: the id is decoded as one (an unknown one still answers CHARGE_NOT_FOUND).
+  if (kind === "charge") return yield* chargePage(ChargeId.make(id), from)
   if (kind === undefined) return yield* new CheckoutNotFound({ message: `Checkout ${id} não encontrado`, details: null })
   return yield* checkoutPage(kind, id)
 })
@@ -342,7 +349,7 @@ export const hostedPage = Effect.fn("HostedCheckout.page")(function*(id: string,
  */
 export const hostedChargeStatus = Effect.fn("HostedCheckout.status")(function*(chargeId: string) {
   if (hostedKindOf(chargeId) !== "charge") return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
-  const found = yield* (yield* Charges).findForDocument(chargeId)
+  const found = yield* (yield* Charges).findForDocument(ChargeId.make(chargeId))
   if (Option.isNone(found)) return yield* new ChargeNotFound({ message: `Cobrança ${chargeId} não encontrada`, details: null })
   const charge = found.value
   return { status: charge.status, paidAt: charge.paidAt, recurrenceAuthorization: recurrenceAuthorizationOf(charge, yield* subscriptionOf(charge)) }

@@ -18,6 +18,7 @@ import { invalidData as invalid } from "../domain/Errors.ts"
 import type { CardData } from "../ports/Acquirer.ts"
 import { payableCheckout, payCheckout, type PayCheckoutRequest } from "./PayCheckout.ts"
 import { tokenizeCard } from "./TokenizeCard.ts"
+import { CheckoutLinkId, CheckoutSessionId } from "../domain/Ids.ts"
 
 const encoder = new TextEncoder()
 
@@ -52,13 +53,17 @@ export const HostedCardToken = Schema.Struct({
   lastFour: Schema.String
 })
 
+/** The link or session the page's address names, as the body of `POST /v1/checkouts/pay` names it: its id decoded as its kind's. */
+const namedBy = (checkoutId: string, kind: "link" | "session") =>
+  kind === "session" ? { sessionId: CheckoutSessionId.make(checkoutId) } : { checkoutId: CheckoutLinkId.make(checkoutId) }
+
 /**
  * Tokenizes `card` for the link or session `checkoutId`, which must be
  * payable and take cards (so the route cannot serve as a free card checker
  * for links that never charge one).
  */
 export const tokenizeHostedCard = Effect.fn("HostedCard.tokenize")(function*(checkoutId: string, kind: "link" | "session", card: CardData) {
-  const link = yield* payableCheckout(kind === "session" ? { sessionId: checkoutId } : { checkoutId })
+  const link = yield* payableCheckout(namedBy(checkoutId, kind))
   if (!link.allowedPaymentMethods.includes("creditcard")) return yield* invalid("paymentMethod", "this checkout does not take cards")
   const method = yield* tokenizeCard({ card }).pipe(asAccount(link.accountId))
   return HostedCardToken.make({
@@ -82,7 +87,7 @@ export const payHostedCheckout = Effect.fn("HostedPayment.pay")(function*(checko
   const { cardToken, orderBumps, ...body } = choices
   const paymentMethodId = cardToken === undefined ? undefined : yield* openCardToken(checkoutId, cardToken)
   return yield* payCheckout(
-    { ...body, ...(kind === "session" ? { sessionId: checkoutId } : { checkoutId }) },
+    { ...body, ...namedBy(checkoutId, kind) },
     { ...(paymentMethodId === undefined ? {} : { paymentMethodId }), ...(orderBumps === undefined ? {} : { orderBumps }) }
   )
 })

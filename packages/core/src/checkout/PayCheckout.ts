@@ -12,11 +12,12 @@ import { asAccount } from "../auth/AsAccount.ts"
 import { ChargeNotPayable } from "../domain/Charge.ts"
 import { type CheckoutLink, CheckoutNotFound, linkSettingsOf, maxInstallmentsOf, SessionNotFound } from "../domain/CheckoutLink.ts"
 import { InvalidData, invalidData as invalid } from "../domain/Errors.ts"
-import { Identifier, optional } from "../domain/Values.ts"
+import { idInput, optional } from "../domain/Values.ts"
 import { CheckoutLinks } from "../ports/CheckoutLinks.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { CheckoutRequest } from "./CheckoutRequest.ts"
 import { createCheckoutCharge } from "./CreateCheckoutCharge.ts"
+import { CheckoutLinkId, CheckoutSessionId } from "../domain/Ids.ts"
 
 const f = CheckoutRequest.fields
 
@@ -27,8 +28,8 @@ const f = CheckoutRequest.fields
  * send discounts, split or a card on file of the merchant.
  */
 export const PayCheckoutRequest = Schema.Struct({
-  sessionId: optional(Identifier),
-  checkoutId: optional(Identifier),
+  sessionId: optional(idInput(CheckoutSessionId)),
+  checkoutId: optional(idInput(CheckoutLinkId)),
   paymentMethod: f.paymentMethod,
   customer: optional(f.customer),
   card: f.card,
@@ -88,7 +89,7 @@ const checkoutRequestOf = (link: CheckoutLink, body: PayCheckoutRequest & Hosted
 /** The order bumps the buyer ticked, each one the link offers; and installments within the link's maximum. */
 const checkLinkChoices = (link: CheckoutLink, body: PayCheckoutRequest, orderBumps: ReadonlyArray<string>) => {
   const settings = linkSettingsOf(link.settings)
-  const offered = (settings.orderBumps ?? []).map((bump) => bump.priceId)
+  const offered: ReadonlyArray<string> = (settings.orderBumps ?? []).map((bump) => bump.priceId)
   const unknown = orderBumps.findIndex((priceId, i) => !offered.includes(priceId) || orderBumps.indexOf(priceId) !== i)
   if (unknown >= 0) return Effect.fail(invalid(`orderBumps[${unknown}]`, "this checkout does not offer this order bump"))
   const max = maxInstallmentsOf(settings)

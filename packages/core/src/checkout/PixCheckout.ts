@@ -16,6 +16,7 @@ import { lastPayableDate } from "../rules/CycleSchedule.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
+import type { CustomerId } from "../domain/Ids.ts"
 
 /**
  * Prices the Pix (fees, split), checks `expiration` (a date, today or later)
@@ -59,7 +60,7 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(
     pending,
     recurrencyId: recurrencyId ?? null,
     notify: ["oneoff.pix.generated"],
-    settle: (customerId: string) =>
+    settle: (customerId: CustomerId) =>
       Effect.succeed<CheckoutResult>({
         success: true,
         customerId,

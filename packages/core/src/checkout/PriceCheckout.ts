@@ -21,6 +21,7 @@ import { computeFees } from "../rules/Fees.ts"
 import { type ItemLine, itemsTotal } from "../rules/Items.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
+import type { CouponId } from "../domain/Ids.ts"
 
 /** What the buyer pays before the method's fees and installments. */
 export interface CheckoutPrice {
@@ -28,7 +29,7 @@ export interface CheckoutPrice {
   /** Price ids bought, for the coupon's eligibility; undefined for an `amount`. */
   readonly priceIds: ReadonlyArray<string> | undefined
   /** The coupon the reserve redeems, when one was sent and is valid. */
-  readonly couponId: string | undefined
+  readonly couponId: CouponId | undefined
 }
 
 /** `INVALID_DATA` on `couponCode` with the coupon rule's reason in `details.reason`. */

@@ -21,6 +21,7 @@ import { enqueueChargeNotifications } from "./ChargeNotifications.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import type { AcquirerAnswer } from "./CardCheckout.ts"
 import { type CheckoutPrice, couponRefused } from "./PriceCheckout.ts"
+import { ChargeId, ChargeIds, type CouponId, CustomerId, CustomerIds } from "../domain/Ids.ts"
 
 /** A charge as its payment method makes it, before the buyer is matched to a customer. */
 export type PendingCharge = Omit<Charge, "customerId" | "customer">
@@ -39,7 +40,7 @@ export interface CheckoutDraft {
   readonly master: Account
   /** What the buyer pays before the method's fees and installments. */
   readonly amount: Cents
-  readonly couponId: string | undefined
+  readonly couponId: CouponId | undefined
   /** The buyer as it is created when its document is new to the account. */
   readonly customer: Customer
   /** The fields every method's charge shares, its id among them. */
@@ -64,8 +65,8 @@ export type CheckoutResult =
 
 type CheckoutResultOf<Status, Method> = {
   readonly success: true
-  readonly customerId: string
-  readonly chargeId: string
+  readonly customerId: CustomerId
+  readonly chargeId: ChargeId
   readonly status: Status
 } & Method
 
@@ -80,7 +81,7 @@ export interface PreparedCharge<E, R> {
   readonly recurrencyId?: string | null
   readonly notify: ReadonlyArray<NotificationKind>
   /** Called with the customer's id after the reserve: the card's authorization, the response of the others. */
-  readonly settle: (customerId: string) => Effect.Effect<CheckoutResult, E, R>
+  readonly settle: (customerId: CustomerId) => Effect.Effect<CheckoutResult, E, R>
   /**
    * A card's authorization alone, its answer not recorded: for callers that
    * record many answers at once (the billing run); `settle` asks and records.
@@ -103,7 +104,7 @@ export const draftCheckout = Effect.fn("Checkout.draft")(function*(
   const at = new Date(now)
   const ids = yield* Ids
   const customer: Customer = {
-    id: yield* ids.make("cus", { sandbox: owner.sandbox }),
+    id: yield* ids.make(CustomerIds, { sandbox: owner.sandbox }),
     accountId: owner.id,
     ...order.buyer,
     status: "ACTIVE",
@@ -113,7 +114,7 @@ export const draftCheckout = Effect.fn("Checkout.draft")(function*(
     updatedAt: at
   }
   const common: CheckoutDraft["common"] = {
-    id: yield* ids.make("cha", { sandbox: owner.sandbox }),
+    id: yield* ids.make(ChargeIds, { sandbox: owner.sandbox }),
     accountId: owner.id,
     masterAccountId: caller.master.id,
     externalTxid: order.request.externalTxid ?? null,

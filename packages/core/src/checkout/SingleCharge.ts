@@ -16,13 +16,14 @@ import { Charges } from "../ports/Charges.ts"
 import { Ids } from "../ports/Ids.ts"
 import { PixProvider } from "../ports/PixProvider.ts"
 import { requireProvider } from "../ports/ProviderGate.ts"
-import { CalendarDate, Description, Identifier, Name, optional, PhoneE164 } from "../domain/Values.ts"
+import { CalendarDate, Description, Identifier, idInput, Name, optional, PhoneE164 } from "../domain/Values.ts"
 import { Reais, ReaisJson } from "../money/Money.ts"
 import { BoletoInstructions, type Charge, DuplicateCharge, paymentTypeOf, unsettledCharge } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { CardInput, CheckoutRequest, CheckoutResponse } from "./CheckoutRequest.ts"
 import { createAmountCharge } from "./CreateCheckoutCharge.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
+import { ChargeIds, PaymentMethodId } from "../domain/Ids.ts"
 
 /** A phone as the provider's clients send it: E.164, or national (area code and number), which gets `+55`. */
 const LenientPhone = Schema.String.pipe(
@@ -48,7 +49,7 @@ export const SingleChargeRequest = Schema.Struct({
   dueDate: optional(CalendarDate),
   boletoInstructions: optional(BoletoInstructions),
   card: optional(CardInput),
-  paymentMethodId: optional(Identifier),
+  paymentMethodId: optional(idInput(PaymentMethodId)),
   tokenId: optional(Identifier),
   installments: CheckoutRequest.fields.installments,
   externalId: CheckoutRequest.fields.externalId,
@@ -90,7 +91,7 @@ const pixWithoutCustomer = Effect.fnUntraced(function*(
   yield* requireProvider(owner, "pix")
   const now = yield* Clock.currentTimeMillis
   const money = yield* feesAndSplit("pix", request.amount, undefined, { owner, master: caller.master })
-  const id = yield* (yield* Ids).make("cha", { sandbox: owner.sandbox })
+  const id = yield* (yield* Ids).make(ChargeIds, { sandbox: owner.sandbox })
   const txid = yield* newTxid
   const expiresAt = new Date(now + (lifetimeSeconds === undefined ? DEFAULT_PIX_LIFETIME_MILLIS : lifetimeSeconds * 1000))
   const description = request.description ?? null

@@ -18,6 +18,7 @@ import { PaymentMethods } from "../ports/PaymentMethods.ts"
 import { requireProvider } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { checkCard } from "./CardCheckout.ts"
+import { PaymentMethodIds } from "../domain/Ids.ts"
 
 /** Tokenizes `input.card` for the caller's account, checked as the checkout checks a typed card. */
 export const tokenizeCard = Effect.fn("Checkout.tokenizeCard")(function*(input: { readonly card: CardData }) {
@@ -28,7 +29,7 @@ export const tokenizeCard = Effect.fn("Checkout.tokenizeCard")(function*(input: 
   const { token, brand } = yield* (yield* Acquirer).tokenize({ account: caller.account, card }).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: "Adquirente indisponível", details: { reason: e.message } }))
   )
-  const id = yield* (yield* Ids).make("pm", { sandbox: caller.account.sandbox })
+  const id = yield* (yield* Ids).make(PaymentMethodIds, { sandbox: caller.account.sandbox })
   const method = {
     id,
     accountId: caller.account.id,

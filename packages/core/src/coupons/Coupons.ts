@@ -27,6 +27,7 @@ import { Accounts } from "../ports/Accounts.ts"
 import { Products } from "../ports/Products.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { applyCoupon, type ChargeType, validateCoupon } from "../rules/Coupons.ts"
+import { type AccountId, type CouponId, CouponIds } from "../domain/Ids.ts"
 
 const CODE = /^[A-Za-z0-9_-]{3,40}$/
 
@@ -47,7 +48,7 @@ const instant = (field: string, value: string | null | undefined, fallback: numb
 }
 
 /** Builds a coupon from `input` over `current` (creation when there is none), checking every rule. */
-const buildCoupon = Effect.fnUntraced(function*(input: CouponInput, current: Coupon | undefined, make: { readonly id: string; readonly accountId: string; readonly at: Date }) {
+const buildCoupon = Effect.fnUntraced(function*(input: CouponInput, current: Coupon | undefined, make: { readonly id: CouponId; readonly accountId: AccountId; readonly at: Date }) {
   const code = (input.code ?? current?.code)?.trim()
   if (code === undefined || !CODE.test(code)) return yield* invalid("code", "code must be 3 to 40 letters, digits, - or _")
   const name = (input.name ?? current?.name)?.trim()
@@ -112,7 +113,7 @@ const buildCoupon = Effect.fnUntraced(function*(input: CouponInput, current: Cou
   } satisfies Coupon
 })
 
-const findOwn = Effect.fn("Coupons.findOwn")(function*(id: string) {
+const findOwn = Effect.fn("Coupons.findOwn")(function*(id: CouponId) {
   const caller = yield* Caller
   const found = yield* (yield* Coupons).find(caller.account.id, id)
   if (Option.isNone(found)) return yield* new CouponNotFound({ message: `Cupom ${id} não encontrado`, details: null })
@@ -124,14 +125,14 @@ const codeTaken = (code: string) => new CouponCodeAlreadyExists({ message: `Já 
 export const createCoupon = Effect.fn("Coupons.create")(function*(input: CouponInput) {
   const caller = yield* Caller
   const at = new Date(yield* Clock.currentTimeMillis)
-  const id = yield* (yield* Ids).make("coup", { sandbox: caller.account.sandbox })
+  const id = yield* (yield* Ids).make(CouponIds, { sandbox: caller.account.sandbox })
   const coupon = yield* buildCoupon(input, undefined, { id, accountId: caller.account.id, at })
   const transactor = yield* Transactor
   if (!(yield* transactor.withTransaction((yield* Coupons).insert(coupon)))) return yield* codeTaken(coupon.code)
   return toCouponView(coupon)
 })
 
-export const getCoupon = Effect.fn("Coupons.get")(function*(id: string) {
+export const getCoupon = Effect.fn("Coupons.get")(function*(id: CouponId) {
   return toCouponView(yield* findOwn(id))
 })
 
@@ -159,7 +160,7 @@ export const listCoupons = Effect.fn("Coupons.list")(function*(query: SearchQuer
   }
 })
 
-export const updateCoupon = Effect.fn("Coupons.update")(function*(id: string, input: CouponInput) {
+export const updateCoupon = Effect.fn("Coupons.update")(function*(id: CouponId, input: CouponInput) {
   const current = yield* findOwn(id)
   if (input.status !== undefined && input.status !== "INACTIVE" && current.status === "INACTIVE") {
     return yield* new CouponInactiveCannotReactivate({ message: "Um cupom inativo não pode ser reativado", details: null })
@@ -172,11 +173,11 @@ export const updateCoupon = Effect.fn("Coupons.update")(function*(id: string, in
 })
 
 /** `ACTIVE` and `PAUSED` switch both ways; `INACTIVE` is terminal. */
-export const changeCouponStatus = Effect.fn("Coupons.changeStatus")(function*(id: string, status: Coupon["status"]) {
+export const changeCouponStatus = Effect.fn("Coupons.changeStatus")(function*(id: CouponId, status: Coupon["status"]) {
   return yield* updateCoupon(id, { status })
 })
 
-export const deleteCoupon = Effect.fn("Coupons.delete")(function*(id: string) {
+export const deleteCoupon = Effect.fn("Coupons.delete")(function*(id: CouponId) {
   const coupon = yield* findOwn(id)
   if (coupon.currentRedemptions > 0) {
     return yield* new CouponInUse({ message: "Um cupom já utilizado não pode ser removido; inative-o", details: { currentRedemptions: coupon.currentRedemptions } })
@@ -260,7 +261,7 @@ export const couponValidationAccount = Effect.fn("Coupons.validationAccount")(fu
  * Counts a redemption of a validated coupon for a purchase (`reference`):
  * `false` when another purchase took the last one first.
  */
-export const redeemCoupon = Effect.fn("Coupons.redeem")(function*(couponId: string, reference: string, customerDocument: string | null) {
+export const redeemCoupon = Effect.fn("Coupons.redeem")(function*(couponId: CouponId, reference: string, customerDocument: string | null) {
   const coupons = yield* Coupons
   return yield* coupons.redeem(couponId, { customerDocument, reference, at: new Date(yield* Clock.currentTimeMillis) })
 })

@@ -27,6 +27,7 @@ import { toSubscriptionSummary } from "../domain/SubscriptionSummary.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { type CustomerId, CustomerIds } from "../domain/Ids.ts"
 
 /** The address to store: each part was checked by decoding; the IBGE code is resolved from the zip code when absent. */
 const toAddress = (input: AddressInput): CustomerAddress => ({
@@ -40,7 +41,7 @@ const toAddress = (input: AddressInput): CustomerAddress => ({
   cityCode: input.cityCode ?? cityCodeOfCep(input.zipCode) ?? null
 })
 
-const findOwn = Effect.fn("Customers.findOwn")(function*(id: string) {
+const findOwn = Effect.fn("Customers.findOwn")(function*(id: CustomerId) {
   const caller = yield* Caller
   const found = yield* (yield* Customers).find(caller.account.id, id)
   if (Option.isNone(found)) return yield* new CustomerNotFound({ message: `Cliente ${id} não encontrado`, details: null })
@@ -56,7 +57,7 @@ export const createCustomer = Effect.fn("Customers.create")(function*(input: Cus
   const address = input.address === undefined ? null : toAddress(input.address)
   const at = new Date(yield* Clock.currentTimeMillis)
   const customer: Customer = {
-    id: yield* (yield* Ids).make("cus", { sandbox: caller.account.sandbox }),
+    id: yield* (yield* Ids).make(CustomerIds, { sandbox: caller.account.sandbox }),
     accountId: caller.account.id,
     name,
     document,
@@ -79,7 +80,7 @@ export const createCustomer = Effect.fn("Customers.create")(function*(input: Cus
   return toCustomerView(result.customer)
 })
 
-export const getCustomer = Effect.fn("Customers.get")(function*(id: string) {
+export const getCustomer = Effect.fn("Customers.get")(function*(id: CustomerId) {
   const customer = yield* findOwn(id)
   const ltv = yield* (yield* Charges).paidByCustomer(customer.accountId, customer.id)
   const subscriptions = yield* (yield* Subscriptions).listByCustomer(customer.accountId, customer.id)
@@ -123,7 +124,7 @@ export const listCustomers = Effect.fn("Customers.list")(function*(query: Search
   return { items: page.items.map(toCustomerView), pagination: { lastKey: page.lastKey, hasMore: page.lastKey !== null, limit } }
 })
 
-export const updateCustomer = Effect.fn("Customers.update")(function*(id: string, input: CustomerInput) {
+export const updateCustomer = Effect.fn("Customers.update")(function*(id: CustomerId, input: CustomerInput) {
   const current = yield* findOwn(id)
   if (input.document !== undefined && input.document !== current.document) {
     return yield* new DocumentUpdateNotAllowed({ message: "O documento do cliente não pode ser alterado", details: { field: "document" } })
@@ -148,7 +149,7 @@ export const updateCustomer = Effect.fn("Customers.update")(function*(id: string
  * pointing at it. A customer with open subscriptions is refused
  * (`CUSTOMER_HAS_ACTIVE_SUBSCRIPTIONS`, the message says how many).
  */
-export const deleteCustomer = Effect.fn("Customers.delete")(function*(id: string) {
+export const deleteCustomer = Effect.fn("Customers.delete")(function*(id: CustomerId) {
   const caller = yield* Caller
   yield* findOwn(id)
   const open = yield* (yield* Subscriptions).countOpen(caller.account.id, { customerId: id })

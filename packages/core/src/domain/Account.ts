@@ -1,8 +1,7 @@
 import { Schema } from "effect"
+import { AccountId } from "./Ids.ts"
 
-/** Internal account id (`acc_…`); the public handle is `number`. */
-export const AccountId = Schema.String.pipe(Schema.brand("AccountId"))
-export type AccountId = typeof AccountId.Type
+export { AccountId } from "./Ids.ts"
 
 /** PF (natural person, CPF) or PJ (legal entity, CNPJ). */
 export const PersonType = Schema.Literals(["PF", "PJ"])

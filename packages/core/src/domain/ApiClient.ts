@@ -1,9 +1,10 @@
 import { Schema } from "effect"
+import { AccountId } from "./Ids.ts"
 
 /** OAuth client credentials; the secret is kept only as a slow salted hash. */
 export const ApiClient = Schema.Struct({
   clientId: Schema.String,
-  accountId: Schema.String,
+  accountId: AccountId,
   secretHash: Schema.String,
   /** The scopes released to the client (names of `Scope`, kept as given). */
   scopes: Schema.Array(Schema.String),

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { NotificationKind } from "./Notification.ts"
 import { ErrorFields } from "./Errors.ts"
+import { AccountId, ChargeId, CustomerId, SubscriptionId } from "./Ids.ts"
 import { CalendarDate, optional, Text } from "./Values.ts"
 
 /** Every charge status of the spec. */
@@ -142,9 +143,9 @@ export const ChargeMetadata = Schema.Record(Schema.String, Schema.Unknown)
  * derived from it.
  */
 export const Charge = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
-  masterAccountId: Schema.String,
+  id: ChargeId,
+  accountId: AccountId,
+  masterAccountId: AccountId,
   paymentType: PaymentType,
   status: ChargeStatus,
   amount: Cents,
@@ -172,7 +173,7 @@ export const Charge = Schema.Struct({
   attempts: Schema.Int,
   /** Idempotency key of `POST /v1/charges`; unique per account. */
   externalId: NullableString,
-  customerId: NullableString,
+  customerId: Schema.NullOr(CustomerId),
   card: Schema.NullOr(ChargeCard),
   boleto: Schema.NullOr(ChargeBoleto),
   address: Schema.NullOr(ChargeAddress),
@@ -181,7 +182,7 @@ export const Charge = Schema.Struct({
   /** Why a card was refused (`card_declined`, …). */
   failureReason: NullableString,
   /** The subscription a charge bills, and the cycle when it is a cycle's charge (null for a plan change's prorata). */
-  subscriptionId: NullableString,
+  subscriptionId: Schema.NullOr(SubscriptionId),
   cycleNumber: Schema.NullOr(Schema.Int),
   createdAt: Schema.Date,
   updatedAt: Schema.Date

@@ -2,7 +2,8 @@ import { Option, Schema } from "effect"
 import { PaymentMethodInput } from "./Charge.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
-import { Identifier, Name, optional, Text } from "./Values.ts"
+import { idInput, Name, optional, Text } from "./Values.ts"
+import { AccountId, CheckoutLinkId, CheckoutSessionId, PriceId, ProductId } from "./Ids.ts"
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
 
@@ -10,15 +11,19 @@ const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
 export const CheckoutCustomer = JsonObject
 
 /** The items a checkout sells. */
-export const CheckoutItems = Schema.Array(Schema.Struct({ priceId: Schema.String, quantity: Schema.Int }))
+export const CheckoutItems = Schema.Array(Schema.Struct({ priceId: PriceId, quantity: Schema.Int }))
+
+/** A hosted checkout's id: a reusable link's (`pl_`) or a single-use session's (`cs_`). */
+export const HostedCheckoutId = Schema.Union([CheckoutLinkId, CheckoutSessionId])
+export type HostedCheckoutId = typeof HostedCheckoutId.Type
 
 /** A hosted checkout: a reusable link (`pl_`) or a single-use session (`cs_`). */
 export const CheckoutLink = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: HostedCheckoutId,
+  accountId: AccountId,
   kind: Schema.Literals(["link", "session"]),
-  priceId: Schema.NullOr(Schema.String),
-  productId: Schema.NullOr(Schema.String),
+  priceId: Schema.NullOr(PriceId),
+  productId: Schema.NullOr(ProductId),
   items: Schema.NullOr(CheckoutItems),
   allowedPaymentMethods: Schema.Array(PaymentMethodInput),
   customer: Schema.NullOr(CheckoutCustomer),
@@ -34,7 +39,7 @@ export type CheckoutLink = typeof CheckoutLink.Type
 export class CheckoutNotFound extends Schema.TaggedError<CheckoutNotFound>()("CHECKOUT_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SESSION_NOT_FOUND", ErrorFields, { httpApiStatus: 404 }) {}
 
-const Items = Schema.Array(Schema.Struct({ priceId: Identifier, quantity: optional(Schema.Int) })).pipe(Schema.check(Schema.isMaxLength(100)))
+const Items = Schema.Array(Schema.Struct({ priceId: idInput(PriceId), quantity: optional(Schema.Int) })).pipe(Schema.check(Schema.isMaxLength(100)))
 
 /** A color of the hosted page, `#RRGGBB`. */
 export const HexColor = Schema.String.pipe(
@@ -60,7 +65,7 @@ const InstallmentCount = Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum
 
 /** An extra offered next to the link's price, ticked by the buyer; its price is added to the purchase. */
 export const OrderBump = Schema.Struct({
-  priceId: Identifier,
+  priceId: idInput(PriceId),
   /** The checkbox's text; the product's name when absent. */
   label: optional(Name.pipe(Schema.check(Schema.isMinLength(1)))),
   /** The only way the page offers a bump today. */
@@ -117,8 +122,8 @@ export const maxInstallmentsOf = (settings: CheckoutLinkSettings) => settings.ma
  */
 export const CheckoutLinkInput = Schema.StructWithRest(
   Schema.Struct({
-    priceId: optional(Identifier),
-    product: optional(Identifier),
+    priceId: optional(idInput(PriceId)),
+    product: optional(idInput(ProductId)),
     allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
     status: optional(Schema.Literals(["ACTIVE", "INACTIVE"])),
     ...checkoutLinkSettingsFields
@@ -130,7 +135,7 @@ export type CheckoutLinkInput = typeof CheckoutLinkInput.Type
 /** Body of `POST /v1/checkout-sessions`. */
 export const CheckoutSessionInput = Schema.StructWithRest(
   Schema.Struct({
-    priceId: optional(Identifier),
+    priceId: optional(idInput(PriceId)),
     items: optional(Items),
     allowedPaymentMethods: optional(Schema.Array(PaymentMethodInput)),
     customer: optional(Schema.Record(Schema.String, Schema.Unknown))
@@ -142,7 +147,7 @@ export type CheckoutSessionInput = typeof CheckoutSessionInput.Type
 const link = CheckoutLink.fields
 
 export const CheckoutLinkView = Schema.Struct({
-  id: link.id,
+  id: Schema.String,
   url: Schema.String,
   status: link.status,
   priceId: link.priceId,

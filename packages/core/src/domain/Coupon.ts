@@ -4,6 +4,7 @@ import { percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
 import { Description, Identifier, Name, optional } from "./Values.ts"
+import { AccountId, CouponId } from "./Ids.ts"
 
 export const CouponDiscountType = Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])
 export const CouponStatus = Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"])
@@ -12,8 +13,8 @@ const NullableInt = Schema.NullOr(Schema.Int)
 
 /** A coupon (`coup_`): the rules of `rules/Coupons.ts` plus who owns it and how clients name it. */
 export const Coupon = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: CouponId,
+  accountId: AccountId,
   code: Schema.String,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),

@@ -3,6 +3,7 @@ import { ErrorFields } from "./Errors.ts"
 import { SubscriptionSummary } from "./SubscriptionSummary.ts"
 import { Cep, DocumentNumber, Email, IbgeCityCode, Name, optional, PhoneE164, Text, Uf } from "./Values.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
+import { AccountId, CustomerId } from "./Ids.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -24,8 +25,8 @@ export const CustomerStatus = Schema.Literals(["ACTIVE", "INACTIVE", "BLOCKED"])
 
 /** A buyer of an account (`cus_`), one live customer per document. */
 export const Customer = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: CustomerId,
+  accountId: AccountId,
   name: Schema.String,
   document: Schema.String,
   email: NullableString,

@@ -9,21 +9,22 @@
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
+import { AccountId, ChargeId, DisputeId, RefundId } from "./Ids.ts"
 
 export const DisputeStatus = Schema.Literals(["OPEN", "WON", "LOST"])
 export type DisputeStatus = typeof DisputeStatus.Type
 
 /** A dispute: the one definition its row, view and event body derive from. */
 export const Dispute = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
-  chargeId: Schema.String,
+  id: DisputeId,
+  accountId: AccountId,
+  chargeId: ChargeId,
   /** What the cardholder contests: what was left to refund of the charge when it was opened, or less. */
   amount: Cents,
   reason: Schema.String,
   status: DisputeStatus,
   /** The chargeback that took the amount back, once lost. */
-  refundId: Schema.NullOr(Schema.String),
+  refundId: Schema.NullOr(RefundId),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "Dispute" })

@@ -10,6 +10,7 @@
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { PaymentType } from "./Charge.ts"
+import { ChargeId, JournalEntryId, LedgerLineId, ReceivableId, SubscriptionId } from "./Ids.ts"
 
 /** The holder of the house's books: the rails (clearing), our fees, payouts in flight. */
 export const HOUSE = "HOUSE"
@@ -59,8 +60,8 @@ export type Counterparty = typeof Counterparty.Type
  * no running balance.
  */
 export const LedgerLine = Schema.Struct({
-  id: Schema.String,
-  entryId: Schema.String,
+  id: LedgerLineId,
+  entryId: JournalEntryId,
   holder: Schema.String,
   book: Book,
   amount: Cents,
@@ -69,8 +70,8 @@ export const LedgerLine = Schema.Struct({
   title: Schema.String,
   description: Schema.NullOr(Schema.String),
   paymentMethod: Schema.NullOr(PaymentType),
-  chargeId: Schema.NullOr(Schema.String),
-  subscriptionId: Schema.NullOr(Schema.String),
+  chargeId: Schema.NullOr(ChargeId),
+  subscriptionId: Schema.NullOr(SubscriptionId),
   endToEndId: Schema.NullOr(Schema.String),
   counterparty: Schema.NullOr(Counterparty),
   /** The withdrawal, receivable or charge the movement belongs to. */
@@ -95,9 +96,9 @@ export interface EntryDraft {
 
 /** Money a holder receives on a day: a boleto's or one card installment's net share. */
 export const Receivable = Schema.Struct({
-  id: Schema.String,
+  id: ReceivableId,
   holder: Schema.String,
-  chargeId: Schema.String,
+  chargeId: ChargeId,
   installment: Schema.Int,
   amount: Cents,
   paymentMethod: Schema.Literals(["BOLETO", "CREDIT_CARD"]),

@@ -8,15 +8,16 @@
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
+import { AccountId, ChargeId, MedInfractionId, RefundId } from "./Ids.ts"
 
 export const MedStatus = Schema.Literals(["OPEN", "RELEASED", "RETURNED"])
 export type MedStatus = typeof MedStatus.Type
 
 /** An infraction: the one definition its row, view and event bodies derive from. */
 export const MedInfraction = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
-  chargeId: Schema.String,
+  id: MedInfractionId,
+  accountId: AccountId,
+  chargeId: ChargeId,
   endToEndId: Schema.String,
   /** The amount the payer's bank contests. */
   amount: Cents,
@@ -25,7 +26,7 @@ export const MedInfraction = Schema.Struct({
   reason: Schema.String,
   status: MedStatus,
   /** The refund that returned the money to the payer, once returned. */
-  refundId: Schema.NullOr(Schema.String),
+  refundId: Schema.NullOr(RefundId),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "MedInfraction" })

@@ -14,6 +14,7 @@ import { parsePercent, percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Cep, Email, IbgeCityCode, Identifier, Name, optional, Text, Uf } from "./Values.ts"
 import { Instant } from "./Wire.ts"
+import { AccountId, NfseConfigId } from "./Ids.ts"
 
 /** A value sent as a JSON number or a numeric string, checked by `parse` (`undefined`: refused with `message`). */
 const numberLike = <A>(target: Schema.Codec<A, A>, parse: (text: string) => A | undefined, message: string) =>
@@ -248,8 +249,8 @@ export interface StoredCertificate {
 
 /** A configuration (`nfc_`) as the use cases see it: settings, and the secrets in clear but redacted. */
 export interface NfseConfig {
-  readonly id: string
-  readonly accountId: string
+  readonly id: NfseConfigId
+  readonly accountId: AccountId
   readonly settings: NfseSettings
   readonly certificate: StoredCertificate
   readonly prefeituraSenha: Option.Option<Redacted.Redacted<string>>

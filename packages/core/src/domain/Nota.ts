@@ -12,6 +12,7 @@ import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
 import { NfseStandard } from "./NfseConfig.ts"
+import { AccountId, ChargeId, NfseConfigId, NotaId, SubscriptionId } from "./Ids.ts"
 
 /**
  * The spec's statuses. `ISSUED` comes from a synchronous emission,
@@ -73,13 +74,13 @@ export interface NotaToIssue {
 
 /** A note as stored. */
 export const Nota = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: NotaId,
+  accountId: AccountId,
   invoiceId: Schema.String,
-  chargeId: Schema.NullOr(Schema.String),
-  subscriptionId: Schema.NullOr(Schema.String),
+  chargeId: Schema.NullOr(ChargeId),
+  subscriptionId: Schema.NullOr(SubscriptionId),
   cycleNumber: Schema.NullOr(Schema.Int),
-  configId: Schema.String,
+  configId: NfseConfigId,
   standard: NfseStandard,
   status: NotaStatus,
   serie: Schema.String,

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { AccountId, PaymentMethodId } from "./Ids.ts"
 
 /**
  * A tokenized card (`pm_`): what may be kept of it and the acquirer's token;
@@ -7,8 +8,8 @@ import { Schema } from "effect"
  * (`Acquirer.saveCard`), which charges again without the CVV.
  */
 export const PaymentMethod = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: PaymentMethodId,
+  accountId: AccountId,
   acquirerToken: Schema.String,
   brand: Schema.String,
   firstSix: Schema.String,

@@ -7,6 +7,7 @@
  */
 import { Schema } from "effect"
 import { ErrorFields } from "./Errors.ts"
+import { AccountId, PixClaimId } from "./Ids.ts"
 
 /** The key types a claim can move: random keys (EVP) are never portable. */
 export const ClaimableKeyType = Schema.Literals(["CPF", "CNPJ", "EMAIL", "PHONE"])
@@ -15,8 +16,8 @@ export const PixClaimStatus = Schema.Literals(["OPEN", "COMPLETED", "CANCELED"])
 
 /** A claim: the one definition its row and view derive from. */
 export const PixClaim = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: PixClaimId,
+  accountId: AccountId,
   accountNumber: Schema.String,
   pixKey: Schema.String,
   pixKeyType: ClaimableKeyType,

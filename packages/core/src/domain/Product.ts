@@ -2,15 +2,16 @@ import { Schema } from "effect"
 import { Cents, Reais, ReaisJson } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
-import { Description, Identifier, Name, optional } from "./Values.ts"
+import { Description, idInput, Name, optional } from "./Values.ts"
+import { AccountId, PriceId, ProductId } from "./Ids.ts"
 
 export const ProductType = Schema.Literals(["RECURRING", "ONE_TIME"])
 export const PriceRecurrence = Schema.Literals(["ONE_TIME", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "SEMIANNUAL", "YEARLY"])
 
 /** A price of a product (`price_`): one-time or recurring every `recurrenceInterval` periods. */
 export const Price = Schema.Struct({
-  id: Schema.String,
-  productId: Schema.String,
+  id: PriceId,
+  productId: ProductId,
   position: Schema.Int,
   title: Schema.String,
   amount: Cents,
@@ -28,8 +29,8 @@ export const ProductStatus = Schema.Literals(["active", "archived"])
 
 /** A product (`prod_`) with its prices. */
 export const Product = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: ProductId,
+  accountId: AccountId,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
   type: ProductType,
@@ -62,7 +63,7 @@ export class ProductHasActiveSubscriptions extends Schema.TaggedError<ProductHas
 const OptionalString = optional(Schema.String)
 
 export const PriceInput = Schema.Struct({
-  priceId: optional(Identifier),
+  priceId: optional(idInput(PriceId)),
   title: optional(Name),
   amount: optional(Reais),
   recurrenceType: optional(PriceRecurrence),

@@ -10,6 +10,7 @@ import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { toDayNumber } from "../brazil/CalendarDate.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Cep, Email, Identifier, Name, optional, optionalOrBlank, PhoneE164, Text, Uf } from "./Values.ts"
+import { AccountId, WebhookId } from "./Ids.ts"
 
 /** A birth date as the provider writes it, day-month-year with dashes (`31-12-2000`), a real date. */
 export const BirthDate = Text.pipe(
@@ -117,7 +118,7 @@ export const Proposal = Schema.Struct({
   /** The `formId` (a UUID). */
   id: Schema.String,
   /** The master that sent it. */
-  accountId: Schema.String,
+  accountId: AccountId,
   type: Schema.Literals(["PF", "PJ"]),
   documentNumber: Schema.String,
   form: ProposalForm,
@@ -136,9 +137,9 @@ export const Proposal = Schema.Struct({
   documentsToken: Schema.String,
   documentsSentAt: Schema.NullOr(Schema.Date),
   /** The sub-account opened, once confirmed. */
-  subAccountId: Schema.NullOr(Schema.String),
+  subAccountId: Schema.NullOr(AccountId),
   /** The registration of the master that receives `account_approved` at the form's `webhookUrl`. */
-  webhookId: Schema.NullOr(Schema.String),
+  webhookId: Schema.NullOr(WebhookId),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "Proposal" })

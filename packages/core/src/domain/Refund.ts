@@ -9,6 +9,7 @@
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
+import { AccountId, ChargeId, DebtId, RefundId } from "./Ids.ts"
 
 export const RefundReason = Schema.Literals(["CUSTOMER_REQUEST", "FRAUD", "BANK_ERROR", "PIX_CHANGE_ERROR"])
 export type RefundReason = typeof RefundReason.Type
@@ -28,7 +29,7 @@ export const SplitReversal = Schema.Struct({
   /** What it paid at once: from the charge's receivable (a card's), then from its balance. */
   reversed: Cents,
   status: Schema.Literals(["REVERSED", "PENDING"]),
-  debtId: Schema.NullOr(Schema.String)
+  debtId: Schema.NullOr(DebtId)
 })
 export type SplitReversal = typeof SplitReversal.Type
 
@@ -41,14 +42,14 @@ export const ReceivableTaken = Schema.Struct({
 export type ReceivableTaken = typeof ReceivableTaken.Type
 
 /** What the owner could not pay of a chargeback (a merchant's own refund never leaves one): a debt paid from its next credits. */
-export const OwnerDebt = Schema.Struct({ debtId: Schema.String, amount: Cents })
+export const OwnerDebt = Schema.Struct({ debtId: DebtId, amount: Cents })
 export type OwnerDebt = typeof OwnerDebt.Type
 
 /** A refund: the one definition its row, views and event bodies derive from. */
 export const Refund = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
-  chargeId: Schema.String,
+  id: RefundId,
+  accountId: AccountId,
+  chargeId: ChargeId,
   paymentType: Schema.Literals(["PIX", "CREDIT_CARD"]),
   /** The end-to-end id of the Pix payment refunded. */
   endToEndId: Schema.NullOr(Schema.String),

@@ -11,6 +11,19 @@ import { Coupon } from "./Coupon.ts"
 import { PriceRecurrence, ProductType } from "./Product.ts"
 import { CycleStatus, Interval, InvoiceStatus, ItemOrigin, ItemStatus, SubscriptionStatus } from "./SubscriptionStatus.ts"
 import type { SubscriptionChange } from "./SubscriptionHistory.ts"
+import {
+  AccountId,
+  CartId,
+  ChargeId,
+  CouponId,
+  CustomerId,
+  InvoiceId,
+  PaymentMethodId,
+  PriceId,
+  ProductId,
+  SubscriptionId,
+  SubscriptionItemId
+} from "./Ids.ts"
 
 // The concepts of a subscription live one per file; importers of this one keep finding them here.
 export * from "./SubscriptionErrors.ts"
@@ -31,7 +44,7 @@ export type SubscriptionDiscount = typeof SubscriptionDiscount.Type
 
 /** The coupon a subscription was bought with, as it was then: later edits of the coupon do not reprice it. */
 export const SubscriptionCoupon = Schema.Struct({
-  couponId: Schema.String,
+  couponId: CouponId,
   code: Schema.String,
   discountType: Coupon.fields.discountType,
   discountValue: Coupon.fields.discountValue,
@@ -62,14 +75,14 @@ export const SubscriptionCard = Schema.Struct({
 
 /** The subscription record. Dates without time are `YYYY-MM-DD` in America/Sao_Paulo. */
 export const Subscription = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
-  masterAccountId: Schema.String,
-  customerId: Schema.String,
+  id: SubscriptionId,
+  accountId: AccountId,
+  masterAccountId: AccountId,
+  customerId: CustomerId,
   /** The checkout link or session that originated it. */
   checkoutId: NullableString,
   /** Groups the subscriptions of one purchase. */
-  cartId: NullableString,
+  cartId: Schema.NullOr(CartId),
   status: SubscriptionStatus,
   interval: Interval,
   intervalCount: Schema.Int,
@@ -77,7 +90,7 @@ export const Subscription = Schema.Struct({
   billingDay: Schema.Int,
   paymentMethod: PaymentMethodInput,
   /** The tokenized card (`pm_`) later cycles are charged to. */
-  paymentMethodId: NullableString,
+  paymentMethodId: Schema.NullOr(PaymentMethodId),
   card: Schema.NullOr(SubscriptionCard),
   allowedPaymentMethods: Schema.Array(PaymentMethodInput),
   passFeesToCustomer: Schema.Boolean,
@@ -103,7 +116,7 @@ export const Subscription = Schema.Struct({
   anchorCycle: Schema.Int,
   /** Last day of the free period (trial or `EXTRA_PERIOD` coupon), or null. */
   trialEndsOn: NullableString,
-  primaryItemId: Schema.String,
+  primaryItemId: SubscriptionItemId,
   /** Pix Automático: the recurrence the payer's bank is asked to authorize, and where that stands. */
   pixRecurrencyId: NullableString,
   pixRecurrenceStatus: Schema.NullOr(Schema.Literals(["PENDING", "AUTHORIZED", "REJECTED"])),
@@ -115,10 +128,10 @@ export type Subscription = typeof Subscription.Type
 
 /** An item of a subscription: a price bought in some quantity. */
 export const SubscriptionItem = Schema.Struct({
-  id: Schema.String,
-  subscriptionId: Schema.String,
-  priceId: Schema.String,
-  productId: Schema.String,
+  id: SubscriptionItemId,
+  subscriptionId: SubscriptionId,
+  priceId: PriceId,
+  productId: ProductId,
   /** The price's title. */
   name: Schema.String,
   productName: Schema.String,
@@ -135,7 +148,7 @@ export const SubscriptionItem = Schema.Struct({
   upgradedFromItemId: NullableString,
   upgradedToItemId: NullableString,
   /** The prorata charge whose payment activates the item (an upgrade or add-on paid by Pix or boleto). */
-  chargeId: NullableString,
+  chargeId: Schema.NullOr(ChargeId),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 }).annotate({ identifier: "SubscriptionItemRecord" })
@@ -146,7 +159,7 @@ export const RulerEntry = Schema.Struct({ kind: Schema.String, channel: Schema.S
 
 /** One period of a subscription. Unique per (subscription, number) in the database. */
 export const BillingCycle = Schema.Struct({
-  subscriptionId: Schema.String,
+  subscriptionId: SubscriptionId,
   cycleNumber: Schema.Int,
   status: CycleStatus,
   /** What the cycle bills: its invoice's total. */
@@ -161,7 +174,7 @@ export const BillingCycle = Schema.Struct({
   /** The day its charge is issued (`issueDaysBeforeDue` before the due date). */
   issueDate: Schema.String,
   paymentMethod: PaymentMethodInput,
-  chargeId: NullableString,
+  chargeId: Schema.NullOr(ChargeId),
   splitRules: Schema.NullOr(Schema.Array(SubscriptionSplitRule)),
   rulerHistory: Schema.Array(RulerEntry),
   manualRetryCount: Schema.Int,
@@ -195,15 +208,15 @@ export const InvoiceLine = Schema.Struct({
   unitAmount: Schema.Int,
   quantity: Schema.Int,
   netAmount: Schema.Int,
-  priceId: NullableString,
-  productId: NullableString
+  priceId: Schema.NullOr(PriceId),
+  productId: Schema.NullOr(ProductId)
 })
 export type InvoiceLine = typeof InvoiceLine.Type
 
 /** The invoice of an issued cycle. */
 export const Invoice = Schema.Struct({
-  id: Schema.String,
-  subscriptionId: Schema.String,
+  id: InvoiceId,
+  subscriptionId: SubscriptionId,
   cycleNumber: Schema.Int,
   /** Sequential per account. */
   invoiceNumber: Schema.Int,
@@ -214,7 +227,7 @@ export const Invoice = Schema.Struct({
   canceledAt: Schema.NullOr(Schema.Date),
   discount: Cents,
   total: Cents,
-  chargeId: NullableString,
+  chargeId: Schema.NullOr(ChargeId),
   lines: Schema.Array(InvoiceLine),
   createdAt: Schema.Date
 }).annotate({ identifier: "InvoiceRecord" })

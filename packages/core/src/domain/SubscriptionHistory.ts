@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { PaymentMethodInput } from "./Charge.ts"
 import { Instant } from "./Wire.ts"
+import { ChargeId } from "./Ids.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -19,7 +20,7 @@ export const PlanChange = Schema.Struct({
   currentAmount: Cents,
   newAmount: Cents,
   prorataAmount: Cents,
-  chargeId: NullableString,
+  chargeId: Schema.NullOr(ChargeId),
   /** When it takes effect: now, once paid, or the next cycle's due date. */
   effectiveAt: Schema.String,
   at: Instant

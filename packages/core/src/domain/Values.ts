@@ -29,6 +29,14 @@ export const Description = Schema.String.pipe(Schema.check(Schema.isMaxLength(1_
 /** An id or code a request names (`priceId`, `productId`, a coupon code, an account number): at most 100 characters. */
 export const Identifier = Schema.String.pipe(Schema.check(Schema.isMaxLength(100), noNul))
 
+/**
+ * An id of one kind of entity as clients send it: an `Identifier`, decoded
+ * into the entity's brand (`idInput(PriceId)`), so a request hands its use
+ * case a `PriceId`, not any string. Any identifier decodes: an unknown id is
+ * the resource's 404, as before.
+ */
+export const idInput = <A extends string>(id: Schema.Codec<A, string>) => Identifier.pipe(Schema.decodeTo(id))
+
 /** A string that `normalize` turns into its canonical form (`target`, a branded string), or refuses with `message`. */
 const normalizedString = <T extends Schema.Codec<string, string>>(target: T, normalize: (input: string) => string | undefined, message: string) =>
   Text.pipe(

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { type LedgerLine, LedgerCategory, LedgerLine as Line } from "./Ledger.ts"
-import { Identifier, optional, QueryInt, Text } from "./Values.ts"
+import { Identifier, idInput, optional, QueryInt, Text } from "./Values.ts"
 import { Withdrawal, type Withdrawal as WithdrawalType, PixKeyType } from "./Withdrawal.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 import { Reais } from "../money/Money.ts"
@@ -13,6 +13,7 @@ import { Dispute, type Dispute as DisputeType } from "./Dispute.ts"
 import { MedInfraction, type MedInfraction as MedInfractionType } from "./Med.ts"
 import { PixClaim, type PixClaim as PixClaimType } from "./PixClaim.ts"
 import { Refund, type Refund as RefundType, RefundReason } from "./Refund.ts"
+import { ChargeId, RefundId } from "./Ids.ts"
 
 const line = Line.fields
 const w = Withdrawal.fields
@@ -174,7 +175,7 @@ export const WithdrawalListView = Schema.Struct({
 /** `POST /v1/wallet/refunds`: Pix by `endToEndId` with `reason`; card by `chargeId`; `amount` for a partial refund. */
 export const RefundRequest = Schema.Struct({
   endToEndId: optional(Identifier),
-  chargeId: optional(Identifier),
+  chargeId: optional(idInput(ChargeId)),
   amount: optional(Reais),
   reason: optional(RefundReason),
   accountId: optional(Identifier),
@@ -226,7 +227,7 @@ export const toRefundView = (x: RefundType): typeof RefundView.Type => ({
 
 /** `GET /v1/wallet/refunds`: one refund by `refundId`, or the list (the provider's query). */
 export const RefundQuery = Schema.Struct({
-  refundId: optional(Identifier),
+  refundId: optional(idInput(RefundId)),
   accountId: optional(Identifier),
   limit: optional(QueryInt),
   lastKey: optional(Identifier),
@@ -272,7 +273,7 @@ export const ReceivablesCalendarView = Schema.Struct({
 
 /** A paid charge contested in the sandbox, how much of it (what is left to refund by default) and why: a MED infraction or a card dispute. */
 const ChargeContestRequest = Schema.Struct({
-  chargeId: Identifier,
+  chargeId: idInput(ChargeId),
   amount: optional(Reais),
   reason: optional(Identifier)
 })

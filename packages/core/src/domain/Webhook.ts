@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { EventName } from "./Events.ts"
 import { Instant } from "./Wire.ts"
+import { AccountId, WebhookDeliveryId, WebhookId } from "./Ids.ts"
 
 export const WebhookStatus = Schema.Literals(["active", "inactive"])
 export type WebhookStatus = typeof WebhookStatus.Type
@@ -12,8 +13,8 @@ export type WebhookStatus = typeof WebhookStatus.Type
  * sent verbatim as `x-access-token`.
  */
 export const WebhookRegistration = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: WebhookId,
+  accountId: AccountId,
   url: Schema.String,
   events: Schema.Array(EventName),
   secret: Schema.String,
@@ -31,9 +32,9 @@ export type DeliveryStatus = typeof DeliveryStatus.Type
  * `webhookEventId` of `POST /v1/users/webhooks/{webhookEventId}/retry`.
  */
 export const WebhookDelivery = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
-  webhookId: Schema.String,
+  id: WebhookDeliveryId,
+  accountId: AccountId,
+  webhookId: WebhookId,
   event: EventName,
   body: Schema.String,
   status: DeliveryStatus,

@@ -11,6 +11,7 @@ import { documentKind, normalizeDocument } from "../brazil/Documents.ts"
 import { Cents } from "../money/Money.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Counterparty } from "./Ledger.ts"
+import { AccountId, WithdrawalId } from "./Ids.ts"
 
 export const PixKeyTypes = ["CPF", "CNPJ", "EMAIL", "PHONE", "EVP"] as const
 export const PixKeyType = Schema.Literals(PixKeyTypes)
@@ -54,9 +55,9 @@ export const PixSendKind = Schema.Literals(["WITHDRAWAL", "PIX_TRANSFER"])
 
 /** A Pix sent out of an account: the one definition its row and views derive from. */
 export const Withdrawal = Schema.Struct({
-  id: Schema.String,
+  id: WithdrawalId,
   kind: PixSendKind,
-  accountId: Schema.String,
+  accountId: AccountId,
   accountNumber: Schema.String,
   amount: Cents,
   fee: Cents,

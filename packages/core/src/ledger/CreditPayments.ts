@@ -13,6 +13,7 @@ import { Ledger } from "../ports/Ledger.ts"
 import { paymentPosting } from "../rules/Postings.ts"
 import { payDebtsFrom } from "./PayDebts.ts"
 import { creditedHolders, isSandboxReference, postEntries } from "./PostEntries.ts"
+import { ReceivableIds } from "../domain/Ids.ts"
 
 /** The Pix payer as the other side of the statement line. */
 const payerOf = (charge: Charge): Counterparty | null =>
@@ -27,7 +28,7 @@ export const creditPayments = Effect.fn("Ledger.creditPayments")(function*(charg
   const fresh = postings.filter((_, i) => posted[i])
   const ids = yield* Ids
   const receivables = yield* Effect.forEach(fresh.flatMap((p) => p.receivables), (receivable) =>
-    Effect.map(ids.make("rcv", { sandbox: isSandboxReference(receivable.chargeId) }), (id) => ({ ...receivable, id })))
+    Effect.map(ids.make(ReceivableIds, { sandbox: isSandboxReference(receivable.chargeId) }), (id) => ({ ...receivable, id })))
   yield* (yield* Ledger).insertReceivables(receivables)
   yield* payDebtsFrom(creditedHolders(fresh.map((p) => p.entry)), at)
 })

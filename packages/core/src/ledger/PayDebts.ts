@@ -10,6 +10,7 @@ import { Ledger } from "../ports/Ledger.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { debtSettlementPosting, takeInOrder } from "../rules/Postings.ts"
 import { isSandboxReference, postEntries } from "./PostEntries.ts"
+import { DebtPaymentIds } from "../domain/Ids.ts"
 
 /** Pays the pending split debts of `holders` from their available balances; call in the transaction that credited them. */
 export const payDebtsFrom = Effect.fn("Ledger.payDebtsFrom")(function*(holders: ReadonlyArray<string>, at: Date) {
@@ -25,7 +26,7 @@ export const payDebtsFrom = Effect.fn("Ledger.payDebtsFrom")(function*(holders: 
     if (payments.length === 0) continue
     // One entry per kind of debt paid, so the statement names each under its own category (an opening fee is a FEE).
     for (const [category, paid] of Map.groupBy(payments, (p) => p.category)) {
-      const reference = yield* ids.make("dsp", { sandbox: isSandboxReference(owed[0]!.id) })
+      const reference = yield* ids.make(DebtPaymentIds, { sandbox: isSandboxReference(owed[0]!.id) })
       yield* postEntries([debtSettlementPosting(holder, sumCents(paid.map((p) => p.paid)), reference, category)], at)
     }
     yield* refunds.payDebts(payments, at)

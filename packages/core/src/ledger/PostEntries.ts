@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import type { EntryDraft } from "../domain/Ledger.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
+import { JournalEntryIds, LedgerLineIds } from "../domain/Ids.ts"
 
 /**
  * Whether ids made for what `reference` (an engine id) records are sandbox
@@ -22,8 +23,8 @@ export const postEntries = Effect.fn("Ledger.post")(function*(entries: ReadonlyA
   const toPost = yield* Effect.forEach(entries, (entry) =>
     Effect.gen(function*() {
       const sandbox = isSandboxReference(entry.referenceId)
-      const id = yield* ids.make("jrn", { sandbox })
-      const lineIds = yield* Effect.forEach(entry.lines, () => ids.make("txn", { sandbox }))
+      const id = yield* ids.make(JournalEntryIds, { sandbox })
+      const lineIds = yield* Effect.forEach(entry.lines, () => ids.make(LedgerLineIds, { sandbox }))
       return { ...entry, id, lineIds }
     }))
   return yield* (yield* Ledger).post(toPost, at)

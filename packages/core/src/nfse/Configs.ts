@@ -21,9 +21,11 @@ import { NfseConfigs } from "../ports/NfseConfigs.ts"
 import { buildSettings, certificateGaps, defaultsOf, requiredProblem } from "./ConfigRules.ts"
 import { certificateCnpjProblem, readIssuerCertificate } from "./IssuerCertificate.ts"
 import { isNationalCity, standardOf } from "./NationalCities.ts"
+import { NfseConfigId, NfseConfigIds } from "../domain/Ids.ts"
 
 /** The spec shows configurations as `unc_` and `nfc_`: ids are issued `nfc_`, and `unc_` names the same one. */
-export const canonicalConfigId = (id: string): string => id.replace(/^(SANDBOX_)?unc_/, "$1nfc_")
+/** A configuration id as clients may send it (the provider's `unc_` form too), decoded into the engine's `nfc_` id. */
+export const canonicalConfigId = (id: string): NfseConfigId => NfseConfigId.make(id.replace(/^(SANDBOX_)?unc_/, "$1nfc_"))
 
 export const toConfigView = (config: NfseConfig): NfseConfigView => ({
   id: config.id,
@@ -114,7 +116,7 @@ const configFrom = Effect.fnUntraced(function*(input: NfseConfigInput, current: 
   const at = new Date(yield* Clock.currentTimeMillis)
   const senha = input.prefeitura?.senha
   return {
-    id: current?.id ?? (yield* (yield* Ids).make("nfc", { sandbox: caller.account.sandbox })),
+    id: current?.id ?? (yield* (yield* Ids).make(NfseConfigIds, { sandbox: caller.account.sandbox })),
     accountId: caller.account.id,
     settings,
     certificate,

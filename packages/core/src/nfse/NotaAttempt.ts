@@ -16,6 +16,7 @@ import { type DpsIssuer, Notas } from "../ports/Notas.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { NotaTransitions, type NotaTrigger } from "../rules/NotaTransitions.ts"
 import { standardOf } from "./NationalCities.ts"
+import { ChargeId, NotaId, NotaIds, SubscriptionId } from "../domain/Ids.ts"
 
 /**
  * Whose numbering the configuration's notes take: its issuer's CNPJ (a
@@ -51,8 +52,8 @@ export const toIssue = (nota: Nota, sandbox: boolean): NotaToIssue => ({
 export interface NotaDraft {
   /** The nota routes' id; null: the note's own id (a standalone note sent without `ref`). */
   readonly invoiceId: string | null
-  readonly chargeId: string | null
-  readonly subscriptionId: string | null
+  readonly chargeId: ChargeId | null
+  readonly subscriptionId: SubscriptionId | null
   readonly cycleNumber: number | null
   readonly amount: Cents
   readonly descricao: string
@@ -64,7 +65,7 @@ export const takeDpsNumber = (config: NfseConfig, sandbox: boolean) =>
   Effect.flatMap(Notas, (notas) => notas.nextDpsNumber(issuerOf(config, sandbox), serieOf(config), config.settings.prefeitura.proximo_numero_rps ?? 1))
 
 /** A note of `draft` as first recorded: `PROCESSING` under `dpsNumber`, the city not asked yet. */
-export const freshNota = (config: NfseConfig, draft: NotaDraft, id: string, dpsNumber: number, at: Date): Nota => ({
+export const freshNota = (config: NfseConfig, draft: NotaDraft, id: NotaId, dpsNumber: number, at: Date): Nota => ({
   ...draft,
   invoiceId: draft.invoiceId ?? id,
   id,
@@ -91,7 +92,7 @@ export const freshNota = (config: NfseConfig, draft: NotaDraft, id: string, dpsN
 export const recordNew = Effect.fnUntraced(function*(config: NfseConfig, draft: NotaDraft, sandbox: boolean) {
   const notas = yield* Notas
   const at = new Date(yield* Clock.currentTimeMillis)
-  const id = yield* (yield* Ids).make("inv", { sandbox })
+  const id = yield* (yield* Ids).make(NotaIds, { sandbox })
   const recorded = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const nota = freshNota(config, draft, id, yield* takeDpsNumber(config, sandbox), at)
     return (yield* notas.insert(nota, issuerOf(config, sandbox))) ? Option.some(nota) : Option.none()

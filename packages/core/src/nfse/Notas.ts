@@ -45,6 +45,7 @@ import { LIVE_NOTA_STATUSES, NotaTransitions, REFUSED_NOTA_STATUSES, statusesMat
 import { canonicalConfigId } from "./Configs.ts"
 import { standardOf } from "./NationalCities.ts"
 import { emitNew, freshNota, issuerOf, send, serieOf, takeDpsNumber, toIssue } from "./NotaAttempt.ts"
+import { NotaIds } from "../domain/Ids.ts"
 
 /** Segments of `/v1/invoices/notas/...` that are routes, not note ids: no note may be called so. */
 const ROUTE_WORDS: ReadonlySet<string> = new Set(["config", "summary"])
@@ -283,7 +284,7 @@ const replaceIssued = Effect.fnUntraced(function*(account: Account, nota: Nota, 
   }
   const notas = yield* Notas
   const at = new Date(yield* Clock.currentTimeMillis)
-  const id = yield* (yield* Ids).make("inv", { sandbox: account.sandbox })
+  const id = yield* (yield* Ids).make(NotaIds, { sandbox: account.sandbox })
   const replacement = yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const replaced = yield* notas.transition(account.id, nota.id, NotaTransitions.replaced, { replacedBy: id }, at)
     if (Option.isNone(replaced)) return Option.none<Nota>()

@@ -28,6 +28,7 @@ import { WebhookDeliveries } from "../ports/WebhookDeliveries.ts"
 import { SUBACCOUNT_OPENING_FEE } from "../rules/Fees.ts"
 import { openingFeePosting } from "../rules/Postings.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
+import { DebtIds, WebhookDeliveryIds } from "../domain/Ids.ts"
 
 /** How long a worker holds the proposals it is asking the KYC provider about before another may take them. */
 export const ONBOARDING_LEASE_MILLIS = 60_000
@@ -62,7 +63,7 @@ const recordStage = Effect.fnUntraced(function*(proposal: Proposal, stage: Onboa
 const queueAccountApproved = Effect.fnUntraced(function*(proposal: Proposal, account: Account, ispb: string, at: Date) {
   if (proposal.webhookId === null) return
   yield* (yield* WebhookDeliveries).insertMany([{
-    id: yield* (yield* Ids).make("whe"),
+    id: yield* (yield* Ids).make(WebhookDeliveryIds),
     accountId: proposal.accountId,
     webhookId: proposal.webhookId,
     event: "account_approved",
@@ -97,7 +98,7 @@ const openSubAccount = Effect.fnUntraced(function*(proposal: Proposal) {
     const proposals = yield* Proposals
     const fee = Option.getOrElse(yield* proposals.openingFeeOf(master.id), () => SUBACCOUNT_OPENING_FEE)
     if (fee > 0) {
-      const debtId = yield* (yield* Ids).make("sdb", { sandbox: master.sandbox })
+      const debtId = yield* (yield* Ids).make(DebtIds, { sandbox: master.sandbox })
       // One opening fee per proposal: the entry is referenced by it, which the ledger keeps unique.
       yield* postEntries([openingFeePosting(account.id, fee, current.value.id)], at)
       yield* (yield* Refunds).insertDebts([{ id: debtId, holder: account.id, refundId: null, amount: fee }], at)

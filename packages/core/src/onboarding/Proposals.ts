@@ -31,6 +31,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { Webhooks } from "../ports/Webhooks.ts"
 import { isAdult, isPlausibleBirth, pendingFields } from "../rules/ProposalFields.ts"
 import { checkWebhookUrl, newRegistration } from "../webhooks/Webhooks.ts"
+import type { AccountId } from "../domain/Ids.ts"
 
 const PF_FIELDS = ["fullName", "motherName", "socialName", "birthDate", "phoneNumber", "email", "isPoliticallyExposedPerson", "address", "financialDetails"] as const
 const PJ_FIELDS = ["businessName", "tradingName", "businessEmail", "contactNumber", "companyType", "owner", "businessAddress", "financialCompanyDetails"] as const
@@ -76,7 +77,7 @@ const formOf = Effect.fnUntraced(function*(type: "PF" | "PJ", request: ProposalR
 })
 
 /** The registration that will sign `account_approved` for `url`: the master's own at that URL, else one made for it (its secret answered once). */
-const registrationFor = Effect.fnUntraced(function*(masterId: string, sandbox: boolean, url: string, at: Date) {
+const registrationFor = Effect.fnUntraced(function*(masterId: AccountId, sandbox: boolean, url: string, at: Date) {
   const webhooks = yield* Webhooks
   const existing = yield* webhooks.findActiveAt(masterId, url)
   if (Option.isSome(existing)) return { webhookId: existing.value.id, webhookSecret: null }

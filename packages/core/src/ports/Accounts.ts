@@ -1,10 +1,11 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Account } from "../domain/Account.ts"
+import type { AccountId } from "../domain/Ids.ts"
 
 /** Accounts and sub-accounts; every tenant query of the other ports is scoped by an account id from here. */
 export class Accounts extends Context.Service<Accounts, {
   readonly insert: (account: Account) => Effect.Effect<void>
-  readonly findById: (id: string) => Effect.Effect<Option.Option<Account>>
+  readonly findById: (id: AccountId) => Effect.Effect<Option.Option<Account>>
   /** The sub-account with this number whose master is `parentId`. */
   readonly findSubAccount: (parentId: string, number: string) => Effect.Effect<Option.Option<Account>>
   /** The sub-account of `parentId` with this document. */

@@ -7,7 +7,7 @@
 import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { Charge, ChargeStatus, PaymentType } from "../domain/Charge.ts"
-import type { ChargeId } from "../domain/Ids.ts"
+import type { AccountId, ChargeId, SubscriptionId } from "../domain/Ids.ts"
 import type { RunScope } from "../domain/RunScope.ts"
 import type { Cents } from "../money/Money.ts"
 import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
@@ -52,6 +52,8 @@ export class Charges extends Context.Service<Charges, {
    * until the transaction ends (a refund counts what was refunded under it).
    */
   readonly lockOwn: (accountId: string, key: { readonly chargeId: ChargeId } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
+  /** Those of `txids` that are txids of the account's Pix charges (a PSP's statement names the charges it paid by them, whichever merchant's). */
+  readonly pixTxidsOf: (accountId: string, txids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** The Pix charge whose txid is `txid`, locked until the transaction ends (a PSP's callback names charges by it). */
   readonly lockByPixTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
   /**
@@ -71,18 +73,18 @@ export class Charges extends Context.Service<Charges, {
    */
   readonly dueBankBoletos: (now: Date, untouchedSince: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** Up to `limit` production accounts (ids) with open boleto charges: the accounts whose bank a payment poll asks. */
-  readonly accountsWithOpenBankBoletos: (limit: number) => Effect.Effect<ReadonlyArray<string>>
+  readonly accountsWithOpenBankBoletos: (limit: number) => Effect.Effect<ReadonlyArray<AccountId>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
   readonly findForDocument: (id: ChargeId) => Effect.Effect<Option.Option<Charge>>
   readonly list: (scope: ChargeScope, query: ChargeListFilter) => Effect.Effect<ChargePage>
   /** Writes charges made together (a billing run's batch), with their split parts; call in a transaction. */
   readonly insertMany: (charges: ReadonlyArray<Charge>) => Effect.Effect<void>
   /** The address each subscription's charges were first billed to (a boleto needs one), by subscription id. */
-  readonly billingAddresses: (subscriptionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, NonNullable<Charge["address"]>>>
+  readonly billingAddresses: (subscriptionIds: ReadonlyArray<SubscriptionId>) => Effect.Effect<ReadonlyMap<SubscriptionId, NonNullable<Charge["address"]>>>
   /** The charges of a subscription (its cycles' and its plan changes'), oldest first. */
-  readonly listBySubscription: (accountId: string, subscriptionId: string) => Effect.Effect<ReadonlyArray<Charge>>
+  readonly listBySubscription: (accountId: string, subscriptionId: SubscriptionId) => Effect.Effect<ReadonlyArray<Charge>>
   /** Cancels every open charge of a subscription (`ChargeTransitions.canceled`); the charges canceled. */
-  readonly cancelOpenOfSubscription: (subscriptionId: string, at: Date) => Effect.Effect<ReadonlyArray<Charge>>
+  readonly cancelOpenOfSubscription: (subscriptionId: SubscriptionId, at: Date) => Effect.Effect<ReadonlyArray<Charge>>
   /** What the customer has paid the account: the sum of its `PAID` charges. */
   readonly paidByCustomer: (accountId: string, customerId: string) => Effect.Effect<Cents>
   /** Applies `transition` (with `changes`) if the charge is still in one of its `from` statuses; the updated charge, or none. */

@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Coupon } from "../domain/Coupon.ts"
+import type { CouponId } from "../domain/Ids.ts"
 
 /** Coupons of an account and their redemptions. */
 export class Coupons extends Context.Service<Coupons, {
@@ -7,7 +8,7 @@ export class Coupons extends Context.Service<Coupons, {
   readonly insert: (coupon: Coupon) => Effect.Effect<boolean>
   /** Replaces the coupon's fields; `false` when another coupon of the account has the new code. */
   readonly update: (coupon: Coupon) => Effect.Effect<boolean>
-  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Coupon>>
+  readonly find: (accountId: string, id: CouponId) => Effect.Effect<Option.Option<Coupon>>
   /** The account's coupons with this code (case-insensitive; at most one, codes are unique per account). */
   readonly findByCode: (accountId: string, code: string) => Effect.Effect<ReadonlyArray<Coupon>>
   /**
@@ -20,14 +21,14 @@ export class Coupons extends Context.Service<Coupons, {
     accountId: string,
     query: { readonly limit: number; readonly after: string | null; readonly status: string | null; readonly search: string | null }
   ) => Effect.Effect<{ readonly items: ReadonlyArray<Coupon>; readonly total: number; readonly lastKey: string | null }>
-  readonly remove: (accountId: string, id: string) => Effect.Effect<void>
+  readonly remove: (accountId: string, id: CouponId) => Effect.Effect<void>
   /**
    * Counts one redemption if the coupon still has room (a conditional
    * increment, so `maxRedemptions` holds under any concurrency); `false`
    * when it is exhausted or `reference` was already counted.
    */
-  readonly redeem: (couponId: string, redemption: { readonly customerDocument: string | null; readonly reference: string; readonly at: Date }) => Effect.Effect<boolean>
+  readonly redeem: (couponId: CouponId, redemption: { readonly customerDocument: string | null; readonly reference: string; readonly at: Date }) => Effect.Effect<boolean>
   /** Gives back the redemption of `reference` (a purchase that did not go through). */
-  readonly release: (couponId: string, reference: string) => Effect.Effect<void>
-  readonly hasRedeemed: (couponId: string, customerDocument: string) => Effect.Effect<boolean>
+  readonly release: (couponId: CouponId, reference: string) => Effect.Effect<void>
+  readonly hasRedeemed: (couponId: CouponId, customerDocument: string) => Effect.Effect<boolean>
 }>()("@billing/core/ports/Coupons") {}

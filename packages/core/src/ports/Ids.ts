@@ -1,22 +1,28 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import type { IdKind } from "../domain/Ids.ts"
 
 /**
  * Generates opaque identifiers: `<prefix>_<time><random>`, with `SANDBOX_` in
- * front on sandbox accounts (spec, General rule 5). A port so that tests can
- * make ids deterministic.
+ * front on sandbox accounts (spec, General rule 5), branded as the kind's
+ * entity (`ids.make(ChargeIds)` answers a `ChargeId`). A port so that tests
+ * can make ids deterministic.
  */
 export class Ids extends Context.Service<Ids, {
-  readonly make: (prefix: string, options?: { readonly sandbox?: boolean }) => Effect.Effect<string>
+  readonly make: <A extends string>(kind: IdKind<A>, options?: { readonly sandbox?: boolean }) => Effect.Effect<A>
   /** `bytes` random bytes as lowercase hex, for secrets and client ids. */
   readonly randomHex: (bytes: number) => Effect.Effect<string>
 }>()("@billing/core/ports/Ids") {
   /** Time-ordered random ids from the clock and Web Crypto (available in Node, browsers and workers alike). */
   static readonly layer = Layer.succeed(Ids, {
-    make: (prefix, options) =>
-      Effect.map(Clock.currentTimeMillis, (now) => `${options?.sandbox ? "SANDBOX_" : ""}${prefix}_${timeOrdered(now)}`),
+    make: (kind, options) =>
+      Effect.map(Clock.currentTimeMillis, (now) => kind.schema.make(prefixed(kind, timeOrdered(now), options?.sandbox))),
     randomHex: (bytes) => Effect.sync(() => toHex(randomBytes(bytes)))
   })
 }
+
+/** `<prefix>_<rest>`, with `SANDBOX_` in front for a sandbox account (spec, General rule 5). */
+const prefixed = (kind: IdKind<string>, rest: string, sandbox: boolean | undefined): string =>
+  `${sandbox ? "SANDBOX_" : ""}${kind.prefix}_${rest}`
 
 const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
 

@@ -10,11 +10,12 @@ import type { RunScope } from "../domain/RunScope.ts"
 import type { AccountBook, EntryDraft, LedgerCategory, LedgerLine, Receivable, WalletBalance } from "../domain/Ledger.ts"
 import type { Cents } from "../money/Money.ts"
 import type { ReceivableTaken } from "../domain/Refund.ts"
+import type { ChargeId, JournalEntryId, LedgerLineId, SubscriptionId } from "../domain/Ids.ts"
 
 /** A journal entry with its id and each line's id, ready to append. */
 export interface EntryToPost extends EntryDraft {
-  readonly id: string
-  readonly lineIds: ReadonlyArray<string>
+  readonly id: JournalEntryId
+  readonly lineIds: ReadonlyArray<LedgerLineId>
 }
 
 /** The filters of a statement page, each `null` when not applied; newest first, before `beforeSeq`. */
@@ -57,14 +58,14 @@ export class Ledger extends Context.Service<Ledger, {
   readonly lockBooks: (holders: ReadonlyArray<string>) => Effect.Effect<void>
   readonly statement: (accountId: string, filter: StatementFilter) => Effect.Effect<StatementPage>
   /** Sets the merchant's note on one of its statement lines; the line, or none when it is not one of the account's. */
-  readonly setNote: (accountId: string, lineId: string, note: string, at: Date) => Effect.Effect<Option.Option<LedgerLine>>
+  readonly setNote: (accountId: string, lineId: LedgerLineId, note: string, at: Date) => Effect.Effect<Option.Option<LedgerLine>>
   readonly insertReceivables: (receivables: ReadonlyArray<Receivable>) => Effect.Effect<void>
   /**
    * Claims up to `limit` receivables due on or before `day` (São Paulo) and
    * marks them settled at `at`, skipping rows another worker holds. Call in
    * the transaction that posts their settlement.
    */
-  readonly settleDue: (day: string, limit: number, scope: RunScope, at: Date) => Effect.Effect<ReadonlyArray<Receivable & { readonly subscriptionId: string | null }>>
+  readonly settleDue: (day: string, limit: number, scope: RunScope, at: Date) => Effect.Effect<ReadonlyArray<Receivable & { readonly subscriptionId: SubscriptionId | null }>>
   /**
    * The Pix the ledger says crossed the rails for `accountId` between `from`
    * (inclusive) and `to` (exclusive): its clearing lines that carry the
@@ -77,7 +78,7 @@ export class Ledger extends Context.Service<Ledger, {
    * charge, newest installment first (a refund of a card not settled yet),
    * the rows locked until the transaction ends; what it took of each.
    */
-  readonly takeReceivables: (holder: string, chargeId: string, amount: Cents) => Effect.Effect<ReadonlyArray<ReceivableTaken>>
+  readonly takeReceivables: (holder: string, chargeId: ChargeId, amount: Cents) => Effect.Effect<ReadonlyArray<ReceivableTaken>>
   /** Gives back what a refused refund took; the receivables it went back to (those settled meanwhile are left out). */
   readonly restoreReceivables: (taken: ReadonlyArray<ReceivableTaken>) => Effect.Effect<ReadonlyArray<ReceivableTaken>>
   /** What `accountId` will receive on each day from `from` to `to` (inclusive), unsettled receivables summed by day. */

@@ -3,6 +3,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { Nota, NotaStatus } from "../domain/Nota.ts"
 import type { RunScope } from "../domain/RunScope.ts"
 import type { NotaTransition } from "../rules/NotaTransitions.ts"
+import type { AccountId, ChargeId, NfseConfigId, NotaId, SubscriptionId } from "../domain/Ids.ts"
 
 /** The filters of a note list, each `null` when not applied; newest first. */
 export interface NotaListFilter {
@@ -21,18 +22,18 @@ export interface NotaListFilter {
 
 /** A charge's fiscal configuration and when its note is owed (`dueAt` null: not yet, or already emitted). */
 export interface NotaSchedule {
-  readonly accountId: string
-  readonly chargeId: string
-  readonly configId: string
+  readonly accountId: AccountId
+  readonly chargeId: ChargeId
+  readonly configId: NfseConfigId
   readonly dueAt: Date | null
 }
 
 /** What a charge's note is issued for: the charge, and the subscription invoice it pays, if any. */
 export interface NotaSubject {
-  readonly chargeId: string
+  readonly chargeId: ChargeId
   /** The nota routes' id: the subscription invoice's (`inv_`), else the charge's. */
   readonly invoiceId: string
-  readonly subscriptionId: string | null
+  readonly subscriptionId: SubscriptionId | null
   readonly cycleNumber: number | null
   /** The subscription's `nfConfigId`. */
   readonly subscriptionConfigId: string | null
@@ -69,9 +70,9 @@ export class Notas extends Context.Service<Notas, {
    */
   readonly insert: (nota: Nota, issuer: DpsIssuer) => Effect.Effect<boolean>
   /** A refused note sent again under a new number (`NotaTransitions.reissued`); the note, or none if it was no longer refused. */
-  readonly reissue: (accountId: string, id: string, issuer: DpsIssuer, changes: NotaChanges & Pick<Nota, "dpsNumber" | "issuedAt">, at: Date) => Effect.Effect<Option.Option<Nota>>
+  readonly reissue: (accountId: string, id: NotaId, issuer: DpsIssuer, changes: NotaChanges & Pick<Nota, "dpsNumber" | "issuedAt">, at: Date) => Effect.Effect<Option.Option<Nota>>
   /** Applies `transition` with `changes` if the note is still in one of its `from` statuses. */
-  readonly transition: (accountId: string, id: string, transition: NotaTransition, changes: NotaChanges, at: Date) => Effect.Effect<Option.Option<Nota>>
+  readonly transition: (accountId: string, id: NotaId, transition: NotaTransition, changes: NotaChanges, at: Date) => Effect.Effect<Option.Option<Nota>>
   /**
    * The note an id names: the standing note of that invoice id, else its
    * latest; else the note of the charge with that id (a cycle's note is the
@@ -93,7 +94,7 @@ export class Notas extends Context.Service<Notas, {
   /** Records the charge's configuration (and when its note is owed); a charge's first configuration stays. */
   readonly schedule: (schedule: NotaSchedule, at: Date) => Effect.Effect<void>
   /** The schedules of these charges (paid ones, to set their due dates). */
-  readonly schedulesOf: (charges: ReadonlyArray<{ readonly accountId: string; readonly chargeId: string }>) => Effect.Effect<ReadonlyArray<NotaSchedule>>
+  readonly schedulesOf: (charges: ReadonlyArray<{ readonly accountId: string; readonly chargeId: ChargeId }>) => Effect.Effect<ReadonlyArray<NotaSchedule>>
   /** Sets when each charge's note is owed (`null`: no longer owed). */
   readonly setDue: (rows: ReadonlyArray<Pick<NotaSchedule, "accountId" | "chargeId" | "dueAt">>) => Effect.Effect<void>
   /** Up to `limit` charges whose note is due by `now`, leased until `leaseUntil`. */
@@ -105,5 +106,5 @@ export class Notas extends Context.Service<Notas, {
   /** The charge that `id` (a charge id, or a subscription invoice's) names on the account. */
   readonly subjectOf: (accountId: string, id: string) => Effect.Effect<Option.Option<NotaSubject>>
   /** The configuration recorded for a charge, if any. */
-  readonly configOfCharge: (accountId: string, chargeId: string) => Effect.Effect<Option.Option<string>>
+  readonly configOfCharge: (accountId: string, chargeId: ChargeId) => Effect.Effect<Option.Option<string>>
 }>()("@billing/core/ports/Notas") {}

@@ -41,9 +41,14 @@ export interface PixKeyHolder {
   readonly bank: string
 }
 
-/** The provider's answer to a payout: paid (with the SPI's end-to-end id), or refused with its reason. */
+/**
+ * The provider's answer to a payout: paid (with the SPI's end-to-end id and,
+ * when the provider says, the instant the SPI settled it: the ledger posts
+ * the money's move then, as the provider's statement dates it), or refused
+ * with its reason.
+ */
 export type PayoutAnswer =
-  | { readonly _tag: "Paid"; readonly endToEndId: string }
+  | { readonly _tag: "Paid"; readonly endToEndId: string; readonly settledAt?: Date }
   | { readonly _tag: "Refused"; readonly reason: string }
 
 /** One Pix on a PSP's statement: in (`CREDIT`) or out (`DEBIT`) of the account, by its SPI id. */
@@ -52,6 +57,14 @@ export interface PspEntry {
   readonly direction: "CREDIT" | "DEBIT"
   readonly amount: Cents
   readonly at: Date
+  /**
+   * The engine's txid of the charge the Pix paid (a devolução's: its Pix's),
+   * given when the statement covers more than the account (a PSP's lists
+   * every Pix of the operator's key, whichever merchant it paid); null for a
+   * Pix that paid no charge of the engine's. Absent from a statement that is
+   * the account's own.
+   */
+  readonly txid?: string | null
 }
 
 export class PixProvider extends Context.Service<PixProvider, {

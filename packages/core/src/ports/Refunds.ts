@@ -5,6 +5,7 @@ import type { RunScope } from "../domain/RunScope.ts"
 import type { Cents } from "../money/Money.ts"
 import type { DebtCategory } from "../rules/DebtTransitions.ts"
 import type { RefundTransition } from "../rules/RefundTransitions.ts"
+import type { ChargeId, DebtId, RefundId } from "../domain/Ids.ts"
 
 export interface RefundPage {
   readonly items: ReadonlyArray<Refund>
@@ -14,9 +15,9 @@ export interface RefundPage {
 
 /** What an account owes: a split reversal or chargeback it could not pay (`refundId`), or its opening fee (`refundId` null). */
 export interface SplitDebt {
-  readonly id: string
+  readonly id: DebtId
   readonly holder: string
-  readonly refundId: string | null
+  readonly refundId: RefundId | null
   readonly amount: Cents
   readonly remaining: Cents
 }
@@ -25,8 +26,8 @@ export class Refunds extends Context.Service<Refunds, {
   /** Inserts a refund; the database refuses one that would take the charge's refunds past the amount paid. */
   readonly insert: (refund: Refund) => Effect.Effect<void>
   /** What was refunded of the charge: refused refunds left out, and those still in flight too when `confirmedOnly`. Call under the charge's lock. */
-  readonly refundedOf: (chargeId: string, options?: { readonly confirmedOnly?: boolean }) => Effect.Effect<Cents>
-  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Refund>>
+  readonly refundedOf: (chargeId: ChargeId, options?: { readonly confirmedOnly?: boolean }) => Effect.Effect<Cents>
+  readonly find: (accountId: string, id: RefundId) => Effect.Effect<Option.Option<Refund>>
   /** The account's refunds, newest first, after the cursor `lastKey`, optionally between two instants. */
   readonly list: (accountId: string, query: {
     readonly limit: number
@@ -37,9 +38,9 @@ export class Refunds extends Context.Service<Refunds, {
   /** Claims up to `limit` `PROCESSING` refunds no other worker holds, for `leaseMillis` from `at`. */
   readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Refund>>
   /** Ends now (`at`) the claims of `ids` made until `leaseUntil` or later (renewed by the same worker): a stopping worker's refunds go to the others at once. */
-  readonly expireClaims: (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date) => Effect.Effect<void>
+  readonly expireClaims: (ids: ReadonlyArray<RefundId>, leaseUntil: Date, at: Date) => Effect.Effect<void>
   /** Applies `transition` (the provider's answer, with `changes`) if the refund is still in one of its `from` statuses; the refund moved, or none when it had moved already. */
-  readonly settle: (id: string, transition: RefundTransition, changes: {
+  readonly settle: (id: RefundId, transition: RefundTransition, changes: {
     readonly returnIdentification: string | null
     readonly providerChargeId: string | null
     readonly error: string | null
@@ -51,5 +52,5 @@ export class Refunds extends Context.Service<Refunds, {
   /** Records what was paid of each debt (`remaining` after the payment); a debt left at zero is `PAID`. */
   readonly payDebts: (payments: ReadonlyArray<{ readonly id: string; readonly remaining: Cents }>, at: Date) => Effect.Effect<void>
   /** Cancels the debts of a refused refund; each debt as it stood. */
-  readonly cancelDebts: (refundId: string, at: Date) => Effect.Effect<ReadonlyArray<SplitDebt>>
+  readonly cancelDebts: (refundId: RefundId, at: Date) => Effect.Effect<ReadonlyArray<SplitDebt>>
 }>()("@billing/core/ports/Refunds") {}

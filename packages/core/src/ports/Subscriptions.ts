@@ -25,6 +25,7 @@ import type { ItemTransition } from "../rules/ItemTransitions.ts"
 import type { SubscriptionTransition } from "../rules/SubscriptionTransitions.ts"
 
 import type { BillingJobName } from "../rules/BillingJobs.ts"
+import type { AccountId, ChargeId, SubscriptionId, SubscriptionItemId } from "../domain/Ids.ts"
 
 export type { BillingJobName }
 
@@ -48,8 +49,8 @@ export interface SubscriptionListFilter {
 
 /** A cycle a job of the billing run claimed. */
 export interface CycleRef {
-  readonly accountId: string
-  readonly subscriptionId: string
+  readonly accountId: AccountId
+  readonly subscriptionId: SubscriptionId
   readonly cycleNumber: number
 }
 
@@ -69,7 +70,7 @@ export type CycleKey = Omit<CycleRef, "accountId">
 
 /** A move of one cycle by `transition`, its own invoice moving by the transition's `invoice`. */
 export interface CycleMove {
-  readonly subscriptionId: string
+  readonly subscriptionId: SubscriptionId
   readonly cycleNumber: number
   readonly transition: CycleTransition
   /** The day of the next card attempt (set when given; null clears it). */
@@ -106,10 +107,10 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    * its items, cycles or terms takes it first, then reads and checks again,
    * so two changes of one subscription never interleave.
    */
-  readonly lock: (id: string) => Effect.Effect<void>
+  readonly lock: (id: SubscriptionId) => Effect.Effect<void>
   /** Writes a new subscription with its items, cycles and invoices (numbered here, per account). Call in a transaction. */
   readonly insert: (records: NewSubscription) => Effect.Effect<void>
-  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<SubscriptionAggregate>>
+  readonly find: (accountId: string, id: SubscriptionId) => Effect.Effect<Option.Option<SubscriptionAggregate>>
   readonly list: (accountId: string, filter: SubscriptionListFilter) => Effect.Effect<{
     readonly items: ReadonlyArray<SubscriptionListEntry>
     readonly total: number
@@ -123,7 +124,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly countSelling: (accountId: string, productId: string) => Effect.Effect<number>
   /** Applies `transition` (with `changes`) if the subscription is still in one of its `from` statuses. */
   readonly transition: (
-    id: string,
+    id: SubscriptionId,
     transition: SubscriptionTransition,
     changes: Partial<Pick<Subscription, "canceledAt" | "cancelReason" | "archivedAt">>,
     at: Date
@@ -134,19 +135,19 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    * the payer's bank when `unlessRecurrencePending`); the ids it moved.
    */
   readonly transitionMany: (
-    ids: ReadonlyArray<string>,
+    ids: ReadonlyArray<SubscriptionId>,
     transition: SubscriptionTransition,
     at: Date,
     options?: { readonly unlessRecurrencePending?: boolean }
-  ) => Effect.Effect<ReadonlyArray<string>>
+  ) => Effect.Effect<ReadonlyArray<SubscriptionId>>
   /** Sets `cancelAtPeriodEnd` (and the reason) unless it is set already; whether it changed. */
-  readonly scheduleCancel: (id: string, reason: string | null, at: Date) => Effect.Effect<boolean>
+  readonly scheduleCancel: (id: SubscriptionId, reason: string | null, at: Date) => Effect.Effect<boolean>
   /**
    * Moves cycle `n` by its transition (with the day of its next card
    * attempt) if it is still in one of the transition's `from`, and its own
    * invoice with it; whether it moved.
    */
-  readonly moveCycle: (subscriptionId: string, n: number, move: Omit<CycleMove, "subscriptionId" | "cycleNumber">, at: Date) => Effect.Effect<boolean>
+  readonly moveCycle: (subscriptionId: SubscriptionId, n: number, move: Omit<CycleMove, "subscriptionId" | "cycleNumber">, at: Date) => Effect.Effect<boolean>
   /** Moves many cycles at once, each as `moveCycle` would; the cycles it moved. */
   readonly moveCycles: (moves: ReadonlyArray<CycleMove>, at: Date) => Effect.Effect<ReadonlyArray<CycleKey>>
   /**
@@ -177,14 +178,14 @@ export class Subscriptions extends Context.Service<Subscriptions, {
    * from the current one on and the version of what was read (any order;
    * unknown ids are left out).
    */
-  readonly findBillable: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<VersionedBillable>>
+  readonly findBillable: (ids: ReadonlyArray<SubscriptionId>) => Effect.Effect<ReadonlyArray<VersionedBillable>>
   /**
    * Locks the subscriptions' rows (in id order, so two batches never
    * deadlock) until the transaction ends, and answers the version of each as
    * it stands under the lock: equal to the one `findBillable` read when
    * nothing of it was written since.
    */
-  readonly lockMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, string>>
+  readonly lockMany: (ids: ReadonlyArray<SubscriptionId>) => Effect.Effect<ReadonlyMap<SubscriptionId, string>>
   /**
    * Issues `SCHEDULED` cycles in one statement: each one's status
    * (`AWAITING_PAYMENT`, or `PROCESSING` for a card attempt), charge and
@@ -221,7 +222,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly startAttempt: (
     ref: CycleRef,
     attempt: {
-      readonly chargeId: string
+      readonly chargeId: ChargeId
       readonly manual: boolean
       readonly from: ReadonlyArray<CycleStatus>
       /** An automatic attempt: only when its day came (by `today`), its claim renewed until `leaseUntil`. */
@@ -237,68 +238,68 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     at: Date
   ) => Effect.Effect<void>
   /** Makes each cycle the current one of its subscription, unless a later one already is. */
-  readonly advanceCurrentCycles: (cycles: ReadonlyArray<{ readonly subscriptionId: string; readonly cycleNumber: number }>, at: Date) => Effect.Effect<void>
+  readonly advanceCurrentCycles: (cycles: ReadonlyArray<{ readonly subscriptionId: SubscriptionId; readonly cycleNumber: number }>, at: Date) => Effect.Effect<void>
   /**
    * Downgrades scheduled for this cycle take over: each replacement
    * (`PENDING`, naming the item it replaces) becomes `ACTIVE` and the item it
    * replaces `CANCELED` (first, so a price is never live twice), the main plan
    * following; answers how many.
    */
-  readonly applyScheduledReplacements: (subscriptionIds: ReadonlyArray<string>, at: Date) => Effect.Effect<number>
+  readonly applyScheduledReplacements: (subscriptionIds: ReadonlyArray<SubscriptionId>, at: Date) => Effect.Effect<number>
   /** The first day after `today` on which a job of the billing run has work for `accountId` (or none). */
   readonly nextWorkDay: (accountId: string, today: string) => Effect.Effect<Option.Option<string>>
   /** Cancels every open cycle (and its invoice); the numbers canceled. */
-  readonly cancelOpenCycles: (subscriptionId: string, at: Date) => Effect.Effect<ReadonlyArray<number>>
+  readonly cancelOpenCycles: (subscriptionId: SubscriptionId, at: Date) => Effect.Effect<ReadonlyArray<number>>
   /** Appends items to a subscription (after its others). */
   readonly addItems: (items: ReadonlyArray<SubscriptionItem>) => Effect.Effect<void>
   /** Marks `itemId` as replaced by `replacementId` (an upgrade waiting for payment, or a downgrade for the next cycle). */
-  readonly linkReplacement: (itemId: string, replacementId: string, at: Date) => Effect.Effect<void>
+  readonly linkReplacement: (itemId: SubscriptionItemId, replacementId: SubscriptionItemId, at: Date) => Effect.Effect<void>
   /** Adds an invoice to an existing cycle (a plan change's prorata), numbered per account. */
   readonly addInvoice: (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) => Effect.Effect<void>
   /** Appends an entry to the subscription's histories. */
-  readonly appendChange: (subscriptionId: string, change: SubscriptionChange) => Effect.Effect<void>
+  readonly appendChange: (subscriptionId: SubscriptionId, change: SubscriptionChange) => Effect.Effect<void>
   /**
    * The items the paid prorata charge `chargeId` was waiting for become
    * `ACTIVE`, and the items they replace `CANCELED` (first, so a price is never
    * live twice); answers the activated items.
    */
-  readonly activatePaidItems: (chargeId: string, at: Date) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
+  readonly activatePaidItems: (chargeId: ChargeId, at: Date) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
   /** The items waiting for the refused prorata charge `chargeId` become `FAILED`; those they would replace keep going. */
-  readonly failItemsOfCharge: (chargeId: string, at: Date) => Effect.Effect<void>
+  readonly failItemsOfCharge: (chargeId: ChargeId, at: Date) => Effect.Effect<void>
   /** Moves the invoices of charge `chargeId` by `transition` at `at` (its payment or cancel instant). */
-  readonly settleInvoicesOfCharge: (chargeId: string, transition: InvoiceTransition, at: Date) => Effect.Effect<void>
+  readonly settleInvoicesOfCharge: (chargeId: ChargeId, transition: InvoiceTransition, at: Date) => Effect.Effect<void>
   /** Makes `newItemId` the main plan when it replaces the main plan `oldItemId`. */
-  readonly replacePrimary: (subscriptionId: string, oldItemId: string, newItemId: string, at: Date) => Effect.Effect<void>
+  readonly replacePrimary: (subscriptionId: SubscriptionId, oldItemId: SubscriptionItemId, newItemId: SubscriptionItemId, at: Date) => Effect.Effect<void>
   /** Moves the item `itemId` by `transition`, if it is one the transition applies to. */
-  readonly moveItem: (itemId: string, transition: ItemTransition, at: Date) => Effect.Effect<void>
+  readonly moveItem: (itemId: SubscriptionItemId, transition: ItemTransition, at: Date) => Effect.Effect<void>
   /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
-  readonly repriceScheduledCycle: (subscriptionId: string, n: number, amounts: { readonly amount: Cents; readonly discount: Cents }, at: Date) => Effect.Effect<void>
+  readonly repriceScheduledCycle: (subscriptionId: SubscriptionId, n: number, amounts: { readonly amount: Cents; readonly discount: Cents }, at: Date) => Effect.Effect<void>
   /**
    * Moves the not yet issued cycle `n` to a new due date (its period starts
    * then), adding `adjustment` to what it carries, and the subscription's
    * billing day and anchor with it; false when the cycle was issued meanwhile.
    */
   readonly reschedule: (
-    subscriptionId: string,
+    subscriptionId: SubscriptionId,
     n: number,
     cycle: { readonly dueDate: string; readonly issueDate: string; readonly adjustment: number },
     terms: Pick<Subscription, "billingDay" | "anchorDate" | "anchorCycle">,
     at: Date
   ) => Effect.Effect<boolean>
   /** The id of the account's subscription with the Pix Automático recurrence `recurrencyId`. */
-  readonly findByRecurrence: (accountId: string, recurrencyId: string) => Effect.Effect<Option.Option<string>>
+  readonly findByRecurrence: (accountId: string, recurrencyId: string) => Effect.Effect<Option.Option<SubscriptionId>>
   /** Records the bank's answer on a pending recurrence; whether it was pending. */
-  readonly decideRecurrence: (id: string, status: "AUTHORIZED" | "REJECTED", at: Date) => Effect.Effect<boolean>
+  readonly decideRecurrence: (id: SubscriptionId, status: "AUTHORIZED" | "REJECTED", at: Date) => Effect.Effect<boolean>
   /** Sets the payment method of the cycles not issued yet. */
-  readonly setScheduledPaymentMethod: (subscriptionId: string, method: Subscription["paymentMethod"], at: Date) => Effect.Effect<void>
+  readonly setScheduledPaymentMethod: (subscriptionId: SubscriptionId, method: Subscription["paymentMethod"], at: Date) => Effect.Effect<void>
   /** Changes the editable fields of a subscription. */
   readonly update: (
-    id: string,
+    id: SubscriptionId,
     fields: Partial<
       Pick<Subscription, "additionalEmails" | "cancelAtPeriodEnd" | "paymentMethod" | "paymentMethodId" | "card" | "pixRecurrencyId" | "pixRecurrenceStatus">
     >,
     at: Date
   ) => Effect.Effect<void>
   /** Moves by `transition` the items it applies to, on every subscription of `subscriptionIds`. */
-  readonly moveItems: (subscriptionIds: ReadonlyArray<string>, transition: ItemTransition, at: Date) => Effect.Effect<void>
+  readonly moveItems: (subscriptionIds: ReadonlyArray<SubscriptionId>, transition: ItemTransition, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/Subscriptions") {}

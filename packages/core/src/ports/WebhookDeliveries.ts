@@ -1,6 +1,7 @@
 import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { DeliveryStatus, WebhookDelivery, WebhookDetailView } from "../domain/Webhook.ts"
+import type { WebhookDeliveryId, WebhookId } from "../domain/Ids.ts"
 
 export interface DeliveryPage {
   readonly items: ReadonlyArray<WebhookDelivery>
@@ -9,9 +10,9 @@ export interface DeliveryPage {
 
 /** What one attempt of a delivery came to. */
 export interface DeliveryOutcome {
-  readonly id: string
+  readonly id: WebhookDeliveryId
   /** The registration and event, for the log of a failure. */
-  readonly webhookId: string
+  readonly webhookId: WebhookId
   readonly event: string
   readonly status: Extract<DeliveryStatus, "delivered" | "failed">
   readonly responseStatusCode: number | null
@@ -87,11 +88,11 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
    * their attempt not counted. Each only while it is still under the lease
    * it was given: once that ran out, another lease may hold it.
    */
-  readonly release: (leases: ReadonlyArray<{ readonly id: string; readonly leaseUntil: Date }>) => Effect.Effect<void>
+  readonly release: (leases: ReadonlyArray<{ readonly id: WebhookDeliveryId; readonly leaseUntil: Date }>) => Effect.Effect<void>
   /** Records the outcomes of attempts (see `DeliveryOutcome.lease`), in one statement, with their registrations' counters. */
   readonly completeMany: (outcomes: ReadonlyArray<DeliveryOutcome>) => Effect.Effect<void>
-  readonly counters: (webhookId: string) => Effect.Effect<DeliveryCounters>
-  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<WebhookDelivery>>
+  readonly counters: (webhookId: WebhookId) => Effect.Effect<DeliveryCounters>
+  readonly find: (accountId: string, id: WebhookDeliveryId) => Effect.Effect<Option.Option<WebhookDelivery>>
   readonly list: (
     accountId: string,
     options: { readonly limit: number; readonly after: string | null; readonly event: string | null; readonly status: string | null }

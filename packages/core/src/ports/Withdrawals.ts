@@ -4,6 +4,7 @@ import type { RunScope } from "../domain/RunScope.ts"
 import type { Withdrawal } from "../domain/Withdrawal.ts"
 import type { Cents } from "../money/Money.ts"
 import type { WithdrawalTransition } from "../rules/WithdrawalTransitions.ts"
+import type { WithdrawalId } from "../domain/Ids.ts"
 
 export interface WithdrawalPage {
   readonly items: ReadonlyArray<Withdrawal>
@@ -16,7 +17,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
   /** The daily transfer limit and transfer fee an operator set for each of the accounts that have them (the others take the spec's defaults). */
   readonly limits: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, { readonly dailyLimit: Cents; readonly fee: Cents }>>
   readonly insert: (withdrawal: Withdrawal) => Effect.Effect<void>
-  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Withdrawal>>
+  readonly find: (accountId: string, id: WithdrawalId) => Effect.Effect<Option.Option<Withdrawal>>
   /** What `accountId` withdrew on the São Paulo `day`, returned ones left out. */
   readonly dayTotal: (accountId: string, day: string) => Effect.Effect<Cents>
   /** The account's withdrawals, newest first, after the cursor `lastKey`. */
@@ -27,9 +28,9 @@ export class Withdrawals extends Context.Service<Withdrawals, {
    */
   readonly claimProcessing: (limit: number, scope: RunScope, at: Date, leaseMillis: number) => Effect.Effect<ReadonlyArray<Withdrawal>>
   /** Ends now (`at`) the claims of `ids` made until `leaseUntil` or later (renewed by the same worker): a stopping worker's withdrawals go to the others at once. */
-  readonly expireClaims: (ids: ReadonlyArray<string>, leaseUntil: Date, at: Date) => Effect.Effect<void>
+  readonly expireClaims: (ids: ReadonlyArray<WithdrawalId>, leaseUntil: Date, at: Date) => Effect.Effect<void>
   /** Applies `transition` (the provider's answer, with `changes`) if the withdrawal is still in one of its `from` statuses; the withdrawal moved, or none when it had moved already. */
-  readonly settle: (id: string, transition: WithdrawalTransition, changes: {
+  readonly settle: (id: WithdrawalId, transition: WithdrawalTransition, changes: {
     readonly endToEndId: string | null
     readonly failureReason: string | null
   }, at: Date) => Effect.Effect<Option.Option<Withdrawal>>

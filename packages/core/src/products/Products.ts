@@ -21,6 +21,7 @@ import { NfseConfigs } from "../ports/NfseConfigs.ts"
 import { Products } from "../ports/Products.ts"
 import { canonicalConfigId } from "../nfse/Configs.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { type PriceId, PriceIds, type ProductId, ProductIds } from "../domain/Ids.ts"
 
 const invalid = (field: string, message: string) => new InvalidProductData({ message, details: { field } })
 
@@ -28,9 +29,9 @@ const invalid = (field: string, message: string) => new InvalidProductData({ mes
 const buildPrice = Effect.fnUntraced(function*(
   input: PriceInput,
   field: string,
-  product: { readonly id: string; readonly name: string; readonly type: Product["type"] },
+  product: { readonly id: ProductId; readonly name: string; readonly type: Product["type"] },
   current: Price | undefined,
-  make: { readonly id: string; readonly position: number; readonly at: Date }
+  make: { readonly id: PriceId; readonly position: number; readonly at: Date }
 ) {
   const recurrenceType = input.recurrenceType ?? current?.recurrenceType ?? (product.type === "ONE_TIME" ? "ONE_TIME" : undefined)
   if (recurrenceType === undefined) return yield* invalid(`${field}.recurrenceType`, "recurrenceType is required for a recurring product")
@@ -66,7 +67,7 @@ const buildPrice = Effect.fnUntraced(function*(
   } satisfies Price
 })
 
-const findOwn = Effect.fn("Products.findOwn")(function*(id: string) {
+const findOwn = Effect.fn("Products.findOwn")(function*(id: ProductId) {
   const caller = yield* Caller
   const found = yield* (yield* Products).find(caller.account.id, id)
   if (Option.isNone(found)) return yield* new ProductNotFound({ message: `Produto ${id} não encontrado`, details: null })
@@ -97,11 +98,11 @@ export const createProduct = Effect.fn("Products.create")(function*(input: Produ
   if (!input.prices || input.prices.length === 0) return yield* invalid("prices", "at least one price is required")
   const nfConfigId = yield* ownNfConfig(caller.account.id, input.nfConfigId)
   const at = new Date(yield* Clock.currentTimeMillis)
-  const id = yield* ids.make("prod", { sandbox: caller.account.sandbox })
+  const id = yield* ids.make(ProductIds, { sandbox: caller.account.sandbox })
   const prices: Array<Price> = []
   for (const [i, price] of input.prices.entries()) {
     if (price.priceId !== undefined) return yield* invalid(`prices[${i}].priceId`, "priceId is only for updates")
-    const priceId = yield* ids.make("price", { sandbox: caller.account.sandbox })
+    const priceId = yield* ids.make(PriceIds, { sandbox: caller.account.sandbox })
     prices.push(yield* buildPrice(price, `prices[${i}]`, { id, name, type: input.type }, undefined, { id: priceId, position: i, at }))
   }
   const product: Product = {
@@ -121,7 +122,7 @@ export const createProduct = Effect.fn("Products.create")(function*(input: Produ
   return toProductView(product)
 })
 
-export const getProduct = Effect.fn("Products.get")(function*(id: string) {
+export const getProduct = Effect.fn("Products.get")(function*(id: ProductId) {
   return toProductView(yield* findOwn(id))
 })
 
@@ -143,7 +144,7 @@ export const listProducts = Effect.fn("Products.list")(function*(query: SearchQu
   }
 })
 
-export const updateProduct = Effect.fn("Products.update")(function*(id: string, input: ProductInput) {
+export const updateProduct = Effect.fn("Products.update")(function*(id: ProductId, input: ProductInput) {
   const caller = yield* Caller
   const ids = yield* Ids
   const current = yield* findOwn(id)
@@ -161,7 +162,7 @@ export const updateProduct = Effect.fn("Products.update")(function*(id: string, 
       if (existing === undefined) return yield* invalid(`${field}.priceId`, `price ${price.priceId} is not a price of this product`)
       changed.set(existing.id, yield* buildPrice(price, field, { id, name, type }, existing, { id: existing.id, position: existing.position, at }))
     } else {
-      const priceId = yield* ids.make("price", { sandbox: caller.account.sandbox })
+      const priceId = yield* ids.make(PriceIds, { sandbox: caller.account.sandbox })
       added.push(yield* buildPrice(price, field, { id, name, type }, undefined, { id: priceId, position: current.prices.length + added.length, at }))
     }
   }
@@ -192,7 +193,7 @@ export const updateProduct = Effect.fn("Products.update")(function*(id: string, 
  * many), and so is one sold in ended ones, whose history names it;
  * archiving is the way to withdraw it.
  */
-export const deleteProduct = Effect.fn("Products.delete")(function*(id: string) {
+export const deleteProduct = Effect.fn("Products.delete")(function*(id: ProductId) {
   const caller = yield* Caller
   yield* findOwn(id)
   const subscriptions = yield* Subscriptions
@@ -218,7 +219,7 @@ export const deleteProduct = Effect.fn("Products.delete")(function*(id: string) 
 })
 
 /** Withdraws a product from sale, keeping it and its history. */
-export const archiveProduct = Effect.fn("Products.archive")(function*(id: string) {
+export const archiveProduct = Effect.fn("Products.archive")(function*(id: ProductId) {
   const current = yield* findOwn(id)
   const at = new Date(yield* Clock.currentTimeMillis)
   const archivedAt = current.archivedAt ?? at

@@ -12,6 +12,7 @@ import { type AccountBook, type Book, type Counterparty, type EntryDraft, HOUSE,
 import { allocateRemainderToFirst } from "../money/Allocation.ts"
 import { type Cents, cents, sumCents } from "../money/Money.ts"
 import { roundDown } from "../money/Rounding.ts"
+import type { ChargeId, SubscriptionId } from "../domain/Ids.ts"
 
 /** The books an account's statement shows (the spec's wallet transactions): not what it will receive, never the house's. */
 export const STATEMENT_BOOKS: ReadonlyArray<AccountBook> = ["AVAILABLE", "RETAINED", "DEBT"]
@@ -130,7 +131,7 @@ export const paymentPosting = (charge: Charge, paidAt: Date, payer: Counterparty
 }
 
 /** A receivable whose day came: from the holder's `RECEIVABLE` book to its `AVAILABLE` one. */
-export const receivableSettlement = (receivable: Receivable, subscriptionId: string | null): EntryDraft => {
+export const receivableSettlement = (receivable: Receivable, subscriptionId: SubscriptionId | null): EntryDraft => {
   const about = {
     holder: receivable.holder,
     paymentMethod: receivable.paymentMethod,
@@ -261,7 +262,7 @@ export interface RefundMovement {
   /** The account that refunds (the charge's owner). */
   readonly accountId: string
   readonly amount: Cents
-  readonly chargeId: string
+  readonly chargeId: ChargeId
   readonly paymentMethod: "PIX" | "CREDIT_CARD"
   readonly endToEndId: string | null
   readonly parts: ReadonlyArray<RefundPart>
@@ -418,7 +419,7 @@ export const debtSettlementPosting = (holder: string, amount: Cents, reference: 
 export interface MedMovement {
   readonly id: string
   readonly accountId: string
-  readonly chargeId: string
+  readonly chargeId: ChargeId
   readonly endToEndId: string
   readonly amount: Cents
 }

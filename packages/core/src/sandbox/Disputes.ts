@@ -27,6 +27,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { DisputeTransitions } from "../rules/DisputeTransitions.ts"
 import { insertRefund, newRefund, refundableOf, takeRefundParts } from "../wallet/Refunds.ts"
+import { type DisputeId, DisputeIds, RefundIds } from "../domain/Ids.ts"
 
 const ONLY_SANDBOX = "Simulação de chargeback disponível apenas em contas sandbox"
 
@@ -57,7 +58,7 @@ export const openDispute = Effect.fn("Disputes.open")(function*(request: Dispute
     }
     const at = new Date(yield* Clock.currentTimeMillis)
     const dispute: Dispute = {
-      id: yield* (yield* Ids).make("dis", { sandbox: true }),
+      id: yield* (yield* Ids).make(DisputeIds, { sandbox: true }),
       accountId: account.id,
       chargeId: charge.id,
       amount,
@@ -73,7 +74,7 @@ export const openDispute = Effect.fn("Disputes.open")(function*(request: Dispute
 })
 
 /** The account's open dispute and its charge, both locked; 404 when unknown, 400 when decided already. */
-const openOne = Effect.fnUntraced(function*(accountId: string, id: string) {
+const openOne = Effect.fnUntraced(function*(accountId: string, id: DisputeId) {
   const found = yield* (yield* Disputes).lock(accountId, id)
   if (Option.isNone(found)) return yield* new DisputeNotFound({ message: `Contestação ${id} não encontrada`, details: null })
   if (found.value.status !== "OPEN") {
@@ -85,7 +86,7 @@ const openOne = Effect.fnUntraced(function*(accountId: string, id: string) {
 })
 
 /** Decided for the merchant: the charge is what it was before (paid, or partially refunded). */
-export const winDispute = Effect.fn("Disputes.win")(function*(id: string) {
+export const winDispute = Effect.fn("Disputes.win")(function*(id: DisputeId) {
   const { account } = yield* sandboxCaller(ONLY_SANDBOX)
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const { charge } = yield* openOne(account.id, id)
@@ -97,13 +98,13 @@ export const winDispute = Effect.fn("Disputes.win")(function*(id: string) {
 })
 
 /** Decided for the cardholder: the acquirer takes the disputed amount back (a `CHARGEBACK` refund, confirmed). */
-export const loseDispute = Effect.fn("Disputes.lose")(function*(id: string) {
+export const loseDispute = Effect.fn("Disputes.lose")(function*(id: DisputeId) {
   const { account } = yield* sandboxCaller(ONLY_SANDBOX)
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const { charge, dispute } = yield* openOne(account.id, id)
     const at = new Date(yield* Clock.currentTimeMillis)
     const { parts } = yield* takeRefundParts(charge, dispute.amount, true)
-    const refundId = yield* (yield* Ids).make("ref", { sandbox: true })
+    const refundId = yield* (yield* Ids).make(RefundIds, { sandbox: true })
     const chargeback = newRefund(refundId, charge, dispute.amount, at, { reason: "CHARGEBACK", status: "CONFIRMED", returnIdentification: null, ...parts })
     yield* insertRefund(chargeback, at)
     const lost = Option.getOrUndefined(yield* (yield* Disputes).decide(id, DisputeTransitions.lost, chargeback.id, at))!
@@ -111,7 +112,7 @@ export const loseDispute = Effect.fn("Disputes.lose")(function*(id: string) {
   }))
 })
 
-export const getDispute = Effect.fn("Disputes.get")(function*(id: string) {
+export const getDispute = Effect.fn("Disputes.get")(function*(id: DisputeId) {
   const { account } = yield* sandboxCaller(ONLY_SANDBOX)
   const found = yield* (yield* Disputes).find(account.id, id)
   if (Option.isNone(found)) return yield* new DisputeNotFound({ message: `Contestação ${id} não encontrada`, details: null })

@@ -29,6 +29,7 @@ import { nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { MedTransitions } from "../rules/MedTransitions.ts"
 import { medBlockPosting, type MedMovement, medReleasePosting, medReturnPosting } from "../rules/Postings.ts"
 import { sandboxSpiId } from "./PixProviderSandbox.ts"
+import { type MedInfractionId, MedInfractionIds, RefundIds } from "../domain/Ids.ts"
 
 const ONLY_SANDBOX = "Simulação de MED disponível apenas em contas sandbox"
 
@@ -64,7 +65,7 @@ export const openInfraction = Effect.fn("Med.open")(function*(request: MedInfrac
     const available = yield* (yield* Ledger).lockBalance(account.id, "AVAILABLE")
     const at = new Date(yield* Clock.currentTimeMillis)
     const infraction: MedInfraction = {
-      id: yield* (yield* Ids).make("med", { sandbox: true }),
+      id: yield* (yield* Ids).make(MedInfractionIds, { sandbox: true }),
       accountId: account.id,
       chargeId: charge.id,
       endToEndId: charge.endToEndId,
@@ -87,7 +88,7 @@ export const openInfraction = Effect.fn("Med.open")(function*(request: MedInfrac
 })
 
 /** The account's open infraction, locked; 404 when unknown, 400 when decided already. */
-const openOne = Effect.fnUntraced(function*(accountId: string, id: string) {
+const openOne = Effect.fnUntraced(function*(accountId: string, id: MedInfractionId) {
   const found = yield* (yield* MedInfractions).lock(accountId, id)
   if (Option.isNone(found)) return yield* new InfractionNotFound({ message: `Infração ${id} não encontrada`, details: null })
   if (found.value.status !== "OPEN") {
@@ -97,7 +98,7 @@ const openOne = Effect.fnUntraced(function*(accountId: string, id: string) {
 })
 
 /** Decided for the account: the block goes back to its available balance. */
-export const releaseInfraction = Effect.fn("Med.release")(function*(id: string) {
+export const releaseInfraction = Effect.fn("Med.release")(function*(id: MedInfractionId) {
   const { account } = yield* sandboxCaller(ONLY_SANDBOX)
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     yield* openOne(account.id, id)
@@ -117,7 +118,7 @@ export const releaseInfraction = Effect.fn("Med.release")(function*(id: string) 
  * charge (reason `FRAUD`, confirmed at once in the sandbox), which counts
  * against what is left to refund and moves the charge's status.
  */
-export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
+export const returnInfraction = Effect.fn("Med.return")(function*(id: MedInfractionId) {
   const { account } = yield* sandboxCaller(ONLY_SANDBOX)
   return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     const open = yield* openOne(account.id, id)
@@ -139,7 +140,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
       })
     }
     const ids = yield* Ids
-    const refundId = yield* ids.make("ref", { sandbox: true })
+    const refundId = yield* ids.make(RefundIds, { sandbox: true })
     const refund = newRefund(refundId, charge, open.blocked, at, {
       reason: "FRAUD",
       status: "CONFIRMED",
@@ -162,7 +163,7 @@ export const returnInfraction = Effect.fn("Med.return")(function*(id: string) {
   }))
 })
 
-export const getInfraction = Effect.fn("Med.get")(function*(id: string) {
+export const getInfraction = Effect.fn("Med.get")(function*(id: MedInfractionId) {
   const { account } = yield* sandboxCaller(ONLY_SANDBOX)
   const found = yield* (yield* MedInfractions).find(account.id, id)
   if (Option.isNone(found)) return yield* new InfractionNotFound({ message: `Infração ${id} não encontrada`, details: null })

@@ -20,6 +20,7 @@ import { nextCycleOf } from "../rules/NextCycle.ts"
 import { nextSubscriptionStatus, SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { appendSubscriptionEvent } from "./SubscriptionPayments.ts"
+import { SubscriptionId } from "../domain/Ids.ts"
 
 /** Body of `DELETE /v1/subscriptions/{id}` (optional): why, and whether to wait for the period's end. */
 export const CancelSubscriptionInput = Schema.Struct({
@@ -51,7 +52,7 @@ const alreadyCanceled = (id: string) =>
  * same order means a payment and a cancel wait for each other instead of
  * deadlocking, and a charge paid first stays paid.
  */
-export const cancelNow = Effect.fn("Subscriptions.cancelNow")(function*(id: string, reason: string | null, at: Date) {
+export const cancelNow = Effect.fn("Subscriptions.cancelNow")(function*(id: SubscriptionId, reason: string | null, at: Date) {
   const subscriptions = yield* Subscriptions
   const canceledCharges = yield* (yield* Charges).cancelOpenOfSubscription(id, at)
   const canceled = yield* subscriptions.transition(id, SubscriptionTransitions.canceled, { canceledAt: at, cancelReason: reason }, at)
@@ -69,7 +70,7 @@ export const cancelNow = Effect.fn("Subscriptions.cancelNow")(function*(id: stri
   return numbers
 })
 
-export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id: string, input: CancelInput = {}) {
+export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id: SubscriptionId, input: CancelInput = {}) {
   const aggregate = yield* findOwnSubscription(id)
   const sub = aggregate.subscription
   // Canceled, and maybe archived since: either way a repeat.
@@ -117,7 +118,7 @@ export const cancelSubscription = Effect.fn("Subscriptions.cancel")(function*(id
 })
 
 /** Hides the subscription from listings; its history stays readable by id. */
-export const archiveSubscription = Effect.fn("Subscriptions.archive")(function*(id: string) {
+export const archiveSubscription = Effect.fn("Subscriptions.archive")(function*(id: SubscriptionId) {
   const aggregate = yield* findOwnSubscription(id)
   const at = new Date(yield* Clock.currentTimeMillis)
   const archived = yield* (yield* Transactor).withTransaction(

@@ -30,6 +30,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { PIX_AUTOMATICO_MINIMUM } from "./PixAutomatico.ts"
 import { planFirstCycle, type SubscriptionPlan } from "./SubscriptionPlan.ts"
 import { subscriptionTerms } from "./SubscriptionTerms.ts"
+import { CartIds, SubscriptionIds } from "../domain/Ids.ts"
 
 /** The 200 of a checkout that started a subscription: the checkout's, with the subscription. */
 export type SubscriptionCheckoutResult =
@@ -131,7 +132,7 @@ export const createSubscriptionCheckout = Effect.fn("Subscriptions.createFromChe
   const groups = byInterval(purchase.lines)
   const oneTime = purchase.lines.filter((line) => line.price.recurrenceType === "ONE_TIME")
   if (groups.length === 1) return yield* createOneSubscription(order, purchase.lines, caller, checkoutId)
-  const cartId = order.request.cartId ?? (yield* (yield* Ids).make("cart", { sandbox: caller.account.sandbox }))
+  const cartId = order.request.cartId ?? (yield* (yield* Ids).make(CartIds, { sandbox: caller.account.sandbox }))
   const results: Array<SubscriptionCheckoutResult> = []
   for (const [i, group] of groups.entries()) {
     const { couponCode, externalId, notifications, ...shared } = order.request
@@ -166,7 +167,7 @@ const createOneSubscription = Effect.fnUntraced(function*(
   const terms = yield* subscriptionTerms(order, lines, caller.account.id)
   const { request, card } = yield* withReusableCard(order.request, caller.account.id)
   const ids = yield* Ids
-  const subscriptionId = yield* ids.make("sub", { sandbox: caller.account.sandbox })
+  const subscriptionId = yield* ids.make(SubscriptionIds, { sandbox: caller.account.sandbox })
   const plan = yield* planFirstCycle({ order: { ...order, request }, terms, subscriptionId, card, checkoutId, caller })
   if (order.pixAutomatico && plan.fullCycleTotal < PIX_AUTOMATICO_MINIMUM) {
     return yield* invalid("items", "Pix Automático needs at least 4.99 per cycle, discounts taken")

@@ -20,6 +20,7 @@ import { dueDayChangeProrata } from "../rules/Prorata.ts"
 import { requireChangeable } from "./PlanChangeQuote.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { nextCycleItems, repriceNextCycle } from "./SubscriptionItems.ts"
+import { SubscriptionId } from "../domain/Ids.ts"
 
 /** The next due date on `day`: in the month the next cycle is due, or a period later when that is not after today. */
 const movedDueDate = (due: string, day: number, today: string, recurrence: Parameters<typeof cycleDueDate>[1]) => {
@@ -48,7 +49,7 @@ const planMove = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, b
   return { next, newDueDate, prorataAmount }
 })
 
-export const changeBillingDay = Effect.fn("Subscriptions.changeBillingDay")(function*(subscriptionId: string, billingDay: number) {
+export const changeBillingDay = Effect.fn("Subscriptions.changeBillingDay")(function*(subscriptionId: SubscriptionId, billingDay: number) {
   if (!Number.isInteger(billingDay) || billingDay < 1 || billingDay > 31) return yield* invalid("billingDay", "billingDay must be an integer from 1 to 31")
   const aggregate = yield* findOwnSubscription(subscriptionId)
   yield* requireChangeable(aggregate)

@@ -10,6 +10,7 @@ import { SubscriptionNotEligible } from "../domain/Subscription.ts"
 import { Instant } from "../domain/Wire.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
+import { SubscriptionId } from "../domain/Ids.ts"
 
 export const ApproveCycleResponse = Schema.Struct({
   success: Schema.Literal(true),
@@ -18,7 +19,7 @@ export const ApproveCycleResponse = Schema.Struct({
   approvedAt: Instant
 }).annotate({ identifier: "ApproveCycleResponse" })
 
-export const approveHeldCycle = Effect.fn("Subscriptions.approveHeldCycle")(function*(subscriptionId: string, cycleNumber: number) {
+export const approveHeldCycle = Effect.fn("Subscriptions.approveHeldCycle")(function*(subscriptionId: SubscriptionId, cycleNumber: number) {
   yield* findOwnSubscription(subscriptionId)
   const at = new Date(yield* Clock.currentTimeMillis)
   if (!(yield* (yield* Subscriptions).approveHeldCycle({ subscriptionId, cycleNumber }, at))) {

@@ -39,7 +39,7 @@ import { issuedAmounts, scheduledCycle } from "./NextCycle.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
 import { hasScheduledReplacements, withScheduledReplacements } from "./SubscriptionItems.ts"
 import { accountNumberOf, accountNumbersOf, recordCyclesPaid, recordCyclesRefused } from "./SubscriptionPayments.ts"
-import { InvoiceIds } from "../domain/Ids.ts"
+import { CustomerId, InvoiceId, InvoiceIds } from "../domain/Ids.ts"
 
 /** The cycle moved on between the read and the write (canceled, paid, retried by another worker): nothing is recorded. */
 class CycleMovedOn extends Data.TaggedError("CycleMovedOn") {}
@@ -59,7 +59,7 @@ const descriptionOf = (aggregate: BillableSubscription, n: number) => {
  * approved or refused, is recorded by its own transaction and by
  * `SubscriptionPayments`), nothing more for Pix and boleto.
  */
-const settle = <E, R>(chargeId: string, prepared: PreparedCharge<E, R>, customerId: string) =>
+const settle = <E, R>(chargeId: string, prepared: PreparedCharge<E, R>, customerId: CustomerId) =>
   Effect.suspend(() => prepared.settle(customerId)).pipe(
     Effect.map((result): CycleOutcome => ({ _tag: result.status === "paid" ? "Paid" : "Issued", chargeId })),
     // A refusal or an acquirer that did not answer is recorded on the charge and the cycle already.
@@ -91,7 +91,7 @@ interface IssueDraft extends PricedCycle {
   readonly charge: Charge
   /** A card's authorization, asked once the cycle is recorded; none for Pix and boleto. */
   readonly acquirerAnswer: Effect.Effect<AcquirerAnswer, never, Acquirer> | undefined
-  readonly invoiceId: string
+  readonly invoiceId: InvoiceId
 }
 
 /** What a batch reads once for all its cycles' charges: each subscription's billing address and card on file. */
@@ -357,7 +357,7 @@ export const attemptCycle = Effect.fn("BillingRun.attemptCycle")(function*(
   })
   const reserved = yield* (yield* Transactor).withTransaction(reserve).pipe(
     Effect.map(Option.some),
-    Effect.catchTag("CycleMovedOn", () => Effect.succeed(Option.none<string>())),
+    Effect.catchTag("CycleMovedOn", () => Effect.succeed(Option.none<CustomerId>())),
     // The charge carries no `externalId`, so it can never be a duplicate.
     Effect.catchTag("DUPLICATE_CHARGE", Effect.die)
   )

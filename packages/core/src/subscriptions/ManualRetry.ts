@@ -13,6 +13,7 @@ import { PaymentDeclined, PaymentFailed, SubscriptionNotEligible } from "../doma
 import { RETRYABLE_CYCLE_STATUSES } from "../rules/CycleTransitions.ts"
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { attemptCycle } from "./IssueCycle.ts"
+import { SubscriptionId } from "../domain/Ids.ts"
 
 /** The 200 of a manual retry: the cycle, its new charge, and how many manual retries it has had. */
 export const ManualRetryResponse = Schema.Struct({
@@ -24,7 +25,7 @@ export const ManualRetryResponse = Schema.Struct({
   manualRetryCount: Schema.Int
 }).annotate({ identifier: "ManualRetryResponse" })
 
-export const retrySubscriptionPayment = Effect.fn("Subscriptions.retryPayment")(function*(id: string) {
+export const retrySubscriptionPayment = Effect.fn("Subscriptions.retryPayment")(function*(id: SubscriptionId) {
   const aggregate = yield* findOwnSubscription(id)
   const cycle = aggregate.cycles.find((c) => RETRYABLE_CYCLE_STATUSES.includes(c.status))
   if (cycle === undefined) {

@@ -16,6 +16,7 @@ import { cycleDueDate } from "../rules/CycleSchedule.ts"
 import { prorata, type ProrataResult } from "../rules/Prorata.ts"
 import { billedItems, waitingItems } from "./SubscriptionItems.ts"
 import { PLAN_CHANGE_STATUSES } from "../rules/SubscriptionStatuses.ts"
+import type { PriceId } from "../domain/Ids.ts"
 
 /** The change asked for: an item replaced (new price and/or quantity), added, or removed. */
 export type ItemChange =
@@ -57,7 +58,7 @@ export const requireChangeable = (aggregate: SubscriptionAggregate) => {
  */
 export const catalogPrice = Effect.fn("Subscriptions.catalogPrice")(function*<E>(
   aggregate: SubscriptionAggregate,
-  priceId: string,
+  priceId: PriceId,
   notFound: (priceId: string) => E
 ) {
   const sub = aggregate.subscription

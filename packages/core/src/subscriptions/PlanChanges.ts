@@ -47,11 +47,12 @@ import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
 import { billedItems, nextCycleItems, repriceNextCycle, waitingItems } from "./SubscriptionItems.ts"
 import { accountNumberOf, appendSubscriptionEvent } from "./SubscriptionPayments.ts"
+import { ChargeId, InvoiceId, InvoiceIds, PriceId, SubscriptionId, SubscriptionItemId, SubscriptionItemIds } from "../domain/Ids.ts"
 
 /** The body of a preview: the item or price changed (`old`) and the price asked for (`new`); `new` alone quotes an add-on. */
 export interface PlanChangeRequest {
-  readonly old?: { readonly itemId?: string | undefined; readonly priceId?: string | undefined; readonly quantity?: number | undefined } | undefined
-  readonly new?: { readonly priceId?: string | undefined; readonly quantity?: number | undefined } | undefined
+  readonly old?: { readonly itemId?: SubscriptionItemId | undefined; readonly priceId?: PriceId | undefined; readonly quantity?: number | undefined } | undefined
+  readonly new?: { readonly priceId?: PriceId | undefined; readonly quantity?: number | undefined } | undefined
 }
 
 /** The billed item `old` names (by item id or by price), or the route's 404. */
@@ -89,7 +90,7 @@ const quoteRequest = Effect.fnUntraced(function*<E1, E2>(
  * `POST /v1/subscriptions/{id}/prorata`: what the change would charge now,
  * without charging (404 `OLD_PRICE_NOT_FOUND`, `NEW_PRICE_NOT_FOUND`).
  */
-export const previewPlanChange = Effect.fn("Subscriptions.previewPlanChange")(function*(subscriptionId: string, request: PlanChangeRequest) {
+export const previewPlanChange = Effect.fn("Subscriptions.previewPlanChange")(function*(subscriptionId: SubscriptionId, request: PlanChangeRequest) {
   const aggregate = yield* findOwnSubscription(subscriptionId)
   const quote = yield* quoteRequest(aggregate, request, { oldNotFound: oldPriceNotFound, newNotFound: newPriceNotFound })
   const p = quote.prorata
@@ -114,7 +115,7 @@ const newItem = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, qu
   const { price, product } = quote.target
   const replaced = quote.change._tag === "Replace" ? quote.change.item : null
   return {
-    id: yield* (yield* Ids).make("item", { sandbox: (yield* Caller).account.sandbox }),
+    id: yield* (yield* Ids).make(SubscriptionItemIds, { sandbox: (yield* Caller).account.sandbox }),
     subscriptionId: aggregate.subscription.id,
     priceId: price.id,
     productId: product.id,
@@ -138,7 +139,7 @@ const newItem = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, qu
 })
 
 /** The history entry of a quote. */
-const planChange = (quote: PlanChangeQuote, item: SubscriptionItem, chargeId: string | null, effectiveAt: string, at: Date): PlanChange => {
+const planChange = (quote: PlanChangeQuote, item: SubscriptionItem, chargeId: ChargeId | null, effectiveAt: string, at: Date): PlanChange => {
   const replaced = quote.change._tag === "Replace" ? quote.change.item : null
   return {
     kind: "PLAN",
@@ -193,7 +194,7 @@ const scheduleDowngrade = Effect.fnUntraced(function*(aggregate: SubscriptionAgg
 })
 
 /** The invoice of a plan change's prorata, on the current cycle. */
-const prorataInvoice = (aggregate: SubscriptionAggregate, quote: PlanChangeQuote, item: SubscriptionItem, charge: Charge, invoiceId: string): Omit<Invoice, "invoiceNumber"> => ({
+const prorataInvoice = (aggregate: SubscriptionAggregate, quote: PlanChangeQuote, item: SubscriptionItem, charge: Charge, invoiceId: InvoiceId): Omit<Invoice, "invoiceNumber"> => ({
   id: invoiceId,
   subscriptionId: aggregate.subscription.id,
   cycleNumber: quote.cycleNumber,
@@ -236,7 +237,7 @@ const chargeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggrega
     description: `${quote.change._tag === "Add" ? "Item adicional" : "Upgrade"}: ${quote.target.price.title}`
   })
   const item = yield* newItem(aggregate, quote, { status: "PENDING_UPGRADE", chargeId: draft.common.id }, at)
-  const invoiceId = yield* (yield* Ids).make("inv", { sandbox: draft.owner.sandbox })
+  const invoiceId = yield* (yield* Ids).make(InvoiceIds, { sandbox: draft.owner.sandbox })
   const customerId = yield* reserveCheckout(draft, prepared.pending, [], (charge) =>
     Effect.gen(function*() {
       const subscriptions = yield* Subscriptions
@@ -313,9 +314,9 @@ const applyQuote = (aggregate: SubscriptionAggregate, quote: PlanChangeQuote, at
  * and `PATCH` or the provider's update with `old.itemId` and `new`.
  */
 export const changeItem = Effect.fn("Subscriptions.changeItem")(function*(
-  subscriptionId: string,
-  old: { readonly itemId?: string | undefined; readonly priceId?: string | undefined },
-  input: { readonly priceId?: string | undefined; readonly quantity?: number | undefined }
+  subscriptionId: SubscriptionId,
+  old: { readonly itemId?: SubscriptionItemId | undefined; readonly priceId?: PriceId | undefined },
+  input: { readonly priceId?: PriceId | undefined; readonly quantity?: number | undefined }
 ) {
   const aggregate = yield* findOwnSubscription(subscriptionId)
   if (old.itemId === undefined && old.priceId === undefined) return yield* invalid("old.itemId", "old.itemId is required")
@@ -327,7 +328,7 @@ export const changeItem = Effect.fn("Subscriptions.changeItem")(function*(
  * `POST /v1/subscriptions/{id}/items`: an add-on, charged by prorata; only
  * on an `ACTIVE` or `PAST_DUE` subscription past its first cycle.
  */
-export const addItem = Effect.fn("Subscriptions.addItem")(function*(subscriptionId: string, input: { readonly priceId: string; readonly quantity?: number | undefined }) {
+export const addItem = Effect.fn("Subscriptions.addItem")(function*(subscriptionId: SubscriptionId, input: { readonly priceId: PriceId; readonly quantity?: number | undefined }) {
   const aggregate = yield* findOwnSubscription(subscriptionId)
   yield* requireChangeable(aggregate)
   if (aggregate.subscription.currentCycleNumber === 1) {
@@ -343,7 +344,7 @@ export const addItem = Effect.fn("Subscriptions.addItem")(function*(subscription
  * the next cycle bills without it. The main plan cannot be removed (change it instead).
  */
 export const removeItem = Effect.fn("Subscriptions.removeItem")(function*(
-  subscriptionId: string,
+  subscriptionId: SubscriptionId,
   old: NonNullable<PlanChangeRequest["old"]>
 ) {
   const aggregate = yield* findOwnSubscription(subscriptionId)

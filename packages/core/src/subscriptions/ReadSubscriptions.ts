@@ -16,9 +16,10 @@ import { cents } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Customers } from "../ports/Customers.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
+import { SubscriptionId } from "../domain/Ids.ts"
 
 /** The caller's subscription `id` with everything it is made of, or 404. */
-export const findOwnSubscription = Effect.fn("Subscriptions.findOwn")(function*(id: string) {
+export const findOwnSubscription = Effect.fn("Subscriptions.findOwn")(function*(id: SubscriptionId) {
   const caller = yield* Caller
   const found = yield* (yield* Subscriptions).find(caller.account.id, id)
   if (Option.isNone(found)) return yield* new SubscriptionNotFound({ message: `Assinatura ${id} não encontrada`, details: { subscriptionId: id } })
@@ -26,7 +27,7 @@ export const findOwnSubscription = Effect.fn("Subscriptions.findOwn")(function*(
 })
 
 /** The detail view of the caller's subscription `id`; links (the first payment's page) on `origin`. */
-export const getSubscription = Effect.fn("Subscriptions.get")(function*(id: string, origin: string) {
+export const getSubscription = Effect.fn("Subscriptions.get")(function*(id: SubscriptionId, origin: string) {
   const aggregate = yield* findOwnSubscription(id)
   const sub = aggregate.subscription
   const charges = yield* Charges

@@ -19,6 +19,7 @@ import { type Cents, cents, toDecimalString } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
+import type { AccountId } from "../domain/Ids.ts"
 
 /**
  * The part of a checkout request a subscription's charge fills in, decoded as
@@ -40,7 +41,7 @@ const SubscriptionChargeRequest = CheckoutRequest.mapFields(Struct.pick([
 const decodeRequest = Schema.decodeUnknownEffect(SubscriptionChargeRequest)
 
 /** The account `id`; its absence is a defect (a subscription's account is never removed). */
-const account = (id: string) =>
+const account = (id: AccountId) =>
   Effect.flatMap(Effect.flatMap(Accounts, (accounts) => accounts.findById(id)), (found) =>
     Option.match(found, { onNone: () => Effect.die(new Error(`account ${id} of a subscription is missing`)), onSome: Effect.succeed }))
 

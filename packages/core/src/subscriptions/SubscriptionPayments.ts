@@ -30,13 +30,14 @@ import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { afterRefusal } from "../rules/RetrySchedule.ts"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { repriceNextCycle } from "./SubscriptionItems.ts"
+import { type AccountId, SubscriptionId } from "../domain/Ids.ts"
 
 /**
  * The account number of `accountId` (the account key of subscription
  * events): the caller's own when a request acts for that account, which
  * every API route does, else read (the worker's confirmations).
  */
-export const accountNumberOf = Effect.fn("Subscriptions.accountNumberOf")(function*(accountId: string) {
+export const accountNumberOf = Effect.fn("Subscriptions.accountNumberOf")(function*(accountId: AccountId) {
   const caller = yield* Effect.serviceOption(Caller)
   if (Option.isSome(caller) && caller.value.account.id === accountId) return caller.value.account.number
   const account = yield* (yield* Accounts).findById(accountId)
@@ -44,7 +45,7 @@ export const accountNumberOf = Effect.fn("Subscriptions.accountNumberOf")(functi
 })
 
 /** The account numbers of `accountIds` (a batch's few accounts), each read once. */
-export const accountNumbersOf = Effect.fn("Subscriptions.accountNumbersOf")(function*(accountIds: ReadonlyArray<string>) {
+export const accountNumbersOf = Effect.fn("Subscriptions.accountNumbersOf")(function*(accountIds: ReadonlyArray<AccountId>) {
   const ids = [...new Set(accountIds)]
   const numbers = yield* Effect.forEach(ids, accountNumberOf)
   return new Map(ids.map((id, i) => [id, numbers[i]!]))
@@ -131,7 +132,7 @@ const recordCycleMoves = Effect.fnUntraced(function*(charges: ReadonlyArray<Char
 })
 
 /** The first payment's move: `ACTIVE`, its recurring items with it. */
-export const activate = Effect.fn("Subscriptions.activate")(function*(id: string, at: Date) {
+export const activate = Effect.fn("Subscriptions.activate")(function*(id: SubscriptionId, at: Date) {
   const subscriptions = yield* Subscriptions
   const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
   if (Option.isSome(activated)) yield* subscriptions.moveItems([id], ItemTransitions.activated, at)
@@ -143,7 +144,7 @@ export const activate = Effect.fn("Subscriptions.activate")(function*(id: string
  * (the ones they replace end), its invoice is `PAID`, the next cycle is
  * repriced, and `subscription.upgraded` or `subscription.item_added` follows.
  */
-const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: string, at: Date) {
+const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: SubscriptionId, at: Date) {
   const subscriptions = yield* Subscriptions
   const outbox = yield* Outbox
   yield* subscriptions.lock(id)

@@ -25,10 +25,11 @@ import { type SubscriptionStart, subscriptionStart } from "../rules/Subscription
 import { RECURRENCE_AWAITING_BANK } from "../rules/SubscriptionStatuses.ts"
 import { newCycle } from "./NextCycle.ts"
 import type { SubscriptionTerms } from "./SubscriptionTerms.ts"
+import { CustomerId, InvoiceIds, SubscriptionId, SubscriptionItemId, SubscriptionItemIds } from "../domain/Ids.ts"
 
 /** A new subscription, ready to be written once its customer is known. */
 export interface SubscriptionPlan {
-  readonly subscriptionId: string
+  readonly subscriptionId: SubscriptionId
   readonly at: Date
   /** Starts in a free period: nothing is charged now. */
   readonly free: boolean
@@ -45,7 +46,7 @@ export interface SubscriptionPlan {
    * Pix Automático recurrence (or null).
    */
   readonly withCustomer: (records: {
-    readonly customerId: string
+    readonly customerId: CustomerId
     readonly charge: Pick<Charge, "id" | "dueDate"> | null
     readonly recurrencyId: string | null
   }) => NewSubscription
@@ -114,7 +115,7 @@ const splitRulesOf = (order: CheckoutOrder): ReadonlyArray<SubscriptionSplitRule
 interface PlanInput {
   readonly order: CheckoutOrder
   readonly terms: SubscriptionTerms
-  readonly subscriptionId: string
+  readonly subscriptionId: SubscriptionId
   /** The card later cycles are charged to, when paid by card. */
   readonly card: Subscription["card"]
   /** The checkout link or session it was bought through. */
@@ -128,7 +129,7 @@ interface PlanContext extends PlanInput {
   readonly start: SubscriptionStart
   readonly free: boolean
   readonly method: Subscription["paymentMethod"]
-  readonly itemIds: ReadonlyArray<string>
+  readonly itemIds: ReadonlyArray<SubscriptionItemId>
 }
 
 /** When the subscription of `order` on `terms` first bills. */
@@ -151,7 +152,7 @@ const startOf = (order: CheckoutOrder, terms: SubscriptionTerms): SubscriptionSt
 }
 
 /** The subscription's own record, for `customerId` and the Pix Automático recurrence `recurrencyId` (or null). */
-const subscriptionRecord = (plan: PlanContext, customerId: string, recurrencyId: string | null): Subscription => {
+const subscriptionRecord = (plan: PlanContext, customerId: CustomerId, recurrencyId: string | null): Subscription => {
   const { order, terms, start, caller } = plan
   const request = order.request
   return {
@@ -257,8 +258,8 @@ export const planFirstCycle = Effect.fn("Subscriptions.planFirstCycle")(function
   const { terms } = input
   const ids = yield* Ids
   const sandbox = { sandbox: input.caller.account.sandbox }
-  const itemIds = yield* Effect.forEach([...terms.recurring, ...terms.oneTime], () => ids.make("item", sandbox))
-  const invoiceId = yield* ids.make("inv", sandbox)
+  const itemIds = yield* Effect.forEach([...terms.recurring, ...terms.oneTime], () => ids.make(SubscriptionItemIds, sandbox))
+  const invoiceId = yield* ids.make(InvoiceIds, sandbox)
   const start = startOf(input.order, terms)
   if (start.first.prorata !== null && !start.first.prorata.merged && start.first.dueDate > start.anchorDate) {
     return yield* invalid("prorataDueDate", "prorataDueDate must not be after the first full cycle's due date")

@@ -6,22 +6,23 @@
 import { Schema } from "effect"
 import { CardInput } from "../checkout/CheckoutRequest.ts"
 import { PaymentMethodInput } from "../domain/Charge.ts"
-import { Description, Email, Identifier, optional } from "../domain/Values.ts"
+import { Description, Email, idInput, optional } from "../domain/Values.ts"
 import { ReaisJson } from "../domain/Wire.ts"
 import { SubscriptionStatus } from "../domain/Subscription.ts"
+import { PaymentMethodId, PriceId, SubscriptionId, SubscriptionItemId } from "../domain/Ids.ts"
 
 const Quantity = Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 999 })))
 
 /** The item changed: by id, or by its price. */
-const OldItem = Schema.Struct({ itemId: optional(Identifier), priceId: optional(Identifier), quantity: optional(Quantity) })
+const OldItem = Schema.Struct({ itemId: optional(idInput(SubscriptionItemId)), priceId: optional(idInput(PriceId)), quantity: optional(Quantity) })
 /** The price and quantity asked for. */
-const NewItem = Schema.Struct({ priceId: optional(Identifier), quantity: optional(Quantity) })
+const NewItem = Schema.Struct({ priceId: optional(idInput(PriceId)), quantity: optional(Quantity) })
 
 /** Body of `POST /v1/subscriptions/{id}/prorata`: `old` and `new`, or `new` alone for an add-on. */
 export const ProrataPreviewRequest = Schema.Struct({ old: optional(OldItem), new: optional(NewItem) }).annotate({ identifier: "ProrataPreviewRequest" })
 
 /** Body of the provider's `POST /v1/subscriptions/prorata`. */
-export const ProviderProrataRequest = Schema.Struct({ subscriptionId: Identifier, ...ProrataPreviewRequest.fields })
+export const ProviderProrataRequest = Schema.Struct({ subscriptionId: idInput(SubscriptionId), ...ProrataPreviewRequest.fields })
   .annotate({ identifier: "ProviderProrataRequest" })
 
 /** The preview: the spec's collection fields, and the guide's `daysRemaining` / `totalDays`. */
@@ -40,10 +41,10 @@ export const ProrataPreviewResponse = Schema.Struct({
 }).annotate({ identifier: "ProrataPreview" })
 
 /** Body of `PUT /v1/subscriptions/{id}/items/{itemId}`. */
-export const ChangeItemRequest = Schema.Struct({ priceId: optional(Identifier), quantity: optional(Quantity) }).annotate({ identifier: "ChangeItemRequest" })
+export const ChangeItemRequest = Schema.Struct({ priceId: optional(idInput(PriceId)), quantity: optional(Quantity) }).annotate({ identifier: "ChangeItemRequest" })
 
 /** Body of `POST /v1/subscriptions/{id}/items`. */
-export const AddItemRequest = Schema.Struct({ priceId: Identifier, quantity: optional(Quantity) }).annotate({ identifier: "AddItemRequest" })
+export const AddItemRequest = Schema.Struct({ priceId: idInput(PriceId), quantity: optional(Quantity) }).annotate({ identifier: "AddItemRequest" })
 
 /**
  * Body of `PATCH /v1/subscriptions/{id}`: `old` with `new` changes an item,
@@ -61,12 +62,12 @@ export const UpdateSubscriptionRequest = Schema.Struct({
   billingDay: optional(Schema.Int),
   /** The method later cycles are charged by; a card by `card` (tokenized) or `paymentMethodId`. */
   paymentMethod: optional(PaymentMethodInput),
-  paymentMethodId: optional(Identifier),
+  paymentMethodId: optional(idInput(PaymentMethodId)),
   card: optional(CardInput)
 }).annotate({ identifier: "UpdateSubscriptionRequest" })
 
 /** Body of the provider's `POST /v1/subscriptions/update`. */
-export const ProviderUpdateRequest = Schema.Struct({ subscriptionId: Identifier, ...UpdateSubscriptionRequest.fields })
+export const ProviderUpdateRequest = Schema.Struct({ subscriptionId: idInput(SubscriptionId), ...UpdateSubscriptionRequest.fields })
   .annotate({ identifier: "ProviderUpdateRequest" })
 
 const ChargeStatusWord = Schema.Literals(["paid", "pending"])

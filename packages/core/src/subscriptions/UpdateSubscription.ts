@@ -24,6 +24,7 @@ import { addItem, changeItem, previewPlanChange, removeItem } from "./PlanChange
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { requestPixAutomatico, switchPaymentMethod } from "./PixAutomatico.ts"
 import type { ProviderProrataRequest, UpdateSubscriptionRequest } from "./SubscriptionRequests.ts"
+import { SubscriptionId } from "../domain/Ids.ts"
 
 type UpdateBody = typeof UpdateSubscriptionRequest.Type
 
@@ -70,7 +71,7 @@ const changePaymentMethod = Effect.fnUntraced(function*(aggregate: SubscriptionA
  * period ends, `subscription.cancel_scheduled`; unset: keep going); the
  * payment method of later cycles.
  */
-export const editSubscription = Effect.fn("Subscriptions.edit")(function*(id: string, edits: Edits) {
+export const editSubscription = Effect.fn("Subscriptions.edit")(function*(id: SubscriptionId, edits: Edits) {
   const aggregate = yield* findOwnSubscription(id)
   const at = new Date(yield* Clock.currentTimeMillis)
   const pix = edits.paymentMethod !== undefined || edits.paymentMethodId !== undefined || edits.card !== undefined
@@ -97,7 +98,7 @@ export const editSubscription = Effect.fn("Subscriptions.edit")(function*(id: st
   }
 })
 
-export const updateSubscription = Effect.fn("Subscriptions.update")(function*(id: string, body: UpdateBody) {
+export const updateSubscription = Effect.fn("Subscriptions.update")(function*(id: SubscriptionId, body: UpdateBody) {
   if (body.action === "cancel") return yield* cancelSubscription(id, { reason: body.reason })
   const old = body.old
   const hasOld = old !== undefined && (old.itemId !== undefined || old.priceId !== undefined)

@@ -17,6 +17,7 @@ import { Ids } from "../ports/Ids.ts"
 import { PixClaims } from "../ports/PixClaims.ts"
 import { type PixClaimTransition, PixClaimTransitions } from "../rules/PixClaimTransitions.ts"
 import { walletAccount } from "./WalletAccount.ts"
+import { type PixClaimId, PixClaimIds } from "../domain/Ids.ts"
 
 /** How long the institution holding a key has to answer a portability claim (DICT rules). */
 const CLAIM_RESOLUTION_MILLIS = 7 * 86_400_000
@@ -28,7 +29,7 @@ export const requestPixClaim = Effect.fn("Wallet.requestPixClaim")(function*(req
   if ((request.pixKeyType === "CPF" || request.pixKeyType === "CNPJ") && pixKey !== account.document) return yield* notTheHolders()
   const now = yield* Clock.currentTimeMillis
   const claim: PixClaim = {
-    id: yield* (yield* Ids).make("clm", { sandbox: account.sandbox }),
+    id: yield* (yield* Ids).make(PixClaimIds, { sandbox: account.sandbox }),
     accountId: account.id,
     accountNumber: account.number,
     pixKey,
@@ -46,7 +47,7 @@ export const requestPixClaim = Effect.fn("Wallet.requestPixClaim")(function*(req
 
 const notFound = (id: string) => new PixClaimNotFound({ message: `Reivindicação ${id} não encontrada`, details: null })
 
-export const getPixClaim = Effect.fn("Wallet.getPixClaim")(function*(id: string, accountId?: string) {
+export const getPixClaim = Effect.fn("Wallet.getPixClaim")(function*(id: PixClaimId, accountId?: string) {
   const account = yield* walletAccount(accountId)
   const found = yield* (yield* PixClaims).find(account.id, id)
   if (Option.isNone(found)) return yield* notFound(id)
@@ -59,7 +60,7 @@ export const listPixClaims = Effect.fn("Wallet.listPixClaims")(function*(account
 })
 
 /** Closes the account's open claim by `transition`; 404 when unknown, 400 when it is not open. */
-const close = Effect.fnUntraced(function*(accountId: string, id: string, transition: PixClaimTransition) {
+const close = Effect.fnUntraced(function*(accountId: string, id: PixClaimId, transition: PixClaimTransition) {
   const claims = yield* PixClaims
   const closed = yield* claims.close(accountId, id, transition, new Date(yield* Clock.currentTimeMillis))
   if (Option.isSome(closed)) return toPixClaimView(closed.value)
@@ -68,12 +69,12 @@ const close = Effect.fnUntraced(function*(accountId: string, id: string, transit
   return yield* new PixClaimClosed({ message: `A reivindicação ${id} está ${found.value.status}`, details: { status: found.value.status } })
 })
 
-export const cancelPixClaim = Effect.fn("Wallet.cancelPixClaim")(function*(id: string, accountId?: string) {
+export const cancelPixClaim = Effect.fn("Wallet.cancelPixClaim")(function*(id: PixClaimId, accountId?: string) {
   return yield* close((yield* walletAccount(accountId)).id, id, PixClaimTransitions.canceled)
 })
 
 /** Sandbox: the institution holding the key confirms the claim. */
-export const completePixClaim = Effect.fn("Wallet.completePixClaim")(function*(id: string) {
+export const completePixClaim = Effect.fn("Wallet.completePixClaim")(function*(id: PixClaimId) {
   const { account } = yield* sandboxCaller("Simulação de portabilidade disponível apenas em contas sandbox")
   return yield* close(account.id, id, PixClaimTransitions.completed)
 })

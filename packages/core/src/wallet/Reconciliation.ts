@@ -1,6 +1,7 @@
 /**
  * `GET /v1/wallet/reconciliation?date=YYYY-MM-DD`: the ledger against the
- * Pix provider's statement for one São Paulo day. Every Pix the ledger says
+ * Pix provider's statement for one São Paulo day (the account's part of it).
+ * Every Pix the ledger says
  * crossed the rails (a payment in, a withdrawal or transfer out, a refund or
  * MED return out) is matched to the provider's entry by its SPI id; what one
  * side has and the other has not, and what both have with different amounts
@@ -12,6 +13,7 @@ import { addDays, toDayNumber } from "../brazil/CalendarDate.ts"
 import { invalidData } from "../domain/Errors.ts"
 import type { ReconciliationQuery } from "../domain/WalletViews.ts"
 import { sumCents } from "../money/Money.ts"
+import { Charges } from "../ports/Charges.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { PixProvider, type PspEntry } from "../ports/PixProvider.ts"
 import { requireProvider } from "../ports/ProviderGate.ts"
@@ -42,6 +44,18 @@ const totals = (entries: ReadonlyArray<PspEntry>) => ({
   debits: sumCents(entries.filter((e) => e.direction === "DEBIT").map((e) => e.amount))
 })
 
+/**
+ * The provider's entries that are the account's: every one of a statement
+ * that is the account's own; of one that names each entry's charge (a PSP's,
+ * listing every Pix of the operator's key), those of the account's charges.
+ */
+const accountsOwn = Effect.fnUntraced(function*(accountId: string, entries: ReadonlyArray<PspEntry>) {
+  if (entries.every((entry) => entry.txid === undefined)) return entries
+  const named = [...new Set(entries.flatMap((entry) => (entry.txid == null ? [] : [entry.txid])))]
+  const own = new Set(yield* (yield* Charges).pixTxidsOf(accountId, named))
+  return entries.flatMap(({ txid, ...entry }) => (txid != null && own.has(txid) ? [entry] : []))
+})
+
 export const reconciliation = Effect.fn("Wallet.reconciliation")(function*(query: ReconciliationQuery) {
   const account = yield* walletAccount(query.accountId)
   const date = query.date ?? saoPauloDate(yield* Clock.currentTimeMillis)
@@ -50,9 +64,10 @@ export const reconciliation = Effect.fn("Wallet.reconciliation")(function*(query
   yield* requireProvider(account, "pix")
   const [from, to] = [startOfSaoPauloDay(date), startOfSaoPauloDay(addDays(date, 1))]
   const ledger = yield* (yield* Ledger).railMovements(account.id, from, to)
-  const provider = yield* (yield* PixProvider).statement({ account, from, to }).pipe(
+  const statement = yield* (yield* PixProvider).statement({ account, from, to }).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: `Extrato do provedor PIX indisponível: ${e.message}`, details: null }))
   )
+  const provider = yield* accountsOwn(account.id, statement)
   const result = reconcile(ledger, provider)
   return {
     accountId: account.number,

@@ -37,6 +37,7 @@ import { RefundTransitions } from "../rules/RefundTransitions.ts"
 import { byHolder, leftToRefund, ownerRefundPart, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
+import { DebtIds, type RefundId, RefundIds } from "../domain/Ids.ts"
 
 /** How long a worker holds the refunds it is asking the provider about before another may take them. */
 const REFUND_LEASE_MILLIS = 60_000
@@ -117,7 +118,7 @@ export const takeRefundParts = Effect.fn("Wallet.takeRefundParts")(function*(cha
   const { owner, receivers, taken, paid, ownerAvailable } = yield* partsOf(charge, amount)
   const ownerPaid = paid.get(owner.accountId)!
   const ids = yield* Ids
-  const debtId = ids.make("sdb", { sandbox })
+  const debtId = ids.make(DebtIds, { sandbox })
   const splitReversals: Array<SplitReversal> = []
   for (const part of receivers) {
     const reversed = paid.get(part.accountId)!
@@ -131,7 +132,7 @@ export const takeRefundParts = Effect.fn("Wallet.takeRefundParts")(function*(cha
 })
 
 /** A new refund of `amount` of `charge` at `at`: the parts taken, its reason, and the provider's answer when it came at once. */
-export const newRefund = (id: string, charge: Charge, amount: Cents, at: Date, fields: Pick<
+export const newRefund = (id: RefundId, charge: Charge, amount: Cents, at: Date, fields: Pick<
   Refund,
   "reason" | "status" | "returnIdentification" | "splitReversals" | "receivablesTaken" | "ownerDebt"
 >): Refund => ({
@@ -177,7 +178,7 @@ const reserve = Effect.fn("Wallet.reserveRefund")(function*(account: Account, re
     })
   }
   const at = new Date(yield* Clock.currentTimeMillis)
-  const id = yield* (yield* Ids).make("ref", { sandbox })
+  const id = yield* (yield* Ids).make(RefundIds, { sandbox })
   const refund = newRefund(id, charge, amount, at, { reason: request.reason ?? null, status: "PROCESSING", returnIdentification: null, ...parts })
   yield* insertRefund(refund, at)
   // A card's `refund.requested` names the acquirer's id of the payment: it goes with the acquirer's answer.
@@ -191,10 +192,29 @@ export const moveChargeByRefunds = Effect.fn("Wallet.moveChargeByRefunds")(funct
   yield* (yield* Charges).transition(charge.id, confirmed >= charge.amount ? ChargeTransitions.refunded : ChargeTransitions.partiallyRefunded, {}, at)
 })
 
-/** The provider's answer to a refund: returned (with the return's id, or the acquirer's id of the payment), or refused. */
+/**
+ * The provider's answer to a refund: returned (with the return's id, or the
+ * acquirer's id of the payment, and when the provider says, the instant the
+ * money moved), or refused.
+ */
 type RefundOutcome =
-  | { readonly transition: typeof RefundTransitions.confirmed; readonly returnIdentification: string | null; readonly providerChargeId: string | null; readonly error: null }
+  | {
+    readonly transition: typeof RefundTransitions.confirmed
+    readonly returnIdentification: string | null
+    readonly providerChargeId: string | null
+    readonly error: null
+    readonly settledAt: Date | null
+  }
   | { readonly transition: typeof RefundTransitions.refused; readonly returnIdentification: null; readonly providerChargeId: string | null; readonly error: string }
+
+/**
+ * When a confirmed refund's money left, for its ledger entry: the provider's
+ * settlement (a devolução settled before midnight and answered after it
+ * belongs to the day the provider's statement lists it on), never later
+ * than its record.
+ */
+const postedAt = (outcome: RefundOutcome, recorded: Date) =>
+  "settledAt" in outcome && outcome.settledAt !== null && outcome.settledAt < recorded ? outcome.settledAt : recorded
 
 /**
  * Records the provider's answer in one transaction: the refund's status,
@@ -216,7 +236,7 @@ const recordAnswer = Effect.fn("Wallet.recordRefundAnswer")(function*(refund: Re
       outbox.append({ accountId: settled.accountId, event, body })
     if (settled.paymentType === "CREDIT_CARD") yield* append("refund.requested", refundRequestedBody(settled, charge, at))
     if (settled.status === RefundTransitions.confirmed.to) {
-      yield* postEntries([refundSettledPosting(refundMovement(settled), settled.returnIdentification)], at)
+      yield* postEntries([refundSettledPosting(refundMovement(settled), settled.returnIdentification)], postedAt(outcome, at))
       yield* moveChargeByRefunds(charge, at)
       yield* append("refund.confirmed", refundConfirmedBody(settled, charge, at))
     } else {
@@ -249,7 +269,7 @@ const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refu
     const answer = yield* (yield* Acquirer).refund(asked).pipe(Effect.option)
     return Option.map(answer, (a): RefundOutcome =>
       a._tag === "Refunded"
-        ? { transition: RefundTransitions.confirmed, returnIdentification: null, providerChargeId: a.providerChargeId, error: null }
+        ? { transition: RefundTransitions.confirmed, returnIdentification: null, providerChargeId: a.providerChargeId, error: null, settledAt: null }
         : { transition: RefundTransitions.refused, returnIdentification: null, providerChargeId: null, error: a.reason })
   }
   if (refund.endToEndId === null) return Option.none()
@@ -259,7 +279,7 @@ const askProvider = Effect.fn("Wallet.askRefundProvider")(function*(refund: Refu
   const answer = yield* (yield* PixProvider).returnPix(returned).pipe(Effect.option)
   return Option.map(answer, (a): RefundOutcome =>
     a._tag === "Paid"
-      ? { transition: RefundTransitions.confirmed, returnIdentification: a.endToEndId, providerChargeId: null, error: null }
+      ? { transition: RefundTransitions.confirmed, returnIdentification: a.endToEndId, providerChargeId: null, error: null, settledAt: a.settledAt ?? null }
       : { transition: RefundTransitions.refused, returnIdentification: null, providerChargeId: null, error: a.reason })
 })
 

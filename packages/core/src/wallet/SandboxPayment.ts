@@ -18,6 +18,7 @@ import { SandboxPsp } from "../ports/SandboxPsp.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import type { ChargeId } from "../domain/Ids.ts"
 
 
 /** The payer every sandbox payment comes from. */
@@ -30,7 +31,7 @@ export const SANDBOX_PAYER: PixPayer = {
   accountType: "CACC"
 }
 
-export const requestSandboxPayment = Effect.fn("Wallet.sandboxPay")(function*(chargeId: string) {
+export const requestSandboxPayment = Effect.fn("Wallet.sandboxPay")(function*(chargeId: ChargeId) {
   yield* sandboxCaller("Simulação de pagamento disponível apenas em contas sandbox")
   const charge = yield* findCharge(chargeId)
   if (nextChargeStatus(charge.status, "paymentRequested") === undefined) {

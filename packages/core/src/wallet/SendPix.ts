@@ -44,6 +44,7 @@ import { pixSendPosting, pixSendReturnedPosting, pixSendSettledPosting } from ".
 import { WithdrawalTransitions } from "../rules/WithdrawalTransitions.ts"
 import { walletAccount } from "./WalletAccount.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
+import { TransferIds, WithdrawalIds } from "../domain/Ids.ts"
 
 /** How long a worker holds the withdrawals it is paying out before another may take them. */
 export const PAYOUT_LEASE_MILLIS = 60_000
@@ -128,7 +129,7 @@ const send = Effect.fn("Wallet.sendPix")(function*(account: Account, kind: Withd
   const now = yield* Clock.currentTimeMillis
   const at = new Date(now)
   const withdrawal: Withdrawal = {
-    id: yield* (yield* Ids).make(kind === "WITHDRAWAL" ? "wdr" : "trf", { sandbox: account.sandbox }),
+    id: yield* (yield* Ids).make(kind === "WITHDRAWAL" ? WithdrawalIds : TransferIds, { sandbox: account.sandbox }),
     kind,
     accountId: account.id,
     accountNumber: account.number,

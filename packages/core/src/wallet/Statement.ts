@@ -13,6 +13,7 @@ import { invalidData, NotFound } from "../domain/Errors.ts"
 import { type StatementQuery, toTransactionView } from "../domain/WalletViews.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { walletAccount } from "./WalletAccount.ts"
+import type { LedgerLineId } from "../domain/Ids.ts"
 
 /** The statement's page size when `limit` is absent (spec: Limits). */
 export const DEFAULT_STATEMENT_LIMIT = 50
@@ -47,7 +48,7 @@ export const walletStatement = Effect.fn("Wallet.statement")(function*(query: St
   }
 })
 
-export const noteTransaction = Effect.fn("Wallet.noteTransaction")(function*(id: string, note: string, accountId?: string) {
+export const noteTransaction = Effect.fn("Wallet.noteTransaction")(function*(id: LedgerLineId, note: string, accountId?: string) {
   const account = yield* walletAccount(accountId)
   const at = new Date(yield* Clock.currentTimeMillis)
   const line = yield* (yield* Ledger).setNote(account.id, id, note, at)

@@ -23,6 +23,7 @@ import { type DeliveryOutcome, type DeliveryRoom, type FannedOutEvents, WebhookD
 import { Webhooks } from "../ports/Webhooks.ts"
 import { WebhookTransport } from "../ports/WebhookTransport.ts"
 import { signWebhookEffect } from "./Signature.ts"
+import type { WebhookDeliveryId } from "../domain/Ids.ts"
 
 /** The receiver must answer within 5 seconds (spec: Delivery rules 1). */
 export const DELIVERY_TIMEOUT_MILLIS = 5_000
@@ -114,7 +115,7 @@ export const sendableUnderLease = (leaseUntil: number, now: number): boolean =>
   now + DELIVERY_TIMEOUT_MILLIS + RESULT_MARGIN_MILLIS <= leaseUntil
 
 /** Hands back leased deliveries that will not be sent in time (see `sendableUnderLease`): due again at once. */
-export const releaseDeliveries = Effect.fn("Delivery.release")(function*(leases: ReadonlyArray<{ readonly id: string; readonly leaseUntil: number }>) {
+export const releaseDeliveries = Effect.fn("Delivery.release")(function*(leases: ReadonlyArray<{ readonly id: WebhookDeliveryId; readonly leaseUntil: number }>) {
   yield* (yield* WebhookDeliveries).release(leases.map((l) => ({ id: l.id, leaseUntil: new Date(l.leaseUntil) })))
 })
 

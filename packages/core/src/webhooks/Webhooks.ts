@@ -16,6 +16,7 @@ import { WebhookTransport } from "../ports/WebhookTransport.ts"
 import { DELIVERY_TIMEOUT_MILLIS, deliveryHeaders, resendDelivery } from "./Delivery.ts"
 import { samplePayload } from "./TestPayloads.ts"
 import { WebhookEventNotFound, WebhookNotFound } from "./WebhookErrors.ts"
+import { type AccountId, type WebhookDeliveryId, type WebhookId, WebhookIds } from "../domain/Ids.ts"
 
 const knownEvents: ReadonlySet<string> = new Set(EventNames)
 
@@ -51,7 +52,7 @@ const checkEvents = (events: ReadonlyArray<string> | undefined) => {
 
 /** A new active registration (`uwh_`) of `accountId`; its secret generated when none is given. */
 export const newRegistration = Effect.fnUntraced(function*(fields: {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly sandbox: boolean
   readonly url: string
   readonly events: ReadonlyArray<EventName>
@@ -61,7 +62,7 @@ export const newRegistration = Effect.fnUntraced(function*(fields: {
 }) {
   const ids = yield* Ids
   const registration: WebhookRegistration = {
-    id: yield* ids.make("uwh", { sandbox: fields.sandbox }),
+    id: yield* ids.make(WebhookIds, { sandbox: fields.sandbox }),
     accountId: fields.accountId,
     url: fields.url,
     events: fields.events,
@@ -100,7 +101,7 @@ export const registerWebhook = Effect.fn("Webhooks.register")(function*(input: {
   return toWebhookView(registration, { withSecret: true })
 })
 
-const findOwn = Effect.fn("Webhooks.findOwn")(function*(id: string) {
+const findOwn = Effect.fn("Webhooks.findOwn")(function*(id: WebhookId) {
   const caller = yield* Caller
   const webhooks = yield* Webhooks
   const found = yield* webhooks.find(caller.account.id, id)
@@ -117,13 +118,13 @@ export const listWebhooks = Effect.fn("Webhooks.list")(function*() {
   return { items: items.map((r) => toWebhookView(r)) }
 })
 
-export const getWebhook = Effect.fn("Webhooks.get")(function*(id: string) {
+export const getWebhook = Effect.fn("Webhooks.get")(function*(id: WebhookId) {
   const registration = yield* findOwn(id)
   const deliveries = yield* (yield* WebhookDeliveries).counters(registration.id)
   return { ...toWebhookView(registration), deliveries }
 })
 
-export const updateWebhook = Effect.fn("Webhooks.update")(function*(id: string, input: {
+export const updateWebhook = Effect.fn("Webhooks.update")(function*(id: WebhookId, input: {
   readonly url?: string | undefined
   readonly events?: ReadonlyArray<string> | undefined
   readonly status?: WebhookStatus | undefined
@@ -144,7 +145,7 @@ export const updateWebhook = Effect.fn("Webhooks.update")(function*(id: string, 
   return toWebhookView(updated)
 })
 
-export const removeWebhook = Effect.fn("Webhooks.remove")(function*(id: string) {
+export const removeWebhook = Effect.fn("Webhooks.remove")(function*(id: WebhookId) {
   const caller = yield* Caller
   const webhooks = yield* Webhooks
   const transactor = yield* Transactor
@@ -160,7 +161,7 @@ export const removeWebhook = Effect.fn("Webhooks.remove")(function*(id: string) 
  */
 export const testWebhook = Effect.fn("Webhooks.test")(function*(input: {
   readonly entity: string
-  readonly webhookId?: string | undefined
+  readonly webhookId?: WebhookId | undefined
   readonly url?: string | undefined
 }) {
   const caller = yield* Caller
@@ -220,7 +221,7 @@ export const listDeliveries = Effect.fn("Webhooks.listDeliveries")(function*(que
 })
 
 /** Resends a delivery now: same body, new `t` and signature. */
-export const retryDelivery = Effect.fn("Webhooks.retry")(function*(webhookEventId: string) {
+export const retryDelivery = Effect.fn("Webhooks.retry")(function*(webhookEventId: WebhookDeliveryId) {
   const caller = yield* Caller
   const deliveries = yield* WebhookDeliveries
   const found = yield* deliveries.find(caller.account.id, webhookEventId)

@@ -9,6 +9,7 @@ import { DUMMY_SECRET_HASH, hashSecret, SecretHasher, verifySecret } from "../..
 import { SigningKey } from "../../src/auth/SigningKey.ts"
 import { issueToken } from "../../src/auth/Tokens.ts"
 import type { ApiClient, IssuedToken } from "../../src/domain/ApiClient.ts"
+import { AccountId } from "../../src/domain/Ids.ts"
 import { AccessTokens } from "../../src/ports/AccessTokens.ts"
 import { ApiClients } from "../../src/ports/ApiClients.ts"
 import { AttemptCounters } from "../../src/ports/AttemptCounters.ts"
@@ -18,7 +19,7 @@ import { Transactor } from "../../src/ports/Transactor.ts"
 const ports = async () => {
   const client: ApiClient = {
     clientId: "cli_known",
-    accountId: "acc_1",
+    accountId: AccountId.make("acc_1"),
     secretHash: await Effect.runPromise(hashSecret("right")),
     scopes: ["pix.cob/read"],
     createdAt: new Date(0)

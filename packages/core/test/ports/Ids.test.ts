@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { ChargeIds, InvoiceIds } from "../../src/domain/Ids.ts"
 import { Ids, timeOrdered } from "../../src/ports/Ids.ts"
 
 const bytewise = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
@@ -32,10 +33,10 @@ describe("Ids", () => {
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.UTC(2026, 10, 26))
       const ids = yield* Ids
-      const made = yield* Effect.forEach(Array.from({ length: 10_000 }), () => ids.make("cha", { sandbox: true }))
+      const made = yield* Effect.forEach(Array.from({ length: 10_000 }), () => ids.make(ChargeIds, { sandbox: true }))
       expect(new Set(made).size).toBe(made.length)
       for (const id of made) expect(id).toMatch(/^SANDBOX_cha_[0-9a-z]{21}$/)
       expect(parseInt(made[0]!.slice("SANDBOX_cha_".length, "SANDBOX_cha_".length + 9), 36)).toBe(Date.UTC(2026, 10, 26))
-      expect(yield* ids.make("inv")).toMatch(/^inv_/)
+      expect(yield* ids.make(InvoiceIds)).toMatch(/^inv_/)
     }).pipe(Effect.provide(Ids.layer), Effect.provide(TestClock.layer()), Effect.runPromise))
 })

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import { isBusinessDay } from "../../src/brazil/BankCalendar.ts"
 import type { Charge, PaymentType } from "../../src/domain/Charge.ts"
 import { type EntryDraft, HOUSE, type Receivable } from "../../src/domain/Ledger.ts"
+import { AccountId, ChargeId, DebtId, ReceivableId, RefundId, SubscriptionId } from "../../src/domain/Ids.ts"
 import { type Cents, cents } from "../../src/money/Money.ts"
 import { computeFees } from "../../src/rules/Fees.ts"
 import type { Refund } from "../../src/domain/Refund.ts"
@@ -30,15 +31,18 @@ import {
   pixSendSettledPosting
 } from "../../src/rules/Postings.ts"
 
+const CHA_1 = ChargeId.make("cha_1")
+const OWNER = AccountId.make("OWNER")
+const SUB_1 = SubscriptionId.make("sub_1")
 const PAID_AT = new Date("2026-11-20T15:00:00.000Z") // a Friday, noon in São Paulo
 
 /** A paid charge of `gross` under a fee of `fixed` + `percentHundredths`, its net split as `parts` (receivers R0, R1, ...). */
 const paidCharge = (gross: number, fee: { fixed: number; percentHundredths: number }, parts: ReadonlyArray<number>, type: PaymentType = "PIX", installments = 1): Charge => {
   const fees = computeFees(cents(gross), { fixed: cents(fee.fixed), percentHundredths: fee.percentHundredths })
   return {
-    id: "cha_1",
-    accountId: "OWNER",
-    masterAccountId: "OWNER",
+    id: CHA_1,
+    accountId: OWNER,
+    masterAccountId: OWNER,
     paymentType: type,
     status: "PAID",
     amount: cents(gross),
@@ -138,8 +142,8 @@ const draft = (fields: Partial<EntryDraft["lines"][number]>) => ({
 describe("statement lines", () => {
   it("a payment: its lines name the charge, its titles are the statement's, the payer is on the owner's credit, a zero split part moves nothing", () => {
     const payer = { name: "Ana Lima", bank: "001", taxId: "12345678909", account: "1234-5" }
-    const charge = { ...paidCharge(10_000, { fixed: 50, percentHundredths: 99 }, [985, 0]), description: "Pedido 42", endToEndId: "E1", subscriptionId: "sub_1" }
-    const about = { paymentMethod: "PIX" as const, chargeId: "cha_1", subscriptionId: "sub_1", endToEndId: "E1", referenceId: "cha_1", description: "Pedido 42" }
+    const charge = { ...paidCharge(10_000, { fixed: 50, percentHundredths: 99 }, [985, 0]), description: "Pedido 42", endToEndId: "E1", subscriptionId: SUB_1 }
+    const about = { paymentMethod: "PIX" as const, chargeId: CHA_1, subscriptionId: SUB_1, endToEndId: "E1", referenceId: "cha_1", description: "Pedido 42" }
     // Fee 0.50 + 0.99% of 100.00 = 1.49.
     expect(paymentPosting(charge, PAID_AT, payer).entry).toEqual({
       kind: "PAYMENT",
@@ -160,7 +164,7 @@ describe("statement lines", () => {
     const charge = { ...paidCharge(1000, { fixed: 0, percentHundredths: 0 }, [], "BOLETO"), split: null }
     const { entry, receivables } = paymentPosting(charge, PAID_AT, null)
     expect(entry.lines.map((l) => [l.holder, l.book, l.amount])).toEqual([[HOUSE, "CLEARING", -1000], ["OWNER", "RECEIVABLE", 1000]])
-    expect(receivables).toEqual([{ holder: "OWNER", chargeId: "cha_1", installment: 1, amount: 1000, paymentMethod: "BOLETO", settlesOn: "2026-11-23" }])
+    expect(receivables).toEqual([{ holder: "OWNER", chargeId: CHA_1, installment: 1, amount: 1000, paymentMethod: "BOLETO", settlesOn: "2026-11-23" }])
   })
 
   it("settles a card charge whose card record is missing as one installment, 30 days on", () => {
@@ -169,15 +173,15 @@ describe("statement lines", () => {
   })
 
   it("a receivable settled moves from the receivable book to the available one, titled by its method", () => {
-    const boleto: Receivable = { id: "rcv_1", holder: "OWNER", chargeId: "cha_1", installment: 1, amount: cents(1000), paymentMethod: "BOLETO", settlesOn: "2026-11-23" }
-    const about = { holder: "OWNER", paymentMethod: "BOLETO" as const, chargeId: "cha_1", subscriptionId: "sub_1", referenceId: "rcv_1", category: "BOLETO_IN" as const, title: "Boleto compensado" }
-    expect(receivableSettlement(boleto, "sub_1")).toEqual({
+    const boleto: Receivable = { id: ReceivableId.make("rcv_1"), holder: "OWNER", chargeId: CHA_1, installment: 1, amount: cents(1000), paymentMethod: "BOLETO", settlesOn: "2026-11-23" }
+    const about = { holder: "OWNER", paymentMethod: "BOLETO" as const, chargeId: CHA_1, subscriptionId: SUB_1, referenceId: "rcv_1", category: "BOLETO_IN" as const, title: "Boleto compensado" }
+    expect(receivableSettlement(boleto, SUB_1)).toEqual({
       kind: "RECEIVABLE_SETTLED",
       accountId: "OWNER",
       referenceId: "rcv_1",
       lines: [draft({ ...about, book: "RECEIVABLE", amount: cents(-1000) }), draft({ ...about, book: "AVAILABLE", amount: cents(1000) })]
     })
-    const card: Receivable = { ...boleto, id: "rcv_2", holder: "R0", installment: 2, paymentMethod: "CREDIT_CARD", amount: cents(333) }
+    const card: Receivable = { ...boleto, id: ReceivableId.make("rcv_2"), holder: "R0", installment: 2, paymentMethod: "CREDIT_CARD", amount: cents(333) }
     expect(receivableSettlement(card, null).lines.map((l) => [l.holder, l.book, l.category, l.title, l.amount])).toEqual([
       ["R0", "RECEIVABLE", "CARD_IN", "Recebível de cartão, parcela 2", -333],
       ["R0", "AVAILABLE", "CARD_IN", "Recebível de cartão, parcela 2", 333]
@@ -237,7 +241,7 @@ describe("statement lines", () => {
     category: "REFUND",
     accountId: "OWNER",
     amount: cents(3000),
-    chargeId: "cha_1",
+    chargeId: CHA_1,
     paymentMethod: "CREDIT_CARD",
     endToEndId: null,
     parts: [
@@ -245,7 +249,7 @@ describe("statement lines", () => {
       { holder: "R0", fromReceivable: cents(0), fromAvailable: cents(200), owed: cents(300) }
     ]
   }
-  const refundAbout = { chargeId: "cha_1", paymentMethod: "CREDIT_CARD" as const, referenceId: "ref_1", category: "REFUND" as const }
+  const refundAbout = { chargeId: CHA_1, paymentMethod: "CREDIT_CARD" as const, referenceId: "ref_1", category: "REFUND" as const }
 
   it("a refund: each part leaves the receivable, the balance, or becomes a debt, with no empty line; the house pays it out", () => {
     expect(refundPosting(refund)).toEqual({
@@ -316,9 +320,9 @@ describe("statement lines", () => {
   })
 
   it("an infraction (MED) blocks the amount, then releases it to the account or returns it through the rails", () => {
-    const med = { id: "med_1", accountId: "OWNER", chargeId: "cha_1", endToEndId: "E1", amount: cents(2000) }
+    const med = { id: "med_1", accountId: "OWNER", chargeId: CHA_1, endToEndId: "E1", amount: cents(2000) }
     const about = (category: "MED_BLOCK" | "MED_RELEASE" | "MED_RETURN", title: string, endToEndId = "E1") =>
-      ({ chargeId: "cha_1", endToEndId, paymentMethod: "PIX" as const, referenceId: "med_1", category, title })
+      ({ chargeId: CHA_1, endToEndId, paymentMethod: "PIX" as const, referenceId: "med_1", category, title })
     const entry = (kind: string, lines: ReadonlyArray<unknown>) => ({ kind, accountId: "OWNER", referenceId: "med_1", lines })
     expect(medBlockPosting(med)).toEqual(entry("MED_BLOCK", [
       draft({ ...about("MED_BLOCK", "Bloqueio cautelar MED"), holder: "OWNER", book: "AVAILABLE", amount: cents(-2000) }),
@@ -451,10 +455,10 @@ describe("posting laws", () => {
       let expected = 0
       for (const [i, s] of steps.entries()) {
         if (s._tag === "pay") {
-          const charge = { ...s.charge, id: `cha_${i}` }
+          const charge = { ...s.charge, id: ChargeId.make(`cha_${i}`) }
           const { entry, receivables } = paymentPosting(charge, PAID_AT, null)
           post(entry)
-          pending.push(...receivables.map((r, n) => ({ ...r, id: `rcv_${i}_${n}` })))
+          pending.push(...receivables.map((r, n) => ({ ...r, id: ReceivableId.make(`rcv_${i}_${n}`) })))
           paid.push({ charge, refunded: 0 })
           expected += charge.amount - charge.fee
         } else if (s._tag === "payDebts") {
@@ -522,12 +526,12 @@ describe("posting laws", () => {
               amount: r.amount,
               reversed: cents(part.fromReceivable + part.fromAvailable),
               status: part.owed > 0 ? "PENDING" as const : "REVERSED" as const,
-              debtId: part.owed > 0 ? `sdb_${i}_${k}` : null
+              debtId: part.owed > 0 ? DebtId.make(`sdb_${i}_${k}`) : null
             }
           })
           const refund: Refund = {
-            id: `ref_${i}`,
-            accountId: "OWNER",
+            id: RefundId.make(`ref_${i}`),
+            accountId: OWNER,
             chargeId: target.charge.id,
             paymentType: target.charge.paymentType as "PIX" | "CREDIT_CARD",
             endToEndId: null,
@@ -539,7 +543,7 @@ describe("posting laws", () => {
             error: null,
             splitReversals: reversals,
             receivablesTaken: taken.map((t) => ({ receivableId: t.row.id, holder: t.row.holder, amount: cents(t.amount) })),
-            ownerDebt: parts[0]!.owed > 0 ? { debtId: `sdb_${i}_owner`, amount: parts[0]!.owed } : null,
+            ownerDebt: parts[0]!.owed > 0 ? { debtId: DebtId.make(`sdb_${i}_owner`), amount: parts[0]!.owed } : null,
             createdAt: PAID_AT,
             updatedAt: PAID_AT
           }

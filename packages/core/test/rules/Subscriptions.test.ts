@@ -7,6 +7,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { InvoiceLine, SubscriptionCoupon, SubscriptionDiscount, SubscriptionStatus } from "../../src/domain/Subscription.ts"
 import { SubscriptionStatuses } from "../../src/domain/Subscription.ts"
+import { CouponId } from "../../src/domain/Ids.ts"
 import { cents } from "../../src/money/Money.ts"
 import { adjustmentLine, couponCovers, cycleInvoice } from "../../src/rules/CycleInvoice.ts"
 import { subscriptionStart } from "../../src/rules/SubscriptionStart.ts"
@@ -139,7 +140,7 @@ describe("cycle invoice", () => {
     productId: null
   })
   const coupon = (over: Partial<SubscriptionCoupon>): SubscriptionCoupon => ({
-    couponId: "coup_1",
+    couponId: CouponId.make("coup_1"),
     code: "C",
     discountType: "PERCENTAGE",
     discountValue: 1000,

@@ -33,8 +33,10 @@ export const returnPixAt = (api: PixApiClient) =>
     const id = pspReference(input.reference)
     const devolucao = yield* api.requestDevolucao(input.endToEndId, id, Money.toDecimalString(input.amount))
     switch (devolucao.status) {
-      case "DEVOLVIDO":
-        return { _tag: "Paid", endToEndId: devolucao.rtrId } satisfies PayoutAnswer
+      case "DEVOLVIDO": {
+        const settled = devolucao.horario.liquidacao
+        return { _tag: "Paid", endToEndId: devolucao.rtrId, ...(settled === undefined ? {} : { settledAt: new Date(settled) }) } satisfies PayoutAnswer
+      }
       case "NAO_REALIZADO":
         return { _tag: "Refused", reason: devolucao.motivo ?? "Devolução não realizada" } satisfies PayoutAnswer
       case "EM_PROCESSAMENTO":

@@ -11,7 +11,7 @@ import { assert, it } from "@effect/vitest"
 import type { NfseConfig } from "@billing/core/domain/NfseConfig"
 import type { NotaToIssue } from "@billing/core/domain/Nota"
 import type { NfseProvider } from "@billing/core/ports/NfseProvider"
-import { cents } from "@billing/core"
+import { AccountId, cents, NfseConfigId } from "@billing/core"
 import { Effect, Option, Redacted } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect } from "vitest"
 import { nota as baseNota, settings } from "../../../core/test/nfse/DpsFixtures.ts"
@@ -24,8 +24,8 @@ import { verifies } from "./SignatureCheck.ts"
 const pki = makeTestPki()
 
 const config: NfseConfig = {
-  id: "nfc_1",
-  accountId: "acc_1",
+  id: NfseConfigId.make("nfc_1"),
+  accountId: AccountId.make("acc_1"),
   // The issuer's CNPJ is the certificate's.
   settings: { ...settings, prestador: { ...settings.prestador, cnpj: MERCHANT_CNPJ } },
   certificate: { pfxBase64: Redacted.make(pki.client.legacyPfx.toString("base64")), password: Redacted.make(pki.passphrase), cnpj: MERCHANT_CNPJ, expiresAt: pki.notAfter },

@@ -32,7 +32,7 @@ export const keyPair = (): KeyPair => {
 }
 
 /** A subjectAltName with ICP-Brasil's CNPJ otherName (value a PrintableString, as DOC-ICP-04 allows). */
-const cnpjAltName = (cnpj: string) =>
+export const cnpjAltName = (cnpj: string) =>
   asn1.toDer(
     asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
       asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [
