@@ -183,7 +183,7 @@ describe("the failover across PSPs", () => {
 
         const paid = yield* refund("fake-a")
         const devolucao = a.book.pix.find((pix) => pix.endToEndId === endToEndId)!.devolucoes[0]!
-        assert.deepStrictEqual(paid, { _tag: "Paid", endToEndId: devolucao.rtrId })
+        assert.deepStrictEqual(paid, { _tag: "Paid", endToEndId: devolucao.rtrId, settledAt: new Date(devolucao.liquidacao!) })
         assert.deepStrictEqual([devolucao.valor, callsAt(a), callsAt(b)], ["5.00", [`PUT /pix/${endToEndId}/devolucao/ref0001`], []])
 
         assert.include((yield* Effect.flip(refund(null))).message, "its charge records no PSP")

@@ -182,7 +182,8 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
         const devolucoes = () => fake.book.pix.find((pix) => pix.endToEndId === endToEndId)!.devolucoes
 
         const paid = yield* ask("ref_0001", 200)
-        assert.deepStrictEqual(paid, { _tag: "Paid", endToEndId: devolucoes()[0]!.rtrId })
+        // Settled at once: the answer carries the SPI's settlement instant; one settled later (below) is answered without it.
+        assert.deepStrictEqual(paid, { _tag: "Paid", endToEndId: devolucoes()[0]!.rtrId, settledAt: new Date(devolucoes()[0]!.liquidacao!) })
         assert.deepStrictEqual(devolucoes().map((d) => [d.id, d.valor]), [["ref0001", "2.00"]])
 
         fake.outcomes.devolucoes.push("NAO_REALIZADO")
