@@ -1,11 +1,10 @@
 /**
  * `GET /v1/wallet/reconciliation?date=YYYY-MM-DD`: the ledger against the
- * Pix provider's statement for one São Paulo day (the account's part of it).
- * Every Pix the ledger says
- * crossed the rails (a payment in, a withdrawal or transfer out, a refund or
- * MED return out) is matched to the provider's entry by its SPI id; what one
- * side has and the other has not, and what both have with different amounts
- * or directions, is listed.
+ * account's part of the Pix provider's statement for one São Paulo day.
+ * Every Pix the ledger says crossed the rails (a payment in, a withdrawal
+ * or transfer out, a refund or MED return out) is matched to the provider's
+ * entry by its SPI id; what one side has and the other has not, and what
+ * both have with different amounts or directions, is listed.
  */
 import { Clock, Effect } from "effect"
 import { saoPauloDate, startOfSaoPauloDay } from "../brazil/BankCalendar.ts"
@@ -49,7 +48,7 @@ const totals = (entries: ReadonlyArray<PspEntry>) => ({
  * that is the account's own; of one that names each entry's charge (a PSP's,
  * listing every Pix of the operator's key), those of the account's charges.
  */
-const accountsOwn = Effect.fnUntraced(function*(accountId: string, entries: ReadonlyArray<PspEntry>) {
+const ownEntries = Effect.fnUntraced(function*(accountId: string, entries: ReadonlyArray<PspEntry>) {
   if (entries.every((entry) => entry.txid === undefined)) return entries
   const named = [...new Set(entries.flatMap((entry) => (entry.txid == null ? [] : [entry.txid])))]
   const own = new Set(yield* (yield* Charges).pixTxidsOf(accountId, named))
@@ -67,7 +66,7 @@ export const reconciliation = Effect.fn("Wallet.reconciliation")(function*(query
   const statement = yield* (yield* PixProvider).statement({ account, from, to }).pipe(
     Effect.mapError((e) => new ProviderUnavailable({ message: `Extrato do provedor PIX indisponível: ${e.message}`, details: null }))
   )
-  const provider = yield* accountsOwn(account.id, statement)
+  const provider = yield* ownEntries(account.id, statement)
   const result = reconcile(ledger, provider)
   return {
     accountId: account.number,
