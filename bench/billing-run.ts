@@ -132,14 +132,15 @@ try {
   // The floor: the same rows written by INSERT ... SELECT into the engine's own tables, with their keys,
   // indexes, foreign keys and balance checks (the baseline's copies have none): each subscription's cycle 2
   // charge, invoice with its lines and an event copied onto the cycle 3 the run scheduled, in one
-  // transaction. What issuing by set-based SQL alone could at best do on this machine.
+  // transaction (each copy its own txid: a Pix txid is unique, migration 0026). What issuing by set-based
+  // SQL alone could at best do on this machine.
   const floorStarted = performance.now()
   await Effect.runPromise(sql.withTransaction(Effect.gen(function*() {
     yield* sql.unsafe(`INSERT INTO charges (id, account_id, master_account_id, payment_type, status, amount_cents, fee_cents, fee_fixed_cents,
         fee_percent_hundredths, net_cents, txid, emv, external_txid, description, metadata, customer, due_date, expires_at, attempts, created_at,
         updated_at, customer_id, card, boleto, address, notifications, subscription_id, cycle_number)
       SELECT 'f' || id, account_id, master_account_id, payment_type, 'PENDING', amount_cents, fee_cents, fee_fixed_cents, fee_percent_hundredths,
-        net_cents, txid, emv, external_txid, description, metadata, customer, due_date + 30, expires_at + interval '30 days', 0, now(), now(),
+        net_cents, upper(left(md5('f' || id), length(txid))), emv, external_txid, description, metadata, customer, due_date + 30, expires_at + interval '30 days', 0, now(), now(),
         customer_id, card, boleto, address, notifications, subscription_id, 3
       FROM charges WHERE cycle_number = 2`)
     // Invoices with their lines in one statement, as the engine writes them (their balance is checked per statement).
