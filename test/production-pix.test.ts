@@ -150,6 +150,24 @@ describe("production Pix through a PSP", () => {
     expect(second.violations).toEqual([])
   })
 
+  it("records the PSP that received the Pix, and refunds there, when a charge that moved on is paid at the first PSP's copy", async () => {
+    const call = await merchant()
+    const down = { kind: "status", status: 503 } as const
+    fake.force(down, down)
+    const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount: 15 }) })).json()
+    const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+    expect(detail.pix.psp).toBe(SECOND)
+    // The first PSP had registered it after all, and its copy is what the payer paid.
+    const endToEndId = fake.receive("15.00", new Date(), `BLNG${detail.pix.txid}`)
+    expect((await engine.run(pollReceivedPix())).outcomes.confirmed).toBe(1)
+    expect(await (await call(`/v1/charges/${chargeId}?view=detail`)).json()).toMatchObject({ status: "PAID", pix: { endToEndId, psp: PSP } })
+    // Its money is at the first PSP: the devolução goes there, not to the PSP the charge was created at.
+    const refund = await (await call("/v1/wallet/refunds", { method: "POST", body: JSON.stringify({ endToEndId, amount: 15, reason: "CUSTOMER_REQUEST" }) })).json()
+    await engine.run(drain(workerJob("refunds")))
+    expect((await (await call(`/v1/wallet/refunds?refundId=${refund.refundId}`)).json()).status).toBe("CONFIRMED")
+    expect(fake.book.pix.find((pix) => pix.endToEndId === endToEndId)!.devolucoes.map((d) => d.valor)).toEqual(["15.00"])
+  })
+
   it("posts a devolução settled before its answer came at the PSP's settlement instant, the day the PSP's statement lists it", async () => {
     const call = await merchant()
     const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount: 30 }) })).json()

@@ -229,7 +229,8 @@ const transition = ({ sql, columns }: ChargeTable): Charges["Service"]["transiti
       payer = COALESCE(${jsonText(changes.payer)}, payer),
       canceled_at = COALESCE(${changes.canceledAt ?? null}, canceled_at),
       archived_at = COALESCE(${changes.archivedAt ?? null}, archived_at),
-      failure_reason = COALESCE(${changes.failureReason ?? null}, failure_reason)
+      failure_reason = COALESCE(${changes.failureReason ?? null}, failure_reason),
+      psp = COALESCE(${changes.psp ?? null}, psp)
     WHERE id = ${id} AND status IN ${sql.in([...move.from])}
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeOne))
 

@@ -88,8 +88,9 @@ describe("the reconciliation poll", () => {
       const paidB = b.receive("20.00", atB, `BLNG${txidB}`)
 
       const first = yield* poll
-      const received = (txid: string, endToEndId: string, amount: number, at: Date) => ({ txid, endToEndId, amount, at, payer: payerOf(FAKE_ISPB) })
-      assert.deepStrictEqual(batches, [[received(txidA, paidA, 1234, atA)], [received(txidB, paidB, 2000, atB)]] as unknown)
+      // Each Pix names the PSP that received it: the charge records it, and its refunds go there.
+      const received = (txid: string, endToEndId: string, amount: number, at: Date, psp: string) => ({ txid, endToEndId, amount, at, payer: payerOf(FAKE_ISPB), psp })
+      assert.deepStrictEqual(batches, [[received(txidA, paidA, 1234, atA, "fake-a")], [received(txidB, paidB, 2000, atB, "fake-b")]] as unknown)
       expect(first).toEqual({
         outcomes: { confirmed: 2, duplicate: 0, unknownTxid: 0, amountMismatch: 0, chargeNotOpen: 0 },
         notOurs: 1,
@@ -101,7 +102,7 @@ describe("the reconciliation poll", () => {
       const paidLater = a.receive("3.00", atLater, `BLNG${txidLater}`)
       batches.length = 0
       const second = yield* poll
-      assert.deepStrictEqual(batches, [[received(txidA, paidA, 1234, atA), received(txidLater, paidLater, 300, atLater)], [received(txidB, paidB, 2000, atB)]] as unknown)
+      assert.deepStrictEqual(batches, [[received(txidA, paidA, 1234, atA, "fake-a"), received(txidLater, paidLater, 300, atLater, "fake-a")], [received(txidB, paidB, 2000, atB, "fake-b")]] as unknown)
       assert.deepStrictEqual(second.outcomes, { confirmed: 1, duplicate: 2, unknownTxid: 0, amountMismatch: 0, chargeNotOpen: 0 })
     })))
 })

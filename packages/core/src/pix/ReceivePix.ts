@@ -28,6 +28,13 @@ export interface ReceivedPix {
   /** When the SPI settled it (`horario`). */
   readonly at: Date
   readonly payer: PixPayer
+  /**
+   * The PSP that received it (its name in the providers file), when a PSP
+   * told: the charge then records it, since its refunds must go where the
+   * money is, which is not the PSP it moved to when its creation timed out
+   * at one that registered it after all.
+   */
+  readonly psp?: string
 }
 
 /** What became of one received Pix. */
@@ -57,7 +64,7 @@ const receiveOne = Effect.fn("Pix.receiveOne")(function*(pix: ReceivedPix) {
   const moved = yield* charges.transition(
     charge.value.id,
     ChargeTransitions.paymentConfirmed,
-    { paidAt: pix.at, endToEndId: pix.endToEndId, payer: pix.payer },
+    { paidAt: pix.at, endToEndId: pix.endToEndId, payer: pix.payer, ...(pix.psp === undefined ? {} : { psp: pix.psp }) },
     pix.at
   )
   return { outcome, paid: Option.map(moved, (paid): PaidCharge => ({ charge: paid, at: pix.at })) }

@@ -91,7 +91,7 @@ export class Charges extends Context.Service<Charges, {
   readonly transition: (
     id: ChargeId,
     transition: ChargeTransition,
-    changes: Partial<Pick<Charge, "paidAt" | "endToEndId" | "payer" | "canceledAt" | "archivedAt" | "failureReason">>,
+    changes: Partial<Pick<Charge, "paidAt" | "endToEndId" | "payer" | "canceledAt" | "archivedAt" | "failureReason" | "psp">>,
     at: Date
   ) => Effect.Effect<Option.Option<Charge>>
   /**

@@ -45,7 +45,7 @@ const receiveBody = Effect.fn("PixCallback.receive")(function*(psp: PixPsp) {
     yield* Effect.logWarning(`PSP ${psp.name}: a callback whose body is not { "pix": [...] } was refused`)
     return HttpServerResponse.empty({ status: 400 })
   }
-  const ours = body.value.pix.flatMap((pix) => Option.toArray(receivedPixOf(pix)))
+  const ours = body.value.pix.flatMap((pix) => Option.toArray(receivedPixOf(pix, psp.name)))
   if (ours.length < body.value.pix.length) yield* Effect.logWarning(`PSP ${psp.name}: ${body.value.pix.length - ours.length} Pix of the callback are not the engine's charges`)
   if (ours.length > 0) yield* Billing.receivePix(ours)
   return HttpServerResponse.empty({ status: 200 })

@@ -12,7 +12,8 @@ import { Option, Result } from "effect"
 import type { PixReceived } from "../pix/PixApiSchemas.ts"
 import { engineTxid } from "../pix/PspIdentifiers.ts"
 
-export const receivedPixOf = (pix: PixReceived): Option.Option<Billing.ReceivedPix> => {
+/** The engine's view of `pix`, as the PSP named `psp` (its name in the providers file, when known) received it. */
+export const receivedPixOf = (pix: PixReceived, psp?: string): Option.Option<Billing.ReceivedPix> => {
   if (pix.txid === undefined) return Option.none()
   const amount = Money.parseReais(pix.valor)
   const at = new Date(pix.horario)
@@ -22,6 +23,7 @@ export const receivedPixOf = (pix: PixReceived): Option.Option<Billing.ReceivedP
     endToEndId: pix.endToEndId,
     amount: amount.success,
     at,
-    payer: { name: "", taxId: "", bank: pix.endToEndId.slice(1, 9), account: "", branch: "", accountType: "CACC" as const }
+    payer: { name: "", taxId: "", bank: pix.endToEndId.slice(1, 9), account: "", branch: "", accountType: "CACC" as const },
+    ...(psp === undefined ? {} : { psp })
   }))
 }

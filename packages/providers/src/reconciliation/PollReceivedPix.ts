@@ -41,7 +41,7 @@ const pollPsp = Effect.fnUntraced(function*<E, R>(api: PixApiClient, from: Date,
     yield* Effect.logWarning(`reconciliation: ${api.psp.name} could not be polled: ${listed.failure.message}`)
     return { outcomes: [], notOurs: 0, unreachable: [listed.failure.message] }
   }
-  const ours = listed.success.flatMap((pix) => Option.toArray(receivedPixOf(pix)))
+  const ours = listed.success.flatMap((pix) => Option.toArray(receivedPixOf(pix, api.psp.name)))
   const outcomes = ours.length === 0 ? [] : yield* receive(ours)
   return { outcomes, notOurs: listed.success.length - ours.length, unreachable: [] }
 })
