@@ -15,6 +15,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, TEST_SECRET_KEY, type TestEngine } from "./support/Engine.ts"
+import { pollUntil } from "./support/PollUntil.ts"
 import { CLONE_PREFIX, seedDueSubscriptions } from "./support/SeedSubscriptions.ts"
 
 const N = Number(process.env.BILLING_WORKERS_N ?? 20_000)
@@ -42,14 +43,8 @@ describe("billing run with four workers, two killed", () => {
     JSON.stringify(await engine.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`SELECT c.status, c.attempt_count, c.claimed_until < now() AS lapsed,
         ch.status AS charge, count(*)::int AS n FROM billing_cycles c LEFT JOIN charges ch ON ch.id = c.charge_id
       WHERE ${clonesOf("c.")} AND c.cycle_number = 2 AND c.status IN ('SCHEDULED', 'PROCESSING') GROUP BY 1, 2, 3, 4`))))
-  const until = async (done: () => Promise<boolean>, seconds: number) => {
-    const deadline = Date.now() + seconds * 1000
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`not done within ${seconds} s: ${await issued()} of ${N} issued; ${await stuck()}`)
-      // Polling the database the workers write, not waiting for time to pass.
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
+  const until = (done: () => Promise<boolean>, seconds: number) =>
+    pollUntil(done, seconds, async () => `${await issued()} of ${N} issued; ${await stuck()}`, 100)
 
   beforeAll(async () => {
     engine = await startEngine("postgres")

@@ -13,6 +13,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, TEST_SECRET_KEY, type TestEngine } from "./support/Engine.ts"
+import { pollUntil } from "./support/PollUntil.ts"
 import { CLONE_PREFIX, seedDueSubscriptions } from "./support/SeedSubscriptions.ts"
 
 const N = 3_000
@@ -31,14 +32,8 @@ describe("billing worker stopped with SIGTERM during a run", () => {
     workers.push(worker)
     return worker
   }
-  const until = async (done: () => Promise<boolean>, seconds: number, what: string) => {
-    const deadline = Date.now() + seconds * 1000
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${seconds} s (${await issued()} of ${N} issued)`)
-      // Polling the database the worker writes, not waiting for time to pass.
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
+  const until = (done: () => Promise<boolean>, seconds: number, what: string) =>
+    pollUntil(done, seconds, async () => `${what}: ${await issued()} of ${N} issued`)
 
   beforeAll(async () => {
     engine = await startEngine("postgres")
