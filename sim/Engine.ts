@@ -37,7 +37,7 @@ const CRASH_POINTS = 6
 
 /** The PSP's callback of `pix`, as the callback route hands it to the engine; a failure is the PSP's to retry, never the caller's. */
 export const callBack = (pix: SimPix) =>
-  Billing.receivePix(Option.toArray(receivedPixOf(pixJson(pix)))).pipe(
+  Billing.receivePix(Option.toArray(receivedPixOf(pixJson(pix), pix.psp))).pipe(
     Effect.catchCause((cause) => Effect.logWarning(`simulated callback of ${pix.endToEndId} failed`, cause)),
     Effect.asVoid
   )

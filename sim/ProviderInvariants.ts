@@ -32,8 +32,7 @@ export const cardBooksAgree: Invariant = {
         const refunded = payment === undefined ? 0 : [...payment.refunds.values()].reduce((a, b) => a + b, 0)
         if (paid.has(charge.status) && !(approved && decided)) return [`card charge ${charge.id} is ${charge.status}; the acquirer has ${payment === undefined ? "no payment" : `${payment.answer._tag}${decided ? "" : " in review"}`}`]
         if (approved && decided && !paid.has(charge.status) && (final || charge.status !== "PROCESSING")) {
-          // Known engine issue `cancel-card-in-flight` (`Findings.ts`): a subscription canceled while its card charge awaited the acquirer's answer.
-          return [`${charge.status === "CANCELED" ? "[known:cancel-card-in-flight] " : ""}the acquirer charged the card of ${charge.id}, which is ${charge.status}`]
+          return [`the acquirer charged the card of ${charge.id}, which is ${charge.status}`]
         }
         return refunded === Number(charge.refunded) ? [] : [`card charge ${charge.id}: the acquirer refunded ${refunded}, we confirmed ${charge.refunded}`]
       })

@@ -15,7 +15,7 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Engine } from "./Engine.ts"
 import { type Invariant, paidStatuses } from "./InvariantKit.ts"
-import type { SimPix, SimPsp } from "./Psp.ts"
+import type { SimPix } from "./Psp.ts"
 import { Psps } from "./Psps.ts"
 import { START } from "./World.ts"
 
@@ -72,7 +72,7 @@ export const pixReceivedBehindCredits: Invariant = {
         const pix = charge.endToEndId === null ? undefined : received.get(charge.endToEndId)
         if (pix === undefined) return [`charge ${charge.id} is ${charge.status} by ${charge.endToEndId ?? "no Pix"}, which no PSP received`]
         if (ourTxid(pix.txid) !== charge.txid || cents(pix.valor) !== Number(charge.amount)) return [`charge ${charge.id} is paid by ${describe(pix)}`]
-        return pix.psp === charge.psp ? [] : [`[known:paid-at-other-psp] charge ${charge.id} records ${charge.psp} but was paid at ${pix.psp}, where its refunds must go`]
+        return pix.psp === charge.psp ? [] : [`charge ${charge.id} records ${charge.psp} but was paid at ${pix.psp}, where its refunds must go`]
       })
     })
 }
@@ -104,38 +104,6 @@ export const devolucoesAgree: Invariant = {
     })
 }
 
-/**
- * Known engine issue `refund-posting-time` (`Findings.ts`): a refund is
- * posted when the engine learns the PSP's answer, not when the SPI settled
- * the devolução, so one answered on a later day (a process that died
- * before recording it, a devolução still EM_PROCESSAMENTO) sits on another
- * day of the ledger than of the PSP's statement. The returns, by id, whose
- * two days differ.
- */
-const returnsOnAnotherDay = Effect.fn("PspInvariants.returnsOnAnotherDay")(function*(books: ReadonlyArray<SimPsp>) {
-  const sql = yield* SqlClient.SqlClient
-  const posted = yield* sql<{ id: string; at: Date }>`
-    SELECT end_to_end_id AS id, min(created_at) AS at FROM ledger_lines WHERE end_to_end_id LIKE 'D%' GROUP BY end_to_end_id`.pipe(Effect.orDie)
-  const postedAt = new Map(posted.map((p) => [p.id, new Date(p.at).getTime()]))
-  const differ = new Set<string>()
-  for (const d of books.flatMap((book) => book.pix.flatMap((pix) => pix.devolucoes))) {
-    const at = postedAt.get(d.rtrId)
-    if (at !== undefined && Brazil.saoPauloDate(at) !== Brazil.saoPauloDate(d.at)) differ.add(d.rtrId)
-  }
-  return differ
-})
-
-/** The accounts whose ledger lines name each SPI id, and whose refunds each devolução is. */
-const railHolders = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const lines = yield* sql<{ id: string; holder: string }>`
-    SELECT end_to_end_id AS id, holder FROM ledger_lines WHERE end_to_end_id IS NOT NULL AND holder <> 'HOUSE'
-    UNION SELECT return_identification, account_id FROM refunds WHERE return_identification IS NOT NULL`.pipe(Effect.orDie)
-  const holders = new Map<string, Set<string>>()
-  for (const line of lines) holders.set(line.id, (holders.get(line.id) ?? new Set()).add(line.holder))
-  return holders
-})
-
 /** At the end, the engine's reconciliation report of the production accounts shows no difference on any day of the run. */
 export const reconciled: Invariant = {
   name: "reconciled",
@@ -143,11 +111,9 @@ export const reconciled: Invariant = {
   check: () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const [engine, psps] = [yield* Engine, yield* Psps]
+      const engine = yield* Engine
       const accounts = yield* sql<{ id: string }>`SELECT id FROM accounts WHERE NOT sandbox ORDER BY id`.pipe(Effect.orDie)
       const last = Brazil.saoPauloDate(yield* Clock.currentTimeMillis)
-      const known = yield* returnsOnAnotherDay(psps.books)
-      const holders = yield* railHolders
       const found: Array<string> = []
       for (const { id } of accounts) {
         for (let date = Brazil.saoPauloDate(START); date <= last; date = Brazil.addDays(date, 1)) {
@@ -157,17 +123,8 @@ export const reconciled: Invariant = {
             continue
           }
           const report = ran.exit.value
-          const isKnown = (e: { readonly endToEndId: string; readonly direction: string }) => e.direction === "DEBIT" && known.has(e.endToEndId)
-          for (const e of [...report.missingInLedger, ...report.missingInProvider].filter(isKnown)) {
-            found.push(`[known:refund-posting-time] ${id} ${date}: devolução ${e.endToEndId} of ${e.amount} is on another day of the ledger than of the PSP's statement`)
-          }
-          // Another production account's Pix, which the PSP's statement lists for every account of the operator's key.
-          const othersPix = (e: { readonly endToEndId: string }) => [...(holders.get(e.endToEndId) ?? [])].some((holder) => holder !== id)
-          const others = report.missingInLedger.filter((e) => !isKnown(e) && othersPix(e))
-          if (others.length > 0) found.push(`[known:statement-of-every-account] ${id} ${date}: ${others.length} Pix of other accounts listed as missing in its ledger`)
-          const [inLedger, atPsps] = [report.missingInLedger.filter((e) => !isKnown(e) && !othersPix(e)), report.missingInProvider.filter((e) => !isKnown(e))]
-          if (inLedger.length > 0 || atPsps.length > 0 || report.differing.length > 0) {
-            found.push(`${id} ${date}: missing in ledger ${JSON.stringify(inLedger)}, missing at the PSPs ${JSON.stringify(atPsps)}, differing ${JSON.stringify(report.differing)}`)
+          if (report.missingInLedger.length > 0 || report.missingInProvider.length > 0 || report.differing.length > 0) {
+            found.push(`${id} ${date}: missing in ledger ${JSON.stringify(report.missingInLedger)}, missing at the PSPs ${JSON.stringify(report.missingInProvider)}, differing ${JSON.stringify(report.differing)}`)
           }
         }
       }
