@@ -4,7 +4,7 @@
  * of the code that wrote them. Each invariant answers the violations it
  * found, one line each; none found means it holds.
  */
-import { type BillingJobName, ChargeStatuses, type CycleStatus, ENDED_NOTA_STATUSES, jobTakesCycle, NamedOnlyEventNames, type PaymentMethodInput, type SubscriptionStatus } from "@billing/core"
+import { type BillingJobName, Brazil, ChargeStatuses, type CycleStatus, ENDED_NOTA_STATUSES, jobTakesCycle, NamedOnlyEventNames, type PaymentMethodInput, type SubscriptionStatus } from "@billing/core"
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { cardBooksAgree, cityBooksAgree } from "./ProviderInvariants.ts"
@@ -92,7 +92,7 @@ export const cyclesBilledOnce: Invariant = {
 }
 
 /** São Paulo's date (UTC-3 all year since 2019) at the clock's instant. */
-const saoPauloToday = Effect.map(Clock.currentTimeMillis, (now) => new Date(now - 3 * 3_600_000).toISOString().slice(0, 10))
+const saoPauloToday = Effect.map(Clock.currentTimeMillis, Brazil.saoPauloDate)
 
 /** The billing run's jobs that a day's passes must leave nothing to (a stalled card waits for its lease by design). */
 const DUE_JOBS: ReadonlyArray<BillingJobName> = ["issue", "periodEnd", "retry", "overdue", "dunningEnd"]
