@@ -148,17 +148,21 @@ describe("production cards through Mercado Pago", () => {
     expect(fake.paymentsOf(chargeId).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
   })
 
-  it("settles a one-off card charge left PROCESSING by asking Mercado Pago what it did: the approved one PAID once, the refused one FAILED", async () => {
+  it("settles a one-off card charge left PROCESSING by asking Mercado Pago what it did: the approved one PAID once, the refused one FAILED and its coupon released", async () => {
     const { account, call, pay } = await merchant()
-    const leaveUnanswered = async (holder: string, amount: number) => {
+    expect((await call("POST", "/v1/coupons", { code: "CINCO", name: "Cinco", discountType: "FIXED", discountValue: 5 })).status).toBe(201)
+    const redemptions = async () => (await call("GET", "/v1/coupons?search=CINCO")).body.items[0].currentRedemptions as number
+    const leaveUnanswered = async (holder: string, amount: number, couponCode?: string) => {
       // The engine's attempt and its one retry, each done by Mercado Pago and cut before the answer.
       fake.force("payments", { kind: "drop" }, { kind: "drop" })
-      const unknown = await pay({ amount, card: card(holder) })
+      const unknown = await pay({ amount, card: card(holder), ...(couponCode === undefined ? {} : { couponCode }) })
       expect(unknown.body.error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", details: { status: "PROCESSING" } })
       return unknown.body.error.details.chargeId as string
     }
     const approved = await leaveUnanswered("APRO", 35)
-    const refused = await leaveUnanswered("FUND", 36)
+    // The coupon stays used while the card may have been charged.
+    const refused = await leaveUnanswered("FUND", 36, "CINCO")
+    expect(await redemptions()).toBe(1)
     const events = (chargeId: string) =>
       sql<{ event: string }>(`SELECT event FROM outbox WHERE account_id = '${account.accountId}' AND body::jsonb ->> 'chargeId' = '${chargeId}' ORDER BY id`)
         .then((rows) => rows.map((r) => r.event))
@@ -191,6 +195,8 @@ describe("production cards through Mercado Pago", () => {
       sql<{ n: string }>(`SELECT count(*) AS n FROM ledger_entries WHERE kind = 'PAYMENT' AND reference_id = '${chargeId}'`).then((rows) => Number(rows[0]!.n))
     expect([await credits(approved), await credits(refused)]).toEqual([1, 0])
     expect((await sql<{ reason: string }>(`SELECT failure_reason AS reason FROM charges WHERE id = '${refused}'`))[0]!.reason).toBe("insufficient_funds")
+    // Refused, as a checkout that heard the refusal would: the coupon use is given back.
+    expect(await redemptions()).toBe(0)
 
     // Settled once: claimed again, nothing more is recorded.
     await touched(2)

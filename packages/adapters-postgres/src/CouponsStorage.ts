@@ -89,6 +89,10 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
     release: (couponId, reference) =>
       orDie(sql`WITH gone AS (DELETE FROM coupon_redemptions WHERE coupon_id = ${couponId} AND reference = ${reference} RETURNING coupon_id)
         UPDATE coupons SET current_redemptions = current_redemptions - 1 WHERE id IN (SELECT coupon_id FROM gone)`),
+    releaseFor: (reference) =>
+      orDie(sql`WITH gone AS (DELETE FROM coupon_redemptions WHERE reference = ${reference} RETURNING coupon_id)
+        UPDATE coupons SET current_redemptions = current_redemptions - (SELECT count(*) FROM gone WHERE gone.coupon_id = coupons.id)
+        WHERE id IN (SELECT coupon_id FROM gone)`),
     hasRedeemed: (couponId, document) =>
       orDie(sql<{ n: number }>`SELECT 1 AS n FROM coupon_redemptions WHERE coupon_id = ${couponId} AND customer_document = ${document} LIMIT 1`).pipe(
         Effect.map((rows) => rows.length > 0)

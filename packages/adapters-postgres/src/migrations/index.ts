@@ -29,6 +29,7 @@ import nfseConfigs from "./0027_nfse_configs.ts"
 import notas from "./0028_notas.ts"
 import boletosAtABank from "./0029_boletos_at_a_bank.ts"
 import nfseConfigsKept from "./0030_nfse_configs_kept.ts"
+import couponRedemptionsByReference from "./0031_coupon_redemptions_by_reference.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -65,5 +66,6 @@ export const migrations = Migrator.fromRecord({
   "0027_nfse_configs": nfseConfigs,
   "0028_notas": notas,
   "0029_boletos_at_a_bank": boletosAtABank,
-  "0030_nfse_configs_kept": nfseConfigsKept
+  "0030_nfse_configs_kept": nfseConfigsKept,
+  "0031_coupon_redemptions_by_reference": couponRedemptionsByReference
 })

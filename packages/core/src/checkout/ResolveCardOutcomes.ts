@@ -2,15 +2,17 @@
  * Card charges left `PROCESSING` by an authorization whose outcome is
  * unknown (a checkout's, the first cycle of a subscription bought at one, a
  * plan change's prorata: a billing run's attempt is the stalled-card job's),
- * settled by asking the acquirer what it did under the charge's reference. The card itself cannot be charged again: a typed card
- * is never kept and a charge does not keep its token, so the acquirer is
- * asked to look the payment up (`Acquirer.lookup`), which charges nothing.
- * An approval is recorded as the checkout records one (`PAID`, the ledger,
- * `payment.success`), a refusal too (`FAILED`); one still in review records
- * nothing and is asked about again a lease later, however long the acquirer
- * takes; no payment at all expires the charge once its answer window ended
- * (the expiry job leaves production card charges to this one: it cannot
- * know whether the card was charged).
+ * settled by asking the acquirer what it did under the charge's reference.
+ * The card itself cannot be charged again: a typed card is never kept and a
+ * charge does not keep its token, so the acquirer is asked to look the
+ * payment up (`Acquirer.lookup`), which charges nothing. An approval is
+ * recorded as the checkout records one (`PAID`, the ledger,
+ * `payment.success`), a refusal too (`FAILED`, its coupon use released);
+ * one still in review records nothing and is asked about again a lease
+ * later, however long the acquirer takes; no payment at all expires the
+ * charge once its answer window ended, releasing its coupon use (the expiry
+ * job leaves production card charges to this one: it cannot know whether
+ * the card was charged).
  */
 import { Cause, Clock, Effect, Option, Result } from "effect"
 import type { Charge } from "../domain/Charge.ts"
@@ -19,6 +21,7 @@ import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { Acquirer } from "../ports/Acquirer.ts"
 import { Charges } from "../ports/Charges.ts"
+import { Coupons } from "../ports/Coupons.ts"
 import { ProviderGate } from "../ports/ProviderGate.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { expireCharge } from "../charges/Expiry.ts"
@@ -30,6 +33,20 @@ import { answerOf, failureReasonOf, keepSubscriptionCard, recordCardApproval, re
  * whose call to the acquirer (8 s, once retried) ends well within it.
  */
 export const CARD_OUTCOME_LEASE_MILLIS = 60_000
+
+/** A refusal as the checkout records one when it hears it: the charge `FAILED`, and its coupon use released (call in a transaction). */
+const refuse = Effect.fnUntraced(function*(charge: Charge, failureReason: string, at: Date) {
+  const failed = yield* recordCardRefusal(charge.id, failureReason, at)
+  if (Option.isSome(failed)) yield* (yield* Coupons).releaseFor(charge.id)
+  return failed
+})
+
+/** A charge the acquirer never took, its window over: expired, and its coupon use released, as a checkout that reached no acquirer releases it. */
+const expireUncharged = Effect.fnUntraced(function*(charge: Charge, at: Date) {
+  const expired = yield* expireCharge(charge, at)
+  if (expired) yield* (yield* Coupons).releaseFor(charge.id)
+  return expired
+})
 
 /**
  * Asks the acquirer about one charge and records a decided outcome; answers
@@ -46,13 +63,14 @@ const settleCharge = Effect.fnUntraced(function*(charge: Charge) {
   const looked = found.success
   const at = new Date(yield* Clock.currentTimeMillis)
   // The acquirer never took it and its answer window is over: it expires here, the expiry job leaving it to this one.
-  if (looked._tag === "NotFound") return charge.expiresAt <= at ? yield* expireCharge(charge, at) : false
+  if (looked._tag === "NotFound") return charge.expiresAt <= at ? yield* expireUncharged(charge, at) : false
   const answer = answerOf(Result.succeed(looked))
   if (answer._tag === "Unknown" || answer._tag === "Unavailable") return false
   if (answer._tag === "Approved") yield* keepSubscriptionCard(account.value, charge)
-  const recorded = yield* (yield* Transactor).withTransaction(
-    answer._tag === "Approved" ? recordCardApproval(charge.id, at) : recordCardRefusal(charge.id, failureReasonOf(answer), at)
-  )
+  const transactor = yield* Transactor
+  const recorded = answer._tag === "Approved"
+    ? yield* transactor.withTransaction(recordCardApproval(charge.id, at))
+    : yield* transactor.withTransaction(refuse(charge, failureReasonOf(answer), at))
   if (Option.isSome(recorded)) yield* Effect.logInfo(`charge ${charge.id}: the acquirer's unanswered authorization was ${answer._tag === "Approved" ? "approved" : `refused (${answer.code})`}; recorded ${recorded.value.status}`)
   return Option.isSome(recorded)
 })

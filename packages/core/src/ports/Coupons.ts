@@ -30,5 +30,7 @@ export class Coupons extends Context.Service<Coupons, {
   readonly redeem: (couponId: CouponId, redemption: { readonly customerDocument: string | null; readonly reference: string; readonly at: Date }) => Effect.Effect<boolean>
   /** Gives back the redemption of `reference` (a purchase that did not go through). */
   readonly release: (couponId: CouponId, reference: string) => Effect.Effect<void>
+  /** Releases whatever coupon use was made for `reference` (a charge whose coupon its record does not name): none, or one. */
+  readonly releaseFor: (reference: string) => Effect.Effect<void>
   readonly hasRedeemed: (couponId: CouponId, customerDocument: string) => Effect.Effect<boolean>
 }>()("@billing/core/ports/Coupons") {}
