@@ -20,6 +20,12 @@
  * never accepted are reset when the socket closes. A load balancer that
  * stops routing before the signal (Kubernetes' `preStop`) avoids them;
  * `docs/operations.md` says how.
+ *
+ * The start has its own edge: Effect's Node server binds the port when it is
+ * built and listens for requests only once the app is served, after the
+ * routes are built; a request read in between (a client retrying while the
+ * process restarts) had no listener and was never answered. Such requests
+ * are held here and handed to the app the moment it listens.
  */
 import { Duration, Effect } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
@@ -33,6 +39,33 @@ export interface GracefulServer {
   readonly server: Server
   /** Stops listening and waits, at most `deadline`, for the requests in flight and those not read yet. */
   readonly drain: (deadline: Duration.Input) => Effect.Effect<void>
+  /** Requests read before the app was served, waiting for it. */
+  readonly held: () => number
+}
+
+type RequestEvent = "request" | "checkContinue"
+
+/**
+ * Holds the requests `server` reads before another listener than ours takes
+ * them (the app, at `serve`), and emits them again to it once it has;
+ * answers how many it holds.
+ */
+const holdUntilServed = (server: Server) => {
+  const early: Array<readonly [RequestEvent, IncomingMessage, ServerResponse]> = []
+  let served = false
+  const hold = (kind: RequestEvent) => (request: IncomingMessage, response: ServerResponse) => {
+    if (!served) early.push([kind, request, response])
+  }
+  server.on("request", hold("request"))
+  server.on("checkContinue", hold("checkContinue"))
+  // Registered after our own listeners, so that only a later one (the app's) counts.
+  server.on("newListener", (event: string | symbol) => {
+    if (served || (event !== "request" && event !== "checkContinue")) return
+    served = true
+    // Node calls this before it adds the listener, and the app adds both of its own in one step: replay after.
+    setImmediate(() => early.splice(0).forEach(([kind, request, response]) => server.emit(kind, request, response)))
+  })
+  return () => early.length
 }
 
 /** A Node HTTP server whose connections and requests are counted, so that a stop can wait for them. */
@@ -52,6 +85,7 @@ export const gracefulServer = (): GracefulServer => {
     })
   })
   const track = (request: IncomingMessage, response: ServerResponse) => {
+    if (inFlight.has(response)) return
     fresh.delete(request.socket)
     inFlight.add(response)
     if (draining) response.shouldKeepAlive = false
@@ -63,6 +97,7 @@ export const gracefulServer = (): GracefulServer => {
   server.on("request", track)
   // A request with `Expect: 100-continue` comes as this event instead (Effect's server listens to both).
   server.on("checkContinue", track)
+  const held = holdUntilServed(server)
   /** Resumes once `done` holds, checked now and after every change. */
   const until = (done: () => boolean) =>
     Effect.callback<void>((resume) => {
@@ -91,5 +126,5 @@ export const gracefulServer = (): GracefulServer => {
         orElse: () => Effect.logWarning(`HTTP stop: ${inFlight.size} requests still running at the deadline; interrupting them`)
       })
     })
-  return { server, drain }
+  return { server, drain, held }
 }
