@@ -11,7 +11,7 @@
  * breaks it.
  */
 import { Effect } from "effect"
-import { type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
+import { type BookServices, type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
 
 /** The events of one kind, counted by the id their body names (`key`). */
 /** Refunds a merchant asked for: not a chargeback, not a MED return (each tells of itself by its own events). */
@@ -23,7 +23,7 @@ const MED_RETURNS = "SELECT r.* FROM refunds r JOIN med_infractions m ON m.refun
 const counted = (event: string, key: "chargeId" | "refundId") =>
   `SELECT body::jsonb->>'${key}' AS id, count(*)::int AS n FROM outbox WHERE event = '${event}' GROUP BY 1`
 
-export const oneEventPerChange: Invariant = {
+export const oneEventPerChange: Invariant<BookServices> = {
   name: "oneEventPerChange",
   check: () =>
     rows((sql) =>

@@ -6,23 +6,32 @@
  * receiver's requests, the providers' books).
  */
 import { type ChargeStatus, ChargeTransitions } from "@billing/core"
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { CardBook } from "./CardAcquirer.ts"
 import type { CityBook } from "./City.ts"
 import type { Engine } from "./Engine.ts"
 import type { Psps } from "./Psps.ts"
-import type { Receiver } from "./Receiver.ts"
+import type { Receipt } from "./Receiver.ts"
 
-/** What a check may read: the database, the receiver, the simulated providers' books, and the engine (for its own reports). */
-export type InvariantServices = SqlClient.SqlClient | Receiver | Psps | CardBook | CityBook | Engine
+/**
+ * Every request a merchant's webhook endpoint got: the simulator's
+ * in-process receiver's, or the crash loop's real HTTP receiver's.
+ */
+export class Receipts extends Context.Service<Receipts, { readonly all: () => ReadonlyArray<Receipt> }>()("sim/Receipts") {}
 
-export interface Invariant {
+/** What a check of the books alone reads: the database and what the webhook endpoint got (the crash loop has no more). */
+export type BookServices = SqlClient.SqlClient | Receipts
+
+/** What a check may read: the books, the simulated providers' books, and the engine (for its own reports). */
+export type InvariantServices = BookServices | Psps | CardBook | CityBook | Engine
+
+export interface Invariant<R = InvariantServices> {
   readonly name: string
   /** Checked only once the run is over and every fault has healed (webhooks arrive at least once by the end). */
   readonly finalOnly?: boolean
   /** `final`: the run is over and every fault has healed, so nothing may be left in flight. */
-  readonly check: (final: boolean) => Effect.Effect<ReadonlyArray<string>, never, InvariantServices>
+  readonly check: (final: boolean) => Effect.Effect<ReadonlyArray<string>, never, R>
 }
 
 /**

@@ -10,15 +10,14 @@ import { SqlClient } from "effect/sql"
 import { cardBooksAgree, cityBooksAgree } from "./ProviderInvariants.ts"
 import { devolucoesAgree, pixCreditedOnce, pixReceivedBehindCredits, reconciled } from "./PspInvariants.ts"
 import { oneEventPerChange } from "./EventInvariants.ts"
-import { type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
+import { type BookServices, type Invariant, list, paidStatuses, Receipts, rows } from "./InvariantKit.ts"
 import { couponsWithinLimits, noBookEverBelowZero, retainedIsBlocked, splitsAddUp } from "./MoneyInvariants.ts"
 import { prorataAsRuled } from "./PlanInvariants.ts"
-import { Receiver } from "./Receiver.ts"
 
-export { type Invariant, paidStatuses } from "./InvariantKit.ts"
+export { type BookServices, type Invariant, paidStatuses, Receipts } from "./InvariantKit.ts"
 
 /** Every ledger entry's lines sum to zero. */
-export const entriesBalance: Invariant = {
+export const entriesBalance: Invariant<BookServices> = {
   name: "entriesBalance",
   check: () => rows((sql) => sql`
     SELECT entry_id, sum(amount_cents)::text AS total FROM ledger_lines
@@ -26,7 +25,7 @@ export const entriesBalance: Invariant = {
 }
 
 /** Every account book's balance is the sum of its lines and its last line's balance after; only DEBT goes below zero. */
-export const booksFollowLines: Invariant = {
+export const booksFollowLines: Invariant<BookServices> = {
   name: "booksFollowLines",
   check: () => rows((sql) => sql`
     WITH sums AS (
@@ -45,7 +44,7 @@ export const booksFollowLines: Invariant = {
 }
 
 /** No charge's refunds (those not refused) pass what it was paid, and only a paid charge has any. */
-export const refundsWithinPaid: Invariant = {
+export const refundsWithinPaid: Invariant<BookServices> = {
   name: "refundsWithinPaid",
   check: () => rows((sql) => sql`
     SELECT c.id, c.status, c.amount_cents::text AS paid, sum(r.amount_cents)::text AS refunded FROM refunds r JOIN charges c ON c.id = r.charge_id
@@ -56,7 +55,7 @@ export const refundsWithinPaid: Invariant = {
 }
 
 /** A paid charge has exactly one payment credited (one `PAYMENT` entry, a Pix its end-to-end id); an unpaid one none. */
-export const paidOnce: Invariant = {
+export const paidOnce: Invariant<BookServices> = {
   name: "paidOnce",
   check: () => rows((sql) => sql`
     SELECT c.id, c.status, c.payment_type, count(e.id)::int AS payments, c.end_to_end_id FROM charges c
@@ -68,7 +67,7 @@ export const paidOnce: Invariant = {
 }
 
 /** Every charge is in a status the engine knows. */
-export const knownStatuses: Invariant = {
+export const knownStatuses: Invariant<BookServices> = {
   name: "knownStatuses",
   check: () => rows((sql) => sql`SELECT id, status FROM charges WHERE status <> ALL (${list(ChargeStatuses)}) ORDER BY id`)
 }
@@ -78,7 +77,7 @@ export const knownStatuses: Invariant = {
  * paid charge; an upgrade's prorata invoice sits on the cycle it was made in
  * beside it (`PlanInvariants.ts` checks those).
  */
-export const cyclesBilledOnce: Invariant = {
+export const cyclesBilledOnce: Invariant<BookServices> = {
   name: "cyclesBilledOnce",
   check: () => rows((sql) => sql`
     SELECT 'invoices' AS what, subscription_id, cycle_number, count(*)::int AS n FROM invoices i
@@ -103,7 +102,7 @@ const DUE_JOBS: ReadonlyArray<BillingJobName> = ["issue", "periodEnd", "retry", 
  * `jobTakesCycle`): every cycle due was issued, every overdue one marked,
  * every period end and dunning end applied.
  */
-export const nothingDueLeft: Invariant = {
+export const nothingDueLeft: Invariant<SqlClient.SqlClient> = {
   name: "nothingDueLeft",
   check: () => Effect.gen(function*() {
     const today = yield* saoPauloToday
@@ -127,7 +126,7 @@ export const nothingDueLeft: Invariant = {
 }
 
 /** An invoice's lines, less its discount, are its total. */
-export const invoicesEqualLines: Invariant = {
+export const invoicesEqualLines: Invariant<BookServices> = {
   name: "invoicesEqualLines",
   check: () => rows((sql) => sql`
     SELECT i.id, (i.total_cents + i.discount_cents)::text AS expected, coalesce(sum(l.net_amount_cents), 0)::text AS lines
@@ -138,7 +137,7 @@ export const invoicesEqualLines: Invariant = {
 }
 
 /** No invoice is issued after its subscription's cancellation took effect. */
-export const noBillingAfterCancel: Invariant = {
+export const noBillingAfterCancel: Invariant<BookServices> = {
   name: "noBillingAfterCancel",
   check: () => rows((sql) => sql`
     SELECT i.id AS invoice, s.id AS subscription, i.created_at, s.canceled_at FROM invoices i
@@ -148,7 +147,7 @@ export const noBillingAfterCancel: Invariant = {
 }
 
 /** A charge has at most one standing note, and a DPS number names one note of its issuer and series. */
-export const notesOnce: Invariant = {
+export const notesOnce: Invariant<BookServices> = {
   name: "notesOnce",
   check: () => rows((sql) => sql`
     SELECT 'standing notes' AS what, charge_id AS key, count(*)::int AS n FROM notas
@@ -160,12 +159,12 @@ export const notesOnce: Invariant = {
 }
 
 /** Every request the receiver got was signed right, and every copy of one delivery carries the same event and body. */
-export const webhookCopiesAgree: Invariant = {
+export const webhookCopiesAgree: Invariant<BookServices> = {
   name: "webhookCopiesAgree",
-  check: () => Receiver.useSync((receiver) => {
+  check: () => Receipts.useSync((receipts) => {
     const found: Array<string> = []
     const first = new Map<string, { readonly event: string; readonly body: string; readonly url: string }>()
-    for (const r of receiver.receipts()) {
+    for (const r of receipts.all()) {
       if (!r.signatureValid) found.push(`bad signature: ${r.event} to ${r.url} at ${new Date(r.at).toISOString()}`)
       const seen = first.get(r.id)
       if (seen === undefined) first.set(r.id, r)
@@ -180,7 +179,7 @@ export const webhookCopiesAgree: Invariant = {
  * when the event was fanned out, naming it or taking all but the opt-in
  * ones), and the receiver holds an accepted, signed copy of each.
  */
-export const everyEventDelivered: Invariant = {
+export const everyEventDelivered: Invariant<BookServices> = {
   name: "everyEventDelivered",
   finalOnly: true,
   check: () => Effect.gen(function*() {
@@ -196,13 +195,18 @@ export const everyEventDelivered: Invariant = {
       SELECT o.id::text, o.event, '-', 'never fanned out' FROM outbox o WHERE o.processed_at IS NULL
       ORDER BY 1, 3`.pipe(Effect.orDie)
     const delivered = yield* sql<{ id: string; body: string }>`SELECT id, body FROM webhook_deliveries WHERE status = 'delivered'`.pipe(Effect.orDie)
-    const accepted = new Set((yield* Receiver).receipts().filter((r) => r.answer === 200 && r.signatureValid).map((r) => `${r.id}\n${r.body}`))
+    const accepted = new Set((yield* Receipts).all().filter((r) => r.answer === 200 && r.signatureValid).map((r) => `${r.id}\n${r.body}`))
     const unseen = delivered.filter((d) => !accepted.has(`${d.id}\n${d.body}`)).map((d) => `delivered but never accepted by the receiver: ${d.id}`)
     return [...missing.map((row) => JSON.stringify(row)), ...unseen]
   })
 }
 
-export const all: ReadonlyArray<Invariant> = [
+/**
+ * The invariants of the engine's own books (its tables and what the webhook
+ * endpoint got), which hold of any run of the engine: the simulator's, and
+ * the crash loop's on the real processes (`crashloop/`).
+ */
+export const ofTheBooks: ReadonlyArray<Invariant<BookServices>> = [
   entriesBalance,
   booksFollowLines,
   refundsWithinPaid,
@@ -216,12 +220,6 @@ export const all: ReadonlyArray<Invariant> = [
   webhookCopiesAgree,
   everyEventDelivered,
   oneEventPerChange,
-  pixCreditedOnce,
-  pixReceivedBehindCredits,
-  devolucoesAgree,
-  cardBooksAgree,
-  cityBooksAgree,
-  reconciled,
   splitsAddUp,
   noBookEverBelowZero,
   retainedIsBlocked,
@@ -229,15 +227,27 @@ export const all: ReadonlyArray<Invariant> = [
   prorataAsRuled
 ]
 
+/** Those that compare the engine's books with the simulated providers' own (and the engine's reconciliation report). */
+export const withTheProviders: ReadonlyArray<Invariant> = [
+  pixCreditedOnce,
+  pixReceivedBehindCredits,
+  devolucoesAgree,
+  cardBooksAgree,
+  cityBooksAgree,
+  reconciled
+]
+
+export const all: ReadonlyArray<Invariant> = [...ofTheBooks, ...withTheProviders]
+
 export interface Violation {
   readonly invariant: string
   readonly detail: string
 }
 
-/** Checks every invariant (the final-only ones when `final`); the violations found, in the order above. */
-export const checkAll = Effect.fn("Invariants.checkAll")(function*(options: { readonly final: boolean }) {
+/** Checks `invariants` (the final-only ones when `final`); the violations found, in their order. */
+export const checkAll = Effect.fn("Invariants.checkAll")(function*<R>(invariants: ReadonlyArray<Invariant<R>>, options: { readonly final: boolean }) {
   const found: Array<Violation> = []
-  for (const invariant of all) {
+  for (const invariant of invariants) {
     if (invariant.finalOnly === true && !options.final) continue
     for (const detail of yield* invariant.check(options.final)) found.push({ invariant: invariant.name, detail })
   }

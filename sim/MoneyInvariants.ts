@@ -4,7 +4,7 @@
  * zero), MED blocks, and coupons' redemptions. Checked by SQL on the
  * engine's tables, as `Invariants.ts` does.
  */
-import { type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
+import { type BookServices, type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
 
 /**
  * A split's parts are what its rules say (a fixed part its amount, a
@@ -12,7 +12,7 @@ import { type Invariant, list, paidStatuses, rows } from "./InvariantKit.ts"
  * than the net; a paid charge credited each receiver its parts, no more and
  * no less, and an unpaid one credited none.
  */
-export const splitsAddUp: Invariant = {
+export const splitsAddUp: Invariant<BookServices> = {
   name: "splitsAddUp",
   check: () => rows((sql) => sql`
     WITH parts AS (
@@ -35,7 +35,7 @@ export const splitsAddUp: Invariant = {
 }
 
 /** No book of an account was ever below zero after any line (a withdrawal or transfer above the balance, a block above it), nor a DEBT book above. */
-export const noBookEverBelowZero: Invariant = {
+export const noBookEverBelowZero: Invariant<BookServices> = {
   name: "noBookEverBelowZero",
   check: () => rows((sql) => sql`
     SELECT l.holder, l.book, e.kind, e.reference_id AS reference, l.balance_after_cents::text AS "balanceAfter" FROM ledger_lines l
@@ -45,7 +45,7 @@ export const noBookEverBelowZero: Invariant = {
 }
 
 /** An account's RETAINED book holds exactly what its open MED infractions block. */
-export const retainedIsBlocked: Invariant = {
+export const retainedIsBlocked: Invariant<BookServices> = {
   name: "retainedIsBlocked",
   check: () => rows((sql) => sql`
     WITH blocked AS (SELECT account_id, sum(blocked_cents) AS blocked FROM med_infractions WHERE status = 'OPEN' GROUP BY account_id),
@@ -57,7 +57,7 @@ export const retainedIsBlocked: Invariant = {
 }
 
 /** A coupon counts each redemption once and never past its limit, and each redemption names a charge (or a free-started subscription) of the coupon's account. */
-export const couponsWithinLimits: Invariant = {
+export const couponsWithinLimits: Invariant<BookServices> = {
   name: "couponsWithinLimits",
   check: () => rows((sql) => sql`
     SELECT 'count' AS what, c.id, c.current_redemptions::text AS counted, count(r.reference)::text AS redemptions, c.max_redemptions::text AS max

@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Invariant } from "./InvariantKit.ts"
+import type { BookServices, Invariant } from "./InvariantKit.ts"
 
 interface ChangeRow {
   readonly subscriptionId: string
@@ -58,7 +58,7 @@ const upgradeProblems = (row: ChangeRow, change: PlanChangeBody): ReadonlyArray<
   return found
 }
 
-export const prorataAsRuled: Invariant = {
+export const prorataAsRuled: Invariant<BookServices> = {
   name: "prorataAsRuled",
   check: () => Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -9,6 +9,7 @@ import { verifyWebhookSignature, WebhookTransport, type WebhookResponse } from "
 import { Clock, Context, Effect, Layer } from "effect"
 import { Crash } from "./Crash.ts"
 import { Faults } from "./Faults.ts"
+import { Receipts } from "./InvariantKit.ts"
 import * as Random from "./Random.ts"
 
 /** One request the receiver got. */
@@ -89,6 +90,9 @@ export class Receiver extends Context.Service<Receiver, {
       })
     })
   )
+
+  /** What it got, as the invariants read it. */
+  static readonly receipts = Layer.effect(Receipts, Receiver.useSync((receiver) => Receipts.of({ all: receiver.receipts })))
 
   /** The engine's webhook transport, posting to this receiver. */
   static readonly transport = Layer.effect(WebhookTransport, Receiver.useSync((receiver) => WebhookTransport.of({ post: receiver.post })))

@@ -19,7 +19,7 @@ import { Engine } from "./Engine.ts"
 import { EngineLog, type LogLine } from "./EngineLog.ts"
 import { Faults, type FaultRates } from "./Faults.ts"
 import { splitKnown } from "./Findings.ts"
-import { checkAll, nothingDueLeft, type Violation } from "./Invariants.ts"
+import { all as everyInvariant, checkAll, nothingDueLeft, type Violation } from "./Invariants.ts"
 import * as Operations from "./Operations.ts"
 import { payDue, pollPix } from "./Payments.ts"
 import { type PspOutage, Psps } from "./Psps.ts"
@@ -167,7 +167,7 @@ const runDay = Effect.fn("Simulation.runDay")(function*(w: Workload.Workload, da
     yield* runEvent(w, day, event)
   }
   yield* TestClock.setTime(dayStart + DAY - MINUTE)
-  const checked = splitKnown(yield* checkAll({ final: false }))
+  const checked = splitKnown(yield* checkAll(everyInvariant, { final: false }))
   return { outage, pspOutage, operations: events.filter((e) => e.kind === "operation").length, ...checked }
 })
 
@@ -181,7 +181,7 @@ const settle = Effect.fn("Simulation.settle")(function*(w: Workload.Workload, da
   yield* TestClock.setTime(START + days * DAY + HOUR)
   yield* tick(w, days, `d${days} settle`)
   yield* resendAll(w)
-  return splitKnown(yield* checkAll({ final: true }))
+  return splitKnown(yield* checkAll(everyInvariant, { final: true }))
 })
 
 const warningsOf = (engineLog: EngineLog["Service"]) => engineLog.take().filter((line) => line.level !== "Info" && line.level !== "Debug")

@@ -34,7 +34,7 @@ const SIM_SECRET_KEY = "c2ltdWxhdGlvbi1zZWNyZXQta2V5LTMyLWJ5dGVzISE="
 export const START = Date.UTC(2031, 0, 6, 3)
 
 /** The simulated providers' books and the receiver, over the seed's faults and crash points. */
-const outside = () => Layer.mergeAll(Receiver.layer, CardBook.layer, CityBook.layer, Psps.layer(issuerCertificate(MERCHANT_DOCUMENTS[0], START), START))
+const outside = () => Layer.mergeAll(Receiver.receipts.pipe(Layer.provideMerge(Receiver.layer)), CardBook.layer, CityBook.layer, Psps.layer(issuerCertificate(MERCHANT_DOCUMENTS[0], START), START))
 
 /** Everything of a run of `seed` but the engine's process and the clock; its database on the server at `serverUrl` when given. */
 export const WorldLive = (seed: number, rates?: FaultRates, serverUrl?: string) =>
