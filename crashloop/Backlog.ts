@@ -20,17 +20,21 @@ export interface Backlog {
   readonly cardsUnanswered: number
   readonly refundsInFlight: number
   readonly withdrawalsInFlight: number
+  readonly notasDue: number
+  readonly notasUnanswered: number
   readonly cyclesDue: number
 }
 
-type Counted = "eventsNotFannedOut" | "deliveriesPending" | "refundsInFlight" | "withdrawalsInFlight"
+type Counted = "eventsNotFannedOut" | "deliveriesPending" | "refundsInFlight" | "withdrawalsInFlight" | "notasDue" | "notasUnanswered"
 
 const counts = Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Record<Counted, string>>`
   SELECT
     (SELECT count(*) FROM outbox WHERE processed_at IS NULL)::text AS "eventsNotFannedOut",
     (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::text AS "deliveriesPending",
     (SELECT count(*) FROM refunds WHERE status = 'PROCESSING')::text AS "refundsInFlight",
-    (SELECT count(*) FROM withdrawals WHERE status = 'PROCESSING')::text AS "withdrawalsInFlight"`).pipe(Effect.orDie)
+    (SELECT count(*) FROM withdrawals WHERE status = 'PROCESSING')::text AS "withdrawalsInFlight",
+    (SELECT count(*) FROM nota_schedules WHERE due_at <= now())::text AS "notasDue",
+    (SELECT count(*) FROM notas WHERE status = 'PROCESSING')::text AS "notasUnanswered"`).pipe(Effect.orDie)
 
 /** Card charges waiting for the acquirer's answer. */
 export const unansweredCards = Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string }>`
@@ -49,6 +53,8 @@ export const backlog = Effect.fn("CrashLoop.backlog")(function*(taken: (chargeId
     cardsUnanswered: (yield* unansweredCards).filter(taken).length,
     refundsInFlight: Number(row!.refundsInFlight),
     withdrawalsInFlight: Number(row!.withdrawalsInFlight),
+    notasDue: Number(row!.notasDue),
+    notasUnanswered: Number(row!.notasUnanswered),
     cyclesDue: due.length
   } satisfies Backlog
 })

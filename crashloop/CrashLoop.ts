@@ -3,7 +3,7 @@
  * `Processes.ts`) on one PostgreSQL, against the provider issues' fakes
  * (`Outside.ts`), killed with SIGKILL at moments the seed draws and started
  * again (`Kills.ts`), while a production merchant takes Pix and cards,
- * refunds and withdraws through HTTP (`Load.ts`) and the workers issue a
+ * refunds, withdraws and issues fiscal notes through HTTP (`Load.ts`) and the workers issue a
  * billing run of `cycles` subscriptions due today. Then every process is up,
  * every fault over, the backlog drains (`Backlog.ts`), and the books are
  * checked: the simulator's invariants of the engine's own books, by SQL
@@ -17,8 +17,10 @@
  */
 import { createServer } from "node:net"
 import { Effect, Layer } from "effect"
+import { MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
 import { runBilling } from "../test/support/Cli.ts"
 import { startEngine, TEST_SECRET_KEY, type TestEngine } from "../test/support/Engine.ts"
+import { nationalConfigBody } from "../test/support/NationalConfig.ts"
 import { seedDueSubscriptions } from "../test/support/SeedSubscriptions.ts"
 import { checkAll, ofTheBooks, Receipts, type Violation } from "../sim/Invariants.ts"
 import { type Backlog, backlog, isDrained, unansweredCards } from "./Backlog.ts"
@@ -55,6 +57,8 @@ export interface CrashLoopReport {
   /** Card charges whose request died before Mercado Pago took it: \`PROCESSING\` until their answer window ends (15 minutes), then expired. */
   readonly cardsNeverTaken: number
   readonly webhooksReceived: number
+  /** What reached the fakes: Pix paid at the PSP, payments Mercado Pago made, Pix the PSP sent, DPS the national system received. */
+  readonly atTheProviders: { readonly pixReceived: number; readonly cardPayments: number; readonly pixSent: number; readonly dpsReceived: number }
   /** What the books' checks found in the seeded history before any process started, which the loop must not add to. */
   readonly baseline: number
   readonly violations: ReadonlyArray<Violation>
@@ -72,18 +76,26 @@ const freePort = () =>
     })
   })
 
-/** The production merchant, its token, and its webhook registration's secret (every event to the receiver). */
+/**
+ * The production merchant (the CNPJ of the test PKI's certificate, which
+ * signs its notes), its token, its webhook registration's secret (every
+ * event to the receiver), and its note configuration (notes after payment).
+ */
 const openMerchant = async (engine: TestEngine, outside: Outside) => {
-  const document = "45723174000110"
-  const account = await engine.createAccount({ name: "Loja Produção", document, sandbox: false })
+  const account = await engine.createAccount({ name: "Loja Exemplo Ltda", document: MERCHANT_CNPJ, sandbox: false })
   const token = await engine.token(account)
-  const response = await fetch(`${engine.baseUrl}/v1/users/webhooks`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ url: outside.receiver.url })
-  })
-  const { secret } = (await response.json()) as { secret: string }
-  return { token, document, secret }
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${engine.baseUrl}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+    if (response.status !== 200 && response.status !== 201) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`)
+    return (await response.json()) as { readonly secret: string; readonly id: string }
+  }
+  const { secret } = await post("/v1/users/webhooks", { url: outside.receiver.url })
+  const config = await post("/v1/invoices/notas/config", nationalConfigBody(outside.pki, { invoiceTiming: "AFTER_CONFIRMATION" }))
+  return { token, document: MERCHANT_CNPJ, secret, nfConfigId: config.id }
 }
 
 const booksHold = (options: { readonly final: boolean }, receipts: Layer.Layer<Receipts>) =>
@@ -150,7 +162,7 @@ export const runCrashLoop = async (options: CrashLoopOptions): Promise<CrashLoop
     say(`load and kills for ${options.seconds} s`)
     const until = Date.now() + options.seconds * 1000
     const ran = await underKills(options, processes, {
-      merchant: { baseUrl: `http://127.0.0.1:${port}`, token: merchant.token, document: merchant.document },
+      merchant: { baseUrl: `http://127.0.0.1:${port}`, token: merchant.token, document: merchant.document, nfConfigId: merchant.nfConfigId },
       outside,
       seed: options.seed,
       lanes: options.lanes ?? 3,
@@ -171,6 +183,12 @@ export const runCrashLoop = async (options: CrashLoopOptions): Promise<CrashLoop
       settleMillis: settled.settleMillis,
       cardsNeverTaken: settled.cardsNeverTaken,
       webhooksReceived: receipts.count,
+      atTheProviders: {
+        pixReceived: outside.psp.book.pix.length,
+        cardPayments: outside.mercadoPago.paymentsCreated(),
+        pixSent: outside.psp.book.sent.size,
+        dpsReceived: outside.sefin.books.dps.size
+      },
       baseline: baseline.length,
       violations: [
         ...violations,

@@ -3,7 +3,9 @@
  * while the engine's processes are being killed: Pix charges paid at the
  * PSP (its callback delivered once, twice, or lost, for the poll to find),
  * card charges approved or refused at Mercado Pago, partial refunds of
- * either, and withdrawals to the merchant's own key.
+ * either, withdrawals to the merchant's own key, and fiscal notes at the
+ * national system: standalone, and those of Pix charges that name the
+ * merchant's configuration (emitted by the workers once paid).
  *
  * A request refused at connect (the server is down) was never sent and is
  * tried again; one cut after it was sent (the server died under it) is left
@@ -17,7 +19,8 @@ import type { Outside } from "./Outside.ts"
 
 /** The test cards page's Visa; the holder's name decides Mercado Pago's outcome (APRO approves, FUND lacks funds). */
 const card = (holder: "APRO" | "FUND") => ({ number: "4235647728025682", cvv: "739", name: holder, expiration: cardExpiration() })
-const buyer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321" }
+const address = { street: "Rua das Flores", number: "123", neighborhood: "Centro", city: "Florianópolis", state: "SC", zipCode: "88010000" }
+const buyer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725", phone: "+5511987654321", address }
 
 /** Statuses a merchant's integration expects: success, and the documented refusals (402: a card declined; 502/503: a provider out). */
 const EXPECTED = new Set([200, 201, 202, 400, 402, 404, 409, 422, 502, 503])
@@ -25,9 +28,9 @@ const EXPECTED = new Set([200, 201, 202, 400, 402, 404, 409, 422, 502, 503])
 /** Longer than any answer the engine gives (a provider's call is 8 s, once retried): no answer by then is a defect. */
 const ANSWER_WITHIN_MILLIS = 30_000
 
-export type OperationKind = "pix" | "card" | "refund" | "withdraw"
+export type OperationKind = "pix" | "card" | "refund" | "withdraw" | "nota"
 
-const WEIGHTS: ReadonlyArray<readonly [OperationKind, number]> = [["pix", 4], ["card", 3], ["refund", 1], ["withdraw", 1]]
+const WEIGHTS: ReadonlyArray<readonly [OperationKind, number]> = [["pix", 4], ["card", 3], ["refund", 1], ["withdraw", 1], ["nota", 1]]
 
 export interface LoadReport {
   readonly operations: Record<OperationKind, number>
@@ -55,6 +58,8 @@ interface Merchant {
   readonly token: string
   /** Its own CNPJ, the key its withdrawals go to. */
   readonly document: string
+  /** Its note configuration, on the national system. */
+  readonly nfConfigId: string
 }
 
 const isRefusedAtConnect = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED"
@@ -105,9 +110,12 @@ const lane = (merchant: Merchant, outside: Outside, random: Random.Random, repor
     }
   }
 
+  /** A Pix charge; one in four names the note configuration, and its buyer, address and all. */
   const pix = async () => {
     const amount = cents()
-    const created = await call("POST", "/v1/charges/pix", { amount: amount / 100 })
+    const created = Random.chance(random, 0.25)
+      ? await call("POST", "/v1/charges", { paymentMethod: "pix", amount: amount / 100, customer: buyer, nfConfigId: merchant.nfConfigId })
+      : await call("POST", "/v1/charges/pix", { amount: amount / 100 })
     if (created?.status !== 200) return
     const detail = await call("GET", `/v1/charges/${created.body.chargeId}?view=detail`)
     const txid: string | undefined = detail?.body?.pix?.txid
@@ -139,7 +147,11 @@ const lane = (merchant: Merchant, outside: Outside, random: Random.Random, repor
     return call("POST", "/v1/wallet/withdraw", { amount: Random.int(random, 100, 2_000) / 100, pixKey: merchant.document, pixKeyType: "CNPJ" })
   }
 
-  const run: Record<OperationKind, () => Promise<unknown>> = { pix, card: cardCharge, refund, withdraw }
+  /** A standalone note, issued at once (or, its answer lost to a kill, settled by the workers under the same DPS). */
+  const nota = () =>
+    call("POST", "/v1/invoices/notas", { customer: { document: buyer.documentNumber, name: buyer.name }, amount: cents() / 100, descricao: "Consultoria", configId: merchant.nfConfigId })
+
+  const run: Record<OperationKind, () => Promise<unknown>> = { pix, card: cardCharge, refund, withdraw, nota }
   return async (until: number) => {
     while (Date.now() < until) {
       const kind = Random.weighted(random, WEIGHTS)
@@ -151,7 +163,7 @@ const lane = (merchant: Merchant, outside: Outside, random: Random.Random, repor
 
 /** `lanes` merchants' integrations side by side until `until` (epoch millis); what they did and saw. */
 export const runLoad = async (options: { readonly merchant: Merchant; readonly outside: Outside; readonly seed: number; readonly lanes: number; readonly until: number }): Promise<LoadReport> => {
-  const report: Tally = { operations: { pix: 0, card: 0, refund: 0, withdraw: 0 }, cut: 0, resent: 0, callbacks: { sent: 0, lost: 0 }, defects: [] }
+  const report: Tally = { operations: { pix: 0, card: 0, refund: 0, withdraw: 0, nota: 0 }, cut: 0, resent: 0, callbacks: { sent: 0, lost: 0 }, defects: [] }
   const lanes = Array.from({ length: options.lanes }, (_, n) => lane(options.merchant, options.outside, Random.stream(options.seed, `load-${n}`), report))
   await Promise.all(lanes.map((run) => run(options.until)))
   return report

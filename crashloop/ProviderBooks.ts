@@ -4,7 +4,9 @@
  * Every Pix the PSP received for one of our charges paid that charge; every
  * payment Mercado Pago approved paid its charge and every paid card charge
  * has exactly one; what each returned (devoluções, refunds) is what the
- * engine confirmed; every Pix the PSP sent is one completed withdrawal.
+ * engine confirmed; every Pix the PSP sent is one completed withdrawal;
+ * every DPS the national system received is one note issued, and every
+ * note issued is one it received.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -65,9 +67,34 @@ const sendsAgree = (outside: Outside) =>
     })
   )
 
+/** Sefin Nacional's DPS against the notes. */
+const notesAgree = (outside: Outside) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; status: string; chave: string | null }>`
+    SELECT id, status, chave_acesso AS chave FROM notas`).pipe(
+    Effect.map((notas) => {
+      const issued = notas.filter((n) => n.status === "ISSUED" || n.status === "AUTHORIZED")
+      const ours = new Map(issued.map((n) => [n.chave, n]))
+      const received = [...outside.sefin.books.dps.entries()]
+      const theirs = new Set(received.map(([, dps]) => dps.chave))
+      return [
+        ...received.filter(([, dps]) => !ours.has(dps.chave)).map(([id, dps]) => `DPS ${id} (${dps.chave}) received by the national system, no note issued of it`),
+        ...issued.filter((n) => !theirs.has(n.chave!)).map((n) => `note ${n.id} ${n.status}, its chave ${n.chave} unknown to the national system`),
+        ...(issued.length === received.length ? [] : [`${issued.length} notes issued, ${received.length} DPS received by the national system`])
+      ]
+    })
+  )
+
 /** What the fakes' books and the engine's disagree on, one line each. */
 export const providerBooksAgree = (outside: Outside) =>
   Effect.gen(function*() {
     const charges = yield* chargesWithRefunds
-    return [...pixAgree(outside, charges), ...cardsAgree(outside, charges), ...(yield* sendsAgree(outside))]
+    return [
+      ...pixAgree(outside, charges),
+      ...cardsAgree(outside, charges),
+      ...(yield* sendsAgree(outside)),
+      ...(yield* notesAgree(outside)),
+      // What a fake found off its provider's contract, in our requests or its own answers.
+      ...outside.psp.violations.map((v) => `PSP contract: ${v}`),
+      ...outside.sefin.violations.map((v) => `Sefin Nacional contract: ${v}`)
+    ]
   }).pipe(Effect.orDie)

@@ -31,6 +31,7 @@ const report = await runCrashLoop({ ...options, progress: (line) => console.erro
 const kills = Object.entries(report.kills.kills).map(([name, n]) => `${name}:${n}`).join(",")
 const operations = Object.entries(report.load.operations).map(([kind, n]) => `${kind}:${n}`).join(",")
 console.log(`load ${operations} cut=${report.load.cut} resent=${report.load.resent} callbacks sent=${report.load.callbacks.sent} lost=${report.load.callbacks.lost}`)
+console.log(`at the providers ${Object.entries(report.atTheProviders).map(([k, n]) => `${k}=${n}`).join(" ")}`)
 console.log(`kills ${kills} longestDownMs=${report.kills.longestDownMillis}`)
 console.log(`backlog when the kills ended ${JSON.stringify(report.backlogAtEnd)}, drained in ${report.settleMillis} ms; webhooks received=${report.webhooksReceived}; seeded history's own findings=${report.baseline}; card charges never taken (left to their window)=${report.cardsNeverTaken}`)
 for (const v of report.violations) console.log(`  violation ${v.invariant}: ${v.detail}`)

@@ -18,23 +18,12 @@ import { type FakeSefin, startFakeSefin } from "../packages/providers/test/suppo
 import { makeTestPki, MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
 import { verifies } from "../packages/providers/test/nfse/SignatureCheck.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
+import { nationalConfigBody } from "./support/NationalConfig.ts"
 
 type Json = { readonly [key: string]: any }
 
 const pki = makeTestPki()
-const NATIONAL_CITY = "5300108"
-
-const configBody = (extra: Json = {}): Json => ({
-  config_name: "Serviços Brasília",
-  codigo_tributacao_nacional_iss: "010701",
-  codigo_nbs: "115013000",
-  tributacao_iss: 1,
-  tipo_retencao_iss: 1,
-  percentual_total_tributos_simples_nacional: 6,
-  prestador: { codigo_municipio: NATIONAL_CITY, codigo_opcao_simples_nacional: 3, regime_especial_tributacao: 0 },
-  certificate: { pfx_base64: pki.client.pfx.toString("base64"), password: pki.passphrase },
-  ...extra
-})
+const configBody = (extra: Json = {}): Json => nationalConfigBody(pki, extra)
 
 describe("production fiscal notes on the national system (fake Sefin Nacional)", () => {
   let fake: FakeSefin
