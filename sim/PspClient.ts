@@ -22,7 +22,7 @@ import { Psps } from "./Psps.ts"
 export type EarlyCallback = (pix: SimPix) => Effect.Effect<void>
 
 /** The payer's bank of a Pix paid at once (any ISPB but the PSPs'). */
-const QUICK_PAYER_BANK = "60701190"
+export const QUICK_PAYER_BANK = "60701190"
 
 const answered = <A>(answer: A | PspProblem): Effect.Effect<A, PspProblem> =>
   answer instanceof PspProblem ? Effect.fail(answer) : Effect.succeed(answer)

@@ -16,6 +16,7 @@ import { SqlClient } from "effect/sql"
 import { Engine } from "./Engine.ts"
 import { type Invariant, paidStatuses } from "./InvariantKit.ts"
 import type { SimPix } from "./Psp.ts"
+import { QUICK_PAYER_BANK } from "./PspClient.ts"
 import { Psps } from "./Psps.ts"
 import { START } from "./World.ts"
 
@@ -43,6 +44,18 @@ const pixCharges = (sandbox: boolean) =>
 
 const describe = (pix: SimPix) => `Pix ${pix.endToEndId} of ${pix.valor} at ${pix.psp} for txid ${ourTxid(pix.txid)}`
 
+/**
+ * A Pix the simulated quick payer made the instant the PSP registered a
+ * charge (`callbackEarly`), before the engine had answered anyone: when the
+ * engine's process then died inside that creation, the charge was rolled
+ * back and no row has its txid. In the world no payer could have had that
+ * charge's code (it is handed out only after the commit), so nobody's money
+ * is missing; the engine rightly credits nothing (it logs the txid as
+ * unknown). Only such a Pix may name no charge: a committed charge is never
+ * deleted. Found by a year-long run (seed 1, day 269).
+ */
+const paidBeforeAnyAnswer = (pix: SimPix) => pix.endToEndId.startsWith(`E${QUICK_PAYER_BANK}`)
+
 /** Each Pix received (up to the last complete poll during the run, every one at the end) is its charge's one credited payment. */
 export const pixCreditedOnce: Invariant = {
   name: "pixCreditedOnce",
@@ -53,7 +66,7 @@ export const pixCreditedOnce: Invariant = {
       const byTxid = new Map((yield* pixCharges(false)).map((c) => [c.txid, c]))
       return psps.books.flatMap((book) => book.pix).filter((pix) => pix.at <= horizon).flatMap((pix) => {
         const charge = byTxid.get(ourTxid(pix.txid))
-        if (charge === undefined) return [`${describe(pix)}: no charge of ours has the txid`]
+        if (charge === undefined) return paidBeforeAnyAnswer(pix) ? [] : [`${describe(pix)}: no charge of ours has the txid`]
         if (charge.endToEndId !== pix.endToEndId) return [`${describe(pix)}: not credited; charge ${charge.id} is ${charge.status} with ${charge.endToEndId ?? "no Pix"}`]
         if (Number(charge.amount) !== cents(pix.valor)) return [`${describe(pix)}: credited to ${charge.id} of ${charge.amount} centavos`]
         return charge.payments === 1 ? [] : [`${describe(pix)}: charge ${charge.id} has ${charge.payments} payments`]
