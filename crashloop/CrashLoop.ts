@@ -15,6 +15,7 @@
  * are alike, not identical (the in-process simulator is the one that
  * replays a seed step for step).
  */
+import { setTimeout as pause } from "node:timers/promises"
 import { createServer } from "node:net"
 import { Effect, Layer } from "effect"
 import { MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
@@ -113,8 +114,6 @@ const newSince = (before: ReadonlyArray<Violation>, after: ReadonlyArray<Violati
   const known = new Set(before.map((v) => `${v.invariant}\n${v.detail}`))
   return after.filter((v) => !known.has(`${v.invariant}\n${v.detail}`))
 }
-
-const pause = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
 
 /** Waits for the backlog to drain, the PSP settling its sends meanwhile; answers what was left at first. */
 const settle = async (engine: TestEngine, outside: Outside, env: Record<string, string>, seconds: number) => {

@@ -5,6 +5,7 @@
  * each round, and the kills go on past the deadline until each process was
  * killed at least once.
  */
+import { setTimeout as pause } from "node:timers/promises"
 import * as Random from "../sim/Random.ts"
 import type { ProcessName, Supervised } from "./Processes.ts"
 
@@ -23,8 +24,6 @@ export interface KillOptions {
   readonly down: readonly [number, number]
   readonly progress?: (line: string) => void
 }
-
-const pause = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
 
 const shuffled = <A>(random: Random.Random, items: ReadonlyArray<A>): Array<A> => {
   const out = [...items]

@@ -13,6 +13,7 @@
  * it did or did not do, the books must hold. Every answer is either
  * success or a documented refusal; a 500 is recorded as a defect.
  */
+import { setTimeout as pause } from "node:timers/promises"
 import { cardExpiration } from "../test/support/Cards.ts"
 import * as Random from "../sim/Random.ts"
 import type { Outside } from "./Outside.ts"
@@ -63,8 +64,6 @@ interface Merchant {
 }
 
 const isRefusedAtConnect = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED"
-const pause = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
-
 /** One load lane's state; several run side by side, each on its own stream of the seed. */
 const lane = (merchant: Merchant, outside: Outside, random: Random.Random, report: Tally) => {
   const paid: Array<{ readonly kind: "pix"; readonly endToEndId: string; readonly cents: number } | { readonly kind: "card"; readonly chargeId: string; readonly cents: number }> = []

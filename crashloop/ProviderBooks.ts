@@ -11,9 +11,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { paidStatuses } from "../sim/Invariants.ts"
+import { cents } from "../sim/Psp.ts"
 import type { Outside } from "./Outside.ts"
-
-const cents = (valor: string | number) => Math.round(Number(valor) * 100)
 
 interface ChargeRow {
   readonly id: string

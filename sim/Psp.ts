@@ -7,7 +7,8 @@
  * must resolve a repeated creation by `GET`; a charge is payable while it is
  * `ATIVA` and within its deadline, once.
  */
-import { Brazil } from "@billing/core"
+import { Brazil, Money } from "@billing/core"
+import { Result } from "effect"
 import type { CobAnswer, CobBody, CobvBody, DevolucaoAnswer, PixReceived } from "@billing/providers"
 import { PspProblem } from "@billing/providers"
 
@@ -41,7 +42,8 @@ export interface SimPix {
 const problem = (psp: string, status: number, title: string) =>
   new PspProblem({ psp, status, type: `https://pix.bcb.gov.br/api/v2/error/${title}`, title, detail: null, correlationId: null, violacoes: [], message: `${psp} answered ${status} ${title}` })
 
-const cents = (valor: string) => Math.round(Number(valor) * 100)
+/** A provider's amount ("12.34", or a number of reais) in centavos, parsed exactly by the engine's own parser. */
+export const cents = (valor: string | number): number => Result.getOrThrow(Money.parseReais(valor))
 
 /** The instant a charge stops being payable: a `cob` `expiracao` seconds after its creation, a `cobv` at the end of its last payable day. */
 const payableUntil = (kind: SimCob["kind"], body: CobBody | CobvBody, now: number) =>

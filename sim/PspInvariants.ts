@@ -15,12 +15,11 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Engine } from "./Engine.ts"
 import { type Invariant, paidStatuses } from "./InvariantKit.ts"
-import type { SimPix } from "./Psp.ts"
+import { cents, type SimPix } from "./Psp.ts"
 import { QUICK_PAYER_BANK } from "./PspClient.ts"
 import { Psps } from "./Psps.ts"
 import { START } from "./World.ts"
 
-const cents = (valor: string) => Math.round(Number(valor) * 100)
 
 /** Our txid behind a PSP's (`BLNG` and ours). */
 const ourTxid = (pspTxid: string) => pspTxid.slice(4)
