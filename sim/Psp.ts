@@ -42,6 +42,9 @@ export interface SimPix {
 const problem = (psp: string, status: number, title: string) =>
   new PspProblem({ psp, status, type: `https://pix.bcb.gov.br/api/v2/error/${title}`, title, detail: null, correlationId: null, violacoes: [], message: `${psp} answered ${status} ${title}` })
 
+/** How long after its settlement a Pix may be returned: the standard refuses a later devolução (BCB API Pix, `PixDevolucaoInvalida`). */
+const RETURN_WINDOW_MILLIS = 90 * 24 * 60 * 60 * 1000
+
 /** A provider's amount ("12.34", or a number of reais) in centavos, parsed exactly by the engine's own parser. */
 export const cents = (valor: string | number): number => Result.getOrThrow(Money.parseReais(valor))
 
@@ -108,6 +111,7 @@ export const makePsp = (name: string, letter: string, ispb: string) => {
       const paid = pix.find((p) => p.endToEndId === endToEndId)
       if (paid === undefined) return problem(name, 404, "PixNaoEncontrado")
       if (paid.devolucoes.some((d) => d.id === id)) return problem(name, 400, "PixDevolucaoInvalida")
+      if (now > paid.at + RETURN_WINDOW_MILLIS) return problem(name, 400, "PixDevolucaoInvalida")
       if (paid.devolucoes.reduce((sum, d) => sum + cents(d.valor), 0) + cents(valor) > cents(paid.valor)) return problem(name, 400, "PixDevolucaoInvalida")
       const devolucao: SimDevolucao = { id, rtrId: spiId("D", ispb, now), valor, at: now }
       paid.devolucoes.push(devolucao)

@@ -168,6 +168,44 @@ describe("production Pix through a PSP", () => {
     expect(fake.book.pix.find((pix) => pix.endToEndId === endToEndId)!.devolucoes.map((d) => d.valor)).toEqual(["15.00"])
   })
 
+  it("returns a Pix within 90 days of its settlement, and refuses a later refund before anything moves, as no PSP would return it", async () => {
+    const call = await merchant()
+    const secret = await engine.run(callbackSecret(PSP))
+    const DAY = 24 * 60 * 60 * 1000
+    /** A charge paid by a Pix the PSP settled `daysAgo` days ago, its callback only now. */
+    const paidDaysAgo = async (daysAgo: number) => {
+      const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount: 40 }) })).json()
+      const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+      const endToEndId = fake.receive("40.00", new Date(Date.now() - daysAgo * DAY), `BLNG${detail.pix.txid}`)
+      const received = fake.book.pix.find((pix) => pix.endToEndId === endToEndId)!
+      await fetch(`${engine.baseUrl}/psp/pix/${PSP}/${secret}/pix`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pix: [received] }) })
+      expect(await (await call(`/v1/charges/${chargeId}`)).json()).toMatchObject({ status: "PAID", paidAt: received.horario })
+      return { chargeId, endToEndId, received }
+    }
+    const refundOf = (endToEndId: string) => call("/v1/wallet/refunds", { method: "POST", body: JSON.stringify({ endToEndId, amount: 40, reason: "CUSTOMER_REQUEST" }) })
+    const balance = async () => (await (await call("/v1/wallet/balance")).json())
+
+    const late = await paidDaysAgo(91)
+    const before = await balance()
+    const refused = await refundOf(late.endToEndId)
+    expect(refused.status).toBe(400)
+    const body = await refused.json()
+    expect(body.error).toMatchObject({ code: "CHARGE_NOT_REFUNDABLE", details: { paidAt: late.received.horario } })
+    // 90 days of 24 hours after the settlement, worked out apart from the engine.
+    expect(body.error.details.returnableUntil).toBe(new Date(Date.parse(late.received.horario) + 90 * DAY).toISOString())
+    expect(await sql(`SELECT id FROM refunds WHERE charge_id = '${late.chargeId}'`)).toEqual([])
+    expect(await balance()).toEqual(before)
+    expect(late.received.devolucoes).toEqual([])
+
+    // Inside the window the devolução is made, and today's statement at the PSP lists it beside our books.
+    const inTime = await paidDaysAgo(89)
+    const refund = await (await refundOf(inTime.endToEndId)).json()
+    await engine.run(drain(workerJob("refunds")))
+    expect((await (await call(`/v1/wallet/refunds?refundId=${refund.refundId}`)).json()).status).toBe("CONFIRMED")
+    expect(inTime.received.devolucoes.map((d) => d.valor)).toEqual(["40.00"])
+    expect(await (await call("/v1/wallet/reconciliation")).json()).toMatchObject({ reconciled: true, missingInLedger: [], missingInProvider: [], differing: [] })
+  })
+
   it("posts a devolução settled before its answer came at the PSP's settlement instant, the day the PSP's statement lists it", async () => {
     const call = await merchant()
     const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount: 30 }) })).json()

@@ -33,6 +33,7 @@ import { requireProvider } from "../ports/ProviderGate.ts"
 import { Refunds } from "../ports/Refunds.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
+import { isPixReturnable, pixReturnableUntil } from "../rules/PixReturnWindow.ts"
 import { RefundTransitions } from "../rules/RefundTransitions.ts"
 import { byHolder, leftToRefund, ownerRefundPart, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
@@ -55,7 +56,7 @@ export const refundableOf = Effect.fn("Wallet.refundableOf")(function*(charge: C
 })
 
 /** The charge the request names, locked, checked refundable, and how much of it this refund takes. */
-const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: string, request: RefundRequest) {
+const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: string, request: RefundRequest, at: Date) {
   const key = request.endToEndId !== undefined ? { endToEndId: request.endToEndId } : request.chargeId !== undefined ? { chargeId: request.chargeId } : null
   if (key === null) return yield* new MissingChargeId({ message: "Informe endToEndId (Pix) ou chargeId (cartão)", details: null })
   const found = yield* (yield* Charges).lockOwn(accountId, key)
@@ -70,6 +71,7 @@ const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: s
     })
   }
   if (charge.paymentType === "PIX" && request.reason === undefined) return yield* invalidData("reason", "reason is required for a Pix refund")
+  if (charge.paymentType === "PIX" && charge.paidAt !== null && !isPixReturnable(charge.paidAt, at)) return yield* returnWindowClosed(charge, charge.paidAt)
   const { left: remaining, blocked } = yield* refundableOf(charge, { withBlocked: true })
   const amount = request.amount ?? remaining
   if (amount > remaining || remaining <= 0) {
@@ -80,6 +82,13 @@ const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: s
   }
   return { charge, amount }
 })
+
+/** 400: a Pix settled more than 90 days ago, which no PSP would return any more. */
+const returnWindowClosed = (charge: Charge, paidAt: Date) =>
+  new ChargeNotRefundable({
+    message: "O prazo de devolução deste Pix terminou: 90 dias desde a liquidação",
+    details: { status: charge.status, paymentType: charge.paymentType, paidAt: paidAt.toISOString(), returnableUntil: pixReturnableUntil(paidAt).toISOString() }
+  })
 
 /**
  * Each holder's part of refunding `amount` of `charge`: a card's own
@@ -167,7 +176,8 @@ export const insertRefund = Effect.fn("Wallet.insertRefund")(function*(refund: R
 /** Reserves the refund: row, debts, ledger entry and `refund.requested`, in one transaction. */
 const reserve = Effect.fn("Wallet.reserveRefund")(function*(account: Account, request: RefundRequest) {
   const { id: accountId, sandbox } = account
-  const { charge, amount } = yield* chargeToRefund(accountId, request)
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const { charge, amount } = yield* chargeToRefund(accountId, request, at)
   // A card's money goes back through its acquirer; any other through the Pix provider (a devolução).
   yield* requireProvider(account, charge.paymentType === "CREDIT_CARD" ? "card" : "pix")
   const { parts, ownerNeeds: { needed, available } } = yield* takeRefundParts(charge, amount, sandbox)
@@ -177,7 +187,6 @@ const reserve = Effect.fn("Wallet.reserveRefund")(function*(account: Account, re
       details: { availableBalance: toDecimalString(available), amount: toDecimalString(needed) }
     })
   }
-  const at = new Date(yield* Clock.currentTimeMillis)
   const id = yield* (yield* Ids).make(RefundIds, { sandbox })
   const refund = newRefund(id, charge, amount, at, { reason: request.reason ?? null, status: "PROCESSING", returnIdentification: null, ...parts })
   yield* insertRefund(refund, at)

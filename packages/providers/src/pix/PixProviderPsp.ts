@@ -12,7 +12,7 @@
  * failures the failover must tell apart (`returnPixAt`, `payOutAt`, and the
  * charge's steps in `PspCharges.ts`) keep the PSP's own errors.
  */
-import { type Account, Money, type PayoutAnswer, type PixKey, PixProvider, PixProviderError } from "@billing/core"
+import { type Account, Money, type PayoutAnswer, PIX_RETURN_WINDOW_MILLIS, type PixKey, PixProvider, PixProviderError } from "@billing/core"
 import { Effect, Layer } from "effect"
 import type { PixPsp } from "../config/ProvidersConfig.ts"
 import { efiSendPix } from "./EfiSendPix.ts"
@@ -64,9 +64,6 @@ export const payOutAt = (api: PixApiClient) =>
     }
   })
 
-/** How long after a Pix its payer's money may still be returned by a devolução (the Pix regulation's 90 days). */
-const DEVOLUCAO_WINDOW_MILLIS = 90 * 24 * 60 * 60 * 1000
-
 const unsupported = (psp: PixPsp, operation: string, why: string) => () =>
   Effect.fail(toPort(new PixOperationUnsupported({ psp: psp.name, profile: psp.profile, operation, message: `${psp.name}: ${operation} is not supported: ${why}` })))
 
@@ -82,7 +79,7 @@ export const pixProviderOn = (api: PixApiClient): PixProvider["Service"] => {
     payOut: (input) => send(input).pipe(Effect.mapError(toPort)),
     // `GET /pix` filters by the Pix's own time: a devolução made in the window may belong to a Pix of up to 90 days before it.
     statement: (input: { readonly account: Account; readonly from: Date; readonly to: Date }) =>
-      api.receivedPix(new Date(input.from.getTime() - DEVOLUCAO_WINDOW_MILLIS), input.to).pipe(Effect.map((received) => statementOf(received, input.from, input.to)), Effect.mapError(toPort)),
+      api.receivedPix(new Date(input.from.getTime() - PIX_RETURN_WINDOW_MILLIS), input.to).pipe(Effect.map((received) => statementOf(received, input.from, input.to)), Effect.mapError(toPort)),
     lookupKey: unsupported(psp, "lookupKey", "DICT look-ups are not part of the BCB API Pix"),
     createRecurrence: unsupported(psp, "createRecurrence", "Pix Automático (/rec, /cobr) is not implemented by the PSP adapter"),
     requestRecurrence: unsupported(psp, "requestRecurrence", "Pix Automático (/solicrec) is not implemented by the PSP adapter")

@@ -7,6 +7,9 @@ import { type Answer, type Book, devolucaoJson, type FakeDevolucao, type FakeSen
 
 const cents = (valor: string) => Math.round(Number(valor) * 100)
 
+/** How long after its settlement a Pix may be returned: the standard refuses a later devolução (`PixDevolucaoInvalida`). */
+const RETURN_WINDOW_MILLIS = 90 * 24 * 60 * 60 * 1000
+
 export interface Outcomes {
   /** Statuses the next devoluções take, in order; then `DEVOLVIDO`. */
   readonly devolucoes: Array<FakeDevolucao["status"]>
@@ -21,6 +24,7 @@ export const requestDevolucao = (book: Book, outcomes: Outcomes, endToEndId: str
   if (pix.devolucoes.some((devolucao) => devolucao.id === id)) return invalid("O id da devolução já foi utilizado para este e2eid.")
   const returned = pix.devolucoes.filter((devolucao) => devolucao.status !== "NAO_REALIZADO").reduce((sum, devolucao) => sum + cents(devolucao.valor), 0)
   if (returned + cents(request.valor) > cents(pix.valor)) return invalid("A devolução excederia o valor do Pix.")
+  if (Date.now() > Date.parse(pix.horario) + RETURN_WINDOW_MILLIS) return invalid("A devolução viola a janela de 90 dias desde a liquidação do Pix.")
   const status = outcomes.devolucoes.shift() ?? "DEVOLVIDO"
   const now = new Date().toISOString()
   const devolucao: FakeDevolucao = { id, rtrId: spiId("D"), valor: request.valor, status, solicitacao: now, liquidacao: status === "EM_PROCESSAMENTO" ? undefined : now }
