@@ -35,6 +35,7 @@ import {
   SubscriptionCoupon,
   SubscriptionDiscount,
   SubscriptionItem,
+  type ItemSelector,
   Subscriptions,
   SubscriptionId,
   SubscriptionSplitRule,
@@ -288,12 +289,7 @@ const decideRecurrence = ({ sql }: SubscriptionTables): Service["decideRecurrenc
   orDie(sql`UPDATE subscriptions SET pix_recurrence_status = ${status}, updated_at = ${at}
     WHERE id = ${id} AND pix_recurrence_status = ${RECURRENCE_AWAITING_BANK} RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))
 
-/** Makes each item of `replacements` the main plan of its subscription where the item it replaces was, in one statement. */
-const replacePrimaries = (
-  sql: SqlClient.SqlClient,
-  replacements: ReadonlyArray<{ readonly subscriptionId: string; readonly from: string; readonly to: string }>,
-  at: Date
-) =>
+const replacePrimaries = ({ sql }: SubscriptionTables): Service["replacePrimaries"] => (replacements, at) =>
   replacements.length === 0 ? Effect.void : orDie(sql`UPDATE subscriptions s SET primary_item_id = v.new_item_id, updated_at = ${at}
     FROM (VALUES ${sql.csv(replacements.map((r) => sql`(${r.subscriptionId}, ${r.from}, ${r.to})`))}) AS v (subscription_id, old_item_id, new_item_id)
     WHERE s.id = v.subscription_id AND s.primary_item_id = v.old_item_id`).pipe(Effect.asVoid)
@@ -325,46 +321,30 @@ const itemsMovedBy = (sql: SqlClient.SqlClient, transition: ItemTransition) =>
     ${transition.type === null ? sql`` : sql`AND type = ${transition.type}`}
     ${transition.replacing === null ? sql`` : transition.replacing ? sql`AND upgraded_from_item_id IS NOT NULL` : sql`AND upgraded_from_item_id IS NULL`}`
 
-const moveItems = ({ sql }: SubscriptionTables): Service["moveItems"] => (subscriptionIds, move, at) =>
-  subscriptionIds.length === 0 ? Effect.void : orDie(sql`UPDATE subscription_items SET status = ${move.to}, updated_at = ${at}
-    WHERE subscription_id IN ${sql.in([...subscriptionIds])} AND ${itemsMovedBy(sql, move)}`).pipe(Effect.asVoid)
+/** The items `which` selects. */
+const selectedItems = (sql: SqlClient.SqlClient, which: ItemSelector) =>
+  "chargeId" in which
+    ? sql`charge_id = ${which.chargeId}`
+    : "itemIds" in which
+    ? sql`id IN ${sql.in([...which.itemIds])}`
+    : sql`subscription_id IN ${sql.in([...which.subscriptionIds])}`
 
-const moveItem = ({ sql }: SubscriptionTables): Service["moveItem"] => (itemId, move, at) =>
-  orDie(sql`UPDATE subscription_items SET status = ${move.to}, updated_at = ${at} WHERE id = ${itemId} AND ${itemsMovedBy(sql, move)}`).pipe(
-    Effect.asVoid
-  )
+/** Whether `which` selects no item at all (an empty list of ids), so no statement is needed. */
+const selectsNothing = (which: ItemSelector) =>
+  ("itemIds" in which && which.itemIds.length === 0) || ("subscriptionIds" in which && which.subscriptionIds.length === 0)
 
-/**
- * The replacements among the items `which` selects take over by `start`:
- * the items they replace end first (`ItemTransitions.replaced`, so a price
- * is never live twice), then they start, the main plan following them.
- * Answers the items started.
- */
-const takeOver = ({ sql, columns }: SubscriptionTables, which: Fragment, start: ItemTransition, at: Date) =>
-  Effect.gen(function*() {
-    const replaced = ItemTransitions.replaced
-    yield* orDie(sql`UPDATE subscription_items SET status = ${replaced.to}, updated_at = ${at}
-      WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE ${which} AND ${itemsMovedBy(sql, start)}
-          AND upgraded_from_item_id IS NOT NULL)
-        AND ${itemsMovedBy(sql, replaced)}`)
-    const started = yield* orDie(sql`UPDATE subscription_items SET status = ${start.to}, updated_at = ${at}
-      WHERE ${which} AND ${itemsMovedBy(sql, start)} RETURNING ${columns.item}`).pipe(Effect.flatMap(decodeItems))
-    const replacements = started.flatMap((item) =>
-      item.upgradedFromItemId === null ? [] : [{ subscriptionId: item.subscriptionId, from: item.upgradedFromItemId, to: item.id }]
-    )
-    yield* replacePrimaries(sql, replacements, at)
-    return started
-  })
+const findItems = ({ sql, columns }: SubscriptionTables): Service["findItems"] => (which, transition) =>
+  selectsNothing(which) ? Effect.succeed([]) : orDie(sql`SELECT ${columns.item} FROM subscription_items
+    WHERE ${selectedItems(sql, which)} AND ${itemsMovedBy(sql, transition)} ORDER BY subscription_id, position`).pipe(Effect.flatMap(decodeItems))
 
-const failItemsOfCharge = ({ sql }: SubscriptionTables): Service["failItemsOfCharge"] => (chargeId, at) =>
-  Effect.gen(function*() {
-    const failed = ItemTransitions.upgradeFailed
-    // The items they would have replaced keep going, no longer waiting for a change.
-    yield* orDie(sql`UPDATE subscription_items SET upgraded_to_item_id = NULL, updated_at = ${at}
-      WHERE id IN (SELECT upgraded_from_item_id FROM subscription_items WHERE charge_id = ${chargeId} AND ${itemsMovedBy(sql, failed)})`)
-    yield* orDie(sql`UPDATE subscription_items SET status = ${failed.to}, updated_at = ${at}
-      WHERE charge_id = ${chargeId} AND ${itemsMovedBy(sql, failed)}`)
-  })
+const moveItems = ({ sql, columns }: SubscriptionTables): Service["moveItems"] => (which, transition, at) =>
+  selectsNothing(which) ? Effect.succeed([]) : orDie(sql`UPDATE subscription_items SET status = ${transition.to}, updated_at = ${at}
+    WHERE ${selectedItems(sql, which)} AND ${itemsMovedBy(sql, transition)} RETURNING ${columns.item}`).pipe(Effect.flatMap(decodeItems))
+
+const linkReplacements = ({ sql }: SubscriptionTables): Service["linkReplacements"] => (links, at) =>
+  links.length === 0 ? Effect.void : orDie(sql`UPDATE subscription_items i SET upgraded_to_item_id = v.replacement_id, updated_at = ${at}
+    FROM (VALUES ${sql.csv(links.map((l) => sql`(${l.itemId}, ${l.replacementId}::text)`))}) AS v (item_id, replacement_id)
+    WHERE i.id = v.item_id`).pipe(Effect.asVoid)
 
 // --- Cycles ------------------------------------------------------------------------------------------------------
 
@@ -444,16 +424,16 @@ const moveCycles = ({ sql }: SubscriptionTables): Service["moveCycles"] => (move
     return settled.map((m): CycleKey => ({ subscriptionId: m.subscriptionId, cycleNumber: m.cycleNumber }))
   })
 
-const cancelOpenCycles = ({ sql }: SubscriptionTables): Service["cancelOpenCycles"] => (subscriptionId, at) =>
+const moveCyclesOf = ({ sql }: SubscriptionTables): Service["moveCyclesOf"] => (subscriptionId, transition, at) =>
   Effect.gen(function*() {
-    const cancel = CycleTransitions.canceled
-    const rows = yield* orDie(sql<{ n: number }>`UPDATE billing_cycles SET status = ${cancel.to}, updated_at = ${at}
-      WHERE subscription_id = ${subscriptionId} AND status IN ${constants(sql, cancel.from)}
+    const rows = yield* orDie(sql<{ n: number }>`UPDATE billing_cycles SET status = ${transition.to}, updated_at = ${at}
+      WHERE subscription_id = ${subscriptionId} AND status IN ${constants(sql, transition.from)}
       RETURNING cycle_number AS n`)
     const numbers = rows.map((r) => Number(r.n)).sort((a, b) => a - b)
-    if (numbers.length > 0) {
-      yield* orDie(sql`UPDATE invoices SET status = ${cancel.invoice.to}, ${invoiceStamps(sql, cancel.invoice, at)}
-        WHERE subscription_id = ${subscriptionId} AND cycle_number IN ${sql.in(numbers)} AND status IN ${constants(sql, cancel.invoice.from)}
+    const invoice = transition.invoice
+    if (numbers.length > 0 && invoice !== null) {
+      yield* orDie(sql`UPDATE invoices SET status = ${invoice.to}, ${invoiceStamps(sql, invoice, at)}
+        WHERE subscription_id = ${subscriptionId} AND cycle_number IN ${sql.in(numbers)} AND status IN ${constants(sql, invoice.from)}
           AND charge_id IS NOT DISTINCT FROM (SELECT c.charge_id FROM billing_cycles c
             WHERE c.subscription_id = invoices.subscription_id AND c.cycle_number = invoices.cycle_number)`)
     }
@@ -580,7 +560,7 @@ const insertInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ read
     yield* orDie(lines.length === 0 ? invoiceRows : sql`WITH invoices_written AS (${invoiceRows}) ${insertRecords(sql, "invoice_lines", lines)}`)
   })
 
-const settleInvoicesOfCharge = ({ sql }: SubscriptionTables): Service["settleInvoicesOfCharge"] => (chargeId, move, at) =>
+const moveInvoices = ({ sql }: SubscriptionTables): Service["moveInvoices"] => ({ chargeId }, move, at) =>
   orDie(sql`UPDATE invoices SET status = ${move.to}, ${invoiceStamps(sql, move, at)}
     WHERE charge_id = ${chargeId} AND status IN ${constants(sql, move.from)}`).pipe(Effect.asVoid)
 
@@ -736,7 +716,7 @@ const subscriptionRows = (tables: SubscriptionTables) => {
       orDie(sql`INSERT INTO subscription_changes (subscription_id, position, kind, body, created_at)
         VALUES (${subscriptionId}, (SELECT coalesce(max(position) + 1, 0) FROM subscription_changes WHERE subscription_id = ${subscriptionId}),
           ${change.kind}, ${encodeChange(change)}, ${change.at})`).pipe(Effect.asVoid),
-    replacePrimary: (subscriptionId: SubscriptionId, from: string, to: string, at: Date) => replacePrimaries(sql, [{ subscriptionId, from, to }], at)
+    replacePrimaries: replacePrimaries(tables)
   } satisfies Partial<Service>
 }
 
@@ -744,21 +724,12 @@ const subscriptionRows = (tables: SubscriptionTables) => {
 const itemAndInvoiceRows = (tables: SubscriptionTables) => {
   const { sql } = tables
   return {
-    addItems: (items: ReadonlyArray<SubscriptionItem>) => insertItems(sql, items),
-    linkReplacement: (itemId: string, replacementId: string, at: Date) =>
-      orDie(sql`UPDATE subscription_items SET upgraded_to_item_id = ${replacementId}, updated_at = ${at} WHERE id = ${itemId}`).pipe(Effect.asVoid),
+    insertItems: (items: ReadonlyArray<SubscriptionItem>) => insertItems(sql, items),
+    findItems: findItems(tables),
     moveItems: moveItems(tables),
-    moveItem: moveItem(tables),
-    activatePaidItems: (chargeId: string, at: Date) => takeOver(tables, sql`charge_id = ${chargeId}`, ItemTransitions.upgradePaid, at),
-    applyScheduledReplacements: (subscriptionIds: ReadonlyArray<string>, at: Date) =>
-      subscriptionIds.length === 0 ? Effect.succeed(0) : Effect.map(
-        takeOver(tables, sql`subscription_id IN ${sql.in([...subscriptionIds])}`, ItemTransitions.downgradeStarted, at),
-        (started) => started.length
-      ),
-    failItemsOfCharge: failItemsOfCharge(tables),
-    addInvoice: (accountId: string, invoice: UnnumberedInvoice) => insertInvoices(sql, [{ accountId, invoice }]),
-    addInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: UnnumberedInvoice }>) => insertInvoices(sql, invoices),
-    settleInvoicesOfCharge: settleInvoicesOfCharge(tables)
+    linkReplacements: linkReplacements(tables),
+    insertInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: UnnumberedInvoice }>) => insertInvoices(sql, invoices),
+    moveInvoices: moveInvoices(tables)
   } satisfies Partial<Service>
 }
 
@@ -769,7 +740,7 @@ const cycleRows = (tables: SubscriptionTables) => {
     moveCycle: (subscriptionId: SubscriptionId, n: number, move: Omit<CycleMove, "subscriptionId" | "cycleNumber">, at: Date) =>
       Effect.map(moveMany([{ ...move, subscriptionId, cycleNumber: n }], at), (moved) => moved.length > 0),
     moveCycles: moveMany,
-    cancelOpenCycles: cancelOpenCycles(tables),
+    moveCyclesOf: moveCyclesOf(tables),
     repriceScheduledCycle: repriceScheduledCycle(tables),
     reschedule: reschedule(tables),
     setScheduledPaymentMethod: setScheduledPaymentMethod(tables),

@@ -145,8 +145,8 @@ export const SubscriptionItem = Schema.Struct({
   trialDays: Schema.Int,
   status: ItemStatus,
   origin: ItemOrigin,
-  upgradedFromItemId: NullableString,
-  upgradedToItemId: NullableString,
+  upgradedFromItemId: Schema.NullOr(SubscriptionItemId),
+  upgradedToItemId: Schema.NullOr(SubscriptionItemId),
   /** The prorata charge whose payment activates the item (an upgrade or add-on paid by Pix or boleto). */
   chargeId: Schema.NullOr(ChargeId),
   createdAt: Schema.Date,

@@ -77,6 +77,25 @@ export interface CycleMove {
   readonly nextAttemptOn?: string | null
 }
 
+/** Which items a read or a move takes: those of subscriptions, by id, or those waiting for a charge. */
+export type ItemSelector =
+  | { readonly subscriptionIds: ReadonlyArray<SubscriptionId> }
+  | { readonly itemIds: ReadonlyArray<SubscriptionItemId> }
+  | { readonly chargeId: ChargeId }
+
+/** An item and the item that replaces it (`null`: none any more). */
+export interface ItemLink {
+  readonly itemId: SubscriptionItemId
+  readonly replacementId: SubscriptionItemId | null
+}
+
+/** A subscription's main plan moving from the item `from` to the item `to` that replaces it. */
+export interface PrimaryReplacement {
+  readonly subscriptionId: SubscriptionId
+  readonly from: SubscriptionItemId
+  readonly to: SubscriptionItemId
+}
+
 /** The instant a claim is made at: today in São Paulo, now, and until when the claim holds. */
 export interface ClaimClock {
   readonly today: string
@@ -204,8 +223,6 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   ) => Effect.Effect<ReadonlyArray<CycleRef>>
   /** The cycles `refs` (any order; unknown ones left out). */
   readonly findCycles: (refs: ReadonlyArray<Omit<CycleRef, "accountId">>) => Effect.Effect<ReadonlyArray<BillingCycle>>
-  /** Adds invoices of issued cycles in one statement each for invoices and lines, numbered per account in order. */
-  readonly addInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) => Effect.Effect<void>
   /** Parks the `SCHEDULED` cycle for review (safety bounds). */
   readonly holdCycle: (ref: CycleRef, reason: string, at: Date) => Effect.Effect<void>
   /** Releases a held cycle as approved (billed as it is at its next claim); whether it was held. */
@@ -239,39 +256,26 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   ) => Effect.Effect<void>
   /** Makes each cycle the current one of its subscription, unless a later one already is. */
   readonly advanceCurrentCycles: (cycles: ReadonlyArray<{ readonly subscriptionId: SubscriptionId; readonly cycleNumber: number }>, at: Date) => Effect.Effect<void>
-  /**
-   * Downgrades scheduled for this cycle take over: each replacement
-   * (`PENDING`, naming the item it replaces) becomes `ACTIVE` and the item it
-   * replaces `CANCELED` (first, so a price is never live twice), the main plan
-   * following; answers how many.
-   */
-  readonly applyScheduledReplacements: (subscriptionIds: ReadonlyArray<SubscriptionId>, at: Date) => Effect.Effect<number>
   /** The first day after `today` on which a job of the billing run has work for `accountId` (or none). */
   readonly nextWorkDay: (accountId: string, today: string) => Effect.Effect<Option.Option<string>>
-  /** Cancels every open cycle (and its invoice); the numbers canceled. */
-  readonly cancelOpenCycles: (subscriptionId: SubscriptionId, at: Date) => Effect.Effect<ReadonlyArray<number>>
-  /** Appends items to a subscription (after its others). */
-  readonly addItems: (items: ReadonlyArray<SubscriptionItem>) => Effect.Effect<void>
-  /** Marks `itemId` as replaced by `replacementId` (an upgrade waiting for payment, or a downgrade for the next cycle). */
-  readonly linkReplacement: (itemId: SubscriptionItemId, replacementId: SubscriptionItemId, at: Date) => Effect.Effect<void>
-  /** Adds an invoice to an existing cycle (a plan change's prorata), numbered per account. */
-  readonly addInvoice: (accountId: string, invoice: Omit<Invoice, "invoiceNumber">) => Effect.Effect<void>
+  /** Moves by `transition` every cycle of the subscription it applies to, each one's invoice by the transition's; the numbers moved. */
+  readonly moveCyclesOf: (subscriptionId: SubscriptionId, transition: CycleTransition, at: Date) => Effect.Effect<ReadonlyArray<number>>
+  /** Inserts items, each after its subscription's others. */
+  readonly insertItems: (items: ReadonlyArray<SubscriptionItem>) => Effect.Effect<void>
+  /** The items `which` selects that `transition` applies to (by status, type and whether they replace another). */
+  readonly findItems: (which: ItemSelector, transition: ItemTransition) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
+  /** Moves by `transition` the items `which` selects that it applies to; answers them as moved. */
+  readonly moveItems: (which: ItemSelector, transition: ItemTransition, at: Date) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
+  /** Records which item replaces each (an upgrade waiting for payment, a downgrade for the next cycle), or that none does any more. */
+  readonly linkReplacements: (links: ReadonlyArray<ItemLink>, at: Date) => Effect.Effect<void>
+  /** Makes each replacement its subscription's main plan, where the item it replaces is. */
+  readonly replacePrimaries: (replacements: ReadonlyArray<PrimaryReplacement>, at: Date) => Effect.Effect<void>
+  /** Inserts invoices, each numbered in its account's sequence. */
+  readonly insertInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) => Effect.Effect<void>
+  /** Moves by `transition` the invoices of charge `chargeId` it applies to, stamped at `at` (its payment or cancel instant). */
+  readonly moveInvoices: (which: { readonly chargeId: ChargeId }, transition: InvoiceTransition, at: Date) => Effect.Effect<void>
   /** Appends an entry to the subscription's histories. */
   readonly appendChange: (subscriptionId: SubscriptionId, change: SubscriptionChange) => Effect.Effect<void>
-  /**
-   * The items the paid prorata charge `chargeId` was waiting for become
-   * `ACTIVE`, and the items they replace `CANCELED` (first, so a price is never
-   * live twice); answers the activated items.
-   */
-  readonly activatePaidItems: (chargeId: ChargeId, at: Date) => Effect.Effect<ReadonlyArray<SubscriptionItem>>
-  /** The items waiting for the refused prorata charge `chargeId` become `FAILED`; those they would replace keep going. */
-  readonly failItemsOfCharge: (chargeId: ChargeId, at: Date) => Effect.Effect<void>
-  /** Moves the invoices of charge `chargeId` by `transition` at `at` (its payment or cancel instant). */
-  readonly settleInvoicesOfCharge: (chargeId: ChargeId, transition: InvoiceTransition, at: Date) => Effect.Effect<void>
-  /** Makes `newItemId` the main plan when it replaces the main plan `oldItemId`. */
-  readonly replacePrimary: (subscriptionId: SubscriptionId, oldItemId: SubscriptionItemId, newItemId: SubscriptionItemId, at: Date) => Effect.Effect<void>
-  /** Moves the item `itemId` by `transition`, if it is one the transition applies to. */
-  readonly moveItem: (itemId: SubscriptionItemId, transition: ItemTransition, at: Date) => Effect.Effect<void>
   /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
   readonly repriceScheduledCycle: (subscriptionId: SubscriptionId, n: number, amounts: { readonly amount: Cents; readonly discount: Cents }, at: Date) => Effect.Effect<void>
   /**
@@ -300,6 +304,4 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     >,
     at: Date
   ) => Effect.Effect<void>
-  /** Moves by `transition` the items it applies to, on every subscription of `subscriptionIds`. */
-  readonly moveItems: (subscriptionIds: ReadonlyArray<SubscriptionId>, transition: ItemTransition, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/Subscriptions") {}

@@ -14,6 +14,7 @@ import { Instant } from "../domain/Wire.ts"
 import { Charges } from "../ports/Charges.ts"
 import { Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { CycleTransitions } from "../rules/CycleTransitions.ts"
 import { InvoiceTransitions } from "../rules/InvoiceTransitions.ts"
 import { ItemTransitions } from "../rules/ItemTransitions.ts"
 import { nextCycleOf } from "../rules/NextCycle.ts"
@@ -58,13 +59,13 @@ export const cancelNow = Effect.fn("Subscriptions.cancelNow")(function*(id: Subs
   const canceled = yield* subscriptions.transition(id, SubscriptionTransitions.canceled, { canceledAt: at, cancelReason: reason }, at)
   // Canceled (or finished) by someone else between the read and this update; the rollback keeps its charges.
   if (Option.isNone(canceled)) return yield* alreadyCanceled(id)
-  const numbers = yield* subscriptions.cancelOpenCycles(id, at)
+  const numbers = yield* subscriptions.moveCyclesOf(id, CycleTransitions.canceled, at)
   // A plan change's prorata, canceled unpaid: its invoice is canceled and its items never start.
   for (const charge of canceledCharges.filter((c) => c.cycleNumber === null)) {
-    yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.canceled, at)
+    yield* subscriptions.moveInvoices({ chargeId: charge.id }, InvoiceTransitions.canceled, at)
   }
-  yield* subscriptions.moveItems([id], ItemTransitions.canceled, at)
-  yield* subscriptions.moveItems([id], ItemTransitions.oneTimeCanceled, at)
+  yield* subscriptions.moveItems({ subscriptionIds: [id] }, ItemTransitions.canceled, at)
+  yield* subscriptions.moveItems({ subscriptionIds: [id] }, ItemTransitions.oneTimeCanceled, at)
   const after = yield* subscriptions.find(canceled.value.accountId, id)
   if (Option.isSome(after)) yield* appendSubscriptionEvent(SubscriptionTransitions.canceled.event, after.value, at)
   return numbers

@@ -37,7 +37,9 @@ import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { claimClock, CycleGrowthLimit } from "./BillingRunSettings.ts"
 import { issuedAmounts, scheduledCycle } from "./NextCycle.ts"
 import { prepareSubscriptionCharge } from "./SubscriptionCharges.ts"
-import { hasScheduledReplacements, withScheduledReplacements } from "./SubscriptionItems.ts"
+import { isScheduledReplacement, ItemTransitions } from "../rules/ItemTransitions.ts"
+import { takeOver } from "./ItemMoves.ts"
+import { withScheduledReplacements } from "./SubscriptionItems.ts"
 import { accountNumberOf, accountNumbersOf, recordCyclesPaid, recordCyclesRefused } from "./SubscriptionPayments.ts"
 import { CustomerId, InvoiceId, InvoiceIds } from "../domain/Ids.ts"
 
@@ -210,13 +212,13 @@ const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraf
   const done = unchanged.filter((d) => movedKeys.has(keyOf(d.ref)))
   if (done.length === 0) return done
   yield* (yield* Charges).insertMany(done.map((d) => d.charge))
-  yield* subscriptions.applyScheduledReplacements(done.filter((d) => hasScheduledReplacements(d.aggregate)).map((d) => d.ref.subscriptionId), at)
+  yield* takeOver(done.flatMap((d) => d.aggregate.items.filter(isScheduledReplacement)), ItemTransitions.downgradeStarted, at)
   const nexts = done.map((d) => scheduledCycle(withScheduledReplacements(d.aggregate), d.cycle.cycleNumber + 1, at))
   yield* subscriptions.addCycles(nexts)
   const numbers = yield* accountNumbersOf(done.map((d) => d.ref.accountId))
   yield* (yield* Outbox).appendMany(done.map((d, i) => chargeCreated(afterIssue(d, issuedOf(d), nexts[i]!), d.charge, numbers.get(d.ref.accountId)!, at)))
   // Last: numbering takes the account's invoice counter, which every batch of the account waits for until this one commits.
-  yield* subscriptions.addInvoices(done.map((d) => ({ accountId: d.ref.accountId, invoice: invoiceOf(d, at) })))
+  yield* subscriptions.insertInvoices(done.map((d) => ({ accountId: d.ref.accountId, invoice: invoiceOf(d, at) })))
   return done
 })
 

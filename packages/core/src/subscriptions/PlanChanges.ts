@@ -31,7 +31,7 @@ import { chargeCreated } from "../events/SubscriptionEvents.ts"
 import { cents } from "../money/Money.ts"
 import { Ids } from "../ports/Ids.ts"
 import { Outbox } from "../ports/Outbox.ts"
-import { Subscriptions } from "../ports/Subscriptions.ts"
+import { type ItemLink, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ItemTransitions } from "../rules/ItemTransitions.ts"
 import {
@@ -169,14 +169,18 @@ const lockAndRecheck = Effect.fnUntraced(function*(aggregate: SubscriptionAggreg
   yield* refuseConflicts(yield* findOwnSubscription(aggregate.subscription.id), quote.change, quote.target)
 })
 
+/** The link from the item `item` replaces to it, when it replaces one. */
+const linkOf = (item: SubscriptionItem): ReadonlyArray<ItemLink> =>
+  item.upgradedFromItemId === null ? [] : [{ itemId: item.upgradedFromItemId, replacementId: item.id }]
+
 /** A downgrade: the replacement waits for the next cycle, which is repriced; nothing is charged. */
 const scheduleDowngrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggregate, quote: PlanChangeQuote, at: Date) {
   const item = yield* newItem(aggregate, quote, { status: "PENDING", chargeId: null }, at)
   const subscriptions = yield* Subscriptions
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     yield* lockAndRecheck(aggregate, quote)
-    yield* subscriptions.addItems([item])
-    yield* subscriptions.linkReplacement(item.upgradedFromItemId!, item.id, at)
+    yield* subscriptions.insertItems([item])
+    yield* subscriptions.linkReplacements(linkOf(item), at)
     yield* subscriptions.appendChange(aggregate.subscription.id, planChange(quote, item, null, quote.nextCycleDate, at))
     const after = yield* findOwnSubscription(aggregate.subscription.id)
     yield* repriceNextCycle(after, at)
@@ -242,9 +246,9 @@ const chargeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggrega
     Effect.gen(function*() {
       const subscriptions = yield* Subscriptions
       yield* lockAndRecheck(aggregate, quote)
-      yield* subscriptions.addItems([item])
-      if (item.upgradedFromItemId !== null) yield* subscriptions.linkReplacement(item.upgradedFromItemId, item.id, at)
-      yield* subscriptions.addInvoice(sub.accountId, prorataInvoice(aggregate, quote, item, charge, invoiceId))
+      yield* subscriptions.insertItems([item])
+      yield* subscriptions.linkReplacements(linkOf(item), at)
+      yield* subscriptions.insertInvoices([{ accountId: sub.accountId, invoice: prorataInvoice(aggregate, quote, item, charge, invoiceId) }])
       yield* subscriptions.appendChange(sub.id, planChange(quote, item, charge.id, quote.today, at))
       const after = yield* findOwnSubscription(sub.id).pipe(Effect.orDie)
       yield* (yield* Outbox).append(chargeCreated(after, charge, yield* accountNumberOf(sub.accountId), at))
@@ -283,12 +287,11 @@ const applyFreeUpgrade = Effect.fnUntraced(function*(aggregate: SubscriptionAggr
   const subscriptions = yield* Subscriptions
   yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
     yield* lockAndRecheck(aggregate, quote)
-    if (item.upgradedFromItemId !== null) yield* subscriptions.moveItem(item.upgradedFromItemId, ItemTransitions.replaced, at)
-    yield* subscriptions.addItems([item])
-    if (item.upgradedFromItemId !== null) {
-      yield* subscriptions.linkReplacement(item.upgradedFromItemId, item.id, at)
-      yield* subscriptions.replacePrimary(aggregate.subscription.id, item.upgradedFromItemId, item.id, at)
-    }
+    const replaced = item.upgradedFromItemId === null ? [] : [item.upgradedFromItemId]
+    yield* subscriptions.moveItems({ itemIds: replaced }, ItemTransitions.replaced, at)
+    yield* subscriptions.insertItems([item])
+    yield* subscriptions.linkReplacements(linkOf(item), at)
+    yield* subscriptions.replacePrimaries(replaced.map((from) => ({ subscriptionId: aggregate.subscription.id, from, to: item.id })), at)
     yield* subscriptions.appendChange(aggregate.subscription.id, planChange(quote, item, null, quote.today, at))
     const after = yield* findOwnSubscription(aggregate.subscription.id)
     yield* repriceNextCycle(after, at)
@@ -367,7 +370,7 @@ export const removeItem = Effect.fn("Subscriptions.removeItem")(function*(
     const subscriptions = yield* Subscriptions
     yield* subscriptions.lock(subscriptionId)
     yield* removable(yield* findOwnSubscription(subscriptionId))
-    yield* subscriptions.moveItem(item.id, ItemTransitions.removed, at)
+    yield* subscriptions.moveItems({ itemIds: [item.id] }, ItemTransitions.removed, at)
     yield* subscriptions.appendChange(subscriptionId, {
       kind: "PLAN",
       type: "REMOVE_ITEM",

@@ -63,9 +63,8 @@ export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(func
 
 /**
  * The subscription once the downgrades scheduled for its next cycle took
- * over (what `Subscriptions.applyScheduledReplacements` writes): each
- * replacement `ACTIVE`, the item it replaces `CANCELED`, the main plan
- * following its replacement.
+ * over (what `ItemMoves.takeOver` writes): each replacement `ACTIVE`, the
+ * item it replaces `CANCELED`, the main plan following its replacement.
  */
 export const withScheduledReplacements = <A extends BillableSubscription>(aggregate: A): A => {
   const scheduled = aggregate.items.filter(isScheduledReplacement)

@@ -30,6 +30,7 @@ import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { afterRefusal } from "../rules/RetrySchedule.ts"
 import { saoPauloDate } from "../brazil/BankCalendar.ts"
 import { repriceNextCycle } from "./SubscriptionItems.ts"
+import { failItemsOfCharge, startPaidItems } from "./ItemMoves.ts"
 import { type AccountId, SubscriptionId } from "../domain/Ids.ts"
 
 /**
@@ -109,9 +110,9 @@ const recordCycleMoves = Effect.fnUntraced(function*(charges: ReadonlyArray<Char
   yield* subscriptions.advanceCurrentCycles(moved, at)
   const ids = [...new Set(moved.map((ref) => ref.subscriptionId))]
   const activated = new Set(yield* subscriptions.transitionMany(ids, SubscriptionTransitions.activated, at, { unlessRecurrencePending: true }))
-  yield* subscriptions.moveItems([...activated], ItemTransitions.activated, at)
+  yield* subscriptions.moveItems({ subscriptionIds: [...activated] }, ItemTransitions.activated, at)
   // One-time items (order bumps) ride on the invoice just paid.
-  yield* subscriptions.moveItems(ids, ItemTransitions.charged, at)
+  yield* subscriptions.moveItems({ subscriptionIds: ids }, ItemTransitions.charged, at)
   const renewable = [...new Set(moved.filter((ref) => ref.cycleNumber > 1 && !activated.has(ref.subscriptionId)).map((ref) => ref.subscriptionId))]
   const renewed = new Set(yield* subscriptions.transitionMany(renewable, SubscriptionTransitions.renewed, at))
   const after = new Map((yield* subscriptions.findBillable([...new Set(paid.map(({ ref }) => ref.subscriptionId))])).map((a) => [a.subscription.id, a]))
@@ -135,7 +136,7 @@ const recordCycleMoves = Effect.fnUntraced(function*(charges: ReadonlyArray<Char
 export const activate = Effect.fn("Subscriptions.activate")(function*(id: SubscriptionId, at: Date) {
   const subscriptions = yield* Subscriptions
   const activated = yield* subscriptions.transition(id, SubscriptionTransitions.activated, {}, at)
-  if (Option.isSome(activated)) yield* subscriptions.moveItems([id], ItemTransitions.activated, at)
+  if (Option.isSome(activated)) yield* subscriptions.moveItems({ subscriptionIds: [id] }, ItemTransitions.activated, at)
   return activated
 })
 
@@ -151,9 +152,9 @@ const prorataPaid = Effect.fnUntraced(function*(charge: Charge, id: Subscription
   const before = yield* subscriptions.find(charge.accountId, id)
   // Paid after the subscription ended: the money is in (the invoice is paid), the change never starts.
   const ended = Option.isSome(before) && !OPEN_SUBSCRIPTION_STATUSES.includes(before.value.subscription.status)
-  const activated = ended ? [] : yield* subscriptions.activatePaidItems(charge.id, at)
-  if (ended) yield* subscriptions.failItemsOfCharge(charge.id, at)
-  yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.paid, at)
+  const activated = ended ? [] : yield* startPaidItems(charge.id, at)
+  if (ended) yield* failItemsOfCharge(charge.id, at)
+  yield* subscriptions.moveInvoices({ chargeId: charge.id }, InvoiceTransitions.paid, at)
   const aggregate = yield* subscriptions.find(charge.accountId, id)
   if (Option.isNone(aggregate)) return
   yield* repriceNextCycle(aggregate.value, at)
@@ -177,8 +178,8 @@ export const recordChargeRefused = Effect.fn("Subscriptions.recordChargeRefused"
   if (charge.cycleNumber !== null) return yield* recordCyclesRefused([charge], at)
   const subscriptions = yield* Subscriptions
   yield* (yield* Outbox).append(paymentFailed(charge, charge.failureReason ?? "card_declined", at))
-  yield* subscriptions.failItemsOfCharge(charge.id, at)
-  yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.uncollectible, at)
+  yield* failItemsOfCharge(charge.id, at)
+  yield* subscriptions.moveInvoices({ chargeId: charge.id }, InvoiceTransitions.uncollectible, at)
 })
 
 /** The move of a billing run's card attempt that got no approval (`PROCESSING`): on to its retry schedule. */
@@ -226,8 +227,8 @@ export const recordChargeExpired = Effect.fn("Subscriptions.recordChargeExpired"
   if (charge.subscriptionId === null) return
   const subscriptions = yield* Subscriptions
   if (charge.cycleNumber === null) {
-    yield* subscriptions.failItemsOfCharge(charge.id, at)
-    return yield* subscriptions.settleInvoicesOfCharge(charge.id, InvoiceTransitions.expired, at)
+    yield* failItemsOfCharge(charge.id, at)
+    return yield* subscriptions.moveInvoices({ chargeId: charge.id }, InvoiceTransitions.expired, at)
   }
   const id = charge.subscriptionId
   const [cycle] = yield* subscriptions.findCycles([{ subscriptionId: id, cycleNumber: charge.cycleNumber }])
@@ -242,7 +243,7 @@ export const recordChargeExpired = Effect.fn("Subscriptions.recordChargeExpired"
   if (!moved || charge.cycleNumber !== 1) return
   const expired = yield* subscriptions.transition(id, SubscriptionTransitions.expired, {}, at)
   if (Option.isNone(expired)) return
-  yield* subscriptions.cancelOpenCycles(id, at)
+  yield* subscriptions.moveCyclesOf(id, CycleTransitions.canceled, at)
   const aggregate = yield* subscriptions.find(charge.accountId, id)
   if (Option.isSome(aggregate)) yield* appendSubscriptionEvent(SubscriptionTransitions.expired.event, aggregate.value, at)
 })

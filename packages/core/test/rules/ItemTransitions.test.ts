@@ -4,10 +4,13 @@
  * every other item is left as it is.
  */
 import { describe, expect, it } from "vitest"
+import { SubscriptionItemId } from "../../src/domain/Ids.ts"
 import { type ItemStatus, ItemStatuses, type SubscriptionItem } from "../../src/domain/Subscription.ts"
 import { BILLED_ITEM_STATUSES, isScheduledReplacement, ItemTransitions, type ItemTrigger, nextItemStatus } from "../../src/rules/ItemTransitions.ts"
 
 type Type = SubscriptionItem["type"]
+
+const OLD = SubscriptionItemId.make("item_old")
 
 const billed: ReadonlyArray<ItemStatus> = ["PENDING", "TRIALING", "AWAITING_PAYMENT", "ACTIVE", "DEFAULT"]
 
@@ -44,7 +47,7 @@ describe("item transitions", () => {
       for (const status of ItemStatuses) {
         for (const type of ["RECURRING", "ONE_TIME"] as const) {
           for (const replacing of [true, false]) {
-            const item = { status, type, upgradedFromItemId: replacing ? "item_old" : null }
+            const item = { status, type, upgradedFromItemId: replacing ? OLD : null }
             expect(nextItemStatus(item, trigger), `${trigger} on a ${type} ${status} item${replacing ? " replacing another" : ""}`)
               .toBe(expectedMove(trigger, status, type, replacing))
           }
@@ -58,9 +61,9 @@ describe("item transitions", () => {
   })
 
   it("takes a downgrade waiting for the next cycle for one, and nothing else", () => {
-    expect(isScheduledReplacement({ status: "PENDING", type: "RECURRING", upgradedFromItemId: "item_old" })).toBe(true)
+    expect(isScheduledReplacement({ status: "PENDING", type: "RECURRING", upgradedFromItemId: OLD })).toBe(true)
     expect(isScheduledReplacement({ status: "PENDING", type: "RECURRING", upgradedFromItemId: null })).toBe(false)
-    expect(isScheduledReplacement({ status: "PENDING_UPGRADE", type: "RECURRING", upgradedFromItemId: "item_old" })).toBe(false)
-    expect(isScheduledReplacement({ status: "ACTIVE", type: "RECURRING", upgradedFromItemId: "item_old" })).toBe(false)
+    expect(isScheduledReplacement({ status: "PENDING_UPGRADE", type: "RECURRING", upgradedFromItemId: OLD })).toBe(false)
+    expect(isScheduledReplacement({ status: "ACTIVE", type: "RECURRING", upgradedFromItemId: OLD })).toBe(false)
   })
 })
