@@ -283,6 +283,9 @@ const update = ({ sql }: SubscriptionTables): Service["update"] => (id, fields, 
       ${fields.card === undefined ? sql`` : sql`, card = ${jsonText(fields.card)}`}
       ${fields.pixRecurrencyId === undefined ? sql`` : sql`, pix_recurrency_id = ${fields.pixRecurrencyId}`}
       ${fields.pixRecurrenceStatus === undefined ? sql`` : sql`, pix_recurrence_status = ${fields.pixRecurrenceStatus}`}
+      ${fields.billingDay === undefined ? sql`` : sql`, billing_day = ${fields.billingDay}`}
+      ${fields.anchorDate === undefined ? sql`` : sql`, anchor_date = ${fields.anchorDate}::date`}
+      ${fields.anchorCycle === undefined ? sql`` : sql`, anchor_cycle = ${fields.anchorCycle}`}
     WHERE id = ${id}`).pipe(Effect.asVoid)
 
 const decideRecurrence = ({ sql }: SubscriptionTables): Service["decideRecurrence"] => (id, status, at) =>
@@ -348,36 +351,46 @@ const linkReplacements = ({ sql }: SubscriptionTables): Service["linkReplacement
 
 // --- Cycles ------------------------------------------------------------------------------------------------------
 
-/** A cycle as a row of `billing_cycles`. */
-const cycleRecord = (c: BillingCycle) => ({
-  subscription_id: c.subscriptionId,
-  cycle_number: c.cycleNumber,
-  status: c.status,
-  amount_cents: c.amount,
-  discount_cents: c.discount,
-  credit_cents: c.credit,
-  adjustment_cents: c.adjustment,
-  period_start: c.periodStart,
-  due_date: c.dueDate,
-  issue_date: c.issueDate,
-  payment_method: c.paymentMethod,
-  charge_id: c.chargeId,
-  split_rules: jsonText(c.splitRules),
-  ruler_history: jsonText(c.rulerHistory),
-  manual_retry_count: c.manualRetryCount,
-  last_manual_retry_at: c.lastManualRetryAt,
-  pix_auto_scheduled_end_to_end_id: c.pixAutoScheduledEndToEndId,
-  attempt_count: c.attemptCount,
-  next_attempt_on: c.nextAttemptOn,
-  overdue_at: c.overdueAt,
-  held_reason: c.heldReason,
-  approved_at: c.approvedAt,
-  created_at: c.createdAt,
-  updated_at: c.updatedAt
-})
+/** Each field of a cycle and its column in `billing_cycles`. */
+const CYCLE_COLUMNS = {
+  subscriptionId: "subscription_id",
+  cycleNumber: "cycle_number",
+  status: "status",
+  amount: "amount_cents",
+  discount: "discount_cents",
+  credit: "credit_cents",
+  adjustment: "adjustment_cents",
+  periodStart: "period_start",
+  dueDate: "due_date",
+  issueDate: "issue_date",
+  paymentMethod: "payment_method",
+  chargeId: "charge_id",
+  splitRules: "split_rules",
+  rulerHistory: "ruler_history",
+  manualRetryCount: "manual_retry_count",
+  lastManualRetryAt: "last_manual_retry_at",
+  pixAutoScheduledEndToEndId: "pix_auto_scheduled_end_to_end_id",
+  attemptCount: "attempt_count",
+  nextAttemptOn: "next_attempt_on",
+  overdueAt: "overdue_at",
+  heldReason: "held_reason",
+  approvedAt: "approved_at",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+} as const satisfies { readonly [K in keyof BillingCycle]: string }
+
+/** The JSON fields of a cycle, kept as text. */
+const CYCLE_JSON: ReadonlySet<keyof BillingCycle> = new Set(["splitRules", "rulerHistory"])
+
+/** A cycle's fields (all or some) as columns of `billing_cycles`. */
+const cycleColumns = (fields: Partial<BillingCycle>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(fields).flatMap(([field, value]) => {
+    const key = field as keyof BillingCycle
+    return value === undefined ? [] : [[CYCLE_COLUMNS[key], CYCLE_JSON.has(key) ? jsonText(value) : value]]
+  }))
 
 const insertCycles = (sql: SqlClient.SqlClient, cycles: ReadonlyArray<BillingCycle>, options: { readonly skipExisting?: boolean } = {}) =>
-  cycles.length === 0 ? Effect.void : orDie(sql`${insertRecords(sql, "billing_cycles", cycles.map(cycleRecord))}
+  cycles.length === 0 ? Effect.void : orDie(sql`${insertRecords(sql, "billing_cycles", cycles.map(cycleColumns))}
     ${options.skipExisting ? sql`ON CONFLICT (subscription_id, cycle_number) DO NOTHING` : sql``}`).pipe(Effect.asVoid)
 
 const cycleKey = (subscriptionId: string, n: number) => `${subscriptionId}/${n}`
@@ -442,33 +455,12 @@ const moveCyclesOf = ({ sql }: SubscriptionTables): Service["moveCyclesOf"] => (
 
 const notIssuedYet = (sql: SqlClient.SqlClient) => sql`status IN ${constants(sql, SCHEDULED_CYCLE_STATUSES)}`
 
-const repriceScheduledCycle = ({ sql }: SubscriptionTables): Service["repriceScheduledCycle"] => (subscriptionId, n, amounts, at) =>
-  orDie(sql`UPDATE billing_cycles SET amount_cents = ${amounts.amount}, discount_cents = ${amounts.discount}, updated_at = ${at}
-    WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND ${notIssuedYet(sql)}`).pipe(Effect.asVoid)
-
-const reschedule = ({ sql }: SubscriptionTables): Service["reschedule"] => (subscriptionId, n, cycle, terms, at) =>
-  Effect.gen(function*() {
-    const moved = yield* orDie(sql`UPDATE billing_cycles SET due_date = ${cycle.dueDate}::date, period_start = ${cycle.dueDate}::date,
-        issue_date = ${cycle.issueDate}::date, adjustment_cents = adjustment_cents + ${cycle.adjustment}, updated_at = ${at}
-      WHERE subscription_id = ${subscriptionId} AND cycle_number = ${n} AND ${notIssuedYet(sql)} RETURNING cycle_number`)
-    if (moved.length === 0) return false
-    yield* orDie(sql`UPDATE subscriptions SET billing_day = ${terms.billingDay}, anchor_date = ${terms.anchorDate}::date,
-        anchor_cycle = ${terms.anchorCycle}, updated_at = ${at} WHERE id = ${subscriptionId}`)
-    return true
-  })
-
-const setScheduledPaymentMethod = ({ sql }: SubscriptionTables): Service["setScheduledPaymentMethod"] => (subscriptionId, method, at) =>
-  orDie(sql`UPDATE billing_cycles SET payment_method = ${method}, updated_at = ${at}
-    WHERE subscription_id = ${subscriptionId} AND ${notIssuedYet(sql)}`).pipe(Effect.asVoid)
-
-const approveHeldCycle = ({ sql }: SubscriptionTables): Service["approveHeldCycle"] => (ref, at) =>
-  orDie(sql`UPDATE billing_cycles SET held_reason = NULL, approved_at = ${at}, updated_at = ${at}
-    WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND ${notIssuedYet(sql)}
-      AND held_reason IS NOT NULL RETURNING cycle_number`).pipe(Effect.map((rows) => rows.length > 0))
-
-const holdCycle = ({ sql }: SubscriptionTables): Service["holdCycle"] => (ref, reason, at) =>
-  orDie(sql`UPDATE billing_cycles SET held_reason = ${reason}, updated_at = ${at}
-    WHERE subscription_id = ${ref.subscriptionId} AND cycle_number = ${ref.cycleNumber} AND ${notIssuedYet(sql)}`).pipe(Effect.asVoid)
+const updateScheduledCycles = ({ sql }: SubscriptionTables): Service["updateScheduledCycles"] => (which, fields, at) =>
+  orDie(sql<{ n: number }>`UPDATE billing_cycles SET ${sql.update(cycleColumns({ ...fields, updatedAt: at }))}
+    WHERE subscription_id = ${which.subscriptionId} AND ${notIssuedYet(sql)}
+      ${which.cycleNumber === undefined ? sql`` : sql`AND cycle_number = ${which.cycleNumber}`}
+      ${which.held === true ? sql`AND held_reason IS NOT NULL` : sql``}
+    RETURNING cycle_number AS n`).pipe(Effect.map((rows) => rows.map((r) => Number(r.n)).sort((a, b) => a - b)))
 
 const findCycles = ({ sql, columns }: SubscriptionTables): Service["findCycles"] => (refs) =>
   refs.length === 0 ? Effect.succeed([]) : orDie(sql`SELECT ${columns.cycle} FROM billing_cycles
@@ -741,9 +733,7 @@ const cycleRows = (tables: SubscriptionTables) => {
       Effect.map(moveMany([{ ...move, subscriptionId, cycleNumber: n }], at), (moved) => moved.length > 0),
     moveCycles: moveMany,
     moveCyclesOf: moveCyclesOf(tables),
-    repriceScheduledCycle: repriceScheduledCycle(tables),
-    reschedule: reschedule(tables),
-    setScheduledPaymentMethod: setScheduledPaymentMethod(tables),
+    updateScheduledCycles: updateScheduledCycles(tables),
     claimDue: claimDue(tables.sql),
     expireClaims: expireClaims(tables.sql),
     countDue: countDue(tables.sql),
@@ -753,8 +743,6 @@ const cycleRows = (tables: SubscriptionTables) => {
     lockMany: lockMany(tables),
     issueCycles: issueCycles(tables),
     findCycles: findCycles(tables),
-    approveHeldCycle: approveHeldCycle(tables),
-    holdCycle: holdCycle(tables),
     addCycles: (cycles: ReadonlyArray<BillingCycle>) => insertCycles(tables.sql, cycles, { skipExisting: true }),
     startAttempt: startAttempt(tables),
     markOverdue: markOverdue(tables),

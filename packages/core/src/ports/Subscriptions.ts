@@ -96,6 +96,18 @@ export interface PrimaryReplacement {
   readonly to: SubscriptionItemId
 }
 
+/** Which not yet issued (`SCHEDULED`) cycles a write takes: a subscription's, or one of them; `held`: only while held for review. */
+export interface ScheduledCycles {
+  readonly subscriptionId: SubscriptionId
+  readonly cycleNumber?: number
+  readonly held?: boolean
+}
+
+/** What may still change on a cycle not issued yet: what it bills, by which method, when, and its review. */
+export type ScheduledCycleFields = Partial<
+  Pick<BillingCycle, "amount" | "discount" | "adjustment" | "paymentMethod" | "periodStart" | "dueDate" | "issueDate" | "heldReason" | "approvedAt">
+>
+
 /** The instant a claim is made at: today in São Paulo, now, and until when the claim holds. */
 export interface ClaimClock {
   readonly today: string
@@ -223,10 +235,6 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   ) => Effect.Effect<ReadonlyArray<CycleRef>>
   /** The cycles `refs` (any order; unknown ones left out). */
   readonly findCycles: (refs: ReadonlyArray<Omit<CycleRef, "accountId">>) => Effect.Effect<ReadonlyArray<BillingCycle>>
-  /** Parks the `SCHEDULED` cycle for review (safety bounds). */
-  readonly holdCycle: (ref: CycleRef, reason: string, at: Date) => Effect.Effect<void>
-  /** Releases a held cycle as approved (billed as it is at its next claim); whether it was held. */
-  readonly approveHeldCycle: (ref: Omit<CycleRef, "accountId">, at: Date) => Effect.Effect<boolean>
   /** Adds the next cycles of subscriptions (`SCHEDULED`); a cycle that exists already is left as it is. */
   readonly addCycles: (cycles: ReadonlyArray<BillingCycle>) => Effect.Effect<void>
   /**
@@ -260,6 +268,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly nextWorkDay: (accountId: string, today: string) => Effect.Effect<Option.Option<string>>
   /** Moves by `transition` every cycle of the subscription it applies to, each one's invoice by the transition's; the numbers moved. */
   readonly moveCyclesOf: (subscriptionId: SubscriptionId, transition: CycleTransition, at: Date) => Effect.Effect<ReadonlyArray<number>>
+  /** Sets `fields` on the cycles not issued yet that `which` selects; the numbers written (none once issued). */
+  readonly updateScheduledCycles: (which: ScheduledCycles, fields: ScheduledCycleFields, at: Date) => Effect.Effect<ReadonlyArray<number>>
   /** Inserts items, each after its subscription's others. */
   readonly insertItems: (items: ReadonlyArray<SubscriptionItem>) => Effect.Effect<void>
   /** The items `which` selects that `transition` applies to (by status, type and whether they replace another). */
@@ -276,31 +286,15 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly moveInvoices: (which: { readonly chargeId: ChargeId }, transition: InvoiceTransition, at: Date) => Effect.Effect<void>
   /** Appends an entry to the subscription's histories. */
   readonly appendChange: (subscriptionId: SubscriptionId, change: SubscriptionChange) => Effect.Effect<void>
-  /** Sets what a not yet issued (`SCHEDULED`) cycle will bill. */
-  readonly repriceScheduledCycle: (subscriptionId: SubscriptionId, n: number, amounts: { readonly amount: Cents; readonly discount: Cents }, at: Date) => Effect.Effect<void>
-  /**
-   * Moves the not yet issued cycle `n` to a new due date (its period starts
-   * then), adding `adjustment` to what it carries, and the subscription's
-   * billing day and anchor with it; false when the cycle was issued meanwhile.
-   */
-  readonly reschedule: (
-    subscriptionId: SubscriptionId,
-    n: number,
-    cycle: { readonly dueDate: string; readonly issueDate: string; readonly adjustment: number },
-    terms: Pick<Subscription, "billingDay" | "anchorDate" | "anchorCycle">,
-    at: Date
-  ) => Effect.Effect<boolean>
   /** The id of the account's subscription with the Pix Automático recurrence `recurrencyId`. */
   readonly findByRecurrence: (accountId: string, recurrencyId: string) => Effect.Effect<Option.Option<SubscriptionId>>
   /** Records the bank's answer on a pending recurrence; whether it was pending. */
   readonly decideRecurrence: (id: SubscriptionId, status: "AUTHORIZED" | "REJECTED", at: Date) => Effect.Effect<boolean>
-  /** Sets the payment method of the cycles not issued yet. */
-  readonly setScheduledPaymentMethod: (subscriptionId: SubscriptionId, method: Subscription["paymentMethod"], at: Date) => Effect.Effect<void>
   /** Changes the editable fields of a subscription. */
   readonly update: (
     id: SubscriptionId,
     fields: Partial<
-      Pick<Subscription, "additionalEmails" | "cancelAtPeriodEnd" | "paymentMethod" | "paymentMethodId" | "card" | "pixRecurrencyId" | "pixRecurrenceStatus">
+      Pick<Subscription, "additionalEmails" | "cancelAtPeriodEnd" | "paymentMethod" | "paymentMethodId" | "card" | "pixRecurrencyId" | "pixRecurrenceStatus" | "billingDay" | "anchorDate" | "anchorCycle">
     >,
     at: Date
   ) => Effect.Effect<void>

@@ -64,14 +64,15 @@ export const changeBillingDay = Effect.fn("Subscriptions.changeBillingDay")(func
     yield* subscriptions.lock(sub.id)
     const current = yield* findOwnSubscription(sub.id)
     const move = yield* planMove(current, billingDay, today)
-    const rescheduled = yield* subscriptions.reschedule(
-      sub.id,
-      move.next.cycleNumber,
-      { dueDate: move.newDueDate, issueDate: issueDate(move.newDueDate, sub.issueDaysBeforeDue), adjustment: move.prorataAmount },
-      { billingDay, anchorDate: move.newDueDate, anchorCycle: move.next.cycleNumber },
-      at
-    )
-    if (!rescheduled) return yield* new SubscriptionNotEligible({ message: "O próximo ciclo já foi emitido", details: null })
+    // Its period starts on the new due date; the prorata adds to what it carries.
+    const rescheduled = yield* subscriptions.updateScheduledCycles({ subscriptionId: sub.id, cycleNumber: move.next.cycleNumber }, {
+      dueDate: move.newDueDate,
+      periodStart: move.newDueDate,
+      issueDate: issueDate(move.newDueDate, sub.issueDaysBeforeDue),
+      adjustment: move.next.adjustment + move.prorataAmount
+    }, at)
+    if (rescheduled.length === 0) return yield* new SubscriptionNotEligible({ message: "O próximo ciclo já foi emitido", details: null })
+    yield* subscriptions.update(sub.id, { billingDay, anchorDate: move.newDueDate, anchorCycle: move.next.cycleNumber }, at)
     yield* subscriptions.appendChange(sub.id, {
       kind: "DUE_DATE",
       fromDay: current.subscription.billingDay,

@@ -22,7 +22,8 @@ export const ApproveCycleResponse = Schema.Struct({
 export const approveHeldCycle = Effect.fn("Subscriptions.approveHeldCycle")(function*(subscriptionId: SubscriptionId, cycleNumber: number) {
   yield* findOwnSubscription(subscriptionId)
   const at = new Date(yield* Clock.currentTimeMillis)
-  if (!(yield* (yield* Subscriptions).approveHeldCycle({ subscriptionId, cycleNumber }, at))) {
+  const approved = yield* (yield* Subscriptions).updateScheduledCycles({ subscriptionId, cycleNumber, held: true }, { heldReason: null, approvedAt: at }, at)
+  if (approved.length === 0) {
     return yield* new SubscriptionNotEligible({ message: `O ciclo ${cycleNumber} não está retido para revisão`, details: { subscriptionId, cycleNumber } })
   }
   return { success: true as const, subscriptionId, cycleNumber, approvedAt: at }

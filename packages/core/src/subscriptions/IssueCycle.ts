@@ -153,7 +153,7 @@ const recordHolds = Effect.fnUntraced(function*(held: ReadonlyArray<HeldCycle>, 
   const events: Array<SubscriptionEventEntry> = []
   const numbers = yield* accountNumbersOf(held.map((h) => h.ref.accountId))
   for (const h of held) {
-    yield* subscriptions.holdCycle(h.ref, h.reason, at)
+    yield* subscriptions.updateScheduledCycles(h.ref, { heldReason: h.reason }, at)
     const payload = { cycleNumber: h.ref.cycleNumber, amount: h.amount, previousAmount: h.previousAmount, reason: h.reason }
     events.push(cycleHeld(h.aggregate, payload, numbers.get(h.ref.accountId)!, at))
     yield* Effect.logWarning(`billing run: cycle ${h.ref.cycleNumber} of ${h.ref.subscriptionId} held for review: ${h.reason}`)

@@ -41,7 +41,7 @@ export const switchPaymentMethod = Effect.fn("Subscriptions.switchPaymentMethod"
 ) {
   const subscriptions = yield* Subscriptions
   yield* subscriptions.update(sub.id, to, at)
-  yield* subscriptions.setScheduledPaymentMethod(sub.id, to.paymentMethod, at)
+  yield* subscriptions.updateScheduledCycles({ subscriptionId: sub.id }, { paymentMethod: to.paymentMethod }, at)
   yield* subscriptions.appendChange(sub.id, { kind: "PAYMENT_METHOD", from: sub.paymentMethod, to: to.paymentMethod, at })
   yield* repriceNextCycle(yield* findOwnSubscription(sub.id), at)
 })

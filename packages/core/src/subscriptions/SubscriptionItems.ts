@@ -57,7 +57,7 @@ export const repriceNextCycle = Effect.fn("Subscriptions.repriceNextCycle")(func
     if (!SCHEDULED_CYCLE_STATUSES.includes(cycle.status)) continue
     const lines = scheduledLines(aggregate, cycle)
     const invoice = cycleInvoice({ cycle: cycle.cycleNumber, paymentMethod: cycle.paymentMethod, lines, discounts: sub.discounts, coupon: sub.coupon })
-    yield* subscriptions.repriceScheduledCycle(sub.id, cycle.cycleNumber, { amount: invoice.total, discount: invoice.discount }, at)
+    yield* subscriptions.updateScheduledCycles({ subscriptionId: sub.id, cycleNumber: cycle.cycleNumber }, { amount: invoice.total, discount: invoice.discount }, at)
   }
 })
 
