@@ -743,7 +743,7 @@ const cycleRows = (tables: SubscriptionTables) => {
     lockMany: lockMany(tables),
     issueCycles: issueCycles(tables),
     findCycles: findCycles(tables),
-    addCycles: (cycles: ReadonlyArray<BillingCycle>) => insertCycles(tables.sql, cycles, { skipExisting: true }),
+    insertCycles: (cycles: ReadonlyArray<BillingCycle>) => insertCycles(tables.sql, cycles, { skipExisting: true }),
     startAttempt: startAttempt(tables),
     markOverdue: markOverdue(tables),
     appendRulers: appendRulers(tables),

@@ -236,7 +236,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   /** The cycles `refs` (any order; unknown ones left out). */
   readonly findCycles: (refs: ReadonlyArray<Omit<CycleRef, "accountId">>) => Effect.Effect<ReadonlyArray<BillingCycle>>
   /** Adds the next cycles of subscriptions (`SCHEDULED`); a cycle that exists already is left as it is. */
-  readonly addCycles: (cycles: ReadonlyArray<BillingCycle>) => Effect.Effect<void>
+  readonly insertCycles: (cycles: ReadonlyArray<BillingCycle>) => Effect.Effect<void>
   /**
    * A new card attempt on an unpaid cycle with charge `chargeId` (its invoice
    * follows): an automatic one moves `RETRY_SCHEDULED` to `PROCESSING` and

@@ -214,7 +214,7 @@ const recordIssues = Effect.fnUntraced(function*(drafts: ReadonlyArray<IssueDraf
   yield* (yield* Charges).insertMany(done.map((d) => d.charge))
   yield* takeOver(done.flatMap((d) => d.aggregate.items.filter(isScheduledReplacement)), ItemTransitions.downgradeStarted, at)
   const nexts = done.map((d) => scheduledCycle(withScheduledReplacements(d.aggregate), d.cycle.cycleNumber + 1, at))
-  yield* subscriptions.addCycles(nexts)
+  yield* subscriptions.insertCycles(nexts)
   const numbers = yield* accountNumbersOf(done.map((d) => d.ref.accountId))
   yield* (yield* Outbox).appendMany(done.map((d, i) => chargeCreated(afterIssue(d, issuedOf(d), nexts[i]!), d.charge, numbers.get(d.ref.accountId)!, at)))
   // Last: numbering takes the account's invoice counter, which every batch of the account waits for until this one commits.
