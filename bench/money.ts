@@ -5,6 +5,7 @@
  */
 import { Decimal } from "decimal.js"
 import { Result } from "effect"
+import { PriceId } from "../packages/core/src/domain/Ids.ts"
 import { cents } from "../packages/core/src/money/Money.ts"
 import { validateCoupon, type CouponRules } from "../packages/core/src/rules/Coupons.ts"
 import { prorata } from "../packages/core/src/rules/Prorata.ts"
@@ -42,7 +43,7 @@ const prorataRate = perSecond("prorata", (i) =>
 )
 const coupon: CouponRules = {
   discountType: "PERCENTAGE", discountValue: 1500, maxDiscount: cents(5000), minAmount: cents(1000), maxRedemptions: 100,
-  currentRedemptions: 10, validFrom: 0, validUntil: Date.UTC(2030, 0, 1), productIds: ["price_a", "price_b"], firstTimeOnly: true,
+  currentRedemptions: 10, validFrom: 0, validUntil: Date.UTC(2030, 0, 1), productIds: [PriceId.make("price_a"), PriceId.make("price_b")], firstTimeOnly: true,
   appliesTo: "RECURRING", status: "ACTIVE"
 }
 const couponRate = perSecond("coupon", (i) => validateCoupon(coupon, { amount: cents(20_000 + i % 100), productIds: ["price_b"] }, Date.UTC(2026, 10, 22)))

@@ -37,7 +37,7 @@ const run = <A>(effect: Effect.Effect<A, unknown, any>) => engine.run(effect)
 const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => run(Effect.flatMap(SqlClient.SqlClient, f))
 
 /** A paid Pix charge of `owner` for `gross` centavos: fee 0.50 + 0.99%, 10% and 5.00 of the net to its two receivers. */
-const paidCharge = (i: number, owner: { id: AccountId; receivers: ReadonlyArray<{ id: string; number: string }> }, gross: number): Charge => {
+const paidCharge = (i: number, owner: { id: AccountId; receivers: ReadonlyArray<{ id: AccountId; number: string }> }, gross: number): Charge => {
   const fees = computeFees(cents(gross), { fixed: cents(50), percentHundredths: 99 })
   const percent = Math.floor(fees.net / 10)
   const fixed = Math.min(500, fees.net - percent)
@@ -71,10 +71,10 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min
 
 try {
   // Eight merchants with two sub-account receivers each.
-  const owners: Array<{ id: AccountId; receivers: Array<{ id: string; number: string }> }> = []
+  const owners: Array<{ id: AccountId; receivers: Array<{ id: AccountId; number: string }> }> = []
   for (let m = 0; m < 8; m++) {
     const master = await engine.createAccount({ name: `Loja ${m}` })
-    const receivers: Array<{ id: string; number: string }> = []
+    const receivers: Array<{ id: AccountId; number: string }> = []
     for (let r = 0; r < 2; r++) {
       const sub = await engine.createAccount({ name: `Vendedor ${m}.${r}`, document: "52998224725", parentId: master.accountId })
       receivers.push({ id: sub.accountId, number: sub.accountNumber })

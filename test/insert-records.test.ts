@@ -6,7 +6,7 @@
  * surrogate as U+FFFD (what UTF-8 encoding of a parameter makes of it), and
  * rows in their order; on both databases the engine runs on.
  */
-import { Outbox } from "@billing/core"
+import { type AccountId, Outbox } from "@billing/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -14,7 +14,7 @@ import { databaseKinds, startEngine, type TestEngine } from "./support/Engine.ts
 
 describe.each(databaseKinds)("rows inserted as one JSON parameter on %s", (kind) => {
   let engine: TestEngine
-  let accountId: string
+  let accountId: AccountId
   beforeAll(async () => {
     engine = await startEngine(kind)
     accountId = (await engine.createAccount()).accountId

@@ -15,7 +15,7 @@
  * engine never reaches Mercado Pago. The card number and CVV appear in no
  * row of any table and in no log line.
  */
-import { Acquirer, Billing } from "@billing/core"
+import { type AccountId, Acquirer, Billing } from "@billing/core"
 import type { ProvidersConfig } from "@billing/providers"
 import { Clock, Effect, Fiber, Layer, Logger, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
@@ -68,7 +68,7 @@ describe("production cards through Mercado Pago", () => {
   }
   const sql = <A extends object>(query: string) => engine.run(Effect.flatMap(SqlClient.SqlClient, (s) => s.unsafe<A>(query)))
   /** Every time-driven job of `accountId`, as of noon in São Paulo on `date` (`YYYY-MM-DD`). */
-  const runJobsOn = (accountId: string, date: string) =>
+  const runJobsOn = (accountId: AccountId, date: string) =>
     engine.run(Effect.gen(function*() {
       const base = yield* Clock.clockWith(Effect.succeed)
       const offset = Date.parse(`${date}T12:00:00-03:00`) - base.currentTimeMillisUnsafe()

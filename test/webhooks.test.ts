@@ -3,7 +3,7 @@
  * failure recording, manual retry, test deliveries and concurrent workers,
  * through real HTTP on PostgreSQL (and the management routes on PGlite).
  */
-import { Billing, type EventName, Outbox, Transactor, verifyWebhookSignature, WebhookDeliveries, WebhookDeliveryId, WebhookId, Webhooks } from "@billing/core"
+import { type AccountId, Billing, type EventName, Outbox, Transactor, verifyWebhookSignature, WebhookDeliveries, WebhookDeliveryId, WebhookId, Webhooks } from "@billing/core"
 import { SqlClient } from "effect/sql"
 import { deliveryPass } from "@billing/worker"
 import { Effect } from "effect"
@@ -20,7 +20,7 @@ const json = (method: string, body?: unknown) => ({
 })
 
 /** Commits an event to the outbox as a use case would, in its own transaction. */
-const emit = (engine: TestEngine, accountId: string, event: EventName, payload: Record<string, unknown>) =>
+const emit = (engine: TestEngine, accountId: AccountId, event: EventName, payload: Record<string, unknown>) =>
   engine.run(Effect.gen(function*() {
     const outbox = yield* Outbox
     const transactor = yield* Transactor

@@ -213,7 +213,7 @@ const cancelOpenOfSubscription = ({ sql, columns }: ChargeTable) => (subscriptio
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
 
 /** What the customer paid: its charges that are paid (a confirmed payment's status). */
-const paidByCustomer = ({ sql }: ChargeTable) => (accountId: string, customerId: string) =>
+const paidByCustomer = ({ sql }: ChargeTable) => (accountId: AccountId, customerId: string) =>
   orDie(sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM charges
     WHERE account_id = ${accountId} AND customer_id = ${customerId} AND status = ${ChargeTransitions.paymentConfirmed.to}`).pipe(
     Effect.flatMap(decodeTotals),
@@ -297,7 +297,7 @@ const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue
     FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))
 
-const nextExpiry = ({ sql }: ChargeTable) => (accountId: string, after: Date) =>
+const nextExpiry = ({ sql }: ChargeTable) => (accountId: AccountId, after: Date) =>
   orDie(sql<{ at: Date | null }>`SELECT min(expires_at) AS at FROM charges
     WHERE account_id = ${accountId} AND status IN ${sql.in([...expired.from])} AND expires_at >= ${after}`).pipe(
     Effect.map((rows) => Option.fromNullishOr(rows[0]?.at ?? null))

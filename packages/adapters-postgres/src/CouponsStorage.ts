@@ -1,5 +1,5 @@
 /** Coupons and redemptions on `effect/sql`; redemption is a conditional increment. */
-import { Coupon, Coupons } from "@billing/core"
+import { AccountId, Coupon, Coupons } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
@@ -17,6 +17,7 @@ const CouponRow = withSeq({
   productIds: Schema.fromJsonString(Coupon.fields.productIds)
 })
 const decodeCoupons = decodeRows(CouponRow)
+const decodeAccountIds = decodeRows(Schema.Struct({ accountId: AccountId }))
 
 export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -57,7 +58,8 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
     findByCode: (accountId, code) =>
       orDie(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
     accountsWithCode: (code) =>
-      orDie(sql<{ accountId: string }>`SELECT DISTINCT account_id AS "accountId" FROM coupons WHERE upper(code) = upper(${code}) LIMIT 2`).pipe(
+      orDie(sql`SELECT DISTINCT account_id AS "accountId" FROM coupons WHERE upper(code) = upper(${code}) LIMIT 2`).pipe(
+        Effect.flatMap(decodeAccountIds),
         Effect.map((rows) => rows.map((row) => row.accountId))
       ),
     list: (accountId, q) =>

@@ -1,5 +1,5 @@
 /** Customers on `effect/sql`: one live customer per document and account, soft deletion, keyset pages. */
-import { Customer, CustomerAddress, Customers } from "@billing/core"
+import { type AccountId, Customer, CustomerAddress, Customers } from "@billing/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
@@ -15,7 +15,7 @@ export const CustomersStorageLive = Layer.effect(Customers, Effect.gen(function*
   const columns = sql`id, seq::text AS seq, account_id AS "accountId", name, document, email, phone, status, address,
     deleted_at AS "deletedAt", created_at AS "createdAt", updated_at AS "updatedAt"`
   const firstCustomer = (rows: ReadonlyArray<unknown>) => Effect.map(decodeCustomers(rows), (customers) => Option.fromNullishOr(withoutSeq(customers)[0]))
-  const findByDocument = (accountId: string, document: string) =>
+  const findByDocument = (accountId: AccountId, document: string) =>
     orDie(sql`SELECT ${columns} FROM customers WHERE account_id = ${accountId} AND document = ${document} AND deleted_at IS NULL`).pipe(
       Effect.flatMap(firstCustomer)
     )

@@ -66,7 +66,7 @@ export const NfseConfigsStorageLive = Layer.effect(NfseConfigs, Effect.gen(funct
     certificate_expires_at AS "certificateExpiresAt", prefeitura_senha AS "prefeituraSenha",
     created_at AS "createdAt", updated_at AS "updatedAt"`
   const settingsText = (c: NfseConfig) => JSON.stringify(c.settings)
-  const findOne = (accountId: string, id: string, kept: Statement.Fragment) =>
+  const findOne = (accountId: AccountId, id: string, kept: Statement.Fragment) =>
     orDie(sql`SELECT ${columns} FROM nfse_configs WHERE account_id = ${accountId} AND id = ${id} ${kept}`).pipe(
       Effect.flatMap(opened),
       Effect.map((rows) => Option.fromNullishOr(rows[0]))

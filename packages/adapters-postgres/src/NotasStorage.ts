@@ -81,7 +81,7 @@ const assignments = (sql: SqlClient.SqlClient, changes: NotaChanges): ReadonlyAr
     return [field === "errors" || field === "tomador" ? sql`${sql.literal(column)} = ${jsonText(value)}::jsonb` : sql`${sql.literal(column)} = ${value}`]
   })
 
-const update = ({ columns, sql }: NotaTable, accountId: string, id: string, from: ReadonlyArray<string>, set: ReadonlyArray<Statement.Fragment>) =>
+const update = ({ columns, sql }: NotaTable, accountId: AccountId, id: string, from: ReadonlyArray<string>, set: ReadonlyArray<Statement.Fragment>) =>
   firstNota(sql`UPDATE notas n SET ${sql.csv(set)} WHERE n.account_id = ${accountId} AND n.id = ${id}
     AND n.status IN ${constants(sql, from)} RETURNING ${columns}`)
 
@@ -125,7 +125,7 @@ const find = ({ columns, ended, sql }: NotaTable): Service["find"] => (accountId
   firstNota(sql`SELECT ${columns} FROM notas n WHERE n.account_id = ${accountId} AND (n.invoice_id = ${id} OR n.charge_id = ${id} OR n.id = ${id})
     ORDER BY (n.invoice_id = ${id}) DESC, (n.charge_id IS NOT DISTINCT FROM ${id}) DESC, (n.status NOT IN ${ended}) DESC, n.seq DESC LIMIT 1`)
 
-const listFilters = (sql: SqlClient.SqlClient, accountId: string, f: Parameters<Service["list"]>[1]) => [
+const listFilters = (sql: SqlClient.SqlClient, accountId: AccountId, f: Parameters<Service["list"]>[1]) => [
   sql`n.account_id = ${accountId}`,
   f.statuses === null ? sql`true` : sql`n.status IN ${constants(sql, f.statuses)}`,
   f.taxId === null ? sql`true` : sql`n.tomador->>'document' = ${f.taxId}`,

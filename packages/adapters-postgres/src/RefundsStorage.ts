@@ -5,6 +5,7 @@
  * the partial indexes of migration 0015 name them.
  */
 import {
+  AccountId,
   cents,
   CONFIRMED_REFUND_STATUSES,
   COUNTED_REFUND_STATUSES,
@@ -50,7 +51,7 @@ const encodeOwnerDebt = Schema.encodeSync(jsonColumn(OwnerDebt))
 
 const DebtRow = {
   id: DebtId,
-  holder: Schema.String,
+  holder: AccountId,
   refundId: Schema.NullOr(RefundId),
   amount: CentsColumn,
   remaining: CentsColumn

@@ -1,11 +1,11 @@
 /** The queue of sandbox payments on `effect/sql`, claimed with `FOR UPDATE SKIP LOCKED`. */
-import { ChargeId, SandboxPayments } from "@billing/core"
+import { AccountId, ChargeId, SandboxPayments } from "@billing/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRows } from "./Rows.ts"
 import { inScope, orDie } from "./Statements.ts"
 
-const decodePending = decodeRows(Schema.Struct({ chargeId: ChargeId, accountId: Schema.String }))
+const decodePending = decodeRows(Schema.Struct({ chargeId: ChargeId, accountId: AccountId }))
 
 export const SandboxPaymentsStorageLive = Layer.effect(SandboxPayments, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

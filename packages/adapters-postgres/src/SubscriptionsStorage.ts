@@ -9,6 +9,7 @@
  * database's (migration 0013).
  */
 import {
+  type AccountId,
   BillingCycle,
   BillingJobClaims,
   Charge,
@@ -190,7 +191,7 @@ const find = ({ sql, columns }: SubscriptionTables): Service["find"] => (account
 type ListFilter = Parameters<Service["list"]>[1]
 
 /** The filters of a list, each only when the query sets it; without a status, hidden subscriptions unless asked for. */
-const listFilter = (sql: SqlClient.SqlClient, accountId: string, q: ListFilter) => {
+const listFilter = (sql: SqlClient.SqlClient, accountId: AccountId, q: ListFilter) => {
   const pattern = q.search === null ? null : containsPattern(q.search)
   const status = q.status === null
     ? (q.includeArchived ? sql`` : sql`AND status NOT IN ${constants(sql, HIDDEN_SUBSCRIPTION_STATUSES)}`)
@@ -495,9 +496,9 @@ const advanceCurrentCycles = ({ sql }: SubscriptionTables): Service["advanceCurr
 // --- Invoices ----------------------------------------------------------------------------------------------------
 
 /** Numbers the invoices of each account in order, taking them from its counter in one statement per account. */
-const numberInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: UnnumberedInvoice }>) =>
+const numberInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ readonly accountId: AccountId; readonly invoice: UnnumberedInvoice }>) =>
   Effect.gen(function*() {
-    const numbered: Array<{ accountId: string; invoice: UnnumberedInvoice; n: bigint }> = []
+    const numbered: Array<{ accountId: AccountId; invoice: UnnumberedInvoice; n: bigint }> = []
     // Accounts in one order, so two batches that number invoices of the same accounts never wait for each other in a cycle.
     for (const accountId of [...new Set(invoices.map((i) => i.accountId))].sort()) {
       const own = invoices.filter((i) => i.accountId === accountId)
@@ -510,7 +511,7 @@ const numberInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ read
     return numbered
   })
 
-const invoiceRecord = ({ accountId, invoice, n }: { readonly accountId: string; readonly invoice: UnnumberedInvoice; readonly n: bigint }) => ({
+const invoiceRecord = ({ accountId, invoice, n }: { readonly accountId: AccountId; readonly invoice: UnnumberedInvoice; readonly n: bigint }) => ({
   id: invoice.id,
   account_id: accountId,
   subscription_id: invoice.subscriptionId,
@@ -543,7 +544,7 @@ const invoiceLineRecords = (invoice: UnnumberedInvoice) =>
     product_id: l.productId
   }))
 
-const insertInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: UnnumberedInvoice }>) =>
+const insertInvoices = (sql: SqlClient.SqlClient, invoices: ReadonlyArray<{ readonly accountId: AccountId; readonly invoice: UnnumberedInvoice }>) =>
   Effect.gen(function*() {
     if (invoices.length === 0) return
     const invoiceRows = insertRecords(sql, "invoices", (yield* numberInvoices(sql, invoices)).map(invoiceRecord))
@@ -687,18 +688,18 @@ const subscriptionRows = (tables: SubscriptionTables) => {
     insert: insert(tables),
     find: find(tables),
     list: list(tables),
-    listByCustomer: (accountId: string, customerId: string) =>
+    listByCustomer: (accountId: AccountId, customerId: string) =>
       orDie(sql`SELECT ${columns.subscription} FROM subscriptions WHERE account_id = ${accountId} AND customer_id = ${customerId}
         ORDER BY seq DESC`).pipe(Effect.flatMap(decodeSubscriptions), Effect.map(withoutSeq)),
     countOpen: countOpen(tables),
-    countSelling: (accountId: string, productId: string) =>
+    countSelling: (accountId: AccountId, productId: string) =>
       orDie(sql<{ n: string }>`SELECT count(DISTINCT s.id)::text AS n FROM subscriptions s JOIN subscription_items i ON i.subscription_id = s.id
         WHERE s.account_id = ${accountId} AND i.product_id = ${productId}`).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
     transition: transition(tables),
     transitionMany: transitionMany(tables),
     scheduleCancel: scheduleCancel(tables),
     update: update(tables),
-    findByRecurrence: (accountId: string, recurrencyId: string) =>
+    findByRecurrence: (accountId: AccountId, recurrencyId: string) =>
       orDie(sql`SELECT id FROM subscriptions WHERE account_id = ${accountId} AND pix_recurrency_id = ${recurrencyId}`).pipe(
         Effect.flatMap(decodeIds),
         Effect.map((rows) => Option.fromNullishOr(rows[0]?.id))
@@ -720,7 +721,7 @@ const itemAndInvoiceRows = (tables: SubscriptionTables) => {
     findItems: findItems(tables),
     moveItems: moveItems(tables),
     linkReplacements: linkReplacements(tables),
-    insertInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: UnnumberedInvoice }>) => insertInvoices(sql, invoices),
+    insertInvoices: (invoices: ReadonlyArray<{ readonly accountId: AccountId; readonly invoice: UnnumberedInvoice }>) => insertInvoices(sql, invoices),
     moveInvoices: moveInvoices(tables)
   } satisfies Partial<Service>
 }

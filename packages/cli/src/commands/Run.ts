@@ -6,7 +6,7 @@
  * the engine's time with it. Without `--account` it runs every account
  * without a test clock, as the worker does; with it, that account alone.
  */
-import { Billing, Brazil, EVERY_ACCOUNT } from "@billing/core"
+import { AccountId, Billing, Brazil, EVERY_ACCOUNT } from "@billing/core"
 import { Clock, Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { pollBoletoPayments, pollReceivedPix } from "@billing/providers"
@@ -27,7 +27,7 @@ export const runCommand = Command.make("run", {
   const now = base.currentTimeMillisUnsafe()
   const until = Option.match(input.until, { onNone: () => now, onSome: (text) => Brazil.saoPauloInstant(text)?.getTime() ?? NaN })
   if (Number.isNaN(until)) return yield* usageError(`--until must be a date YYYY-MM-DD or an ISO 8601 instant`)
-  const scope = Option.match(input.account, { onNone: () => EVERY_ACCOUNT, onSome: (accountId) => ({ accountId }) })
+  const scope = Option.match(input.account, { onNone: () => EVERY_ACCOUNT, onSome: (accountId) => ({ accountId: AccountId.make(accountId) }) })
   const totals = yield* Billing.runBillingJobs(scope).pipe(Effect.provideService(Clock.Clock, Billing.shiftedClock(base, until - now)))
   // The PSPs' Pix of the last ten minutes that no callback brought (none without PSPs).
   const reconciled = yield* pollReceivedPix()

@@ -29,7 +29,7 @@ import type { CheckoutOrder } from "./ParseCheckout.ts"
 import { feesAndSplit } from "./PriceCheckout.ts"
 import { notasOwedOnPayment } from "../nfse/NotaTiming.ts"
 import type { CheckoutDraft, CheckoutResult, PendingCharge, PreparedCharge } from "./ReserveCheckout.ts"
-import type { ChargeId, CustomerId, PaymentMethodId } from "../domain/Ids.ts"
+import type { AccountId, ChargeId, CustomerId, PaymentMethodId } from "../domain/Ids.ts"
 
 /**
  * A typed card checked field by field, the first failing one reported:
@@ -52,7 +52,7 @@ export const checkCard = (card: CardData, today: string): Result.Result<{
 }
 
 /** The card to charge: typed, tokenized (`pm_`) or an acquirer token; `MISSING_CARD_DATA` when none. */
-const cardSource = Effect.fnUntraced(function*(order: CheckoutOrder, accountId: string, today: string) {
+const cardSource = Effect.fnUntraced(function*(order: CheckoutOrder, accountId: AccountId, today: string) {
   const { request } = order
   if (request.card !== undefined) {
     const { card } = yield* Effect.fromResult(checkCard(request.card, today))

@@ -26,7 +26,7 @@ import { Products } from "../ports/Products.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { CheckoutRequest } from "./CheckoutRequest.ts"
 import { MERCHANT_TERMS } from "./PayCheckout.ts"
-import { CheckoutLinkId, CheckoutLinkIds, CheckoutSessionId, CheckoutSessionIds, type PriceId } from "../domain/Ids.ts"
+import { type AccountId, CheckoutLinkId, CheckoutLinkIds, CheckoutSessionId, CheckoutSessionIds, type PriceId } from "../domain/Ids.ts"
 
 const ALL_METHODS = ["pix", "creditcard", "boleto"] as const
 
@@ -47,7 +47,7 @@ const checkedSettings = (settings: Record<string, unknown>) =>
     Effect.mapError((e) => new InvalidData({ message: `Dados inválidos: ${e.message}`, details: null }))
   )
 
-const checkPrice = Effect.fnUntraced(function*(accountId: string, priceId: PriceId) {
+const checkPrice = Effect.fnUntraced(function*(accountId: AccountId, priceId: PriceId) {
   const product = yield* (yield* Products).findByPrice(accountId, priceId)
   const price = Option.isSome(product) ? product.value.prices.find((p) => p.id === priceId) : undefined
   if (price === undefined || !price.isActive) return yield* new PriceNotFound({ message: `Preço ${priceId} não encontrado`, details: { priceId } })

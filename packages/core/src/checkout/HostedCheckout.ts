@@ -189,7 +189,7 @@ const installmentTermsOf = (settings: CheckoutLinkSettings): HostedInstallmentTe
 })
 
 /** The link's order bumps that can still be bought; one archived since is left out rather than failing the page. */
-const orderBumpsOf = Effect.fnUntraced(function*(settings: CheckoutLinkSettings, accountId: string) {
+const orderBumpsOf = Effect.fnUntraced(function*(settings: CheckoutLinkSettings, accountId: AccountId) {
   const offered: Array<HostedOrderBump> = []
   for (const bump of settings.orderBumps ?? []) {
     const purchase = yield* resolvePurchase({ items: [{ priceId: bump.priceId }] }, accountId).pipe(Effect.option)

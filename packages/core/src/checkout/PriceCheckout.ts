@@ -21,7 +21,7 @@ import { computeFees } from "../rules/Fees.ts"
 import { type ItemLine, itemsTotal } from "../rules/Items.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
-import type { CouponId } from "../domain/Ids.ts"
+import type { AccountId, CouponId } from "../domain/Ids.ts"
 
 /** What the buyer pays before the method's fees and installments. */
 export interface CheckoutPrice {
@@ -62,7 +62,7 @@ const priceNotFound = (priceId: string) => new PriceNotFound({ message: `Preço 
  */
 export const resolvePurchase = Effect.fn("Checkout.resolvePurchase")(function*(
   request: Pick<CheckoutRequest, "amount" | "items" | "productId">,
-  accountId: string
+  accountId: AccountId
 ) {
   const sources = [request.amount, request.items, request.productId].filter((s) => s !== undefined)
   if (sources.length !== 1) return yield* invalid("amount", "send amount, items or productId: exactly one of them")
@@ -131,7 +131,7 @@ export const parseDiscounts = (discounts: NonNullable<CheckoutRequest["discounts
 
 /** The coupon `code` of the account, valid for this purchase and buyer; refused with its reason otherwise. */
 export const validCoupon = Effect.fnUntraced(function*(code: string, purchase: {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly amount: Cents
   readonly priceIds: ReadonlyArray<string> | undefined
   /** The buyer's, for first-time-only coupons. */
@@ -156,7 +156,7 @@ export const validCoupon = Effect.fnUntraced(function*(code: string, purchase: {
  * what is left. A refused price, discount or coupon is reported here, before
  * any field of the payment method.
  */
-export const priceCheckout = Effect.fn("Checkout.price")(function*(order: CheckoutOrder, purchase: Purchase, accountId: string) {
+export const priceCheckout = Effect.fn("Checkout.price")(function*(order: CheckoutOrder, purchase: Purchase, accountId: AccountId) {
   const { request } = order
   const base = purchase._tag === "Amount"
     ? { amount: purchase.amount, priceIds: undefined }

@@ -199,7 +199,7 @@ export const validateCouponCode = Effect.fn("Coupons.validate")(function*(input:
   readonly productIds?: unknown
   readonly chargeType?: unknown
   readonly customerDocument?: unknown
-}, accountId: string | null) {
+}, accountId: AccountId | null) {
   const notFound = { valid: false as const, reason: "COUPON_NOT_FOUND" as const }
   if (accountId === null || typeof input.code !== "string" || input.code.trim().length === 0) return notFound
   const coupons = yield* Coupons

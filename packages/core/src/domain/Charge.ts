@@ -56,7 +56,7 @@ export type ChargeCustomer = typeof ChargeCustomer.Type
 
 /** One receiver of the split, resolved to its account. */
 export const ChargeSplitPart = Schema.Struct({
-  accountId: Schema.String,
+  accountId: AccountId,
   accountNumber: Schema.String,
   type: Schema.Literals(["fixed", "percentage"]),
   /** As requested: centavos for `fixed`, hundredths of a percent for `percentage`. */

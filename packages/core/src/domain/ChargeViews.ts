@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { Charge, type Charge as ChargeType, ChargeCard, ChargeStatus, PaymentMethodInput, PaymentType, PixPayer } from "./Charge.ts"
 import { AddressView } from "./Customer.ts"
+import { AccountId } from "./Ids.ts"
 import { DocumentNumber, optional, QueryInt, Text } from "./Values.ts"
 import { Instant, ReaisJson } from "./Wire.ts"
 
@@ -125,7 +126,7 @@ export const ChargeListQuery = Schema.Struct({
   paymentType: optional(PaymentType),
   document: optional(DocumentNumber),
   search: optional(Text),
-  subaccountId: optional(Text)
+  subaccountId: optional(Text.pipe(Schema.decodeTo(AccountId)))
 }).annotate({ identifier: "ChargeListQuery" })
 export type ChargeListQuery = typeof ChargeListQuery.Type
 

@@ -3,8 +3,8 @@ import { Cents, cents, ReaisJson, toJsonNumber } from "../money/Money.ts"
 import { percentFromHundredths } from "../money/Rounding.ts"
 import { ErrorFields } from "./Errors.ts"
 import { Instant } from "./Wire.ts"
-import { Description, Identifier, Name, optional } from "./Values.ts"
-import { AccountId, CouponId } from "./Ids.ts"
+import { Description, Identifier, idInput, Name, optional } from "./Values.ts"
+import { AccountId, CouponId, PriceId } from "./Ids.ts"
 
 export const CouponDiscountType = Schema.Literals(["PERCENTAGE", "FIXED", "EXTRA_PERIOD"])
 export const CouponStatus = Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"])
@@ -31,7 +31,7 @@ export const Coupon = Schema.Struct({
   validFrom: NullableInt,
   validUntil: NullableInt,
   /** Price ids the coupon is restricted to; empty means any. */
-  productIds: Schema.Array(Schema.String),
+  productIds: Schema.Array(PriceId),
   firstTimeOnly: Schema.Boolean,
   appliesTo: Schema.NullOr(ChargeType),
   status: CouponStatus,
@@ -74,7 +74,7 @@ export const CouponInput = Schema.Struct({
   maxDiscount: OptionalNumber,
   validFrom: OptionalString,
   validUntil: OptionalString,
-  productIds: optional(Schema.Array(Identifier).pipe(Schema.check(Schema.isMaxLength(1_000)))),
+  productIds: optional(Schema.Array(idInput(PriceId)).pipe(Schema.check(Schema.isMaxLength(1_000)))),
   firstTimeOnly: optional(Schema.Boolean),
   appliesTo: Schema.optionalKey(Schema.NullOr(Schema.Literals(["RECURRING", "ONE_TIME"]))),
   status: optional(Schema.Literals(["ACTIVE", "PAUSED", "INACTIVE"]))

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { AccountId } from "./Ids.ts"
 
 /** The events of the catalog that carry the subscription base. */
 export const SubscriptionEventNames = [
@@ -87,7 +88,7 @@ export type EventName = typeof EventName.Type
  */
 export const OutboxEvent = Schema.Struct({
   id: Schema.String,
-  accountId: Schema.String,
+  accountId: AccountId,
   event: EventName,
   body: Schema.String,
   createdAt: Schema.Date

@@ -10,7 +10,7 @@
 import { Schema } from "effect"
 import { Cents } from "../money/Money.ts"
 import { PaymentType } from "./Charge.ts"
-import { ChargeId, JournalEntryId, LedgerLineId, ReceivableId, SubscriptionId } from "./Ids.ts"
+import { AccountId, ChargeId, JournalEntryId, LedgerLineId, ReceivableId, SubscriptionId } from "./Ids.ts"
 
 /** The holder of the house's books: the rails (clearing), our fees, payouts in flight. */
 export const HOUSE = "HOUSE"
@@ -89,7 +89,7 @@ export type LineDraft = Omit<LedgerLine, "id" | "entryId" | "balanceAfter" | "no
 export interface EntryDraft {
   readonly kind: EntryKind
   /** The account the movement is for (a payment's owner, the account that sent or refunded): whose rails statement it belongs to. */
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly referenceId: string
   readonly lines: ReadonlyArray<LineDraft>
 }
@@ -97,7 +97,8 @@ export interface EntryDraft {
 /** Money a holder receives on a day: a boleto's or one card installment's net share. */
 export const Receivable = Schema.Struct({
   id: ReceivableId,
-  holder: Schema.String,
+  /** Always an account: the house receives nothing later (its fee is taken at payment). */
+  holder: AccountId,
   chargeId: ChargeId,
   installment: Schema.Int,
   amount: Cents,

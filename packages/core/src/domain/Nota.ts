@@ -58,7 +58,7 @@ export type Tomador = typeof Tomador.Type
 export interface NotaToIssue {
   /** The note's own id (`inv_`). */
   readonly notaId: string
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly sandbox: boolean
   readonly standard: NfseStandard
   readonly serie: string

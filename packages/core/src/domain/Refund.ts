@@ -23,7 +23,7 @@ export type RefundStatus = typeof RefundStatus.Type
 
 /** One receiver's part of a refund: returned from its balance, or `PENDING` with the debt for what it lacked. */
 export const SplitReversal = Schema.Struct({
-  accountId: Schema.String,
+  accountId: AccountId,
   accountNumber: Schema.String,
   amount: Cents,
   /** What it paid at once: from the charge's receivable (a card's), then from its balance. */

@@ -1,3 +1,5 @@
+import type { AccountId } from "./Ids.ts"
+
 /**
  * The accounts one run of a time-driven job covers. The worker runs every
  * account that has no test clock; advancing a sandbox account's test clock
@@ -5,7 +7,7 @@
  */
 export interface RunScope {
   /** The one account to run, or null for every account without a test clock. */
-  readonly accountId: string | null
+  readonly accountId: AccountId | null
   /**
    * Payment methods whose cycles of production accounts the run leaves as
    * they are: no provider of theirs is configured (`ProviderGate`), so they

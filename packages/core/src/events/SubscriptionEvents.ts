@@ -11,6 +11,7 @@ import { Schema } from "effect"
 import { Charge } from "../domain/Charge.ts"
 import { PaymentSuccessEvent, paymentFieldsOf } from "./ChargeEvents.ts"
 import { type EventName, SubscriptionEventNames } from "../domain/Events.ts"
+import type { AccountId } from "../domain/Ids.ts"
 import { BillingCycle, Subscription, SubscriptionItem } from "../domain/Subscription.ts"
 import { nextCycleOf } from "../rules/NextCycle.ts"
 import { type Cents, cents } from "../money/Money.ts"
@@ -180,7 +181,7 @@ const baseOf = (aggregate: BillableSubscription, accountNumber: string, at: Date
 
 /** An outbox entry of a subscription event. */
 export interface SubscriptionEventEntry {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly event: EventName
   readonly body: string
 }

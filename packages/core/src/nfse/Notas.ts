@@ -45,7 +45,7 @@ import { LIVE_NOTA_STATUSES, NotaTransitions, REFUSED_NOTA_STATUSES, statusesMat
 import { canonicalConfigId } from "./Configs.ts"
 import { standardOf } from "./NationalCities.ts"
 import { emitNew, freshNota, issuerOf, send, serieOf, takeDpsNumber, toIssue } from "./NotaAttempt.ts"
-import { NotaIds } from "../domain/Ids.ts"
+import { type AccountId, NotaIds } from "../domain/Ids.ts"
 
 /** Segments of `/v1/invoices/notas/...` that are routes, not note ids: no note may be called so. */
 const ROUTE_WORDS: ReadonlySet<string> = new Set(["config", "summary"])
@@ -60,7 +60,7 @@ const isLive = (nota: Nota) => (LIVE_NOTA_STATUSES as ReadonlyArray<string>).inc
 const isRefused = (nota: Nota) => (REFUSED_NOTA_STATUSES as ReadonlyArray<string>).includes(nota.status)
 
 /** The account's configuration `id` (either prefix). */
-export const configNamed = Effect.fnUntraced(function*(accountId: string, id: string) {
+export const configNamed = Effect.fnUntraced(function*(accountId: AccountId, id: string) {
   const found = yield* (yield* NfseConfigs).find(accountId, canonicalConfigId(id))
   if (Option.isNone(found)) return yield* new NfConfigNotFound({ message: `Configuração fiscal ${id} não encontrada`, details: { configId: id } })
   return found.value
@@ -85,7 +85,7 @@ export const tomadorOf = (charge: Charge): Tomador => ({
   address: charge.address
 })
 
-const notaOf = Effect.fnUntraced(function*(accountId: string, id: string) {
+const notaOf = Effect.fnUntraced(function*(accountId: AccountId, id: string) {
   const found = yield* (yield* Notas).find(accountId, id)
   if (Option.isNone(found)) return yield* new NotaNotFound({ message: `Nota ${id} não encontrada`, details: { invoiceId: id } })
   return found.value
@@ -143,7 +143,7 @@ export const emitStandalone = Effect.fn("Notas.emitStandalone")(function*(reques
 })
 
 /** The charge an `emitir` path id names, emittable. */
-const emittableCharge = Effect.fnUntraced(function*(accountId: string, id: string) {
+const emittableCharge = Effect.fnUntraced(function*(accountId: AccountId, id: string) {
   const subject = yield* (yield* Notas).subjectOf(accountId, id)
   const charge = Option.isNone(subject)
     ? Option.none<Charge>()
@@ -161,7 +161,7 @@ const emittableCharge = Effect.fnUntraced(function*(accountId: string, id: strin
 })
 
 /** Refuses an `emitir` on an invoice whose note stands, is on its way, or is scheduled by its configuration's timing. */
-const refuseStandingNote = Effect.fnUntraced(function*(accountId: string, subject: NotaSubject, charge: Charge, previous: Option.Option<Nota>) {
+const refuseStandingNote = Effect.fnUntraced(function*(accountId: AccountId, subject: NotaSubject, charge: Charge, previous: Option.Option<Nota>) {
   if (Option.isSome(previous) && previous.value.status === "PROCESSING") {
     return yield* new NotaProcessing({ message: `A nota de ${subject.invoiceId} aguarda a resposta da prefeitura`, details: null })
   }
@@ -180,7 +180,7 @@ const refuseStandingNote = Effect.fnUntraced(function*(accountId: string, subjec
  * Whether the worker will emit `charge`'s note: its configuration (enabled)
  * made it due, or will when the charge is paid.
  */
-const isScheduled = Effect.fnUntraced(function*(accountId: string, charge: Charge) {
+const isScheduled = Effect.fnUntraced(function*(accountId: AccountId, charge: Charge) {
   const schedule = (yield* (yield* Notas).schedulesOf([{ accountId, chargeId: charge.id }]))[0]
   if (schedule === undefined) return false
   if (schedule.dueAt !== null) return true
@@ -189,7 +189,7 @@ const isScheduled = Effect.fnUntraced(function*(accountId: string, charge: Charg
 })
 
 /** The configuration of a charge's note: the body's, the previous note's, the charge's, the subscription's (spec's order). */
-const configIdFor = Effect.fnUntraced(function*(accountId: string, subject: NotaSubject, previous: Option.Option<Nota>, sent: string | undefined) {
+const configIdFor = Effect.fnUntraced(function*(accountId: AccountId, subject: NotaSubject, previous: Option.Option<Nota>, sent: string | undefined) {
   if (sent !== undefined) return sent
   if (Option.isSome(previous)) return previous.value.configId
   const ofCharge = yield* (yield* Notas).configOfCharge(accountId, subject.chargeId)

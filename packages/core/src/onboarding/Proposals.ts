@@ -87,7 +87,7 @@ const registrationFor = Effect.fnUntraced(function*(masterId: AccountId, sandbox
 })
 
 /** The master's form this request completes (by `formId`, or its unfinished form of the same document), locked; none for a new one. */
-const formToComplete = Effect.fnUntraced(function*(masterId: string, document: string, formId: string | undefined) {
+const formToComplete = Effect.fnUntraced(function*(masterId: AccountId, document: string, formId: string | undefined) {
   const proposals = yield* Proposals
   const found = formId === undefined ? yield* proposals.lockLiveOf(masterId, document) : yield* proposals.lock(masterId, formId)
   if (formId !== undefined && Option.isNone(found)) return yield* new FormNotFound({ message: `Formulário ${formId} não encontrado` })
@@ -161,7 +161,7 @@ export const submitProposal = Effect.fn("Proposals.submit")(function*(request: P
 })
 
 /** The master's proposal `formId`; 404 `FORM_NOT_FOUND` otherwise. */
-export const ownProposal = Effect.fnUntraced(function*(masterId: string, formId: string) {
+export const ownProposal = Effect.fnUntraced(function*(masterId: AccountId, formId: string) {
   const found = yield* (yield* Proposals).find(masterId, formId)
   if (Option.isNone(found)) return yield* new FormNotFound({ message: `Formulário ${formId} não encontrado` })
   return found.value

@@ -7,13 +7,13 @@ export class Accounts extends Context.Service<Accounts, {
   readonly insert: (account: Account) => Effect.Effect<void>
   readonly findById: (id: AccountId) => Effect.Effect<Option.Option<Account>>
   /** The sub-account with this number whose master is `parentId`. */
-  readonly findSubAccount: (parentId: string, number: string) => Effect.Effect<Option.Option<Account>>
+  readonly findSubAccount: (parentId: AccountId, number: string) => Effect.Effect<Option.Option<Account>>
   /** The sub-account of `parentId` with this document. */
-  readonly findSubAccountByDocument: (parentId: string, document: string) => Effect.Effect<Option.Option<Account>>
+  readonly findSubAccountByDocument: (parentId: AccountId, document: string) => Effect.Effect<Option.Option<Account>>
   /** The caller's own account with this document: the master itself or one of its sub-accounts. */
-  readonly findOwnByDocument: (masterId: string, document: string) => Effect.Effect<Option.Option<Account>>
+  readonly findOwnByDocument: (masterId: AccountId, document: string) => Effect.Effect<Option.Option<Account>>
   /** The master's sub-accounts created in `[from, to]`, oldest first, a page at `offset`; and how many there are. */
-  readonly listSubAccounts: (parentId: string, query: {
+  readonly listSubAccounts: (parentId: AccountId, query: {
     readonly from: Date | null
     readonly to: Date | null
     readonly offset: number
@@ -26,7 +26,7 @@ export class Accounts extends Context.Service<Accounts, {
   /** A fresh account number, unique across the installation. */
   readonly nextNumber: Effect.Effect<string>
   /** The offset of the account's test clock from the real time, in milliseconds, when it has one (sandbox only). */
-  readonly clockOffset: (accountId: string) => Effect.Effect<Option.Option<number>>
+  readonly clockOffset: (accountId: AccountId) => Effect.Effect<Option.Option<number>>
   /** Sets the offset of the account's test clock (creating the clock). */
-  readonly setClockOffset: (accountId: string, offsetMillis: number, at: Date) => Effect.Effect<void>
+  readonly setClockOffset: (accountId: AccountId, offsetMillis: number, at: Date) => Effect.Effect<void>
 }>()("@billing/core/ports/Accounts") {}

@@ -14,8 +14,8 @@ import type { ChargeTransition } from "../rules/ChargeTransitions.ts"
 
 /** Whose charges a caller sees: its own account's, or as a master every charge it generated. */
 export type ChargeScope =
-  | { readonly _tag: "Account"; readonly accountId: string }
-  | { readonly _tag: "Master"; readonly masterAccountId: string }
+  | { readonly _tag: "Account"; readonly accountId: AccountId }
+  | { readonly _tag: "Master"; readonly masterAccountId: AccountId }
 
 /** The filters of a charge list, each `null` when not applied; newest first, `limit` from `offset`. */
 export interface ChargeListFilter {
@@ -30,7 +30,7 @@ export interface ChargeListFilter {
   /** Part of the charge id, description, `externalTxid` or the buyer's name, e-mail or document. */
   readonly search: string | null
   /** One account's charges (a master's sub-account, or the account itself). */
-  readonly accountId: string | null
+  readonly accountId: AccountId | null
 }
 
 export interface ChargePage {
@@ -51,9 +51,9 @@ export class Charges extends Context.Service<Charges, {
    * The account's charge with this id or this Pix end-to-end id, locked
    * until the transaction ends (a refund counts what was refunded under it).
    */
-  readonly lockOwn: (accountId: string, key: { readonly chargeId: ChargeId } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
+  readonly lockOwn: (accountId: AccountId, key: { readonly chargeId: ChargeId } | { readonly endToEndId: string }) => Effect.Effect<Option.Option<Charge>>
   /** Those of `txids` that are txids of the account's Pix charges (a PSP's statement names the charges it paid by them, whichever merchant's). */
-  readonly pixTxidsOf: (accountId: string, txids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  readonly pixTxidsOf: (accountId: AccountId, txids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** The Pix charge whose txid is `txid`, locked until the transaction ends (a PSP's callback names charges by it). */
   readonly lockByPixTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
   /**
@@ -82,11 +82,11 @@ export class Charges extends Context.Service<Charges, {
   /** The address each subscription's charges were first billed to (a boleto needs one), by subscription id. */
   readonly billingAddresses: (subscriptionIds: ReadonlyArray<SubscriptionId>) => Effect.Effect<ReadonlyMap<SubscriptionId, NonNullable<Charge["address"]>>>
   /** The charges of a subscription (its cycles' and its plan changes'), oldest first. */
-  readonly listBySubscription: (accountId: string, subscriptionId: SubscriptionId) => Effect.Effect<ReadonlyArray<Charge>>
+  readonly listBySubscription: (accountId: AccountId, subscriptionId: SubscriptionId) => Effect.Effect<ReadonlyArray<Charge>>
   /** Cancels every open charge of a subscription (`ChargeTransitions.canceled`); the charges canceled. */
   readonly cancelOpenOfSubscription: (subscriptionId: SubscriptionId, at: Date) => Effect.Effect<ReadonlyArray<Charge>>
   /** What the customer has paid the account: the sum of its `PAID` charges. */
-  readonly paidByCustomer: (accountId: string, customerId: string) => Effect.Effect<Cents>
+  readonly paidByCustomer: (accountId: AccountId, customerId: string) => Effect.Effect<Cents>
   /** Applies `transition` (with `changes`) if the charge is still in one of its `from` statuses; the updated charge, or none. */
   readonly transition: (
     id: ChargeId,
@@ -114,7 +114,7 @@ export class Charges extends Context.Service<Charges, {
    */
   readonly expireDue: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** The earliest deadline after `after` of an open charge of `accountId` (its test clock's next stop). */
-  readonly nextExpiry: (accountId: string, after: Date) => Effect.Effect<Option.Option<Date>>
+  readonly nextExpiry: (accountId: AccountId, after: Date) => Effect.Effect<Option.Option<Date>>
   /**
    * Claims, with `SKIP LOCKED`, up to `limit` card charges that are no
    * billing run's attempt (a checkout's, a subscription's first cycle

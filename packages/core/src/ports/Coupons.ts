@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Coupon } from "../domain/Coupon.ts"
-import type { CouponId } from "../domain/Ids.ts"
+import type { AccountId, CouponId } from "../domain/Ids.ts"
 
 /** Coupons of an account and their redemptions. */
 export class Coupons extends Context.Service<Coupons, {
@@ -8,20 +8,20 @@ export class Coupons extends Context.Service<Coupons, {
   readonly insert: (coupon: Coupon) => Effect.Effect<boolean>
   /** Replaces the coupon's fields; `false` when another coupon of the account has the new code. */
   readonly update: (coupon: Coupon) => Effect.Effect<boolean>
-  readonly find: (accountId: string, id: CouponId) => Effect.Effect<Option.Option<Coupon>>
+  readonly find: (accountId: AccountId, id: CouponId) => Effect.Effect<Option.Option<Coupon>>
   /** The account's coupons with this code (case-insensitive; at most one, codes are unique per account). */
-  readonly findByCode: (accountId: string, code: string) => Effect.Effect<ReadonlyArray<Coupon>>
+  readonly findByCode: (accountId: AccountId, code: string) => Effect.Effect<ReadonlyArray<Coupon>>
   /**
    * The accounts that have a coupon with this code (case-insensitive), at
    * most two: the public validation needs the one, or to know there are
    * several.
    */
-  readonly accountsWithCode: (code: string) => Effect.Effect<ReadonlyArray<string>>
+  readonly accountsWithCode: (code: string) => Effect.Effect<ReadonlyArray<AccountId>>
   readonly list: (
-    accountId: string,
+    accountId: AccountId,
     query: { readonly limit: number; readonly after: string | null; readonly status: string | null; readonly search: string | null }
   ) => Effect.Effect<{ readonly items: ReadonlyArray<Coupon>; readonly total: number; readonly lastKey: string | null }>
-  readonly remove: (accountId: string, id: CouponId) => Effect.Effect<void>
+  readonly remove: (accountId: AccountId, id: CouponId) => Effect.Effect<void>
   /**
    * Counts one redemption if the coupon still has room (a conditional
    * increment, so `maxRedemptions` holds under any concurrency); `false`

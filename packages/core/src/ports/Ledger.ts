@@ -10,7 +10,7 @@ import type { RunScope } from "../domain/RunScope.ts"
 import type { AccountBook, EntryDraft, LedgerCategory, LedgerLine, Receivable, WalletBalance } from "../domain/Ledger.ts"
 import type { Cents } from "../money/Money.ts"
 import type { ReceivableTaken } from "../domain/Refund.ts"
-import type { ChargeId, JournalEntryId, LedgerLineId, SubscriptionId } from "../domain/Ids.ts"
+import type { AccountId, ChargeId, JournalEntryId, LedgerLineId, SubscriptionId } from "../domain/Ids.ts"
 
 /** A journal entry with its id and each line's id, ready to append. */
 export interface EntryToPost extends EntryDraft {
@@ -42,13 +42,13 @@ export class Ledger extends Context.Service<Ledger, {
    */
   readonly post: (entries: ReadonlyArray<EntryToPost>, at: Date) => Effect.Effect<ReadonlyArray<boolean>>
   /** Each account's balances; zero for an account that never moved money. */
-  readonly balances: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, WalletBalance>>
+  readonly balances: (accountIds: ReadonlyArray<AccountId>) => Effect.Effect<ReadonlyMap<string, WalletBalance>>
   /**
    * The balance of one book of `accountId`, locked until the transaction
    * ends: two withdrawals of one account wait for each other. Lock an
    * entry's accounts in id order. Call in a transaction.
    */
-  readonly lockBalance: (accountId: string, book: AccountBook) => Effect.Effect<Cents>
+  readonly lockBalance: (accountId: AccountId, book: AccountBook) => Effect.Effect<Cents>
   /**
    * Locks every book of `holders` until the transaction ends, in the order
    * every posting takes them (holder, then book): a transaction that will
@@ -56,9 +56,9 @@ export class Ledger extends Context.Service<Ledger, {
    * two such transactions never wait for each other in a circle.
    */
   readonly lockBooks: (holders: ReadonlyArray<string>) => Effect.Effect<void>
-  readonly statement: (accountId: string, filter: StatementFilter) => Effect.Effect<StatementPage>
+  readonly statement: (accountId: AccountId, filter: StatementFilter) => Effect.Effect<StatementPage>
   /** Sets the merchant's note on one of its statement lines; the line, or none when it is not one of the account's. */
-  readonly setNote: (accountId: string, lineId: LedgerLineId, note: string, at: Date) => Effect.Effect<Option.Option<LedgerLine>>
+  readonly setNote: (accountId: AccountId, lineId: LedgerLineId, note: string, at: Date) => Effect.Effect<Option.Option<LedgerLine>>
   readonly insertReceivables: (receivables: ReadonlyArray<Receivable>) => Effect.Effect<void>
   /**
    * Claims up to `limit` receivables due on or before `day` (São Paulo) and
@@ -72,7 +72,7 @@ export class Ledger extends Context.Service<Ledger, {
    * SPI's id, money in as `CREDIT`, out as `DEBIT`, in the shape of the
    * provider's own statement.
    */
-  readonly railMovements: (accountId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<PspEntry>>
+  readonly railMovements: (accountId: AccountId, from: Date, to: Date) => Effect.Effect<ReadonlyArray<PspEntry>>
   /**
    * Takes up to `amount` from the holder's unsettled receivables of the
    * charge, newest installment first (a refund of a card not settled yet),
@@ -82,11 +82,11 @@ export class Ledger extends Context.Service<Ledger, {
   /** Gives back what a refused refund took; the receivables it went back to (those settled meanwhile are left out). */
   readonly restoreReceivables: (taken: ReadonlyArray<ReceivableTaken>) => Effect.Effect<ReadonlyArray<ReceivableTaken>>
   /** What `accountId` will receive on each day from `from` to `to` (inclusive), unsettled receivables summed by day. */
-  readonly receivableDays: (accountId: string, from: string, to: string) => Effect.Effect<ReadonlyArray<{
+  readonly receivableDays: (accountId: AccountId, from: string, to: string) => Effect.Effect<ReadonlyArray<{
     readonly day: string
     readonly amount: Cents
     readonly count: number
   }>>
   /** The unsettled receivables of `accountId` on `day`, at most `limit`, by charge. */
-  readonly receivablesOn: (accountId: string, day: string, limit: number) => Effect.Effect<ReadonlyArray<Receivable>>
+  readonly receivablesOn: (accountId: AccountId, day: string, limit: number) => Effect.Effect<ReadonlyArray<Receivable>>
 }>()("@billing/core/ports/Ledger") {}

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { NfseConfig } from "../domain/NfseConfig.ts"
-import type { NfseConfigId } from "../domain/Ids.ts"
+import type { AccountId, NfseConfigId } from "../domain/Ids.ts"
 
 /**
  * The issuer configurations of fiscal invoices. The storage seals the
@@ -12,11 +12,11 @@ export class NfseConfigs extends Context.Service<NfseConfigs, {
   /** Replaces the configuration's settings and secrets; `false` when it no longer exists. */
   readonly update: (config: NfseConfig) => Effect.Effect<boolean>
   /** A configuration in use (not removed): what the routes and every new note see. */
-  readonly find: (accountId: string, id: NfseConfigId) => Effect.Effect<Option.Option<NfseConfig>>
+  readonly find: (accountId: AccountId, id: NfseConfigId) => Effect.Effect<Option.Option<NfseConfig>>
   /** A configuration, removed ones too: what the notes issued under it still need (cancel, PDF, the city's answer). */
-  readonly findForNotes: (accountId: string, id: NfseConfigId) => Effect.Effect<Option.Option<NfseConfig>>
+  readonly findForNotes: (accountId: AccountId, id: NfseConfigId) => Effect.Effect<Option.Option<NfseConfig>>
   /** The account's configurations, oldest first. */
-  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<NfseConfig>>
+  readonly list: (accountId: AccountId) => Effect.Effect<ReadonlyArray<NfseConfig>>
   /** Marks the configuration removed at `at` (its notes keep it); `false` when there was none in use. */
-  readonly remove: (accountId: string, id: NfseConfigId, at: Date) => Effect.Effect<boolean>
+  readonly remove: (accountId: AccountId, id: NfseConfigId, at: Date) => Effect.Effect<boolean>
 }>()("@billing/core/ports/NfseConfigs") {}

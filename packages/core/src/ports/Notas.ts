@@ -45,7 +45,7 @@ export interface NotaSubject {
  * take these).
  */
 export interface DpsIssuer {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly cnpj: string
   readonly sandbox: boolean
 }
@@ -70,18 +70,18 @@ export class Notas extends Context.Service<Notas, {
    */
   readonly insert: (nota: Nota, issuer: DpsIssuer) => Effect.Effect<boolean>
   /** A refused note sent again under a new number (`NotaTransitions.reissued`); the note, or none if it was no longer refused. */
-  readonly reissue: (accountId: string, id: NotaId, issuer: DpsIssuer, changes: NotaChanges & Pick<Nota, "dpsNumber" | "issuedAt">, at: Date) => Effect.Effect<Option.Option<Nota>>
+  readonly reissue: (accountId: AccountId, id: NotaId, issuer: DpsIssuer, changes: NotaChanges & Pick<Nota, "dpsNumber" | "issuedAt">, at: Date) => Effect.Effect<Option.Option<Nota>>
   /** Applies `transition` with `changes` if the note is still in one of its `from` statuses. */
-  readonly transition: (accountId: string, id: NotaId, transition: NotaTransition, changes: NotaChanges, at: Date) => Effect.Effect<Option.Option<Nota>>
+  readonly transition: (accountId: AccountId, id: NotaId, transition: NotaTransition, changes: NotaChanges, at: Date) => Effect.Effect<Option.Option<Nota>>
   /**
    * The note an id names: the standing note of that invoice id, else its
    * latest; else the note of the charge with that id (a cycle's note is the
    * subscription invoice's); else the note with that own id.
    */
-  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Nota>>
-  readonly list: (accountId: string, filter: NotaListFilter) => Effect.Effect<{ readonly items: ReadonlyArray<Nota>; readonly total: number; readonly lastKey: string | null }>
+  readonly find: (accountId: AccountId, id: string) => Effect.Effect<Option.Option<Nota>>
+  readonly list: (accountId: AccountId, filter: NotaListFilter) => Effect.Effect<{ readonly items: ReadonlyArray<Nota>; readonly total: number; readonly lastKey: string | null }>
   /** Count and amount of the account's notes by status. */
-  readonly summary: (accountId: string) => Effect.Effect<ReadonlyArray<{ readonly status: NotaStatus; readonly count: number; readonly amount: bigint }>>
+  readonly summary: (accountId: AccountId) => Effect.Effect<ReadonlyArray<{ readonly status: NotaStatus; readonly count: number; readonly amount: bigint }>>
   /**
    * Up to `limit` notes the city has not answered: taken by the city (their
    * DPS recorded) and untouched since `staleBefore`, or never recorded as
@@ -94,17 +94,17 @@ export class Notas extends Context.Service<Notas, {
   /** Records the charge's configuration (and when its note is owed); a charge's first configuration stays. */
   readonly schedule: (schedule: NotaSchedule, at: Date) => Effect.Effect<void>
   /** The schedules of these charges (paid ones, to set their due dates). */
-  readonly schedulesOf: (charges: ReadonlyArray<{ readonly accountId: string; readonly chargeId: ChargeId }>) => Effect.Effect<ReadonlyArray<NotaSchedule>>
+  readonly schedulesOf: (charges: ReadonlyArray<{ readonly accountId: AccountId; readonly chargeId: ChargeId }>) => Effect.Effect<ReadonlyArray<NotaSchedule>>
   /** Sets when each charge's note is owed (`null`: no longer owed). */
   readonly setDue: (rows: ReadonlyArray<Pick<NotaSchedule, "accountId" | "chargeId" | "dueAt">>) => Effect.Effect<void>
   /** Up to `limit` charges whose note is due by `now`, leased until `leaseUntil`. */
   readonly claimDue: (now: Date, leaseUntil: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<NotaSchedule>>
   /** The earliest instant after `after` at which a note of `accountId` comes due (its test clock's next stop). */
-  readonly nextDue: (accountId: string, after: Date) => Effect.Effect<Option.Option<Date>>
+  readonly nextDue: (accountId: AccountId, after: Date) => Effect.Effect<Option.Option<Date>>
   /** The notes due by their timing and not emitted, and the notes the city has not answered (unknown outcomes), for the metrics. */
   readonly backlog: (now: Date, cap: number) => Effect.Effect<{ readonly due: Backlog; readonly unanswered: Backlog }>
   /** The charge that `id` (a charge id, or a subscription invoice's) names on the account. */
-  readonly subjectOf: (accountId: string, id: string) => Effect.Effect<Option.Option<NotaSubject>>
+  readonly subjectOf: (accountId: AccountId, id: string) => Effect.Effect<Option.Option<NotaSubject>>
   /** The configuration recorded for a charge, if any. */
-  readonly configOfCharge: (accountId: string, chargeId: ChargeId) => Effect.Effect<Option.Option<string>>
+  readonly configOfCharge: (accountId: AccountId, chargeId: ChargeId) => Effect.Effect<Option.Option<string>>
 }>()("@billing/core/ports/Notas") {}

@@ -5,7 +5,7 @@ import type { RunScope } from "../domain/RunScope.ts"
 import type { Cents } from "../money/Money.ts"
 import type { DebtCategory } from "../rules/DebtTransitions.ts"
 import type { RefundTransition } from "../rules/RefundTransitions.ts"
-import type { ChargeId, DebtId, RefundId } from "../domain/Ids.ts"
+import type { AccountId, ChargeId, DebtId, RefundId } from "../domain/Ids.ts"
 
 export interface RefundPage {
   readonly items: ReadonlyArray<Refund>
@@ -16,7 +16,7 @@ export interface RefundPage {
 /** What an account owes: a split reversal or chargeback it could not pay (`refundId`), or its opening fee (`refundId` null). */
 export interface SplitDebt {
   readonly id: DebtId
-  readonly holder: string
+  readonly holder: AccountId
   readonly refundId: RefundId | null
   readonly amount: Cents
   readonly remaining: Cents
@@ -27,9 +27,9 @@ export class Refunds extends Context.Service<Refunds, {
   readonly insert: (refund: Refund) => Effect.Effect<void>
   /** What was refunded of the charge: refused refunds left out, and those still in flight too when `confirmedOnly`. Call under the charge's lock. */
   readonly refundedOf: (chargeId: ChargeId, options?: { readonly confirmedOnly?: boolean }) => Effect.Effect<Cents>
-  readonly find: (accountId: string, id: RefundId) => Effect.Effect<Option.Option<Refund>>
+  readonly find: (accountId: AccountId, id: RefundId) => Effect.Effect<Option.Option<Refund>>
   /** The account's refunds, newest first, after the cursor `lastKey`, optionally between two instants. */
-  readonly list: (accountId: string, query: {
+  readonly list: (accountId: AccountId, query: {
     readonly limit: number
     readonly lastKey: string | null
     readonly from: Date | null

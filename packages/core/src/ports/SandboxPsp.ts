@@ -6,10 +6,11 @@
  */
 import { Context, type Effect } from "effect"
 import type { PspEntry } from "./PixProvider.ts"
+import type { AccountId } from "../domain/Ids.ts"
 
 export class SandboxPsp extends Context.Service<SandboxPsp, {
-  readonly record: (accountId: string, entry: PspEntry) => Effect.Effect<void>
+  readonly record: (accountId: AccountId, entry: PspEntry) => Effect.Effect<void>
   /** Records what it paid for the engine's `reference` the first time it is asked; the entry of that first time, every time. */
-  readonly recordOnce: (accountId: string, reference: string, entry: PspEntry) => Effect.Effect<PspEntry>
-  readonly statement: (accountId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<PspEntry>>
+  readonly recordOnce: (accountId: AccountId, reference: string, entry: PspEntry) => Effect.Effect<PspEntry>
+  readonly statement: (accountId: AccountId, from: Date, to: Date) => Effect.Effect<ReadonlyArray<PspEntry>>
 }>()("@billing/core/ports/SandboxPsp") {}

@@ -141,18 +141,18 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly lock: (id: SubscriptionId) => Effect.Effect<void>
   /** Writes a new subscription with its items, cycles and invoices (numbered here, per account). Call in a transaction. */
   readonly insert: (records: NewSubscription) => Effect.Effect<void>
-  readonly find: (accountId: string, id: SubscriptionId) => Effect.Effect<Option.Option<SubscriptionAggregate>>
-  readonly list: (accountId: string, filter: SubscriptionListFilter) => Effect.Effect<{
+  readonly find: (accountId: AccountId, id: SubscriptionId) => Effect.Effect<Option.Option<SubscriptionAggregate>>
+  readonly list: (accountId: AccountId, filter: SubscriptionListFilter) => Effect.Effect<{
     readonly items: ReadonlyArray<SubscriptionListEntry>
     readonly total: number
     readonly lastKey: string | null
   }>
   /** The customer's subscriptions, newest first. */
-  readonly listByCustomer: (accountId: string, customerId: string) => Effect.Effect<ReadonlyArray<Subscription>>
+  readonly listByCustomer: (accountId: AccountId, customerId: string) => Effect.Effect<ReadonlyArray<Subscription>>
   /** How many open subscriptions (`OPEN_SUBSCRIPTION_STATUSES`) the customer, or the product's prices, has. */
-  readonly countOpen: (accountId: string, by: { readonly customerId: string } | { readonly productId: string }) => Effect.Effect<number>
+  readonly countOpen: (accountId: AccountId, by: { readonly customerId: string } | { readonly productId: string }) => Effect.Effect<number>
   /** How many subscriptions, of any status, ever sold the product. */
-  readonly countSelling: (accountId: string, productId: string) => Effect.Effect<number>
+  readonly countSelling: (accountId: AccountId, productId: string) => Effect.Effect<number>
   /** Applies `transition` (with `changes`) if the subscription is still in one of its `from` statuses. */
   readonly transition: (
     id: SubscriptionId,
@@ -265,7 +265,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   /** Makes each cycle the current one of its subscription, unless a later one already is. */
   readonly advanceCurrentCycles: (cycles: ReadonlyArray<{ readonly subscriptionId: SubscriptionId; readonly cycleNumber: number }>, at: Date) => Effect.Effect<void>
   /** The first day after `today` on which a job of the billing run has work for `accountId` (or none). */
-  readonly nextWorkDay: (accountId: string, today: string) => Effect.Effect<Option.Option<string>>
+  readonly nextWorkDay: (accountId: AccountId, today: string) => Effect.Effect<Option.Option<string>>
   /** Moves by `transition` every cycle of the subscription it applies to, each one's invoice by the transition's; the numbers moved. */
   readonly moveCyclesOf: (subscriptionId: SubscriptionId, transition: CycleTransition, at: Date) => Effect.Effect<ReadonlyArray<number>>
   /** Sets `fields` on the cycles not issued yet that `which` selects; the numbers written (none once issued). */
@@ -281,13 +281,13 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   /** Makes each replacement its subscription's main plan, where the item it replaces is. */
   readonly replacePrimaries: (replacements: ReadonlyArray<PrimaryReplacement>, at: Date) => Effect.Effect<void>
   /** Inserts invoices, each numbered in its account's sequence. */
-  readonly insertInvoices: (invoices: ReadonlyArray<{ readonly accountId: string; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) => Effect.Effect<void>
+  readonly insertInvoices: (invoices: ReadonlyArray<{ readonly accountId: AccountId; readonly invoice: Omit<Invoice, "invoiceNumber"> }>) => Effect.Effect<void>
   /** Moves by `transition` the invoices of charge `chargeId` it applies to, stamped at `at` (its payment or cancel instant). */
   readonly moveInvoices: (which: { readonly chargeId: ChargeId }, transition: InvoiceTransition, at: Date) => Effect.Effect<void>
   /** Appends an entry to the subscription's histories. */
   readonly appendChange: (subscriptionId: SubscriptionId, change: SubscriptionChange) => Effect.Effect<void>
   /** The id of the account's subscription with the Pix Automático recurrence `recurrencyId`. */
-  readonly findByRecurrence: (accountId: string, recurrencyId: string) => Effect.Effect<Option.Option<SubscriptionId>>
+  readonly findByRecurrence: (accountId: AccountId, recurrencyId: string) => Effect.Effect<Option.Option<SubscriptionId>>
   /** Records the bank's answer on a pending recurrence; whether it was pending. */
   readonly decideRecurrence: (id: SubscriptionId, status: "AUTHORIZED" | "REJECTED", at: Date) => Effect.Effect<boolean>
   /** Changes the editable fields of a subscription. */

@@ -1,7 +1,7 @@
 import type { Backlog } from "../domain/Backlog.ts"
 import { Context, type Effect, type Option } from "effect"
 import type { DeliveryStatus, WebhookDelivery, WebhookDetailView } from "../domain/Webhook.ts"
-import type { WebhookDeliveryId, WebhookId } from "../domain/Ids.ts"
+import type { AccountId, WebhookDeliveryId, WebhookId } from "../domain/Ids.ts"
 
 export interface DeliveryPage {
   readonly items: ReadonlyArray<WebhookDelivery>
@@ -92,9 +92,9 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   /** Records the outcomes of attempts (see `DeliveryOutcome.lease`), in one statement, with their registrations' counters. */
   readonly completeMany: (outcomes: ReadonlyArray<DeliveryOutcome>) => Effect.Effect<void>
   readonly counters: (webhookId: WebhookId) => Effect.Effect<DeliveryCounters>
-  readonly find: (accountId: string, id: WebhookDeliveryId) => Effect.Effect<Option.Option<WebhookDelivery>>
+  readonly find: (accountId: AccountId, id: WebhookDeliveryId) => Effect.Effect<Option.Option<WebhookDelivery>>
   readonly list: (
-    accountId: string,
+    accountId: AccountId,
     options: { readonly limit: number; readonly after: string | null; readonly event: string | null; readonly status: string | null }
   ) => Effect.Effect<DeliveryPage>
   /** The pipeline's waiting work at `now`, each count up to `cap`, for the metrics. */

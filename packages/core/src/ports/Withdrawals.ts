@@ -4,7 +4,7 @@ import type { RunScope } from "../domain/RunScope.ts"
 import type { Withdrawal } from "../domain/Withdrawal.ts"
 import type { Cents } from "../money/Money.ts"
 import type { WithdrawalTransition } from "../rules/WithdrawalTransitions.ts"
-import type { WithdrawalId } from "../domain/Ids.ts"
+import type { AccountId, WithdrawalId } from "../domain/Ids.ts"
 
 export interface WithdrawalPage {
   readonly items: ReadonlyArray<Withdrawal>
@@ -15,13 +15,13 @@ export interface WithdrawalPage {
 
 export class Withdrawals extends Context.Service<Withdrawals, {
   /** The daily transfer limit and transfer fee an operator set for each of the accounts that have them (the others take the spec's defaults). */
-  readonly limits: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, { readonly dailyLimit: Cents; readonly fee: Cents }>>
+  readonly limits: (accountIds: ReadonlyArray<AccountId>) => Effect.Effect<ReadonlyMap<string, { readonly dailyLimit: Cents; readonly fee: Cents }>>
   readonly insert: (withdrawal: Withdrawal) => Effect.Effect<void>
-  readonly find: (accountId: string, id: WithdrawalId) => Effect.Effect<Option.Option<Withdrawal>>
+  readonly find: (accountId: AccountId, id: WithdrawalId) => Effect.Effect<Option.Option<Withdrawal>>
   /** What `accountId` withdrew on the São Paulo `day`, returned ones left out. */
-  readonly dayTotal: (accountId: string, day: string) => Effect.Effect<Cents>
+  readonly dayTotal: (accountId: AccountId, day: string) => Effect.Effect<Cents>
   /** The account's withdrawals, newest first, after the cursor `lastKey`. */
-  readonly list: (accountId: string, query: { readonly limit: number; readonly lastKey: string | null }) => Effect.Effect<WithdrawalPage>
+  readonly list: (accountId: AccountId, query: { readonly limit: number; readonly lastKey: string | null }) => Effect.Effect<WithdrawalPage>
   /**
    * Claims up to `limit` `PROCESSING` withdrawals no other worker holds, for
    * `leaseMillis` from `at`: a worker killed mid-payout hands them on.

@@ -21,7 +21,7 @@ import { NfseConfigs } from "../ports/NfseConfigs.ts"
 import { Products } from "../ports/Products.ts"
 import { canonicalConfigId } from "../nfse/Configs.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { type PriceId, PriceIds, type ProductId, ProductIds } from "../domain/Ids.ts"
+import { type AccountId, type PriceId, PriceIds, type ProductId, ProductIds } from "../domain/Ids.ts"
 
 const invalid = (field: string, message: string) => new InvalidProductData({ message, details: { field } })
 
@@ -79,7 +79,7 @@ const findOwn = Effect.fn("Products.findOwn")(function*(id: ProductId) {
  * `nfc_`), when the account has it: a sale of the product gets its note
  * with it, so an unknown one is refused when saved rather than at a sale.
  */
-const ownNfConfig = Effect.fnUntraced(function*(accountId: string, nfConfigId: string | null | undefined) {
+const ownNfConfig = Effect.fnUntraced(function*(accountId: AccountId, nfConfigId: string | null | undefined) {
   if (nfConfigId === undefined || nfConfigId === null) return nfConfigId
   const found = yield* (yield* NfseConfigs).find(accountId, canonicalConfigId(nfConfigId))
   if (Option.isNone(found)) return yield* invalid("nfConfigId", `fiscal configuration ${nfConfigId} not found`)

@@ -69,7 +69,8 @@ export const validateCoupon = (coupon: CouponRules | undefined, request: CouponR
   const chargeType = request.chargeType ?? "RECURRING"
   if (coupon.appliesTo !== null && coupon.appliesTo !== chargeType) return refuse("COUPON_NOT_APPLICABLE")
   if (request.productIds !== undefined && coupon.productIds.length > 0) {
-    const eligible = new Set(coupon.productIds)
+    // A request names prices as its client sent them, not yet known to be any price.
+    const eligible: ReadonlySet<string> = new Set(coupon.productIds)
     if (!request.productIds.some((id) => eligible.has(id))) return refuse("PRODUCT_NOT_ELIGIBLE")
   }
   if (request.amount !== undefined && coupon.minAmount !== null && request.amount < coupon.minAmount) {

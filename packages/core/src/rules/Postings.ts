@@ -12,7 +12,7 @@ import { type AccountBook, type Book, type Counterparty, type EntryDraft, HOUSE,
 import { allocateRemainderToFirst } from "../money/Allocation.ts"
 import { type Cents, cents, sumCents } from "../money/Money.ts"
 import { roundDown } from "../money/Rounding.ts"
-import type { ChargeId, SubscriptionId } from "../domain/Ids.ts"
+import type { AccountId, ChargeId, SubscriptionId } from "../domain/Ids.ts"
 
 /** The books an account's statement shows (the spec's wallet transactions): not what it will receive, never the house's. */
 export const STATEMENT_BOOKS: ReadonlyArray<AccountBook> = ["AVAILABLE", "RETAINED", "DEBT"]
@@ -46,8 +46,8 @@ const line = (draft: Partial<LineDraft> & Pick<LineDraft, "holder" | "book" | "a
  * two parts (a percentage and a fixed amount), and its money, receivables
  * and refund share are one each.
  */
-const partsByReceiver = (charge: Charge): ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string; readonly amount: Cents }> => {
-  const merged = new Map<string, { accountId: string; accountNumber: string; amount: Cents }>()
+const partsByReceiver = (charge: Charge): ReadonlyArray<{ readonly accountId: AccountId; readonly accountNumber: string; readonly amount: Cents }> => {
+  const merged = new Map<AccountId, { accountId: AccountId; accountNumber: string; amount: Cents }>()
   for (const part of charge.split ?? []) {
     const known = merged.get(part.accountId)
     merged.set(part.accountId, { accountId: part.accountId, accountNumber: part.accountNumber, amount: cents((known?.amount ?? 0) + part.amount) })
@@ -56,7 +56,7 @@ const partsByReceiver = (charge: Charge): ReadonlyArray<{ readonly accountId: st
 }
 
 /** Each holder's net share of a paid charge: the owner keeps what fees and split parts leave. */
-export const paymentShares = (charge: Charge): ReadonlyArray<{ readonly holder: string; readonly amount: Cents }> => {
+export const paymentShares = (charge: Charge): ReadonlyArray<{ readonly holder: AccountId; readonly amount: Cents }> => {
   const parts = partsByReceiver(charge)
   const owner = charge.net - sumCents(parts.map((part) => part.amount))
   return [{ holder: charge.accountId, amount: cents(owner) }, ...parts.map((part) => ({ holder: part.accountId, amount: part.amount }))]
@@ -160,7 +160,7 @@ export const receivableSettlement = (receivable: Receivable, subscriptionId: Sub
 export interface PixSendMovement {
   readonly id: string
   readonly kind: "WITHDRAWAL" | "PIX_TRANSFER"
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly amount: Cents
   readonly fee: Cents
   readonly endToEndId: string | null
@@ -260,7 +260,7 @@ export interface RefundMovement {
   /** A merchant's refund, or a chargeback: the acquirer taking a lost dispute's amount back. */
   readonly category: "REFUND" | "CHARGEBACK"
   /** The account that refunds (the charge's owner). */
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly amount: Cents
   readonly chargeId: ChargeId
   readonly paymentMethod: "PIX" | "CREDIT_CARD"
@@ -405,7 +405,7 @@ export const takeInOrder = <Item extends { readonly remaining: Cents }>(items: R
  * split reversal's, a chargeback's, an opening fee): from its available
  * balance to its DEBT book.
  */
-export const debtSettlementPosting = (holder: string, amount: Cents, reference: string, category: "REFUND" | "CHARGEBACK" | "FEE"): EntryDraft => ({
+export const debtSettlementPosting = (holder: AccountId, amount: Cents, reference: string, category: "REFUND" | "CHARGEBACK" | "FEE"): EntryDraft => ({
   kind: "DEBT_SETTLED",
   accountId: holder,
   referenceId: reference,
@@ -418,7 +418,7 @@ export const debtSettlementPosting = (holder: string, amount: Cents, reference: 
 /** An infraction's movement: `amount` of the charge's Pix, by the infraction `id`. */
 export interface MedMovement {
   readonly id: string
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly chargeId: ChargeId
   readonly endToEndId: string
   readonly amount: Cents
@@ -459,7 +459,7 @@ export const medReturnPosting = (m: MedMovement, returnIdentification: string): 
  * A sub-account's opening fee: a new account has no money yet, so the fee is
  * owed (its `DEBT` book) and paid from its first credits, as a debt is.
  */
-export const openingFeePosting = (subAccountId: string, fee: Cents, reference: string): EntryDraft => ({
+export const openingFeePosting = (subAccountId: AccountId, fee: Cents, reference: string): EntryDraft => ({
   kind: "OPENING_FEE",
   accountId: subAccountId,
   referenceId: reference,

@@ -4,6 +4,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Accounts } from "../ports/Accounts.ts"
+import type { AccountId } from "../domain/Ids.ts"
 
 /** A clock `offsetMillis` ahead of `base`, running at its pace. */
 export const shiftedClock = (base: Clock.Clock, offsetMillis: number): Clock.Clock => {
@@ -21,7 +22,7 @@ export const shiftedClock = (base: Clock.Clock, offsetMillis: number): Clock.Clo
 }
 
 /** Runs `effect` on the account's test clock when it has one (sandbox accounts only); on the ambient clock otherwise. */
-export const withAccountClock = (account: { readonly id: string; readonly sandbox: boolean }) =>
+export const withAccountClock = (account: { readonly id: AccountId; readonly sandbox: boolean }) =>
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Accounts> =>
   account.sandbox
     ? Effect.gen(function*() {

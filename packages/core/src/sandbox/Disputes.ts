@@ -27,7 +27,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { DisputeTransitions } from "../rules/DisputeTransitions.ts"
 import { insertRefund, newRefund, refundableOf, takeRefundParts } from "../wallet/Refunds.ts"
-import { type DisputeId, DisputeIds, RefundIds } from "../domain/Ids.ts"
+import { type AccountId, type DisputeId, DisputeIds, RefundIds } from "../domain/Ids.ts"
 
 const ONLY_SANDBOX = "Simulação de chargeback disponível apenas em contas sandbox"
 
@@ -74,7 +74,7 @@ export const openDispute = Effect.fn("Disputes.open")(function*(request: Dispute
 })
 
 /** The account's open dispute and its charge, both locked; 404 when unknown, 400 when decided already. */
-const openOne = Effect.fnUntraced(function*(accountId: string, id: DisputeId) {
+const openOne = Effect.fnUntraced(function*(accountId: AccountId, id: DisputeId) {
   const found = yield* (yield* Disputes).lock(accountId, id)
   if (Option.isNone(found)) return yield* new DisputeNotFound({ message: `Contestação ${id} não encontrada`, details: null })
   if (found.value.status !== "OPEN") {

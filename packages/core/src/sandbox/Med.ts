@@ -29,7 +29,7 @@ import { nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { MedTransitions } from "../rules/MedTransitions.ts"
 import { medBlockPosting, type MedMovement, medReleasePosting, medReturnPosting } from "../rules/Postings.ts"
 import { sandboxSpiId } from "./PixProviderSandbox.ts"
-import { type MedInfractionId, MedInfractionIds, RefundIds } from "../domain/Ids.ts"
+import { type AccountId, type MedInfractionId, MedInfractionIds, RefundIds } from "../domain/Ids.ts"
 
 const ONLY_SANDBOX = "Simulação de MED disponível apenas em contas sandbox"
 
@@ -88,7 +88,7 @@ export const openInfraction = Effect.fn("Med.open")(function*(request: MedInfrac
 })
 
 /** The account's open infraction, locked; 404 when unknown, 400 when decided already. */
-const openOne = Effect.fnUntraced(function*(accountId: string, id: MedInfractionId) {
+const openOne = Effect.fnUntraced(function*(accountId: AccountId, id: MedInfractionId) {
   const found = yield* (yield* MedInfractions).lock(accountId, id)
   if (Option.isNone(found)) return yield* new InfractionNotFound({ message: `Infração ${id} não encontrada`, details: null })
   if (found.value.status !== "OPEN") {

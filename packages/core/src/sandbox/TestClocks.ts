@@ -22,6 +22,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { sandboxCaller } from "../auth/SandboxOnly.ts"
 import { saoPauloDate, saoPauloInstant, startOfSaoPauloDay } from "../brazil/BankCalendar.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
+import type { AccountId } from "../domain/Ids.ts"
 import type { RunScope } from "../domain/RunScope.ts"
 import { Instant } from "../domain/Wire.ts"
 import { Accounts } from "../ports/Accounts.ts"
@@ -97,7 +98,7 @@ const targetOf = Effect.fnUntraced(function*(input: AdvanceClockInput, now: numb
 })
 
 /** The next instant after `now` at which a job of the account has work, if any. */
-const nextStop = Effect.fnUntraced(function*(accountId: string, now: number) {
+const nextStop = Effect.fnUntraced(function*(accountId: AccountId, now: number) {
   const day = yield* (yield* Subscriptions).nextWorkDay(accountId, saoPauloDate(now))
   const expiry = yield* (yield* Charges).nextExpiry(accountId, new Date(now))
   const nota = yield* (yield* Notas).nextDue(accountId, new Date(now))

@@ -30,7 +30,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { PIX_AUTOMATICO_MINIMUM } from "./PixAutomatico.ts"
 import { planFirstCycle, type SubscriptionPlan } from "./SubscriptionPlan.ts"
 import { subscriptionTerms } from "./SubscriptionTerms.ts"
-import { CartIds, SubscriptionIds } from "../domain/Ids.ts"
+import { type AccountId, CartIds, SubscriptionIds } from "../domain/Ids.ts"
 
 /** The 200 of a checkout that started a subscription: the checkout's, with the subscription. */
 export type SubscriptionCheckoutResult =
@@ -42,7 +42,7 @@ export type SubscriptionCheckoutResult =
  * it: the request then names the token, as a client that tokenized would.
  * Answers the request and the card the subscription shows.
  */
-const withReusableCard = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: string) {
+const withReusableCard = Effect.fnUntraced(function*(request: CheckoutRequest, accountId: AccountId) {
   if (request.paymentMethod !== "creditcard") return { request, card: null }
   if (request.card !== undefined) {
     const { paymentMethodId, brand, firstSix, lastFour } = yield* tokenizeCard({ card: request.card })

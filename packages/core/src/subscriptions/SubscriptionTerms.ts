@@ -12,6 +12,7 @@ import { linesTotal, parseDiscounts, type PurchaseLine, validCoupon } from "../c
 import { invalidData as invalid } from "../domain/Errors.ts"
 import { Interval, type SubscriptionCoupon, type SubscriptionDiscount } from "../domain/Subscription.ts"
 import type { Cents } from "../money/Money.ts"
+import type { AccountId } from "../domain/Ids.ts"
 
 /** What a checkout's recurrence fields say, checked. */
 export interface SubscriptionTerms {
@@ -61,7 +62,7 @@ const checkCalendar = Effect.fnUntraced(function*(order: CheckoutOrder, today: s
  * plan's (the first recurring line's) `trialDays`; the coupon must be valid
  * for a recurring purchase of these prices.
  */
-export const subscriptionTerms = Effect.fn("Subscriptions.terms")(function*(order: CheckoutOrder, lines: ReadonlyArray<PurchaseLine>, accountId: string) {
+export const subscriptionTerms = Effect.fn("Subscriptions.terms")(function*(order: CheckoutOrder, lines: ReadonlyArray<PurchaseLine>, accountId: AccountId) {
   const now = yield* Clock.currentTimeMillis
   const today = saoPauloDate(now)
   yield* checkCalendar(order, today)

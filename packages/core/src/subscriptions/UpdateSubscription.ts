@@ -24,7 +24,7 @@ import { addItem, changeItem, previewPlanChange, removeItem } from "./PlanChange
 import { findOwnSubscription } from "./ReadSubscriptions.ts"
 import { requestPixAutomatico, switchPaymentMethod } from "./PixAutomatico.ts"
 import type { ProviderProrataRequest, UpdateSubscriptionRequest } from "./SubscriptionRequests.ts"
-import { SubscriptionId } from "../domain/Ids.ts"
+import { type AccountId, SubscriptionId } from "../domain/Ids.ts"
 
 type UpdateBody = typeof UpdateSubscriptionRequest.Type
 
@@ -34,7 +34,7 @@ type Edits = Pick<UpdateBody, "additionalEmails" | "cancelAtPeriodEnd" | "paymen
  * The card a subscription moves to: a typed card is tokenized; a
  * `paymentMethodId` must be a card of the account.
  */
-const cardOnFile = Effect.fnUntraced(function*(edits: Edits, accountId: string) {
+const cardOnFile = Effect.fnUntraced(function*(edits: Edits, accountId: AccountId) {
   if (edits.card !== undefined) {
     const { paymentMethodId, brand, firstSix, lastFour } = yield* tokenizeCard({ card: edits.card })
     return { paymentMethodId, card: { brand, firstSix, lastFour } }

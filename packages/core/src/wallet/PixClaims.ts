@@ -17,7 +17,7 @@ import { Ids } from "../ports/Ids.ts"
 import { PixClaims } from "../ports/PixClaims.ts"
 import { type PixClaimTransition, PixClaimTransitions } from "../rules/PixClaimTransitions.ts"
 import { walletAccount } from "./WalletAccount.ts"
-import { type PixClaimId, PixClaimIds } from "../domain/Ids.ts"
+import { type AccountId, type PixClaimId, PixClaimIds } from "../domain/Ids.ts"
 
 /** How long the institution holding a key has to answer a portability claim (DICT rules). */
 const CLAIM_RESOLUTION_MILLIS = 7 * 86_400_000
@@ -60,7 +60,7 @@ export const listPixClaims = Effect.fn("Wallet.listPixClaims")(function*(account
 })
 
 /** Closes the account's open claim by `transition`; 404 when unknown, 400 when it is not open. */
-const close = Effect.fnUntraced(function*(accountId: string, id: PixClaimId, transition: PixClaimTransition) {
+const close = Effect.fnUntraced(function*(accountId: AccountId, id: PixClaimId, transition: PixClaimTransition) {
   const claims = yield* PixClaims
   const closed = yield* claims.close(accountId, id, transition, new Date(yield* Clock.currentTimeMillis))
   if (Option.isSome(closed)) return toPixClaimView(closed.value)

@@ -10,6 +10,7 @@ import { Clock, Effect } from "effect"
 import { saoPauloDate, startOfSaoPauloDay } from "../brazil/BankCalendar.ts"
 import { addDays, toDayNumber } from "../brazil/CalendarDate.ts"
 import { invalidData } from "../domain/Errors.ts"
+import type { AccountId } from "../domain/Ids.ts"
 import type { ReconciliationQuery } from "../domain/WalletViews.ts"
 import { sumCents } from "../money/Money.ts"
 import { Charges } from "../ports/Charges.ts"
@@ -48,7 +49,7 @@ const totals = (entries: ReadonlyArray<PspEntry>) => ({
  * that is the account's own; of one that names each entry's charge (a PSP's,
  * listing every Pix of the operator's key), those of the account's charges.
  */
-const ownEntries = Effect.fnUntraced(function*(accountId: string, entries: ReadonlyArray<PspEntry>) {
+const ownEntries = Effect.fnUntraced(function*(accountId: AccountId, entries: ReadonlyArray<PspEntry>) {
   if (entries.every((entry) => entry.txid === undefined)) return entries
   const named = [...new Set(entries.flatMap((entry) => (entry.txid == null ? [] : [entry.txid])))]
   const own = new Set(yield* (yield* Charges).pixTxidsOf(accountId, named))

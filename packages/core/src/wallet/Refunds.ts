@@ -38,7 +38,7 @@ import { RefundTransitions } from "../rules/RefundTransitions.ts"
 import { byHolder, leftToRefund, ownerRefundPart, paidAtOnce, refundMovement, refundPosting, refundReturnedPosting, refundSettledPosting, reversalParts } from "../rules/Postings.ts"
 import { walletAccount } from "./WalletAccount.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
-import { DebtIds, type RefundId, RefundIds } from "../domain/Ids.ts"
+import { type AccountId, DebtIds, type RefundId, RefundIds } from "../domain/Ids.ts"
 
 /** How long a worker holds the refunds it is asking the provider about before another may take them. */
 const REFUND_LEASE_MILLIS = 60_000
@@ -56,7 +56,7 @@ export const refundableOf = Effect.fn("Wallet.refundableOf")(function*(charge: C
 })
 
 /** The charge the request names, locked, checked refundable, and how much of it this refund takes. */
-const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: string, request: RefundRequest, at: Date) {
+const chargeToRefund = Effect.fn("Wallet.chargeToRefund")(function*(accountId: AccountId, request: RefundRequest, at: Date) {
   const key = request.endToEndId !== undefined ? { endToEndId: request.endToEndId } : request.chargeId !== undefined ? { chargeId: request.chargeId } : null
   if (key === null) return yield* new MissingChargeId({ message: "Informe endToEndId (Pix) ou chargeId (cartão)", details: null })
   const found = yield* (yield* Charges).lockOwn(accountId, key)

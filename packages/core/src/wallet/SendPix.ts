@@ -44,20 +44,20 @@ import { pixSendPosting, pixSendReturnedPosting, pixSendSettledPosting } from ".
 import { WithdrawalTransitions } from "../rules/WithdrawalTransitions.ts"
 import { walletAccount } from "./WalletAccount.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
-import { TransferIds, WithdrawalIds } from "../domain/Ids.ts"
+import { type AccountId, TransferIds, WithdrawalIds } from "../domain/Ids.ts"
 
 /** How long a worker holds the withdrawals it is paying out before another may take them. */
 export const PAYOUT_LEASE_MILLIS = 60_000
 
 /** Each account's transfer fee and daily limit: what an operator set, else the spec's defaults. */
-export const transferLimitsOf = Effect.fn("Wallet.transferLimitsOf")(function*(accountIds: ReadonlyArray<string>) {
+export const transferLimitsOf = Effect.fn("Wallet.transferLimitsOf")(function*(accountIds: ReadonlyArray<AccountId>) {
   const set = yield* (yield* Withdrawals).limits(accountIds)
   const defaults = { dailyLimit: DEFAULT_DAILY_TRANSFER_LIMIT, fee: DEFAULT_PIX_TRANSFER_FEE }
   return new Map(accountIds.map((id) => [id, set.get(id) ?? defaults]))
 })
 
 /** The account's transfer fee and daily limit. */
-export const transferLimits = (accountId: string) => Effect.map(transferLimitsOf([accountId]), (limits) => limits.get(accountId)!)
+export const transferLimits = (accountId: AccountId) => Effect.map(transferLimitsOf([accountId]), (limits) => limits.get(accountId)!)
 
 /** 400 `OWNERSHIP_MISMATCH`: the key is not the account holder's. */
 export const notTheHolders = () => new OwnershipMismatch({ message: "A chave PIX nao pertence ao titular da conta", details: null })

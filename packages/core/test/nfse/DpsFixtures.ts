@@ -4,6 +4,7 @@
  * outside the Simples Nacional (option 1, PIS/COFINS) in Brasília, a city of
  * the national system; `simples` turns it into an optant.
  */
+import { AccountId } from "../../src/domain/Ids.ts"
 import type { NfseSettings } from "../../src/domain/NfseConfig.ts"
 import type { NotaToIssue, TomadorAddress } from "../../src/domain/Nota.ts"
 import { cents } from "../../src/money/Money.ts"
@@ -79,7 +80,7 @@ export const address: TomadorAddress = {
 
 export const nota: NotaToIssue = {
   notaId: "inv_1",
-  accountId: "acc_1",
+  accountId: AccountId.make("acc_1"),
   sandbox: false,
   standard: "nacional",
   serie: "1",

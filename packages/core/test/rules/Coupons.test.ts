@@ -1,5 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { PriceId } from "../../src/domain/Ids.ts"
 import { cents } from "../../src/money/Money.ts"
 import { applyCoupon, couponDiscount, type CouponRules, validateCoupon } from "../../src/rules/Coupons.ts"
 import { applyDiscounts, discountApplies } from "../../src/rules/Discounts.ts"
@@ -34,7 +35,7 @@ describe("coupon validation", () => {
       [{ ...base, validUntil: NOW - 1 }, {}, "COUPON_EXPIRED"],
       [{ ...base, maxRedemptions: 5, currentRedemptions: 5 }, {}, "COUPON_EXHAUSTED"],
       [{ ...base, appliesTo: "ONE_TIME" }, {}, "COUPON_NOT_APPLICABLE"], // chargeType defaults to RECURRING
-      [{ ...base, productIds: ["price_a"] }, { productIds: ["price_b"] }, "PRODUCT_NOT_ELIGIBLE"],
+      [{ ...base, productIds: [PriceId.make("price_a")] }, { productIds: ["price_b"] }, "PRODUCT_NOT_ELIGIBLE"],
       [{ ...base, minAmount: cents(5000) }, { amount: cents(4999) }, "MIN_AMOUNT_NOT_MET"],
       [{ ...base, firstTimeOnly: true }, { alreadyUsedByCustomer: true }, "COUPON_ALREADY_USED"]
     ]
@@ -70,7 +71,7 @@ describe("coupon validation", () => {
   })
 
   it("takes one eligible product among others; a coupon without a product list takes any; a request without products is not checked", () => {
-    const forA = { ...base, productIds: ["price_a", "price_c"] }
+    const forA = { ...base, productIds: [PriceId.make("price_a"), PriceId.make("price_c")] }
     expect(validateCoupon(forA, { productIds: ["price_b", "price_a"] }, NOW).valid).toBe(true)
     expect(validateCoupon(base, { productIds: ["price_b"] }, NOW).valid).toBe(true)
     expect(validateCoupon(forA, {}, NOW).valid).toBe(true)

@@ -33,6 +33,7 @@ import {
 
 const CHA_1 = ChargeId.make("cha_1")
 const OWNER = AccountId.make("OWNER")
+const R0 = AccountId.make("R0")
 const SUB_1 = SubscriptionId.make("sub_1")
 const PAID_AT = new Date("2026-11-20T15:00:00.000Z") // a Friday, noon in São Paulo
 
@@ -57,7 +58,7 @@ const paidCharge = (gross: number, fee: { fixed: number; percentHundredths: numb
     description: null,
     metadata: null,
     customer: null,
-    split: parts.map((amount, i) => ({ accountId: `R${i}`, accountNumber: `${i}`, type: "fixed" as const, value: amount, amount: cents(amount) })),
+    split: parts.map((amount, i) => ({ accountId: AccountId.make(`R${i}`), accountNumber: `${i}`, type: "fixed" as const, value: amount, amount: cents(amount) })),
     dueDate: null,
     expiresAt: PAID_AT,
     paidAt: PAID_AT,
@@ -108,7 +109,7 @@ describe("posting examples", () => {
   it("adds up two parts of one receiver: one receivable per installment for it", () => {
     // 100.00, no fee, 2 installments: R0 gets 10.00 and 5.00, 15.00 in all → 7.50 twice; the owner 85.00 → 42.50 twice.
     const charge = paidCharge(10_000, { fixed: 0, percentHundredths: 0 }, [1000, 500], "CREDIT_CARD", 2)
-    const twice = { ...charge, split: charge.split!.map((part) => ({ ...part, accountId: "R0", accountNumber: "0" })) }
+    const twice = { ...charge, split: charge.split!.map((part) => ({ ...part, accountId: R0, accountNumber: "0" })) }
     expect(paymentPosting(twice, PAID_AT, null).receivables.map((r) => [r.holder, r.installment, r.amount])).toEqual([
       ["OWNER", 1, 4250], ["OWNER", 2, 4250], ["R0", 1, 750], ["R0", 2, 750]
     ])
@@ -173,7 +174,7 @@ describe("statement lines", () => {
   })
 
   it("a receivable settled moves from the receivable book to the available one, titled by its method", () => {
-    const boleto: Receivable = { id: ReceivableId.make("rcv_1"), holder: "OWNER", chargeId: CHA_1, installment: 1, amount: cents(1000), paymentMethod: "BOLETO", settlesOn: "2026-11-23" }
+    const boleto: Receivable = { id: ReceivableId.make("rcv_1"), holder: OWNER, chargeId: CHA_1, installment: 1, amount: cents(1000), paymentMethod: "BOLETO", settlesOn: "2026-11-23" }
     const about = { holder: "OWNER", paymentMethod: "BOLETO" as const, chargeId: CHA_1, subscriptionId: SUB_1, referenceId: "rcv_1", category: "BOLETO_IN" as const, title: "Boleto compensado" }
     expect(receivableSettlement(boleto, SUB_1)).toEqual({
       kind: "RECEIVABLE_SETTLED",
@@ -181,7 +182,7 @@ describe("statement lines", () => {
       referenceId: "rcv_1",
       lines: [draft({ ...about, book: "RECEIVABLE", amount: cents(-1000) }), draft({ ...about, book: "AVAILABLE", amount: cents(1000) })]
     })
-    const card: Receivable = { ...boleto, id: ReceivableId.make("rcv_2"), holder: "R0", installment: 2, paymentMethod: "CREDIT_CARD", amount: cents(333) }
+    const card: Receivable = { ...boleto, id: ReceivableId.make("rcv_2"), holder: R0, installment: 2, paymentMethod: "CREDIT_CARD", amount: cents(333) }
     expect(receivableSettlement(card, null).lines.map((l) => [l.holder, l.book, l.category, l.title, l.amount])).toEqual([
       ["R0", "RECEIVABLE", "CARD_IN", "Recebível de cartão, parcela 2", -333],
       ["R0", "AVAILABLE", "CARD_IN", "Recebível de cartão, parcela 2", 333]
@@ -189,7 +190,7 @@ describe("statement lines", () => {
   })
 
   it("a withdrawal: sent with its fee, returned with both, paid out by the house", () => {
-    const w: PixSendMovement = { id: "wdr_1", kind: "WITHDRAWAL", accountId: "OWNER", amount: cents(5000), fee: cents(47), endToEndId: "E9", receiver: null }
+    const w: PixSendMovement = { id: "wdr_1", kind: "WITHDRAWAL", accountId: OWNER, amount: cents(5000), fee: cents(47), endToEndId: "E9", receiver: null }
     const about = { referenceId: "wdr_1", paymentMethod: "PIX" as const, endToEndId: "E9" }
     expect(pixSendPosting(w)).toEqual({
       kind: "PIX_SENT",
@@ -226,7 +227,7 @@ describe("statement lines", () => {
 
   it("a Pix transfer without fee: two lines naming the receiver, titled as a Pix sent", () => {
     const receiver = { name: "Loja B", bank: "260", taxId: "11222333000181", account: "9-9" }
-    const w: PixSendMovement = { id: "wdr_2", kind: "PIX_TRANSFER", accountId: "OWNER", amount: cents(1200), fee: cents(0), endToEndId: null, receiver }
+    const w: PixSendMovement = { id: "wdr_2", kind: "PIX_TRANSFER", accountId: OWNER, amount: cents(1200), fee: cents(0), endToEndId: null, receiver }
     expect(pixSendPosting(w).lines.map((l) => [l.holder, l.book, l.category, l.title, l.amount, l.counterparty])).toEqual([
       ["OWNER", "AVAILABLE", "PIX_OUT", "PIX enviado", -1200, receiver],
       [HOUSE, "PAYOUTS", "PIX_OUT", "PIX enviado", 1200, receiver]
@@ -239,7 +240,7 @@ describe("statement lines", () => {
   const refund: RefundMovement = {
     id: "ref_1",
     category: "REFUND",
-    accountId: "OWNER",
+    accountId: OWNER,
     amount: cents(3000),
     chargeId: CHA_1,
     paymentMethod: "CREDIT_CARD",
@@ -299,7 +300,7 @@ describe("statement lines", () => {
   })
 
   it("a debt paid from new credits, and a sub-account's opening fee owed from the start", () => {
-    expect(debtSettlementPosting("R0", cents(300), "dsp_1", "REFUND")).toEqual({
+    expect(debtSettlementPosting(R0, cents(300), "dsp_1", "REFUND")).toEqual({
       kind: "DEBT_SETTLED",
       accountId: "R0",
       referenceId: "dsp_1",
@@ -308,7 +309,7 @@ describe("statement lines", () => {
         draft({ holder: "R0", book: "DEBT", amount: cents(300), category: "REFUND", title: "Pagamento de débito", referenceId: "dsp_1" })
       ]
     })
-    expect(openingFeePosting("SUB", cents(1500), "acc_1")).toEqual({
+    expect(openingFeePosting(AccountId.make("SUB"), cents(1500), "acc_1")).toEqual({
       kind: "OPENING_FEE",
       accountId: "SUB",
       referenceId: "acc_1",
@@ -320,7 +321,7 @@ describe("statement lines", () => {
   })
 
   it("an infraction (MED) blocks the amount, then releases it to the account or returns it through the rails", () => {
-    const med = { id: "med_1", accountId: "OWNER", chargeId: CHA_1, endToEndId: "E1", amount: cents(2000) }
+    const med = { id: "med_1", accountId: OWNER, chargeId: CHA_1, endToEndId: "E1", amount: cents(2000) }
     const about = (category: "MED_BLOCK" | "MED_RELEASE" | "MED_RETURN", title: string, endToEndId = "E1") =>
       ({ chargeId: CHA_1, endToEndId, paymentMethod: "PIX" as const, referenceId: "med_1", category, title })
     const entry = (kind: string, lines: ReadonlyArray<unknown>) => ({ kind, accountId: "OWNER", referenceId: "med_1", lines })
@@ -451,7 +452,7 @@ describe("posting laws", () => {
       const inFlight: Array<PixSendMovement> = []
       const paid: Array<{ charge: Charge; refunded: number }> = []
       // What each holder owes, oldest first, as the split debts the use cases write.
-      const debts: Array<{ id: string; holder: string; remaining: Cents }> = []
+      const debts: Array<{ id: string; holder: AccountId; remaining: Cents }> = []
       let expected = 0
       for (const [i, s] of steps.entries()) {
         if (s._tag === "pay") {
@@ -475,7 +476,7 @@ describe("posting laws", () => {
           // As the worker: a receivable a refund took whole settles nothing.
           for (const r of pending.splice(0)) if (r.amount > 0) post(receivableSettlement(r, null))
         } else if (s._tag === "withdraw") {
-          const holder = s.holder < 0 ? "OWNER" : `R${s.holder}`
+          const holder = s.holder < 0 ? OWNER : AccountId.make(`R${s.holder}`)
           const amount = s.amount === 0 ? balanceOf(holder, "AVAILABLE") - s.fee : s.amount
           // The use case's rule: only what the available balance covers, fee included.
           if (amount < 1 || balanceOf(holder, "AVAILABLE") < amount + s.fee) continue
@@ -497,7 +498,7 @@ describe("posting laws", () => {
           const amount = cents(Math.max(1, Math.floor((remaining * s.percent) / 100)))
           if (remaining === 0) continue
           const receivers = reversalParts(target.charge, amount)
-          const owner = { accountId: "OWNER", amount: cents(amount - receivers.reduce((a, r) => a + r.amount, 0)) }
+          const owner = { accountId: OWNER, amount: cents(amount - receivers.reduce((a, r) => a + r.amount, 0)) }
           const taken: Array<{ row: (typeof pending)[number]; amount: number }> = []
           const parts = [owner, ...receivers].map((part) => {
             let fromReceivable = 0
@@ -553,7 +554,7 @@ describe("posting laws", () => {
           expect(new Set(lines.map((l) => l.category))).toEqual(new Set([chargeback ? "CHARGEBACK" : "REFUND"]))
           post(refundPosting(m))
           const owedNow = [...reversals.flatMap((r) => r.debtId === null ? [] : [{ id: r.debtId, holder: r.accountId, remaining: cents(r.amount - r.reversed) }]),
-            ...(refund.ownerDebt === null ? [] : [{ id: refund.ownerDebt.debtId, holder: "OWNER", remaining: refund.ownerDebt.amount }])]
+            ...(refund.ownerDebt === null ? [] : [{ id: refund.ownerDebt.debtId, holder: OWNER, remaining: refund.ownerDebt.amount }])]
           if (s.confirmed || chargeback) {
             debts.push(...owedNow)
             post(refundSettledPosting(m, null))
