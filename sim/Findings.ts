@@ -25,8 +25,10 @@ export interface Finding {
  * listed every Pix of the operator's key), `refund-posting-time` (a
  * devolução answered after midnight posted on the wrong day),
  * `cancel-card-in-flight` (a subscription's cancel hid a renewal the
- * acquirer then approved) and `paid-at-other-psp` (a charge paid at a PSP's
- * late copy refunded at the PSP it had moved to).
+ * acquirer then approved), `paid-at-other-psp` (a charge paid at a PSP's
+ * late copy refunded at the PSP it had moved to) and `return-window` (a Pix
+ * refunded more than 90 days after its settlement, which no PSP returns and
+ * no statement read 90 days back lists).
  */
 export const FINDINGS: ReadonlyArray<Finding> = []
 
