@@ -25,7 +25,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import { makeBatchWriter } from "./BatchWriter.ts"
 import { stalledCardAttempt } from "./CycleClaims.ts"
 import { inTransaction } from "./ReadThrough.ts"
-import { CentsColumn, decodeRows, jsonColumn, jsonText } from "./Rows.ts"
+import { accountIdsOf, CentsColumn, decodeRows, jsonColumn, jsonText } from "./Rows.ts"
 import { containsPattern, firstOf, inScope, insertRecords, orDie } from "./Statements.ts"
 
 /**
@@ -53,7 +53,6 @@ const ChargeRow = Schema.Struct({
 const decodeCharges = decodeRows(ChargeRow)
 const decodeTotals = decodeRows(Schema.Struct({ total: CentsColumn }))
 const decodeIds = decodeRows(Schema.Struct({ id: ChargeId }))
-const decodeAccountIds = decodeRows(Schema.Struct({ id: AccountId }))
 const decodeAddresses = decodeRows(Schema.Struct({ id: SubscriptionId, address: Schema.fromJsonString(ChargeAddress) }))
 
 /** What every statement of the storage needs: the client and the charge's select list. */
@@ -276,11 +275,8 @@ const dueBankBoletos = ({ sql, columns }: ChargeTable): Charges["Service"]["dueB
     SELECT due.* FROM due JOIN claimed ON claimed.id = due.id`).pipe(Effect.flatMap(decodeCharges))
 
 const accountsWithOpenBankBoletos = ({ sql }: ChargeTable) => (limit: number) =>
-  orDie(sql`SELECT DISTINCT account_id AS id FROM charges
-    WHERE status IN ${sql.in([...expired.from])} AND ${bankBoleto(sql)} ORDER BY account_id LIMIT ${limit}`).pipe(
-    Effect.flatMap(decodeAccountIds),
-    Effect.map((rows) => rows.map((row) => row.id))
-  )
+  orDie(sql`SELECT DISTINCT account_id AS "accountId" FROM charges
+    WHERE status IN ${sql.in([...expired.from])} AND ${bankBoleto(sql)} ORDER BY account_id LIMIT ${limit}`).pipe(Effect.flatMap(accountIdsOf))
 
 /**
  * The due rows are taken once (a materialized CTE), then joined by id: as `id IN (...)` the planner

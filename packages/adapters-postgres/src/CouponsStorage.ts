@@ -1,9 +1,9 @@
 /** Coupons and redemptions on `effect/sql`; redemption is a conditional increment. */
-import { AccountId, Coupon, Coupons } from "@billing/core"
+import { Coupon, Coupons } from "@billing/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
-import { CentsColumn, decodeRows, EpochMillisColumn, Int8, withoutSeq, withSeq } from "./Rows.ts"
+import { accountIdsOf, CentsColumn, decodeRows, EpochMillisColumn, Int8, withoutSeq, withSeq } from "./Rows.ts"
 import { containsPattern, orDie } from "./Statements.ts"
 
 /** A coupon row: the entity with its centavos as `bigint`, its validity as instants and its price ids as JSON text; `seq` is the cursor. */
@@ -17,7 +17,6 @@ const CouponRow = withSeq({
   productIds: Schema.fromJsonString(Coupon.fields.productIds)
 })
 const decodeCoupons = decodeRows(CouponRow)
-const decodeAccountIds = decodeRows(Schema.Struct({ accountId: AccountId }))
 
 export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -58,10 +57,7 @@ export const CouponsStorageLive = Layer.effect(Coupons, Effect.gen(function*() {
     findByCode: (accountId, code) =>
       orDie(sql`SELECT ${columns} FROM coupons WHERE account_id = ${accountId} AND upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(decodeCoupons), Effect.map(withoutSeq)),
     accountsWithCode: (code) =>
-      orDie(sql`SELECT DISTINCT account_id AS "accountId" FROM coupons WHERE upper(code) = upper(${code}) LIMIT 2`).pipe(
-        Effect.flatMap(decodeAccountIds),
-        Effect.map((rows) => rows.map((row) => row.accountId))
-      ),
+      orDie(sql`SELECT DISTINCT account_id AS "accountId" FROM coupons WHERE upper(code) = upper(${code}) LIMIT 2`).pipe(Effect.flatMap(accountIdsOf)),
     list: (accountId, q) =>
       Effect.gen(function*() {
         const pattern = q.search === null ? null : containsPattern(q.search)

@@ -1,16 +1,15 @@
 /** Products and prices on `effect/sql`, scoped by account; lists page by a keyset cursor. */
-import { AccountId, Price, Product, Products } from "@billing/core"
+import { Price, Product, Products } from "@billing/core"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { beforeCursor } from "./Keyset.ts"
-import { CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
+import { accountIdsOf, CentsColumn, decodeRows, withoutSeq, withSeq } from "./Rows.ts"
 import { containsPattern, orDie } from "./Statements.ts"
 
 /** A product row, without its prices (they are rows of their own); `seq` is the cursor. */
 const decodeProducts = decodeRows(withSeq(Struct.omit(Product.fields, ["prices"])))
 /** A price row: the entity with its centavos as `bigint`. */
 const decodePrices = decodeRows(Schema.Struct({ ...Price.fields, amount: CentsColumn }))
-const decodeAccountIds = decodeRows(Schema.Struct({ accountId: AccountId }))
 
 export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -87,9 +86,6 @@ export const ProductsStorageLive = Layer.effect(Products, Effect.gen(function*()
     accountsOfPrices: (priceIds) =>
       priceIds.length === 0
         ? Effect.succeed([])
-        : orDie(sql`SELECT DISTINCT account_id AS "accountId" FROM prices WHERE id IN ${sql.in([...priceIds])} LIMIT 2`).pipe(
-          Effect.flatMap(decodeAccountIds),
-          Effect.map((rows) => rows.map((row) => row.accountId))
-        )
+        : orDie(sql`SELECT DISTINCT account_id AS "accountId" FROM prices WHERE id IN ${sql.in([...priceIds])} LIMIT 2`).pipe(Effect.flatMap(accountIdsOf))
   })
 }))

@@ -6,7 +6,7 @@
  * text (written once, so its bytes never change). Everything else (text,
  * booleans, `timestamptz` as `Date`) is what the driver already returns.
  */
-import { Cents } from "@billing/core"
+import { AccountId, Cents } from "@billing/core"
 import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 
 /** A `bigint` column (the driver answers `bigint`, or text through a `::text` cast) as a safe integer. */
@@ -39,6 +39,12 @@ export const decodeRows = <S extends Schema.Top & { readonly DecodingServices: n
   const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
   return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<S["Type"]>> => Effect.orDie(decode(rows))
 }
+
+const decodeAccountIdRows = decodeRows(Schema.Struct({ accountId: AccountId }))
+
+/** Rows of one column, `accountId`, as the account ids they hold. */
+export const accountIdsOf = (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<AccountId>> =>
+  Effect.map(decodeAccountIdRows(rows), (decoded) => decoded.map((row) => row.accountId))
 
 /** A `timestamptz` column as epoch milliseconds. */
 export const EpochMillisColumn = Schema.Date.pipe(
