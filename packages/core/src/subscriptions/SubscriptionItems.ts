@@ -81,6 +81,3 @@ export const withScheduledReplacements = <A extends BillableSubscription>(aggreg
   const primary = replacedBy.get(aggregate.subscription.primaryItemId) ?? aggregate.subscription.primaryItemId
   return { ...aggregate, items, subscription: { ...aggregate.subscription, primaryItemId: primary } }
 }
-
-/** Whether downgrades wait for the next cycle. */
-export const hasScheduledReplacements = (aggregate: BillableSubscription): boolean => aggregate.items.some(isScheduledReplacement)
