@@ -115,13 +115,13 @@ describe("API reference at /docs", () => {
     expect(html).not.toMatch(/<link[^>]+href="?https?:/)
   })
 
-  // About a second an operation in Chromium (over 140 operations), more when the other test files share the two cores: a generous limit.
+  // Drawing the whole page takes Chromium about 20 s alone, far more when the other test files share the two cores: a generous limit.
   it("renders offline in Chromium: every operation, its scope and its error codes", async () => {
     const operations = operationsOf(doc)
     expect(operations.length).toBeGreaterThan(40)
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-    // A click takes under a second alone, but CI once saw one stall past Playwright's default 30 s while the
-    // other test files held both cores (Scalar redraws the long page on every click): wait up to two minutes.
+    // A step takes seconds alone, but CI once saw one stall past Playwright's default 30 s while the other test
+    // files held both cores (Scalar redraws the long page): wait up to two minutes.
     page.setDefaultTimeout(120_000)
     const leaving: Array<string> = []
     await page.route("**/*", (route) => {
@@ -154,12 +154,21 @@ describe("API reference at /docs", () => {
     // The page is long: under the load of the other test files, drawing it can take longer than the default 30 s.
     await page.screenshot({ path: await screenshotPath(), timeout: 180_000 })
 
-    // Each operation, opened from the sidebar, states its scope (or that it is public) and every error code.
-    for (const operation of operations) {
-      await sidebar.locator("button", { hasText: operation.summary }).first().click()
-      const heading = page.getByRole("heading", { name: operation.summary, exact: true }).first()
-      await heading.waitFor()
-      const section = await heading.locator("xpath=ancestor::section[1]").innerText()
+    // Each operation's section states its scope (or that it is public) and every error code. Scalar draws a
+    // section once it nears the viewport: at the end of the page every one is drawn, and read at once.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+    const summaries = operations.map((operation) => operation.summary)
+    await page.waitForFunction((names) => {
+      const drawn = new Set([...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((h) => (h as HTMLElement).innerText.trim()))
+      return names.every((name) => drawn.has(name))
+    }, summaries)
+    const sections = await page.evaluate((names) =>
+      names.map((name) => {
+        const heading = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].find((h) => (h as HTMLElement).innerText.trim() === name)
+        return (heading?.closest("section") as HTMLElement | null)?.innerText ?? ""
+      }), summaries)
+    operations.forEach((operation, i) => {
+      const section = sections[i]!
       const key = `${operation.method} ${operation.path}`
       if (operation.isPublic) expect(section, key).toContain("Access: public")
       else if (operation.scopes.length === 0) expect(section, key).toContain("Scope: any valid token")
@@ -167,6 +176,14 @@ describe("API reference at /docs", () => {
       if (operation.scopes.length > 0) expect(section, key).toContain(`Scope: ${operation.scopes[0]}`)
       for (const scope of operation.scopes) expect(section, key).toContain(scope)
       for (const code of operation.codes) expect(section, key).toContain(code)
+    })
+
+    // The sidebar takes a reader to an operation: the first, one in the middle and the last.
+    for (const operation of [operations[0]!, operations[Math.floor(operations.length / 2)]!, operations.at(-1)!]) {
+      await sidebar.locator("button", { hasText: operation.summary }).first().click()
+      const heading = page.getByRole("heading", { name: operation.summary, exact: true }).first()
+      const inView = () => heading.evaluate((h) => h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().top < window.innerHeight)
+      await expect.poll(inView, { timeout: 60_000, interval: 250 }).toBe(true)
     }
 
     expect(errors).toEqual([])
