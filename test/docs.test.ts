@@ -155,18 +155,17 @@ describe("API reference at /docs", () => {
     await page.screenshot({ path: await screenshotPath(), timeout: 180_000 })
 
     // Each operation's section states its scope (or that it is public) and every error code. Scalar draws a
-    // section once it nears the viewport: at the end of the page every one is drawn, and read at once.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
-    const summaries = operations.map((operation) => operation.summary)
-    await page.waitForFunction((names) => {
-      const drawn = new Set([...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map((h) => (h as HTMLElement).innerText.trim()))
-      return names.every((name) => drawn.has(name))
-    }, summaries)
-    const sections = await page.evaluate((names) =>
+    // section once it nears the viewport: from the end of the page every one is drawn, and all are read at once.
+    await page.evaluate(() => (globalThis as any).scrollTo(0, (globalThis as any).document.body.scrollHeight))
+    // In the page: the text of the section of each operation's heading ("" while not drawn yet).
+    const sectionsOf = (names: ReadonlyArray<string>) =>
       names.map((name) => {
-        const heading = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].find((h) => (h as HTMLElement).innerText.trim() === name)
-        return (heading?.closest("section") as HTMLElement | null)?.innerText ?? ""
-      }), summaries)
+        const headings: Array<any> = [...(globalThis as any).document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+        return headings.find((h) => h.innerText.trim() === name)?.closest("section")?.innerText ?? ""
+      })
+    const summaries = operations.map((operation) => operation.summary)
+    await page.waitForFunction((names) => names.every((name) => [...(globalThis as any).document.querySelectorAll("h1, h2, h3, h4, h5, h6")].some((h: any) => h.innerText.trim() === name)), summaries)
+    const sections = await page.evaluate(sectionsOf, summaries)
     operations.forEach((operation, i) => {
       const section = sections[i]!
       const key = `${operation.method} ${operation.path}`
@@ -182,7 +181,7 @@ describe("API reference at /docs", () => {
     for (const operation of [operations[0]!, operations[Math.floor(operations.length / 2)]!, operations.at(-1)!]) {
       await sidebar.locator("button", { hasText: operation.summary }).first().click()
       const heading = page.getByRole("heading", { name: operation.summary, exact: true }).first()
-      const inView = () => heading.evaluate((h) => h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().top < window.innerHeight)
+      const inView = () => heading.evaluate((h) => h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().top < (globalThis as any).innerHeight)
       await expect.poll(inView, { timeout: 60_000, interval: 250 }).toBe(true)
     }
 

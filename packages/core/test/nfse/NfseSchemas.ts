@@ -11,9 +11,9 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { validateXML, type XMLFileInfo } from "xmllint-wasm"
+import { sharedReference } from "../support/SharedReference.ts"
 
-/** The repository's root is four folders up; the reference sits beside it (`../shared`). */
-export const NFSE_REFERENCE = resolve(import.meta.dirname, "..", "..", "..", "..", "..", "shared", "reference", "nfse-nacional")
+export const NFSE_REFERENCE = sharedReference("nfse-nacional")
 
 const BROKEN_SERIE_PATTERN = `<xs:pattern value="^(?!0{1,5}$)\\d{1,5}$"/>`
 const SERIE_PATTERN = `<xs:pattern value="[0-9]{0,4}[1-9][0-9]{0,4}"/>`

@@ -10,13 +10,12 @@ import { Ajv, type ValidateFunction } from "ajv"
 import addFormatsModule from "ajv-formats"
 import { load } from "js-yaml"
 import { readFileSync } from "node:fs"
-import { resolve } from "node:path"
+import { sharedReference } from "../../../core/test/support/SharedReference.ts"
 import { applyOverlay, type OverlayOptions } from "./PixApiOverlay.ts"
 
 type Json = Record<string, any>
 
-/** The repository's root is four folders up; the reference sits beside it (`../shared`). */
-export const BCB_OPENAPI = resolve(import.meta.dirname, "..", "..", "..", "..", "..", "shared", "reference", "bcb-pix-api", "openapi.yaml")
+export const BCB_OPENAPI = sharedReference("bcb-pix-api", "openapi.yaml")
 
 let parsed: Json | undefined
 /** The file, parsed once per test process (about a quarter of a second). */
