@@ -164,8 +164,9 @@ describe("API reference at /docs", () => {
         return headings.find((h) => h.innerText.trim() === name)?.closest("section")?.innerText ?? ""
       })
     const summaries = operations.map((operation) => operation.summary)
-    await page.waitForFunction((names) => names.every((name) => [...(globalThis as any).document.querySelectorAll("h1, h2, h3, h4, h5, h6")].some((h: any) => h.innerText.trim() === name)), summaries)
-    const sections = await page.evaluate(sectionsOf, summaries)
+    const readSections = () => page.evaluate(sectionsOf, summaries)
+    await expect.poll(async () => (await readSections()).every((section) => section !== ""), { timeout: 120_000, interval: 500 }).toBe(true)
+    const sections = await readSections()
     operations.forEach((operation, i) => {
       const section = sections[i]!
       const key = `${operation.method} ${operation.path}`

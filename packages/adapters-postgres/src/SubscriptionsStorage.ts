@@ -444,13 +444,7 @@ const moveCyclesOf = ({ sql }: SubscriptionTables): Service["moveCyclesOf"] => (
       WHERE subscription_id = ${subscriptionId} AND status IN ${constants(sql, transition.from)}
       RETURNING cycle_number AS n`)
     const numbers = rows.map((r) => Number(r.n)).sort((a, b) => a - b)
-    const invoice = transition.invoice
-    if (numbers.length > 0 && invoice !== null) {
-      yield* orDie(sql`UPDATE invoices SET status = ${invoice.to}, ${invoiceStamps(sql, invoice, at)}
-        WHERE subscription_id = ${subscriptionId} AND cycle_number IN ${sql.in(numbers)} AND status IN ${constants(sql, invoice.from)}
-          AND charge_id IS NOT DISTINCT FROM (SELECT c.charge_id FROM billing_cycles c
-            WHERE c.subscription_id = invoices.subscription_id AND c.cycle_number = invoices.cycle_number)`)
-    }
+    yield* moveInvoicesOfCycles(sql, numbers.map((cycleNumber) => ({ subscriptionId, cycleNumber, transition })), at)
     return numbers
   })
 
