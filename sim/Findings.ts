@@ -26,9 +26,10 @@ export interface Finding {
  * devolução answered after midnight posted on the wrong day),
  * `cancel-card-in-flight` (a subscription's cancel hid a renewal the
  * acquirer then approved), `paid-at-other-psp` (a charge paid at a PSP's
- * late copy refunded at the PSP it had moved to) and `return-window` (a Pix
+ * late copy refunded at the PSP it had moved to), `return-window` (a Pix
  * refunded more than 90 days after its settlement, which no PSP returns and
- * no statement read 90 days back lists).
+ * no statement read 90 days back lists) and `split-within-net` (a cycle
+ * whose net no longer fitted its split, never issued).
  */
 export const FINDINGS: ReadonlyArray<Finding> = []
 

@@ -257,6 +257,50 @@ describe("billing run on postgres", () => {
     expect((await m.events(id)).at(-1)).toMatchObject({ event: "subscription.canceled", body: { status: "CANCELED", timestamp: expect.stringMatching(`^${Y}-03-31T03:00:00\\.`) } })
   })
 
+  it("issues a cycle whose net no longer fits its split: a part under 0.01 is left to the owner, a fixed part gets what is left", async () => {
+    const m = await merchant()
+    const seller = await engine.createAccount({ name: "Parceiro", document: "52998224725", parentId: m.account.accountId })
+    const plan = await m.price("Mensal", 10)
+    const tiny = await m.price("Mínimo", 0.05)
+    // No fees on the master's Pix: net = amount. On 10.00: 10% = 1.00, and 5.00 fixed; the seller gets 6.00.
+    const split = [{ type: "percentage", amount: 10, accountNumber: seller.accountNumber }, { type: "fixed", amount: 5, accountNumber: seller.accountNumber }]
+    const first = await m.subscribe({ paymentMethod: "pix", card: null, items: [{ priceId: plan }], split })
+    await m.call("POST", `/v1/wallet/pay/${first.chargeId}`)
+    expect(await m.advance(null)).toMatchObject({ paymentsConfirmed: 1 })
+    const id = first.subscriptionId
+    const itemId = (await m.detail(id)).items[0].itemId
+    expect((await m.call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: tiny })).body).toMatchObject({ type: "DOWNGRADE", newAmount: 0.05 })
+
+    // Cycle 2 is 0.05: 10% is 0.005, under 0.01, so that part is not paid; the 5.00 fixed part gets all 0.05 there is.
+    expect(await m.advance(`${Y}-02-28T15:00:00.000Z`)).toMatchObject({ cyclesIssued: 1, chargesCreated: 1 })
+    const second = (await m.detail(id)).billingCycles[1]
+    expect(second.cycle).toMatchObject({ status: "AWAITING_PAYMENT", amount: 0.05 })
+    const charge = (await m.call("GET", `/v1/charges/${second.cycle.chargeId}?view=detail`)).body
+    expect(charge).toMatchObject({ amount: 0.05, split: [{ accountNumber: seller.accountNumber, type: "fixed", percentage: null, amount: 0.05 }] })
+    await m.call("POST", `/v1/wallet/pay/${second.cycle.chargeId}`)
+    expect(await m.advance(null)).toMatchObject({ paymentsConfirmed: 1 })
+    const balance = await m.call("GET", `/v1/wallet/balance?accountId=${seller.accountNumber}`)
+    expect(balance.body).toMatchObject({ availableBalance: 6.05 })
+    expect((await m.detail(id)).billingCycles[1].cycle.status).toBe("PAID")
+  })
+
+  it("charges an upgrade whose prorata is too small for the subscription's percentage split, the owner keeping all of it", async () => {
+    const m = await merchant()
+    const seller = await engine.createAccount({ name: "Parceiro", document: "52998224725", parentId: m.account.accountId })
+    const basic = await m.price("Básico", 1)
+    const plus = await m.price("Mais", 1.95)
+    const first = await m.subscribe({ paymentMethod: "pix", card: null, items: [{ priceId: basic }], split: [{ type: "percentage", amount: 10, accountNumber: seller.accountNumber }] })
+    await m.call("POST", `/v1/wallet/pay/${first.chargeId}`)
+    expect(await m.advance(`${Y}-02-27`)).toMatchObject({ paymentsConfirmed: 1 })
+    const id = first.subscriptionId
+    const itemId = (await m.detail(id)).items[0].itemId
+    // 31 Jan to 28 Feb is 28 days, 1 left on the 27th: 0.95 × 1/28 = 0.0339…, rounded up to 0.04; 10% of it is 0.004.
+    const upgrade = await m.call("PUT", `/v1/subscriptions/${id}/items/${itemId}`, { priceId: plus })
+    expect(upgrade.body).toMatchObject({ success: true, type: "UPGRADE", prorataAmount: 0.04 })
+    const charge = (await m.call("GET", `/v1/charges/${upgrade.body.chargeId}?view=detail`)).body
+    expect(charge).toMatchObject({ amount: 0.04, netAmount: 0.04, split: [] })
+  })
+
   it("ends a trial into its first charge", async () => {
     const m = await merchant()
     const plan = await m.price("Mensal com teste", 49.9, { trialDays: 7 })

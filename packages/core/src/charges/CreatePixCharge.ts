@@ -18,7 +18,7 @@ import { PixProvider } from "../ports/PixProvider.ts"
 import { requireProvider } from "../ports/ProviderGate.ts"
 import { Accounts } from "../ports/Accounts.ts"
 import { computeFees, DEFAULT_SUBACCOUNT_PIX_FEE, type FeeSchedule, NO_FEES } from "../rules/Fees.ts"
-import { computeSplit, type SplitReceiver, validateSplit } from "../rules/Split.ts"
+import { computeSplit, fitSplit, type SplitMode, type SplitReceiver, validateSplit } from "../rules/Split.ts"
 import type { PixChargeRequest, SplitItemInput } from "./PixChargeRequest.ts"
 import { ChargeIds } from "../domain/Ids.ts"
 
@@ -102,24 +102,30 @@ export const resolveReceivers = Effect.fn("Charges.resolveReceivers")(function*(
   return receivers
 })
 
-/** The split parts of a charge of `owner` on `net`, receivers resolved and checked. */
+/**
+ * The split parts of a charge of `owner` on `net`, receivers resolved and
+ * checked; a net they do not fit is refused or fitted as `mode` says, and a
+ * receiver a fitted net pays nothing has no part.
+ */
 export const splitParts = Effect.fn("Charges.splitParts")(function*(
   split: ReadonlyArray<SplitItemInput>,
   net: Cents,
   owner: Account,
-  master: Account
+  master: Account,
+  mode: SplitMode = "refuse"
 ) {
   const receivers = yield* resolveReceivers(split, owner, master)
-  const computed = yield* Effect.fromResult(computeSplit(net, receivers))
-  return computed.parts.map((part, i): ChargeSplitPart => {
+  const computed = mode === "fit" ? fitSplit(net, receivers) : yield* Effect.fromResult(computeSplit(net, receivers))
+  return computed.parts.flatMap((part, i): Array<ChargeSplitPart> => {
     const r = receivers[i]!
-    return {
+    if (part.amount === 0) return []
+    return [{
       accountId: part.account.id,
       accountNumber: part.account.number,
       type: part.type,
       value: r.type === "fixed" ? r.amount : r.percentHundredths,
       amount: part.amount
-    }
+    }]
   })
 })
 

@@ -87,7 +87,7 @@ export const prepareBoleto = Effect.fn("Checkout.boleto")(function*(order: Check
   const address = yield* completeAddress(request.customer.address)
   const { dueDate, grace } = yield* boletoTerms(request, saoPauloDate(draft.now))
   yield* requireProvider(draft.owner, "boleto")
-  const money = yield* feesAndSplit("boleto", draft.amount, request.split, draft)
+  const money = yield* feesAndSplit("boleto", draft.amount, request.split, draft, order.splitMode)
   const id = draft.common.id
   const issued = yield* (yield* BoletoIssuer).issue({
     receiver: draft.owner,

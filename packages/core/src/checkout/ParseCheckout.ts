@@ -10,6 +10,7 @@ import { type Account, mayUsePixAutomatico } from "../domain/Account.ts"
 import type { PaymentMethod } from "../domain/PaymentMethod.ts"
 import { type PaymentMethodInput, PixAutomaticoPjOnly } from "../domain/Charge.ts"
 import { invalidData as invalid } from "../domain/Errors.ts"
+import type { SplitMode } from "../rules/Split.ts"
 import { type NotificationKind, NotificationKinds } from "../domain/Notification.ts"
 import { chargeAddressOf } from "./BuyerAddress.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
@@ -45,6 +46,8 @@ export interface CheckoutOrder {
   readonly buyer: CheckoutBuyer
   /** The card `paymentMethodId` names, when the caller read it already (a billing run reads its batch's at once). */
   readonly savedCard?: Option.Option<PaymentMethod>
+  /** What the split does with a net it does not fit: a client's request is refused (the default), a subscription's own charge is fitted. */
+  readonly splitMode?: SplitMode
 }
 
 /**

@@ -30,7 +30,7 @@ export const preparePix = Effect.fn("Checkout.pix")(function*(
 ) {
   const { request } = order
   yield* requireProvider(draft.owner, "pix")
-  const money = yield* feesAndSplit("pix", draft.amount, request.split, draft)
+  const money = yield* feesAndSplit("pix", draft.amount, request.split, draft, order.splitMode)
   // `expiration` makes it a Pix with due date, as on `POST /v1/charges/pix`.
   let dueDate: string | null = null
   if (request.expiration !== undefined) {

@@ -19,6 +19,7 @@ import { applyCoupon, type CouponRefusal, validateCoupon } from "../rules/Coupon
 import { applyDiscounts, type ChargeDiscount } from "../rules/Discounts.ts"
 import { computeFees } from "../rules/Fees.ts"
 import { type ItemLine, itemsTotal } from "../rules/Items.ts"
+import type { SplitMode } from "../rules/Split.ts"
 import type { CheckoutRequest } from "./CheckoutRequest.ts"
 import type { CheckoutOrder } from "./ParseCheckout.ts"
 import type { AccountId, CouponId } from "../domain/Ids.ts"
@@ -174,18 +175,21 @@ export type ChargeMoney = Pick<Charge, "amount" | "fee" | "feeFixed" | "feePerce
 /**
  * The fees of `method` on `gross` under the owner's schedule (its own, else
  * its master's) and the split of the net among the receivers asked for
- * (`publicId` is an alias of `accountNumber`).
+ * (`publicId` is an alias of `accountNumber`), a net they do not fit refused
+ * or fitted as `splitMode` says.
  */
 export const feesAndSplit = Effect.fn("Checkout.feesAndSplit")(function*(
   method: string,
   gross: Cents,
   split: CheckoutRequest["split"],
-  accounts: { readonly owner: Account; readonly master: Account }
+  accounts: { readonly owner: Account; readonly master: Account },
+  splitMode: SplitMode = "refuse"
 ) {
   const schedule = yield* feeSchedule(accounts.owner, method)
   const fees = computeFees(gross, schedule)
-  const parts = split !== undefined && split.length > 0
-    ? yield* splitParts(split.map((s) => ({ ...s, accountNumber: s.accountNumber ?? s.publicId })), fees.net, accounts.owner, accounts.master)
+  const receivers = split?.map((s) => ({ ...s, accountNumber: s.accountNumber ?? s.publicId }))
+  const parts = receivers !== undefined && receivers.length > 0
+    ? yield* splitParts(receivers, fees.net, accounts.owner, accounts.master, splitMode)
     : null
   return {
     amount: gross,

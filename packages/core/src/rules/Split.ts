@@ -54,6 +54,19 @@ export const validateSplit = <A>(receivers: ReadonlyArray<SplitReceiver<A>>): Re
 }
 
 /**
+ * What a split does with a net amount its receivers do not fit (a part under
+ * 0.01, or parts above the net): `refuse` answers the error, for a request a
+ * client sends and can correct; `fit` pays what the net allows
+ * (`fitSplit`), for a charge the engine issues on its own (a subscription's
+ * cycle or prorata), which a refusal would leave unissued for ever.
+ */
+export type SplitMode = "refuse" | "fit"
+
+/** What `receiver` asks of `net`: its fixed amount, or its percentage rounded down to the centavo. */
+const askedOf = <A>(net: Cents, receiver: SplitReceiver<A>): Cents =>
+  receiver.type === "fixed" ? receiver.amount : percentOf(net, receiver.percentHundredths, roundDown)
+
+/**
  * The parts of each receiver on `net`. Rounding point: a percentage part is
  * rounded down to the centavo (the owner keeps the fractions). A percentage
  * that comes to less than 0.01 on this amount is refused rather than paid as
@@ -66,7 +79,7 @@ export const computeSplit = <A>(
   const parts: Array<SplitPart<A>> = []
   let total = 0
   for (const [i, r] of receivers.entries()) {
-    const amount = r.type === "fixed" ? r.amount : percentOf(net, r.percentHundredths, roundDown)
+    const amount = askedOf(net, r)
     if (amount < 1) {
       return Result.fail(new InvalidData({
         message: `split[${i}] comes to less than 0.01 on a net amount of ${toDecimalString(net)}`,
@@ -83,4 +96,21 @@ export const computeSplit = <A>(
     }))
   }
   return Result.succeed({ net, parts, ownerAmount: cents(net - total) })
+}
+
+/**
+ * The split of a charge the engine issues on its own, which never fails: the
+ * receivers are paid in the order asked, each what it asks (as
+ * `computeSplit`) but at most what is left of `net`, so a part this net
+ * cannot pay is 0 and the owner keeps the rest. `parts[i]` is
+ * `receivers[i]`'s, 0 included; whenever `computeSplit` accepts, both agree.
+ */
+export const fitSplit = <A>(net: Cents, receivers: ReadonlyArray<SplitReceiver<A>>): SplitResult<A> => {
+  let left: number = net
+  const parts = receivers.map((r): SplitPart<A> => {
+    const amount = Math.min(askedOf(net, r), left)
+    left -= amount
+    return { account: r.account, type: r.type, amount: cents(amount) }
+  })
+  return { net, parts, ownerAmount: cents(left) }
 }

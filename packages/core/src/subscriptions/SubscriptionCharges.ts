@@ -125,7 +125,10 @@ export const prepareSubscriptionCharge = Effect.fn("Subscriptions.prepareCharge"
     pixAutomatico: false,
     notifications: null,
     buyer: { name: sub.name, document: sub.document, email: sub.email, phone: sub.phone },
-    savedCard: input.card
+    savedCard: input.card,
+    // The split was checked when the subscription began; a later cycle's net (a coupon, a
+    // downgrade, a credit) may not fit it, and a refusal would leave the cycle unissued for ever.
+    splitMode: "fit"
   }
   const drafted = yield* draftCheckout(order, { amount: input.amount, priceIds: undefined, couponId: undefined }, { account: owner, master })
   const draft: CheckoutDraft = { ...drafted, common: { ...drafted.common, subscriptionId: sub.id, cycleNumber: input.cycleNumber } }

@@ -2,7 +2,7 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { cents } from "../../src/money/Money.ts"
-import { computeSplit, SplitExceedsNetAmount, type SplitReceiver, validateSplit } from "../../src/rules/Split.ts"
+import { computeSplit, fitSplit, SplitExceedsNetAmount, type SplitReceiver, validateSplit } from "../../src/rules/Split.ts"
 
 describe("split examples", () => {
   it("takes percentages of the net amount, rounded down, and leaves the rest to the owner", () => {
@@ -99,6 +99,36 @@ describe("split refusals", () => {
   })
 })
 
+describe("a split fitted within the net (a subscription's own charge)", () => {
+  const fixed = (amount: number, account = "A") => ({ type: "fixed" as const, amount: cents(amount), account })
+  const percent = (percentHundredths: number, account = "A") => ({ type: "percentage" as const, percentHundredths, account })
+  const amounts = (net: number, receivers: ReadonlyArray<SplitReceiver<string>>) => {
+    const fitted = fitSplit(cents(net), receivers)
+    return [fitted.parts.map((p) => p.amount), fitted.ownerAmount]
+  }
+
+  it("pays a percentage that comes to less than 0.01 as 0.00 and leaves it to the owner", () => {
+    // net 0.01: 10% = 0.001 → 0.00; the owner keeps 0.01 (seed 5's cycle).
+    expect(amounts(1, [percent(1000)])).toEqual([[0], 1])
+    // net 0.50: 2% = 0.01, 1% = 0.005 → 0.00; the owner keeps 0.49.
+    expect(amounts(50, [percent(200, "A"), percent(100, "B")])).toEqual([[1, 0], 49])
+  })
+
+  it("pays fixed parts in the order asked, each at most what is left of the net", () => {
+    // net 9.33: fixed 9.00, then 5% (0.4665 → 0.46) of which 0.33 is left; the owner keeps 0.00.
+    expect(amounts(933, [fixed(900, "A"), percent(500, "B")])).toEqual([[900, 33], 0])
+    // net 0.05: fixed 5.00 gets 0.05; 10% (0.005 → 0.00) gets nothing.
+    expect(amounts(5, [percent(1000, "A"), fixed(500, "B")])).toEqual([[0, 5], 0])
+    // net 0.00: nobody gets anything.
+    expect(amounts(0, [fixed(100), percent(5000)])).toEqual([[0, 0], 0])
+  })
+
+  it("keeps each receiver's account and type in its own position", () => {
+    const fitted = fitSplit(cents(5), [percent(1000, "A"), fixed(500, "B")])
+    expect(fitted.parts.map((p) => [p.account, p.type])).toEqual([["A", "percentage"], ["B", "fixed"]])
+  })
+})
+
 const receiver: fc.Arbitrary<SplitReceiver<string>> = fc.oneof(
   fc.record({ type: fc.constant("fixed" as const), amount: fc.integer({ min: 1, max: 100_000 }).map(cents), account: fc.string() }),
   fc.record({ type: fc.constant("percentage" as const), percentHundredths: fc.integer({ min: 1, max: 10_000 }), account: fc.string() })
@@ -136,5 +166,31 @@ describe("split laws", () => {
         expect(Result.isSuccess(result)).toBe(true)
       }
     ))
+  })
+
+  it("a fitted split: parts + owner = net, each part between 0 and what it asks, in order; and it agrees with the split whenever that accepts", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 100_000_000 }), fc.array(receiver, { minLength: 1, maxLength: 20 }), (net, receivers) => {
+      fc.pre(Result.isSuccess(validateSplit(receivers)))
+      const fitted = fitSplit(cents(net), receivers)
+      const asked = receivers.map((r) => (r.type === "fixed" ? r.amount : Math.floor((net * r.percentHundredths) / 10_000)))
+      expect(fitted.parts.reduce((a, p) => a + p.amount, 0) + fitted.ownerAmount).toBe(net)
+      expect(fitted.ownerAmount).toBeGreaterThanOrEqual(0)
+      let left = net
+      for (const [i, part] of fitted.parts.entries()) {
+        // Each receiver in turn takes what it asks, or all that is left.
+        expect(part.amount).toBe(Math.min(asked[i]!, left))
+        left -= part.amount
+      }
+      const strict = computeSplit(cents(net), receivers)
+      if (Result.isSuccess(strict)) expect(fitted).toEqual(strict.success)
+    }), { numRuns: 2000 })
+  })
+
+  it("a fitted split on a net of a few centavos: parts + owner = net", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 20 }), fc.array(receiver, { minLength: 1, maxLength: 20 }), (net, receivers) => {
+      const fitted = fitSplit(cents(net), receivers)
+      expect(fitted.parts.reduce((a, p) => a + p.amount, 0) + fitted.ownerAmount).toBe(net)
+      for (const part of fitted.parts) expect(part.amount).toBeGreaterThanOrEqual(0)
+    }), { numRuns: 2000 })
   })
 })
