@@ -12,13 +12,18 @@ export interface CliOptions {
   readonly days: number
   /** A PostgreSQL server's URL (`--database`): the run's database is made there instead of in memory. */
   readonly database?: string
+  /** Operations a day as a multiple of the default (`--load`, 1 to 20). */
+  readonly load?: number
 }
 
-const NUMBERS = ["seed", "days"] as const
+const NUMBERS = ["seed", "days", "load"] as const
+/** A day has 750 minutes an operation may fall on; 20 × 10 of them still leaves room to draw. */
+const MAX_LOAD = 20
 
 /**
- * `--seed N --days D [--database URL]` (also `--name=value`); seed 1 and
- * 30 days when absent. Answers the options, or what is wrong with `argv`.
+ * `--seed N --days D [--load K] [--database URL]` (also `--name=value`);
+ * seed 1 and 30 days when absent. Answers the options, or what is wrong
+ * with `argv`.
  */
 export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly error: string } => {
   const numbers: Record<string, number> = { seed: 1, days: 30 }
@@ -35,9 +40,11 @@ export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly 
     }
     const n = Number(text)
     if (text === undefined || text === "" || !Number.isSafeInteger(n) || n < 0) return { error: `--${name} takes a whole number, not ${text ?? "nothing"}` }
+    if (name === "load" && (n < 1 || n > MAX_LOAD)) return { error: `--load takes 1 to ${MAX_LOAD}, not ${text}` }
     numbers[name] = n
   }
-  return { seed: numbers.seed!, days: numbers.days!, ...(database === undefined ? {} : { database }) }
+  const load = numbers.load === undefined ? {} : { load: numbers.load }
+  return { seed: numbers.seed!, days: numbers.days!, ...load, ...(database === undefined ? {} : { database }) }
 }
 
 const dayLine = (r: DayReport) => {
@@ -68,17 +75,24 @@ const knownReport = (result: SimResult): ReadonlyArray<string> =>
 export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const options = parseArgs(argv)
   if ("error" in options) {
-    console.error(`simulate: ${options.error}\nusage: npm run simulate -- [--seed N] [--days D] [--database postgres://...]`)
+    console.error(`simulate: ${options.error}\nusage: npm run simulate -- [--seed N] [--days D] [--load K] [--database postgres://...]`)
     return 2
   }
   const started = performance.now()
-  const result = await run({ ...options, onDay: (r) => console.log(dayLine(r)) })
+  let subscriptions = 0
+  const result = await run({
+    ...options,
+    onDay: (r) => {
+      subscriptions = r.counts.subscriptions
+      console.log(dayLine(r))
+    }
+  })
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   const failed = result.failedDay !== null
   if (failed) for (const line of failureReport(result)) console.log(line)
   for (const line of knownReport(result)) console.log(line)
   const faults = Object.entries(result.faults).map(([k, v]) => `${k}:${v}`).join(",")
   console.log(`faults ${faults} receiver accepted=${result.receipts.accepted} failed=${result.receipts.failed} digest=${result.digest}`)
-  console.log(`RESULT simulate seed=${options.seed} days=${options.days} operations=${result.operations} crashes=${result.crashes} violations=${result.violations.length + result.defects.length} seconds=${seconds}`)
+  console.log(`RESULT simulate seed=${options.seed} days=${options.days} load=${options.load ?? 1} subscriptions=${subscriptions} operations=${result.operations} crashes=${result.crashes} violations=${result.violations.length + result.defects.length} seconds=${seconds}`)
   return failed ? 1 : 0
 }

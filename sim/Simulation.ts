@@ -40,6 +40,8 @@ export interface SimConfig {
   readonly days: number
   /** Sandbox merchants (3 by default); one production merchant joins them. */
   readonly merchants?: number
+  /** Operations a day, as a multiple of the default 4 to 10 (1 by default): 3 reaches about 1,000 subscriptions in a year. */
+  readonly load?: number
   readonly rates?: FaultRates
   /** A PostgreSQL server's URL: the run's database is made there (and dropped after), not in memory. */
   readonly database?: string
@@ -88,10 +90,13 @@ export interface SimResult {
 
 type Event = { readonly at: number; readonly kind: "operation" | "tick" | "resend" }
 
-/** The worker's passes at fixed hours and the merchants' resend at 22:00; operations on minutes the seed draws, clear of a pass's lease rounds. */
-const timeline = (random: Random.Random): ReadonlyArray<Event> => {
+/**
+ * The worker's passes at fixed hours and the merchants' resend at 22:00; `4 × load` to `10 × load` operations on minutes
+ * the seed draws, clear of a pass's lease rounds.
+ */
+const timeline = (random: Random.Random, load: number): ReadonlyArray<Event> => {
   const minutes = new Set<number>()
-  const wanted = Random.int(random, 4, 10)
+  const wanted = Random.int(random, 4 * load, 10 * load)
   while (minutes.size < wanted) minutes.add(Random.int(random, 7, 21) * 60 + Random.int(random, 10, 59))
   const operations = [...minutes].map((m): Event => ({ at: m * MINUTE, kind: "operation" }))
   const ticks = [6, 12, 18, 23].map((h): Event => ({ at: h * HOUR, kind: "tick" }))
@@ -153,7 +158,7 @@ const openMerchants = Effect.fn("Simulation.openMerchants")(function*(w: Workloa
 })
 
 /** Day `day`: its outages drawn, merchants opened on the first, its timeline run; answers the day's violations. */
-const runDay = Effect.fn("Simulation.runDay")(function*(w: Workload.Workload, day: number, merchants: number) {
+const runDay = Effect.fn("Simulation.runDay")(function*(w: Workload.Workload, day: number, merchants: number, load: number) {
   const dayStart = START + day * DAY
   const outage = yield* (yield* Receiver).planDay(dayStart)
   const pspOutage = yield* (yield* Psps).planDay(dayStart)
@@ -161,7 +166,7 @@ const runDay = Effect.fn("Simulation.runDay")(function*(w: Workload.Workload, da
     yield* TestClock.setTime(dayStart + 5 * HOUR)
     yield* openMerchants(w, merchants)
   }
-  const events = timeline(w.random)
+  const events = timeline(w.random, load)
   for (const event of events) {
     yield* TestClock.setTime(dayStart + event.at)
     yield* runEvent(w, day, event)
@@ -196,7 +201,7 @@ export const simulate = Effect.fn("Simulation.simulate")(function*(config: SimCo
   let failedDay: number | null = null
   let lastLog: ReadonlyArray<LogLine> = []
   for (let day = 0; day < config.days && failedDay === null; day++) {
-    const done = yield* runDay(w, day, config.merchants ?? 3)
+    const done = yield* runDay(w, day, config.merchants ?? 3, config.load ?? 1)
     lastLog = warningsOf(engineLog)
     violations = done.violations
     for (const v of done.known) known.set(v.detail, v)

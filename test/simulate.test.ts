@@ -81,7 +81,7 @@ describe("the simulator's random numbers", () => {
 })
 
 describe("npm run simulate's arguments", () => {
-  it("takes --seed, --days (also as --name=value; 1 and 30 by default) and --database, and names what it refuses", () => {
+  it("takes --seed, --days (also as --name=value; 1 and 30 by default), --load and --database, and names what it refuses", () => {
     expect(parseArgs([])).toEqual({ seed: 1, days: 30 })
     expect(parseArgs(["--seed", "42", "--days=7"])).toEqual({ seed: 42, days: 7 })
     expect(parseArgs(["--days", "-1"])).toEqual({ error: "--days takes a whole number, not -1" })
@@ -89,6 +89,9 @@ describe("npm run simulate's arguments", () => {
     expect(parseArgs(["--speed", "3"])).toEqual({ error: "unknown argument --speed" })
     expect(parseArgs(["--database", "postgres://127.0.0.1/test", "--seed=3"])).toStrictEqual({ seed: 3, days: 30, database: "postgres://127.0.0.1/test" })
     expect(parseArgs(["--database", "/tmp/db"])).toEqual({ error: "--database takes a postgres:// URL, not /tmp/db" })
+    expect(parseArgs(["--load", "3"])).toStrictEqual({ seed: 1, days: 30, load: 3 })
+    expect(parseArgs(["--load", "0"])).toEqual({ error: "--load takes 1 to 20, not 0" })
+    expect(parseArgs(["--load=21"])).toEqual({ error: "--load takes 1 to 20, not 21" })
   })
 })
 
