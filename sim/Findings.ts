@@ -28,8 +28,10 @@ export interface Finding {
  * acquirer then approved), `paid-at-other-psp` (a charge paid at a PSP's
  * late copy refunded at the PSP it had moved to), `return-window` (a Pix
  * refunded more than 90 days after its settlement, which no PSP returns and
- * no statement read 90 days back lists) and `split-within-net` (a cycle
- * whose net no longer fitted its split, never issued).
+ * no statement read 90 days back lists), `split-within-net` (a cycle
+ * whose net no longer fitted its split, never issued) and
+ * `close-before-expiry` (a Pix paid while its PSP was down, its callback
+ * lost, expired here and never credited).
  */
 export const FINDINGS: ReadonlyArray<Finding> = []
 

@@ -66,7 +66,9 @@ export const makePsp = (name: string, letter: string, ispb: string) => {
     chave: cob.body.chave,
     valor: { original: cob.body.valor.original },
     location: `pix.${name}.sim/qr/v2/${cob.txid}`,
-    pixCopiaECola: cob.pixCopiaECola
+    pixCopiaECola: cob.pixCopiaECola,
+    // `CobCompleta`: a concluded charge names the Pix that paid it.
+    ...(cob.status === "CONCLUIDA" ? { pix: pix.filter((p) => p.txid === cob.txid).map(pixJson) } : {})
   })
   const code = (txid: string) => {
     const built = Brazil.buildBrCode({ kind: "dynamic", location: `pix.${name}.sim/qr/v2/${txid}`, merchantName: "LOJA SIMULADA", merchantCity: "SAO PAULO" })

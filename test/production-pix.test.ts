@@ -10,7 +10,7 @@
  * the first PSP down a charge goes to the second, and its refund goes back
  * through the PSP that took it.
  */
-import { verifyWebhookSignature } from "@billing/core"
+import { Billing, verifyWebhookSignature } from "@billing/core"
 import { callbackSecret, pollReceivedPix, type ProvidersConfig } from "@billing/providers"
 import { deliveryPass, drain, workerJob } from "@billing/worker"
 import { Effect } from "effect"
@@ -18,6 +18,7 @@ import { SqlClient } from "effect/sql"
 import { parsePix } from "pix-utils"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakePsp, startFakePsp } from "../packages/providers/test/support/FakePsp.ts"
+import { problem } from "../packages/providers/test/support/FakePspBook.ts"
 import { fakePspEntry } from "../packages/providers/test/support/FakePspEntry.ts"
 import { makeTestPki, MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
@@ -106,6 +107,44 @@ describe("production Pix through a PSP", () => {
     const received = fake.book.pix.length + second.book.pix.length
     expect(received).toBeGreaterThan(0)
     expect((await engine.run(pollReceivedPix())).outcomes).toMatchObject({ confirmed: 0, duplicate: received })
+  })
+
+  it("asks the PSP before it expires a Pix past its deadline: one paid without a callback is confirmed, one unpaid is taken off sale, then expired", async () => {
+    const call = await merchant()
+    const create = async (amount: number) => {
+      const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount }) })).json()
+      const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+      expect(detail.pix.psp).toBe(PSP)
+      return { chargeId, pspTxid: `BLNG${detail.pix.txid}` }
+    }
+    const status = async (chargeId: string) => (await (await call(`/v1/charges/${chargeId}`)).json()).status
+    const paid = await create(31.1)
+    const unpaid = await create(31.2)
+    // Paid at the PSP before its deadline; its callback never came and no poll ran since.
+    const endToEndId = fake.pay(paid.pspTxid)
+    // Both deadlines pass, the paid one's first (the expiry asks in deadline order); both were last touched two minutes ago,
+    // so no lease holds them.
+    const pastDeadline = () =>
+      sql(`UPDATE charges SET expires_at = now() - CASE id WHEN '${paid.chargeId}' THEN interval '2 seconds' ELSE interval '1 second' END,
+        updated_at = now() - interval '2 minutes' WHERE id IN ('${paid.chargeId}', '${unpaid.chargeId}')`)
+    await pastDeadline()
+
+    // The PSP cannot be asked about the paid one (it refuses that read): it stays open rather than strand its Pix. The unpaid
+    // one is taken off sale at the PSP, then expired here: no payer can pay it any more.
+    fake.force({ kind: "problem", answer: problem(403, "AcessoNegado", "Acesso negado.") })
+    expect(await engine.run(Billing.expireDueCharges(100))).toBe(1)
+    expect([await status(paid.chargeId), await status(unpaid.chargeId)]).toEqual(["PENDING", "EXPIRED"])
+    expect(fake.book.cobs.get(unpaid.pspTxid)!.status).toBe("REMOVIDA_PELO_USUARIO_RECEBEDOR")
+
+    // Its lease over, the next pass reads it concluded at the PSP and confirms it with the Pix the PSP lists.
+    await pastDeadline()
+    expect(await engine.run(Billing.expireDueCharges(100))).toBe(1)
+    expect(await (await call(`/v1/charges/${paid.chargeId}?view=detail`)).json()).toMatchObject({ status: "PAID", pix: { endToEndId, psp: PSP } })
+    const events = await sql<{ event: string; body: string }>(`SELECT event, body FROM outbox WHERE body LIKE '%${paid.chargeId}%' OR body LIKE '%${unpaid.chargeId}%' ORDER BY id`)
+    expect(events.map((e) => [e.event, JSON.parse(e.body).chargeId])).toEqual([["charge.expired", unpaid.chargeId], ["payment.success", paid.chargeId]])
+    // The poll that comes later finds the Pix already taken.
+    expect((await engine.run(pollReceivedPix())).outcomes.chargeNotOpen).toBe(0)
+    expect(fake.violations).toEqual([])
   })
 
   it("reconciles each production account with its own part of the PSPs' statements, which list every merchant's Pix", async () => {

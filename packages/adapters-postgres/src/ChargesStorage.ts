@@ -244,7 +244,7 @@ const transitionMany = ({ sql, columns }: ChargeTable): Charges["Service"]["tran
 const expired = ChargeTransitions.expired
 
 /** A charge of a production account paid by `paymentType`: its provider is a real one. */
-const atRealProvider = (sql: SqlClient.SqlClient, paymentType: "BOLETO" | "CREDIT_CARD") =>
+const atRealProvider = (sql: SqlClient.SqlClient, paymentType: "BOLETO" | "CREDIT_CARD" | "PIX") =>
   sql`charges.payment_type = ${paymentType} AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = charges.account_id AND NOT a.sandbox)`
 
 /** A charge that is a boleto of a production account: registered at a real bank, written off there before it expires. */
@@ -266,10 +266,10 @@ const boletoByTxid = ({ sql, columns }: ChargeTable, lock: boolean) => (txid: st
  * (the lease), so one boleto's write-off is asked by one worker at a time
  * and, refused or unanswered, not again before `untouchedSince` catches up.
  */
-const dueBankBoletos = ({ sql, columns }: ChargeTable): Charges["Service"]["dueBankBoletos"] => (now, untouchedSince, limit, scope) =>
+const dueAtProvider = ({ sql, columns }: ChargeTable): Charges["Service"]["dueAtProvider"] => (paymentType, now, untouchedSince, limit, scope) =>
   orDie(sql`WITH due AS MATERIALIZED (
       SELECT ${columns} FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now} AND updated_at <= ${untouchedSince}
-        AND ${bankBoleto(sql)} AND ${inScope(sql, scope, sql`charges.account_id`)}
+        AND ${atRealProvider(sql, paymentType)} AND ${inScope(sql, scope, sql`charges.account_id`)}
       ORDER BY expires_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED),
     claimed AS (UPDATE charges SET updated_at = ${now} FROM due WHERE charges.id = due.id RETURNING charges.id)
     SELECT due.* FROM due JOIN claimed ON claimed.id = due.id`).pipe(Effect.flatMap(decodeCharges))
@@ -287,7 +287,7 @@ const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue
   orDie(sql`WITH due AS MATERIALIZED (
       SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
         AND ${inScope(sql, scope, sql`charges.account_id`)} AND NOT (${bankBoleto(sql)})
-        AND NOT (${atRealProvider(sql, "CREDIT_CARD")})
+        AND NOT (${atRealProvider(sql, "CREDIT_CARD")}) AND NOT (${atRealProvider(sql, "PIX")})
       ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE charges SET status = ${expired.to}, updated_at = ${now}
     FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}
@@ -349,7 +349,7 @@ export const ChargesStorageLive = Layer.effect(Charges, Effect.gen(function*() {
       orDie(sql`SELECT ${columns} FROM charges WHERE txid = ${txid} AND payment_type = 'PIX' FOR UPDATE`).pipe(Effect.flatMap(decodeOne)),
     lockBoletoByTxid: boletoByTxid(table, true),
     findBoletoByTxid: boletoByTxid(table, false),
-    dueBankBoletos: dueBankBoletos(table),
+    dueAtProvider: dueAtProvider(table),
     accountsWithOpenBankBoletos: accountsWithOpenBankBoletos(table),
     list: list(table),
     billingAddresses: billingAddresses(table),

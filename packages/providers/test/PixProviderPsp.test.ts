@@ -131,6 +131,35 @@ describe.each(PspProfileNames)("the PSP adapter under the %s profile", (profile:
       })
     ))
 
+  it.live("closes a charge past its deadline: a paid cob answers its Pix, an open cobv is taken off sale, one the PSP never held is closed", () =>
+    withProvider((provider) =>
+      Effect.gen(function*() {
+        const paid = registration()
+        yield* provider.createCharge(paid)
+        const endToEndId = fake.pay(`BLNG${paid.txid}`)
+        fake.takeCalls()
+        const closing = yield* provider.closeCharge({ receiver, psp: `fake-${profile}`, txid: paid.txid, dueDate: null })
+        assert.strictEqual(closing._tag, "Paid")
+        const [pix] = closing._tag === "Paid" ? closing.pix : []
+        // The Pix the PSP lists, in the engine's terms: its own txid, the amount in centavos, the PSP that took it.
+        assert.deepInclude(pix, { txid: paid.txid, endToEndId, amount: cents(1234), psp: `fake-${profile}` })
+        // Concluded: read, never removed.
+        assert.deepStrictEqual(callsOf(), [`GET /cob/BLNG${paid.txid}`])
+
+        const open = { ...registration({ dueDate: "2030-01-15", expiresAt: new Date("2030-01-16T02:59:59.999Z") }), payer: { name: "Maria Pagadora", document: "529.982.247-25" } }
+        yield* provider.createCharge(open)
+        fake.takeCalls()
+        assert.deepStrictEqual(yield* provider.closeCharge({ receiver, psp: `fake-${profile}`, txid: open.txid, dueDate: "2030-01-15" }), { _tag: "Closed" })
+        assert.strictEqual(fake.book.cobs.get(`BLNG${open.txid}`)!.status, "REMOVIDA_PELO_USUARIO_RECEBEDOR")
+        assert.deepStrictEqual(callsOf(), [`GET /cobv/BLNG${open.txid}`, `PATCH /cobv/BLNG${open.txid}`])
+        // Asked again (a worker died before expiring it): the same answer, nothing removed twice.
+        assert.deepStrictEqual(yield* provider.closeCharge({ receiver, psp: `fake-${profile}`, txid: open.txid, dueDate: "2030-01-15" }), { _tag: "Closed" })
+        assert.deepStrictEqual(callsOf(), [`GET /cobv/BLNG${open.txid}`])
+
+        assert.deepStrictEqual(yield* provider.closeCharge({ receiver, psp: `fake-${profile}`, txid: newEngineTxid(), dueDate: null }), { _tag: "Closed" })
+      })
+    ))
+
   it.live("repeats a PUT /cob that timed out with the same txid, and finds the one cob it made", () =>
     withProvider((provider) =>
       Effect.gen(function*() {

@@ -3,7 +3,10 @@ import { writeOffBoleto } from "../boleto/BankBoleto.ts"
 import type { Charge } from "../domain/Charge.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { chargeExpiredBody } from "../events/ChargeEvents.ts"
+import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
+import { PixProvider, type ReceivedPix } from "../ports/PixProvider.ts"
+import { receivePix } from "../pix/ReceivePix.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
@@ -31,12 +34,13 @@ export const expireCharge = Effect.fnUntraced(function*(charge: Charge, now: Dat
 })
 
 /**
- * How long a boleto whose write-off was asked is left before it is asked
- * again: the bank shares its call budget (Inter: 120 a minute) with the
- * checkout's registrations, which must not wait behind a refused write-off
- * asked at every tick of every worker.
+ * How long a charge whose closing was asked of its provider (a boleto's
+ * write-off, a Pix taken off sale) is left before it is asked again: the
+ * provider shares its call budget (Inter: 120 a minute) with the checkout's
+ * registrations, which must not wait behind a refused closing asked at
+ * every tick of every worker.
  */
-const WRITE_OFF_LEASE_MILLIS = 60_000
+const CLOSING_LEASE_MILLIS = 60_000
 
 /**
  * Boletos of production accounts past their deadline: each is written off
@@ -49,7 +53,7 @@ const WRITE_OFF_LEASE_MILLIS = 60_000
  * how many charges it settled (expired or confirmed), which a drain counts.
  */
 const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, scope: RunScope) {
-  const due = yield* (yield* Charges).dueBankBoletos(now, new Date(now.getTime() - WRITE_OFF_LEASE_MILLIS), limit, scope)
+  const due = yield* (yield* Charges).dueAtProvider("BOLETO", now, new Date(now.getTime() - CLOSING_LEASE_MILLIS), limit, scope)
   let settled = 0
   for (const charge of due) {
     const answer = yield* Effect.result(writeOffBoleto(charge))
@@ -68,14 +72,56 @@ const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, 
 })
 
 /**
+ * Whether the Pix that paid `charge` at its PSP was recorded: confirmed now
+ * (its callback lost, no poll had found it) or already. A paid charge whose
+ * PSP lists no Pix, or whose Pix cannot be taken (another amount), is left
+ * open, for the poll and the reconciliation to bring its Pix.
+ */
+const recordPaidAtPsp = Effect.fnUntraced(function*(charge: Charge, pix: ReadonlyArray<ReceivedPix>) {
+  const outcomes = yield* receivePix(pix)
+  if (outcomes.some((outcome) => outcome === "confirmed" || outcome === "duplicate")) return true
+  yield* Effect.logWarning(`charge ${charge.id}: its PSP holds it paid (${outcomes.join(", ") || "no Pix listed"}); left open for the reconciliation`)
+  return false
+})
+
+/**
+ * Pix charges of production accounts past their deadline: each is taken off
+ * sale at its PSP first, outside any transaction (`PixProvider.closeCharge`),
+ * then expired on its own; one a Pix paid meanwhile, whose callback never
+ * came, is confirmed instead. A PSP that cannot be asked leaves the charge
+ * open for the next pass (its lease keeps it from being asked at every
+ * tick): expiring it would strand a Pix it may have taken. Answers how many
+ * charges it settled (expired or confirmed).
+ */
+const expirePspPix = Effect.fnUntraced(function*(now: Date, limit: number, scope: RunScope) {
+  const due = yield* (yield* Charges).dueAtProvider("PIX", now, new Date(now.getTime() - CLOSING_LEASE_MILLIS), limit, scope)
+  let settled = 0
+  for (const charge of due) if (yield* closeAtPsp(charge, now)) settled++
+  return settled
+})
+
+/** One production Pix past its deadline, closed at its PSP, then expired or confirmed; whether it settled. */
+const closeAtPsp = Effect.fnUntraced(function*(charge: Charge, now: Date) {
+  const receiver = yield* (yield* Accounts).findById(charge.accountId)
+  if (Option.isNone(receiver)) return yield* expireCharge(charge, now)
+  const closing = yield* Effect.result((yield* PixProvider).closeCharge({ receiver: receiver.value, psp: charge.psp, txid: charge.txid, dueDate: charge.dueDate }))
+  if (Result.isFailure(closing)) {
+    yield* Effect.logWarning(`charge ${charge.id}: its Pix was not taken off sale (${closing.failure.message}); it expires once its PSP answers`)
+    return false
+  }
+  return closing.success._tag === "Paid" ? yield* recordPaidAtPsp(charge, closing.success.pix) : yield* expireCharge(charge, now)
+})
+
+/**
  * Worker step: expires open charges whose deadline passed and records
  * `charge.expired` for each, in one transaction. The status change is
  * conditional (only from `PENDING`, `PROCESSING`, `AWAITING_PAYMENT`), so a
  * charge paid at the same moment is either paid or expired, never both.
- * Boletos of production accounts go through their bank first
- * (`expireBankBoletos`), after the rest, which needs no call; card charges
- * of production accounts are left to `resolveCardOutcomes`, which asks the
- * acquirer before one expires (it may have charged the card).
+ * Boletos and Pix of production accounts go through their bank or PSP
+ * first (`expireBankBoletos`, `expirePspPix`), after the rest, which needs
+ * no call; card charges of production accounts are left to
+ * `resolveCardOutcomes`, which asks the acquirer before one expires (it may
+ * have charged the card).
  */
 export const expireDueCharges = Effect.fn("Charges.expireDue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   const transactor = yield* Transactor
@@ -86,5 +132,5 @@ export const expireDueCharges = Effect.fn("Charges.expireDue")(function*(limit: 
     for (const charge of expired) yield* recordExpired(charge, now)
     return expired.length
   }))
-  return expired + (yield* expireBankBoletos(now, limit, scope))
+  return expired + (yield* expireBankBoletos(now, limit, scope)) + (yield* expirePspPix(now, limit, scope))
 })

@@ -12,30 +12,12 @@
  * it forever, and the money is the operator's to look into.
  */
 import { Effect, Option } from "effect"
-import { type Charge, type PixPayer } from "../domain/Charge.ts"
-import type { Cents } from "../money/Money.ts"
+import type { Charge } from "../domain/Charge.ts"
 import { settlePaidCharges, type PaidCharge } from "../charges/SettlePayments.ts"
 import { Charges } from "../ports/Charges.ts"
+import type { ReceivedPix } from "../ports/PixProvider.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
-
-/** One Pix the PSP received into the operator's account. */
-export interface ReceivedPix {
-  /** The engine's txid of the charge it pays (the PSP adapter maps its own back). */
-  readonly txid: string
-  readonly endToEndId: string
-  readonly amount: Cents
-  /** When the SPI settled it (`horario`). */
-  readonly at: Date
-  readonly payer: PixPayer
-  /**
-   * The PSP that received it (its name in the providers file), when a PSP
-   * told: the charge then records it, since its refunds must go where the
-   * money is, which is not the PSP it moved to when its creation timed out
-   * at one that registered it after all.
-   */
-  readonly psp?: string
-}
 
 /** What became of one received Pix. */
 export type ReceivedPixOutcome =

@@ -65,13 +65,20 @@ export class Charges extends Context.Service<Charges, {
   /** The same boleto charge, unlocked: read before the bank is asked, outside any transaction. */
   readonly findBoletoByTxid: (txid: string) => Effect.Effect<Option.Option<Charge>>
   /**
-   * Claims up to `limit` open boleto charges of production accounts whose
-   * deadline passed and that were untouched since `untouchedSince`, oldest
-   * deadline first, with `SKIP LOCKED`; the claim sets their `updatedAt` to
-   * `now` (the lease): each is written off at its bank, by one worker, before
-   * it expires (`expireDue` leaves them out).
+   * Claims up to `limit` open boleto or Pix charges of production accounts
+   * whose deadline passed and that were untouched since `untouchedSince`,
+   * oldest deadline first, with `SKIP LOCKED`; the claim sets their
+   * `updatedAt` to `now` (the lease): each is closed at its provider (the
+   * bank writes the boleto off, the PSP takes the Pix off sale), by one
+   * worker, before it expires (`expireDue` leaves them out).
    */
-  readonly dueBankBoletos: (now: Date, untouchedSince: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
+  readonly dueAtProvider: (
+    paymentType: "BOLETO" | "PIX",
+    now: Date,
+    untouchedSince: Date,
+    limit: number,
+    scope: RunScope
+  ) => Effect.Effect<ReadonlyArray<Charge>>
   /** Up to `limit` production accounts (ids) with open boleto charges: the accounts whose bank a payment poll asks. */
   readonly accountsWithOpenBankBoletos: (limit: number) => Effect.Effect<ReadonlyArray<AccountId>>
   /** Any account's charge by id, for public documents (the boleto PDF) addressed by the unguessable id alone. */
@@ -107,10 +114,10 @@ export class Charges extends Context.Service<Charges, {
   /**
    * Expires (`ChargeTransitions.expired`) up to `limit` open charges whose deadline passed, claiming them
    * with `SKIP LOCKED`; returns the expired charges. Call in a transaction
-   * that also records their events. Boletos of production accounts are left
-   * out: the bank writes them off first (`dueBankBoletos`); so are their
-   * card charges, whose outcome only the acquirer knows: the card jobs ask it
-   * (`claimUnansweredCards`, the billing run's stalled-card job).
+   * that also records their events. Boletos and Pix of production accounts
+   * are left out: the bank or the PSP closes them first (`dueAtProvider`);
+   * so are their card charges, whose outcome only the acquirer knows: the
+   * card jobs ask it (`claimUnansweredCards`, the billing run's stalled-card job).
    */
   readonly expireDue: (now: Date, limit: number, scope: RunScope) => Effect.Effect<ReadonlyArray<Charge>>
   /** The earliest deadline after `after` of an open charge of `accountId` (its test clock's next stop). */

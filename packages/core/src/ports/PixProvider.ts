@@ -1,6 +1,7 @@
 import { metered } from "../metrics/ProviderMetrics.ts"
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { Account } from "../domain/Account.ts"
+import type { PixPayer } from "../domain/Charge.ts"
 import type { PixKey } from "../domain/Withdrawal.ts"
 import type { Cents } from "../money/Money.ts"
 
@@ -32,6 +33,29 @@ export interface PixRegistered {
   readonly emv: string
   readonly psp: string | null
 }
+
+/** One Pix the PSP received into the operator's account. */
+export interface ReceivedPix {
+  /** The engine's txid of the charge it pays (the PSP adapter maps its own back). */
+  readonly txid: string
+  readonly endToEndId: string
+  readonly amount: Cents
+  /** When the SPI settled it (`horario`). */
+  readonly at: Date
+  readonly payer: PixPayer
+  /**
+   * The PSP that received it (its name in the providers file), when a PSP
+   * told: the charge then records it, since its refunds must go where the
+   * money is, which is not the PSP it moved to when its creation timed out
+   * at one that registered it after all.
+   */
+  readonly psp?: string
+}
+
+/** A charge past its deadline, as its PSP holds it: paid by `pix` meanwhile, or off sale, no Pix able to pay it any more. */
+export type PixChargeClosing =
+  | { readonly _tag: "Paid"; readonly pix: ReadonlyArray<ReceivedPix> }
+  | { readonly _tag: "Closed" }
 
 /** Who holds a Pix key, as the DICT answers. */
 export interface PixKeyHolder {
@@ -114,6 +138,20 @@ export class PixProvider extends Context.Service<PixProvider, {
     readonly reference: string
     readonly at: Date
   }) => Effect.Effect<PayoutAnswer, PixProviderError>
+  /**
+   * Takes the charge `txid` off sale at the PSP that holds it (`psp`), once
+   * its deadline has passed and before the engine expires it, and answers
+   * the Pix that paid it meanwhile, whose callback never came and which no
+   * poll found yet: money the charge must record rather than expire. A
+   * charge the PSP no longer holds is closed; asked again, the same answer.
+   */
+  readonly closeCharge: (input: {
+    readonly receiver: Account
+    readonly psp: string | null
+    readonly txid: string
+    /** A Pix with due date (`cobv`) has one; an immediate one (`cob`) none. */
+    readonly dueDate: string | null
+  }) => Effect.Effect<PixChargeClosing, PixProviderError>
   /** The provider's statement of the account's Pix between `from` (inclusive) and `to` (exclusive). */
   readonly statement: (input: { readonly account: Account; readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<PspEntry>, PixProviderError>
   /** The ISPB of the institution that holds `account`'s money (what `account_approved` names a new account's bank by). */
@@ -133,6 +171,7 @@ export class PixProvider extends Context.Service<PixProvider, {
       lookupKey: (account, key) => of(account).lookupKey(account, key),
       payOut: (input) => of(input.account).payOut(input),
       returnPix: (input) => of(input.account).returnPix(input),
+      closeCharge: (input) => of(input.receiver).closeCharge(input),
       statement: (input) => of(input.account).statement(input),
       ispbOf: (account) => of(account).ispbOf(account)
     })

@@ -98,6 +98,8 @@ export const PixProviderSandbox = Layer.effect(PixProvider, Effect.gen(function*
         ? { _tag: "Refused", reason: "Devolução recusada pela instituição do pagador" }
         : { _tag: "Paid", endToEndId: sandboxSpiId("D", input.at, input.reference) }),
     statement: (input) => psp.statement(input.account.id, input.from, input.to),
+    // A sandbox code is paid only through the engine itself (`requestSandboxPayment`): nothing waits at a PSP.
+    closeCharge: () => Effect.succeed({ _tag: "Closed" }),
     createCharge: (input) => {
       const built = buildBrCode({
         kind: "static",

@@ -36,6 +36,17 @@ const returnPixAtItsPsp = (providers: ReadonlyMap<string, PixProvider["Service"]
   return Effect.fail(new PixProviderError({ message: `the Pix ${input.endToEndId} cannot be returned: ${why}, and a refund can only go where the Pix was paid` }))
 }
 
+/**
+ * At the PSP the charge names, where its payer's Pix went. A charge naming
+ * none, or a PSP no longer in the file, has no PSP left that could take a
+ * Pix for it through the engine: it is closed.
+ */
+const closeChargeAtItsPsp = (providers: ReadonlyMap<string, PixProvider["Service"]>): PixProvider["Service"]["closeCharge"] => (input) => {
+  const provider = input.psp === null ? undefined : providers.get(input.psp)
+  if (provider !== undefined) return provider.closeCharge(input)
+  return Effect.as(Effect.logWarning(`Pix charge ${input.txid}: its PSP ${input.psp ?? "(none)"} is not in the providers file; closed without asking`), { _tag: "Closed" } as const)
+}
+
 /** The first PSP that can send Pix and whose circuit admits the call; skipped PSPs are named in the error when none does. */
 const payOutFromFirst = (psps: ReadonlyArray<GuardedPsp>): PayOut =>
   Effect.fn("Failover.payOut")(function*(input: Parameters<PayOut>[0]) {
@@ -68,9 +79,11 @@ export const makePixProviderFailover = Effect.fn("PixProviderFailover.make")(fun
   const watches = yield* FiberSet.make<void, never>()
   const providers = clients.map(pixProviderOn)
   const first = providers[0]!
+  const byName = new Map(clients.map((api, i) => [api.psp.name, providers[i]!]))
   return PixProvider.of({
     createCharge: createChargeFailover({ psps, watches, orphanWatch: options.orphanWatch ?? DEFAULT_ORPHAN_WATCH }),
-    returnPix: returnPixAtItsPsp(new Map(clients.map((api, i) => [api.psp.name, providers[i]!]))),
+    returnPix: returnPixAtItsPsp(byName),
+    closeCharge: closeChargeAtItsPsp(byName),
     payOut: payOutFromFirst(psps),
     statement: statementOfAll(providers),
     ispbOf: first.ispbOf,

@@ -15,17 +15,6 @@ const EndToEndId = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9
 
 export const CobStatus = Schema.Literals(["ATIVA", "CONCLUIDA", "REMOVIDA_PELO_USUARIO_RECEBEDOR", "REMOVIDA_PELO_PSP"])
 
-/** A `cob` or `cobv` (`CobGerada`, `CobVGerada`, `CobCompleta`): what a charge's registration needs back. */
-export const CobAnswer = Schema.Struct({
-  txid: TxId,
-  status: CobStatus,
-  chave: Schema.String,
-  valor: Schema.Struct({ original: Valor }),
-  location: Schema.optional(Schema.String),
-  pixCopiaECola: Schema.optional(Schema.String)
-})
-export type CobAnswer = typeof CobAnswer.Type
-
 export const DevolucaoStatus = Schema.Literals(["EM_PROCESSAMENTO", "DEVOLVIDO", "NAO_REALIZADO"])
 
 /** A devolução (`Devolucao`): `rtrId` is the return's own end-to-end id in the SPI. */
@@ -51,6 +40,22 @@ export const PixReceived = Schema.Struct({
   devolucoes: Schema.optional(Schema.Array(DevolucaoAnswer))
 })
 export type PixReceived = typeof PixReceived.Type
+
+/**
+ * A `cob` or `cobv` (`CobGerada`, `CobVGerada`, `CobCompleta`): what a
+ * charge's registration needs back, and, once `CONCLUIDA`, the Pix that paid
+ * it (`pix`), which the expiry of a charge whose callback never came reads.
+ */
+export const CobAnswer = Schema.Struct({
+  txid: TxId,
+  status: CobStatus,
+  chave: Schema.String,
+  valor: Schema.Struct({ original: Valor }),
+  location: Schema.optional(Schema.String),
+  pixCopiaECola: Schema.optional(Schema.String),
+  pix: Schema.optional(Schema.Array(PixReceived))
+})
+export type CobAnswer = typeof CobAnswer.Type
 
 /** One page of `GET /pix` (`PixConsultados`): pages count from 0. */
 export const PixPage = Schema.Struct({

@@ -18,7 +18,7 @@ import type { PixPsp } from "../config/ProvidersConfig.ts"
 import { efiSendPix } from "./EfiSendPix.ts"
 import { makePixApiClient, type PixApiClient } from "./PixApiClient.ts"
 import { PspProfiles } from "./PixProfiles.ts"
-import { registerCharge } from "./PspCharges.ts"
+import { closePspCharge, registerCharge } from "./PspCharges.ts"
 import { PixOperationUnsupported, PspStillProcessing } from "./PspErrors.ts"
 import type { PspHttpOptions } from "./PspHttp.ts"
 import { pspReference } from "./PspIdentifiers.ts"
@@ -70,13 +70,14 @@ const unsupported = (psp: PixPsp, operation: string, why: string) => () =>
 /** The port on the client's PSP. */
 export const pixProviderOn = (api: PixApiClient): PixProvider["Service"] => {
   const psp = api.psp
-  const [register, refund, send] = [registerCharge(api), returnPixAt(api), payOutAt(api)]
+  const [register, refund, send, close] = [registerCharge(api), returnPixAt(api), payOutAt(api), closePspCharge(api)]
   return PixProvider.of({
     // The plain standard names no institution: the entry's PSP is unknown to the engine (docs/decisions.md).
     ispbOf: () => PspProfiles[psp.profile].ispb ?? "",
     createCharge: (input) => register(input).pipe(Effect.mapError(toPort)),
     returnPix: (input) => refund(input).pipe(Effect.mapError(toPort)),
     payOut: (input) => send(input).pipe(Effect.mapError(toPort)),
+    closeCharge: (input) => close(input).pipe(Effect.mapError(toPort)),
     // `GET /pix` filters by the Pix's own time: a devolução made in the window may belong to a Pix of up to 90 days before it.
     statement: (input: { readonly account: Account; readonly from: Date; readonly to: Date }) =>
       api.receivedPix(new Date(input.from.getTime() - PIX_RETURN_WINDOW_MILLIS), input.to).pipe(Effect.map((received) => statementOf(received, input.from, input.to)), Effect.mapError(toPort)),

@@ -5,8 +5,9 @@
  * (`registerCharge`); the failover also looks before it moves on and removes
  * what turns up at a PSP it left.
  */
-import type { PixRegistered, PixRegistration } from "@billing/core"
+import type { PixChargeClosing, PixRegistered, PixRegistration } from "@billing/core"
 import { Clock, Effect, Option, Result } from "effect"
+import { receivedPixOf } from "../callback/ReceivedPix.ts"
 import type { PixPsp } from "../config/ProvidersConfig.ts"
 import { cobBody, cobvBody } from "./ChargeBodies.ts"
 import { type CobBody, type CobvBody, type PixApiClient, type PixApiError, sameCharge } from "./PixApiClient.ts"
@@ -43,12 +44,16 @@ export const createPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Ef
     Effect.flatMap((answer) => registeredOf(api.psp.name, answer))
   )
 
-/** The PSP's copy of `charge` when it holds it as asked; none when it answers 404 or holds something else under the txid. */
-export const findPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Effect<Option.Option<CobAnswer>, PixApiError> =>
-  (charge.kind === "cob" ? api.getCob(charge.txid) : api.getCobv(charge.txid)).pipe(
-    Effect.map((found) => (sameCharge(charge.body)(found) ? Option.some(found) : Option.none())),
+/** The PSP's charge `txid` (a `cob`, or a `cobv` when `withDueDate`); none when the PSP answers 404. */
+const readPspCharge = (api: PixApiClient, txid: string, withDueDate: boolean): Effect.Effect<Option.Option<CobAnswer>, PixApiError> =>
+  (withDueDate ? api.getCobv(txid) : api.getCob(txid)).pipe(
+    Effect.map(Option.some),
     Effect.catchIf((error) => error._tag === "PspProblem" && error.status === 404, () => Effect.succeedNone)
   )
+
+/** The PSP's copy of `charge` when it holds it as asked; none when it answers 404 or holds something else under the txid. */
+export const findPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Effect<Option.Option<CobAnswer>, PixApiError> =>
+  readPspCharge(api, charge.txid, charge.kind === "cobv").pipe(Effect.map(Option.filter(sameCharge(charge.body))))
 
 /** The PSP's copy of `charge` as the port's answer, when it holds it. */
 export const foundPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Effect<Option.Option<PixRegistered>, PixApiError> =>
@@ -65,4 +70,30 @@ export const registerCharge = (api: PixApiClient) =>
   Effect.fn("PspCharges.register")(function*(input: PixRegistration) {
     const charge = yield* Effect.fromResult(pspChargeOf(api.psp, input, yield* Clock.currentTimeMillis))
     return yield* createPspCharge(api, charge)
+  })
+
+const CLOSED: PixChargeClosing = { _tag: "Closed" }
+
+/** What a charge's state at its PSP means for its expiry: paid (`CONCLUIDA`, with the Pix it lists), else closed. */
+const closingOf = (psp: string, answer: CobAnswer): PixChargeClosing =>
+  answer.status === "CONCLUIDA"
+    ? { _tag: "Paid", pix: (answer.pix ?? []).flatMap((pix) => Option.toArray(receivedPixOf(pix, psp))) }
+    : CLOSED
+
+/**
+ * The engine's charge `txid` at the client's PSP once its deadline passed:
+ * read (`GET`), and taken off sale (`PATCH`, `REMOVIDA_PELO_USUARIO_RECEBEDOR`)
+ * while still `ATIVA`, so that no Pix pays it once the engine expires it. A
+ * charge the PSP does not hold (404) is closed; a removal refused because a
+ * Pix concluded it meanwhile fails, and the next attempt reads it paid.
+ */
+export const closePspCharge = (api: PixApiClient) =>
+  Effect.fn("PspCharges.close")(function*(input: { readonly txid: string; readonly dueDate: string | null }) {
+    const txid = pspTxid(input.txid)
+    if (Option.isNone(txid)) return CLOSED
+    const withDueDate = input.dueDate !== null
+    const found = yield* readPspCharge(api, txid.value, withDueDate)
+    if (Option.isNone(found)) return CLOSED
+    if (found.value.status !== "ATIVA") return closingOf(api.psp.name, found.value)
+    return closingOf(api.psp.name, yield* withDueDate ? api.removeCobv(txid.value) : api.removeCob(txid.value))
   })
