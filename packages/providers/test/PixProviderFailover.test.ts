@@ -192,6 +192,26 @@ describe("the failover across PSPs", () => {
       })
     ))
 
+  it.live("closes a charge past its deadline at the PSP its charge names, even while that PSP's circuit is open; one naming no PSP it knows is closed unasked", () =>
+    withFailover((provider) =>
+      Effect.gen(function*() {
+        const charge = registration()
+        assert.strictEqual((yield* provider.createCharge(charge)).psp, "fake-a")
+        a.takeCalls()
+        yield* openFirstCircuit(provider)
+        const close = (psp: string | null) => provider.closeCharge({ receiver, psp, txid: charge.txid, dueDate: null })
+
+        assert.deepStrictEqual(yield* close("fake-a"), { _tag: "Closed" })
+        assert.deepStrictEqual([copies(`BLNG${charge.txid}`), callsAt(a), callsAt(b)], [
+          ["REMOVIDA_PELO_USUARIO_RECEBEDOR"],
+          [`GET /cob/BLNG${charge.txid}`, `PATCH /cob/BLNG${charge.txid}`],
+          []
+        ])
+        assert.deepStrictEqual([yield* close(null), yield* close("fake-gone")], [{ _tag: "Closed" }, { _tag: "Closed" }])
+        assert.deepStrictEqual([callsAt(a), callsAt(b)], [[], []])
+      })
+    ))
+
   it.live("pays out from the first PSP that can send Pix", () =>
     withFailover((provider) =>
       Effect.gen(function*() {
