@@ -261,10 +261,11 @@ const boletoByTxid = ({ sql, columns }: ChargeTable, lock: boolean) => (txid: st
     ORDER BY created_at DESC, id LIMIT 1 ${lock ? sql`FOR UPDATE` : sql``}`).pipe(Effect.flatMap(decodeOne))
 
 /**
- * Claims the due bank boletos as `claimUnansweredCards` claims card charges:
- * locked and skipped by other claimers, their `updated_at` moved to `now`
- * (the lease), so one boleto's write-off is asked by one worker at a time
- * and, refused or unanswered, not again before `untouchedSince` catches up.
+ * Claims the due bank boletos or PSP Pix as `claimUnansweredCards` claims
+ * card charges: locked and skipped by other claimers, their `updated_at`
+ * moved to `now` (the lease), so one charge's closing (a boleto's write-off,
+ * a Pix taken off sale) is asked by one worker at a time and, refused or
+ * unanswered, not again before `untouchedSince` catches up.
  */
 const dueAtProvider = ({ sql, columns }: ChargeTable): Charges["Service"]["dueAtProvider"] => (paymentType, now, untouchedSince, limit, scope) =>
   orDie(sql`WITH due AS MATERIALIZED (
