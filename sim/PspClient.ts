@@ -55,7 +55,9 @@ export const makePspClient = Effect.fn("PspClient.make")(function*(book: SimPsp,
         const registered = yield* answered(book.createCob(kind, txid, body, now))
         yield* crash.point(`${name} registered ${txid}`)
         if (yield* faults.roll("callbackEarly")) {
-          const paid = book.pay(txid, QUICK_PAYER_BANK, now)
+          // One buyer pays once: not a second copy the failover made at another PSP after this one's answer was lost.
+          const paidElsewhere = psps.books.some((other) => other.pix.some((pix) => pix.txid === txid))
+          const paid = paidElsewhere ? undefined : book.pay(txid, QUICK_PAYER_BANK, now)
           if (paid !== undefined) yield* early(paid)
         }
         if (yield* faults.roll("pspLostAfter")) {
