@@ -44,16 +44,19 @@ export const createPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Ef
     Effect.flatMap((answer) => registeredOf(api.psp.name, answer))
   )
 
-/** The PSP's charge `txid` (a `cob`, or a `cobv` when `withDueDate`); none when the PSP answers 404. */
-const readPspCharge = (api: PixApiClient, txid: string, withDueDate: boolean): Effect.Effect<Option.Option<CobAnswer>, PixApiError> =>
-  (withDueDate ? api.getCobv(txid) : api.getCob(txid)).pipe(
+/** Which charge at the PSP: its kind and the PSP's txid. */
+type PspChargeRef = Pick<PspCharge, "kind" | "txid">
+
+/** The PSP's charge `ref`, whatever it holds; none when the PSP answers 404. */
+const readPspCharge = (api: PixApiClient, ref: PspChargeRef): Effect.Effect<Option.Option<CobAnswer>, PixApiError> =>
+  (ref.kind === "cob" ? api.getCob(ref.txid) : api.getCobv(ref.txid)).pipe(
     Effect.map(Option.some),
     Effect.catchIf((error) => error._tag === "PspProblem" && error.status === 404, () => Effect.succeedNone)
   )
 
 /** The PSP's copy of `charge` when it holds it as asked; none when it answers 404 or holds something else under the txid. */
 export const findPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Effect<Option.Option<CobAnswer>, PixApiError> =>
-  readPspCharge(api, charge.txid, charge.kind === "cobv").pipe(Effect.map(Option.filter(sameCharge(charge.body))))
+  readPspCharge(api, charge).pipe(Effect.map(Option.filter(sameCharge(charge.body))))
 
 /** The PSP's copy of `charge` as the port's answer, when it holds it. */
 export const foundPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Effect<Option.Option<PixRegistered>, PixApiError> =>
@@ -62,7 +65,7 @@ export const foundPspCharge = (api: PixApiClient, charge: PspCharge): Effect.Eff
   )
 
 /** Takes `charge` off sale (`REMOVIDA_PELO_USUARIO_RECEBEDOR`). */
-export const removePspCharge = (api: PixApiClient, charge: PspCharge): Effect.Effect<CobAnswer, PixApiError> =>
+export const removePspCharge = (api: PixApiClient, charge: PspChargeRef): Effect.Effect<CobAnswer, PixApiError> =>
   charge.kind === "cob" ? api.removeCob(charge.txid) : api.removeCobv(charge.txid)
 
 /** Builds the request for `input` at the client's PSP and creates it: the one-PSP layer's `createCharge`. */
@@ -91,9 +94,9 @@ export const closePspCharge = (api: PixApiClient) =>
   Effect.fn("PspCharges.close")(function*(input: { readonly txid: string; readonly dueDate: string | null }) {
     const txid = pspTxid(input.txid)
     if (Option.isNone(txid)) return CLOSED
-    const withDueDate = input.dueDate !== null
-    const found = yield* readPspCharge(api, txid.value, withDueDate)
+    const ref: PspChargeRef = { kind: input.dueDate === null ? "cob" : "cobv", txid: txid.value }
+    const found = yield* readPspCharge(api, ref)
     if (Option.isNone(found)) return CLOSED
     if (found.value.status !== "ATIVA") return closingOf(api.psp.name, found.value)
-    return closingOf(api.psp.name, yield* withDueDate ? api.removeCobv(txid.value) : api.removeCob(txid.value))
+    return closingOf(api.psp.name, yield* removePspCharge(api, ref))
   })
