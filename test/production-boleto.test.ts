@@ -266,6 +266,32 @@ describe("production boletos through Banco Inter", () => {
     await receiver.close()
   })
 
+  it("writes a subscription's open boleto off at the bank before canceling the subscription, and a bank outage cancels nothing", async () => {
+    const { call, charge } = await merchant()
+    const product = (await call("POST", "/v1/products", {
+      name: "Plano boleto",
+      type: "RECURRING",
+      prices: [{ title: "Mensal", amount: 89.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }]
+    })).body
+    const subscribed = await call("POST", "/v1/charges", { paymentMethod: "boleto", customer, boletoDueDays: 5, items: [{ priceId: product.prices[0].priceId }] })
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200)
+    const { chargeId, subscriptionId } = subscribed.body
+
+    bank.force("list", { kind: "status", status: 503 }, { kind: "status", status: 503 })
+    const down = await call("DELETE", `/v1/subscriptions/${subscriptionId}`)
+    expect(down.status).toBe(502)
+    expect(down.body.error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", details: { provider: "boleto" } })
+    expect((await call("GET", `/v1/subscriptions/${subscriptionId}`)).body.status).not.toBe("CANCELED")
+    expect((await charge(chargeId)).status).toBe("PENDING")
+    expect(cobrancaOf(chargeId).situacao).toBe("A_RECEBER")
+
+    const canceled = await call("DELETE", `/v1/subscriptions/${subscriptionId}`)
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200)
+    expect(canceled.body.status).toBe("CANCELED")
+    expect(cobrancaOf(chargeId)).toMatchObject({ situacao: "CANCELADO", motivoCancelamento: WRITE_OFF_REASON })
+    expect((await charge(chargeId)).status).toBe("CANCELED")
+  })
+
   it("writes an expired boleto off at the bank before expiring it; with the bank down it waits for the next pass", async () => {
     const { boleto, charge } = await merchant()
     const { chargeId } = (await boleto()).body

@@ -147,6 +147,85 @@ describe("production Pix through a PSP", () => {
     expect(fake.violations).toEqual([])
   })
 
+  it("takes a charge's Pix off sale at the PSP before it cancels the charge, and refuses the cancel of one paid there without a callback", async () => {
+    const call = await merchant()
+    const create = async (amount: number) => {
+      const { chargeId } = await (await call("/v1/charges/pix", { method: "POST", body: JSON.stringify({ amount }) })).json()
+      const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+      return { chargeId, pspTxid: `BLNG${detail.pix.txid}` }
+    }
+    const cancel = async (chargeId: string) => {
+      const answer = await call(`/v1/charges/${chargeId}`, { method: "DELETE" })
+      return { status: answer.status, body: await answer.json() }
+    }
+    const paid = await create(41.1)
+    const unpaid = await create(41.2)
+    const endToEndId = fake.pay(paid.pspTxid)
+
+    const refused = await cancel(paid.chargeId)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toMatchObject({ code: "CHARGE_NOT_CANCELABLE", details: { status: "PAID", provider: "pix", reason: "PIX_PAID" } })
+    expect(await (await call(`/v1/charges/${paid.chargeId}?view=detail`)).json()).toMatchObject({ status: "PAID", pix: { endToEndId } })
+
+    // The PSP cannot be asked: the charge stays open, and payable, as it was.
+    fake.force({ kind: "problem", answer: problem(403, "AcessoNegado", "Acesso negado.") })
+    const unreachable = await cancel(unpaid.chargeId)
+    expect(unreachable.status).toBe(502)
+    expect(unreachable.body.error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", details: { provider: "pix" } })
+    expect((await (await call(`/v1/charges/${unpaid.chargeId}`)).json()).status).toBe("PENDING")
+    expect(fake.book.cobs.get(unpaid.pspTxid)!.status).toBe("ATIVA")
+
+    expect((await cancel(unpaid.chargeId)).status).toBe(200)
+    expect((await (await call(`/v1/charges/${unpaid.chargeId}`)).json()).status).toBe("CANCELED")
+    expect(fake.book.cobs.get(unpaid.pspTxid)!.status).toBe("REMOVIDA_PELO_USUARIO_RECEBEDOR")
+    expect(fake.violations).toEqual([])
+  })
+
+  it("takes a subscription's open Pix off sale at the PSP before it cancels the subscription: a cycle paid there without a callback stays paid", async () => {
+    const call = await merchant()
+    const product = await (await call("/v1/products", {
+      method: "POST",
+      body: JSON.stringify({ name: "Plano", type: "RECURRING", prices: [{ title: "Mensal", amount: 29.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    })).json()
+    const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725" }
+    const subscribe = async () => {
+      const { chargeId, subscriptionId } = await (await call("/v1/charges", {
+        method: "POST",
+        body: JSON.stringify({ paymentMethod: "pix", customer, items: [{ priceId: product.prices[0].priceId }] })
+      })).json()
+      const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+      return { chargeId, subscriptionId, pspTxid: `BLNG${detail.pix.txid}` }
+    }
+    const cancel = async (subscriptionId: string) => {
+      const answer = await call(`/v1/subscriptions/${subscriptionId}`, { method: "DELETE" })
+      return { status: answer.status, body: await answer.json() }
+    }
+    const chargeStatus = async (chargeId: string) => (await (await call(`/v1/charges/${chargeId}`)).json()).status
+    const paid = await subscribe()
+    const unpaid = await subscribe()
+    // The buyer paid at once; the PSP's callback never came, and no poll ran since.
+    const endToEndId = fake.pay(paid.pspTxid)
+
+    expect(await cancel(paid.subscriptionId)).toMatchObject({ status: 200, body: { status: "CANCELED" } })
+    expect(await (await call(`/v1/charges/${paid.chargeId}?view=detail`)).json()).toMatchObject({ status: "PAID", pix: { endToEndId } })
+    const events = await sql<{ event: string; body: string }>(`SELECT event, body FROM outbox WHERE body LIKE '%${paid.subscriptionId}%' ORDER BY id`)
+    expect(events.map((e) => e.event)).toContain("payment.success")
+    expect(events.map((e) => e.event).at(-1)).toBe("subscription.canceled")
+
+    // The PSP cannot be asked: nothing is canceled, the cycle's Pix stays payable.
+    fake.force({ kind: "problem", answer: problem(403, "AcessoNegado", "Acesso negado.") })
+    expect(await cancel(unpaid.subscriptionId)).toMatchObject({ status: 502, body: { error: { code: "PROVIDER_UNAVAILABLE", details: { provider: "pix" } } } })
+    expect((await (await call(`/v1/subscriptions/${unpaid.subscriptionId}`)).json()).status).not.toBe("CANCELED")
+    expect(await chargeStatus(unpaid.chargeId)).toBe("PENDING")
+
+    expect(await cancel(unpaid.subscriptionId)).toMatchObject({ status: 200, body: { status: "CANCELED" } })
+    expect(await chargeStatus(unpaid.chargeId)).toBe("CANCELED")
+    expect(fake.book.cobs.get(unpaid.pspTxid)!.status).toBe("REMOVIDA_PELO_USUARIO_RECEBEDOR")
+    // The Pix the poll finds later is the one already taken: none arrives for a canceled charge.
+    expect((await engine.run(pollReceivedPix())).outcomes.chargeNotOpen).toBe(0)
+    expect(fake.violations).toEqual([])
+  })
+
   it("reconciles each production account with its own part of the PSPs' statements, which list every merchant's Pix", async () => {
     const [first, other] = [await merchant(), await merchant()]
     const payCharge = async (call: typeof first, amount: number) => {

@@ -6,6 +6,7 @@ import {
   CancelSubscriptionInput,
   CancelSubscriptionResponse,
   ChangeItemRequest,
+  ChargeNotCancelable,
   DowngradeResponse,
   EditSubscriptionResponse,
   InvalidData,
@@ -76,7 +77,7 @@ const updateSuccess = [
   BillingDayChangeResponse,
   EditSubscriptionResponse
 ] as const
-const updateErrors = [...chargeErrors, enveloped(ItemNotFound), enveloped(SubscriptionAlreadyCanceled), enveloped(PixAutomaticoPjOnly)] as const
+const updateErrors = [...chargeErrors, enveloped(ItemNotFound), enveloped(SubscriptionAlreadyCanceled), enveloped(PixAutomaticoPjOnly), enveloped(ChargeNotCancelable)] as const
 const previewErrors = [
   enveloped(InvalidData),
   enveloped(SubscriptionNotFound),
@@ -118,7 +119,15 @@ export class SubscriptionsGroup extends HttpApiGroup.make("subscriptions")
       // The body is optional: an empty DELETE cancels now.
       payload: [CancelSubscriptionInput, Schema.Null],
       success: CancelSubscriptionResponse,
-      error: [enveloped(InvalidData), enveloped(SubscriptionNotFound), enveloped(SubscriptionAlreadyCanceled), enveloped(SubscriptionNotEligible)]
+      // An open Pix or boleto is closed at its provider first: one that cannot be asked (502) or refuses (400) leaves the subscription as it was.
+      error: [
+        enveloped(InvalidData),
+        enveloped(SubscriptionNotFound),
+        enveloped(SubscriptionAlreadyCanceled),
+        enveloped(SubscriptionNotEligible),
+        enveloped(ChargeNotCancelable),
+        enveloped(ProviderUnavailable)
+      ]
     })
       .annotateMerge(requires("subscriptions/write"))
       .annotate(OpenApi.Summary, "Cancel a subscription now or at the end of its period"),

@@ -3,14 +3,12 @@ import { writeOffBoleto } from "../boleto/BankBoleto.ts"
 import type { Charge } from "../domain/Charge.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { chargeExpiredBody } from "../events/ChargeEvents.ts"
-import { Accounts } from "../ports/Accounts.ts"
 import { Charges } from "../ports/Charges.ts"
-import { PixProvider, type ReceivedPix } from "../ports/PixProvider.ts"
-import { receivePix } from "../pix/ReceivePix.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { ChargeTransitions } from "../rules/ChargeTransitions.ts"
 import { recordChargeExpired } from "../subscriptions/SubscriptionPayments.ts"
+import { closePixAtPsp } from "./ProviderClosing.ts"
 
 /** `charge.expired` and what the charge's subscription makes of it; inside the transaction that expired it. */
 const recordExpired = Effect.fnUntraced(function*(charge: Charge, now: Date) {
@@ -72,19 +70,6 @@ const expireBankBoletos = Effect.fnUntraced(function*(now: Date, limit: number, 
 })
 
 /**
- * Whether the Pix that paid `charge` at its PSP was recorded: confirmed now
- * (its callback lost, no poll had found it) or already. A paid charge whose
- * PSP lists no Pix, or whose Pix cannot be taken (another amount), is left
- * open, for the poll and the reconciliation to bring its Pix.
- */
-const recordPaidAtPsp = Effect.fnUntraced(function*(charge: Charge, pix: ReadonlyArray<ReceivedPix>) {
-  const outcomes = yield* receivePix(pix)
-  if (outcomes.some((outcome) => outcome === "confirmed" || outcome === "duplicate")) return true
-  yield* Effect.logWarning(`charge ${charge.id}: its PSP holds it paid (${outcomes.join(", ") || "no Pix listed"}); left open for the reconciliation`)
-  return false
-})
-
-/**
  * Pix charges of production accounts past their deadline: each is taken off
  * sale at its PSP first, outside any transaction (`PixProvider.closeCharge`),
  * then expired on its own; one a Pix paid meanwhile, whose callback never
@@ -102,14 +87,13 @@ const expirePspPix = Effect.fnUntraced(function*(now: Date, limit: number, scope
 
 /** One production Pix past its deadline, closed at its PSP, then expired or confirmed; whether it settled. */
 const closeAtPsp = Effect.fnUntraced(function*(charge: Charge, now: Date) {
-  const receiver = yield* (yield* Accounts).findById(charge.accountId)
-  if (Option.isNone(receiver)) return yield* expireCharge(charge, now)
-  const closing = yield* Effect.result((yield* PixProvider).closeCharge({ receiver: receiver.value, psp: charge.psp, txid: charge.txid, dueDate: charge.dueDate }))
+  const closing = yield* Effect.result(closePixAtPsp(charge))
   if (Result.isFailure(closing)) {
     yield* Effect.logWarning(`charge ${charge.id}: its Pix was not taken off sale (${closing.failure.message}); it expires once its PSP answers`)
     return false
   }
-  return closing.success._tag === "Paid" ? yield* recordPaidAtPsp(charge, closing.success.pix) : yield* expireCharge(charge, now)
+  // Paid at the PSP but not taken: left open, expiring it would strand the Pix.
+  return closing.success._tag === "Paid" ? closing.success.recorded : yield* expireCharge(charge, now)
 })
 
 /**

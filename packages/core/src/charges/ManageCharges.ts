@@ -15,11 +15,12 @@ import {
 import { type ChargeListQuery, toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
 import { InvalidData, invalidData } from "../domain/Errors.ts"
 import { offsetPage } from "../domain/Pagination.ts"
-import { writeOffBoleto } from "../boleto/BankBoleto.ts"
 import type { BoletoIssuerError, BoletoRefused } from "../ports/BoletoIssuer.ts"
+import type { PixProviderError } from "../ports/PixProvider.ts"
 import { type ChargeScope, Charges } from "../ports/Charges.ts"
 import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
 import { ProviderUnavailable } from "./CreatePixCharge.ts"
+import { closeAtProvider, closesAtProvider } from "./ProviderClosing.ts"
 import type { ChargeId } from "../domain/Ids.ts"
 
 /** A master without `X-Sub-Account` sees every charge it generated; otherwise the account's own. */
@@ -95,36 +96,43 @@ export const listCharges = Effect.fn("Charges.list")(function*(query: ChargeList
 const move = (charge: Charge, transition: ChargeTransition, changes: Parameters<Charges["Service"]["transition"]>[2], at: Date) =>
   Effect.flatMap(Charges, (charges) => charges.transition(charge.id, transition, changes, at))
 
-/** The bank's failures on a write-off, as the cancel's answer. */
-const writeOffError = (charge: Charge) => (error: BoletoIssuerError | BoletoRefused) =>
-  error._tag === "BoletoRefused"
+/** The provider's failures on a charge's closing, as the answer of a cancel (of the charge, or of its subscription). */
+export const closingRefusal = (charge: Charge) => (error: PixProviderError | BoletoIssuerError | BoletoRefused) => {
+  if (error._tag === "PixProviderError") {
+    return new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { provider: "pix", reason: error.message } })
+  }
+  return error._tag === "BoletoRefused"
     ? new ChargeNotCancelable({
       message: "O banco recusou a baixa do boleto; ele continua pagável",
       details: { status: charge.status, provider: "boleto", reason: error.message }
     })
     : new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { provider: "boleto", reason: error.message } })
+}
 
 /**
- * A boleto is written off at its bank before its charge is canceled, so a
- * canceled charge is never left payable at a counter; the bank is asked
- * outside any transaction. A boleto the bank says was paid is confirmed (as
- * the poll would) and the cancel refused, the charge no longer being open;
- * a bank that cannot be asked leaves the charge as it was (502).
+ * A Pix is taken off sale at its PSP, and a boleto written off at its bank,
+ * before its charge is canceled (`closeAtProvider`), so a canceled charge is
+ * never left payable; the provider is asked outside any transaction. A
+ * charge the provider says was paid is confirmed (as a callback or the poll
+ * would) and the cancel refused, the charge no longer being open; a provider
+ * that cannot be asked leaves the charge as it was (502).
  */
-const writeOffBeforeCancel = Effect.fnUntraced(function*(charge: Charge) {
-  if (charge.paymentType !== paymentTypeOf.boleto || nextChargeStatus(charge.status, "canceled") === undefined) return
-  const answer = yield* writeOffBoleto(charge).pipe(Effect.mapError(writeOffError(charge)))
-  if (answer._tag === "WrittenOff") return
+const closeBeforeCancel = Effect.fnUntraced(function*(charge: Charge) {
+  if (!closesAtProvider(charge) || nextChargeStatus(charge.status, "canceled") === undefined) return
+  const closing = yield* closeAtProvider(charge).pipe(Effect.mapError(closingRefusal(charge)))
+  if (closing._tag === "Closed") return
   const now = yield* findCharge(charge.id)
+  const provider = charge.paymentType === paymentTypeOf.pix ? "pix" : "boleto"
+  const paidAt = provider === "pix" ? "O Pix já foi pago no PSP" : "O boleto já foi pago no banco"
   return yield* new ChargeNotCancelable({
-    message: `O boleto já foi pago no banco; a cobrança está ${now.status} e não pode ser cancelada`,
-    details: { status: now.status, provider: "boleto", reason: "BOLETO_PAID", payment: answer.outcome }
+    message: `${paidAt}; a cobrança está ${now.status} e não pode ser cancelada`,
+    details: { status: now.status, provider, reason: provider === "pix" ? "PIX_PAID" : "BOLETO_PAID" }
   })
 })
 
 export const cancelCharge = Effect.fn("Charges.cancel")(function*(id: ChargeId) {
   const charge = yield* findCharge(id)
-  yield* writeOffBeforeCancel(charge)
+  yield* closeBeforeCancel(charge)
   const at = new Date(yield* Clock.currentTimeMillis)
   const moved = yield* move(charge, ChargeTransitions.canceled, { canceledAt: at }, at)
   if (Option.isNone(moved)) {

@@ -28,7 +28,6 @@ import { resolveCardOutcomes } from "../checkout/ResolveCardOutcomes.ts"
 import { EVERY_ACCOUNT, type RunScope } from "../domain/RunScope.ts"
 import { paymentOverdue } from "../events/SubscriptionEvents.ts"
 import { handingBackOnInterrupt } from "../jobs/HandBack.ts"
-import { Charges } from "../ports/Charges.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { ProviderGate } from "../ports/ProviderGate.ts"
 import { type BillingJobName, type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
@@ -39,7 +38,7 @@ import { settleDueReceivables } from "../ledger/SettleReceivables.ts"
 import { confirmSandboxPayments } from "../wallet/SandboxPayment.ts"
 import { completeRefunds } from "../wallet/Refunds.ts"
 import { payOutWithdrawals } from "../wallet/SendPix.ts"
-import { cancelNow } from "./CancelSubscription.ts"
+import { cancelNow, cancelOpenCharges, closingThenCanceling } from "./CancelSubscription.ts"
 import { claimClock } from "./BillingRunSettings.ts"
 import { attemptCycle, issueCycles, resumeCardAttempt } from "./IssueCycle.ts"
 import { answerProcessingNotas, emitDueNotas } from "../nfse/NotaTiming.ts"
@@ -148,24 +147,31 @@ export const markOverdueCycles = Effect.fn("BillingRun.markOverdue")(function*(l
 const endPeriod = (ref: CycleRef) =>
   Effect.gen(function*() {
     const at = new Date(yield* Clock.currentTimeMillis)
-    yield* cancelNow(ref.subscriptionId, null, at).pipe(Effect.catchTag("SUBSCRIPTION_ALREADY_CANCELED", () => Effect.void))
-  }).pipe((body) => Effect.flatMap(Transactor, (transactor) => transactor.withTransaction(body)))
+    yield* closingThenCanceling(ref.accountId, ref.subscriptionId, (closed) => cancelNow(ref.subscriptionId, null, at, closed)).pipe(
+      Effect.catchTag("SUBSCRIPTION_ALREADY_CANCELED", () => Effect.void)
+    )
+  })
 
 export const endPeriods = Effect.fn("BillingRun.endPeriods")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   return yield* runClaimed("periodEnd", limit, scope, endPeriod)
 })
 
-/** The dunning window ended unpaid: the cycle `FAILED` (its invoice `UNCOLLECTIBLE`) and the subscription canceled for default. */
+/**
+ * The dunning window ended unpaid: the cycle `FAILED` (its invoice
+ * `UNCOLLECTIBLE`) and the subscription canceled for default; its open Pix
+ * and boletos closed at their providers first (one found paid there pays
+ * the cycle, which then does not fail).
+ */
 const endCycleDunning = (ref: CycleRef) =>
-  Effect.gen(function*() {
-    const subscriptions = yield* Subscriptions
-    const at = new Date(yield* Clock.currentTimeMillis)
-    // Charges before cycles, as a payment takes them: an attempt in flight is canceled (or paid first) before the cycle fails.
-    yield* (yield* Charges).cancelOpenOfSubscription(ref.subscriptionId, at)
-    const failed = yield* subscriptions.moveCycle(ref.subscriptionId, ref.cycleNumber, { transition: CycleTransitions.dunningEnded, nextAttemptOn: null }, at)
-    if (!failed) return
-    yield* cancelNow(ref.subscriptionId, "DEFAULT", at).pipe(Effect.catchTag("SUBSCRIPTION_ALREADY_CANCELED", () => Effect.void))
-  }).pipe((body) => Effect.flatMap(Transactor, (transactor) => transactor.withTransaction(body)))
+  closingThenCanceling(ref.accountId, ref.subscriptionId, (closed) =>
+    Effect.gen(function*() {
+      const at = new Date(yield* Clock.currentTimeMillis)
+      // Charges before cycles, as a payment takes them: an attempt in flight is canceled (or paid first) before the cycle fails.
+      yield* cancelOpenCharges(ref.subscriptionId, closed, at)
+      const failed = yield* (yield* Subscriptions).moveCycle(ref.subscriptionId, ref.cycleNumber, { transition: CycleTransitions.dunningEnded, nextAttemptOn: null }, at)
+      if (!failed) return
+      yield* cancelNow(ref.subscriptionId, "DEFAULT", at, closed).pipe(Effect.catchTag("SUBSCRIPTION_ALREADY_CANCELED", () => Effect.void))
+    }))
 
 export const endDunning = Effect.fn("BillingRun.endDunning")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   return yield* runClaimed("dunningEnd", limit, scope, endCycleDunning)
