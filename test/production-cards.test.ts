@@ -374,6 +374,46 @@ describe("production cards through Mercado Pago", () => {
     expect(fake.paymentsOf(chargeId!).map((p) => [p.status, p.captured])).toEqual([["approved", true]])
   })
 
+  it("marks a renewal Mercado Pago still does not answer overdue the day after its due date, and records its payment once it answers", async () => {
+    const { account, call } = await merchant()
+    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 39.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    const buyer = { ...customer, email: "assinante.em.analise@example.com" }
+    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
+    expect(bought.body).toMatchObject({ status: "paid" })
+    const subscriptionId: string = bought.body.subscriptionId
+    const cycle2 = async () =>
+      (await sql<{ due: string; status: string; overdue: boolean; chargeStatus: string | null }>(`SELECT to_char(b.due_date, 'YYYY-MM-DD') AS due,
+        b.status, b.overdue_at IS NOT NULL AS overdue, c.status AS "chargeStatus" FROM billing_cycles b LEFT JOIN charges c ON c.id = b.charge_id
+        WHERE b.subscription_id = '${subscriptionId}' AND b.cycle_number = 2`))[0]!
+    const dayAfter = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+    // Mercado Pago gives no outcome for the renewal, nor when asked again (its payment under review, say).
+    const silent = Effect.map(Acquirer, (engines) => Acquirer.of({ ...engines, authorize: () => Effect.succeed({ _tag: "Unknown", reason: "under review" }) }))
+    const runSilentOn = (date: string) =>
+      engine.run(Effect.gen(function*() {
+        const base = yield* Clock.clockWith(Effect.succeed)
+        const offset = Date.parse(`${date}T12:00:00-03:00`) - base.currentTimeMillisUnsafe()
+        return yield* Billing.runBillingJobs({ accountId: account.accountId }).pipe(
+          Effect.provideService(Clock.Clock, Billing.shiftedClock(base, offset)),
+          Effect.provideService(Acquirer, yield* silent)
+        )
+      }))
+    const due = (await cycle2()).due
+    await runSilentOn(due)
+    expect(await cycle2()).toMatchObject({ status: "PROCESSING", overdue: false, chargeStatus: "PROCESSING" })
+
+    // The next day: asked again, still no outcome; the stalled-card job keeps the cycle's claim, and marks it overdue under it.
+    const next = await runSilentOn(dayAfter(due, 1))
+    expect(next.resumed).toBe(1)
+    expect(await cycle2()).toMatchObject({ status: "PROCESSING", overdue: true, chargeStatus: "PROCESSING" })
+    expect((await call("GET", `/v1/subscriptions/${subscriptionId}`)).body.status).toBe("DEFAULT")
+
+    // Mercado Pago answers at last: the payment is recorded, once.
+    await runJobsOn(account.accountId, dayAfter(due, 2))
+    expect(await cycle2()).toMatchObject({ status: "PAID", chargeStatus: "PAID" })
+    const events = await sql<{ event: string }>(`SELECT event FROM outbox WHERE body LIKE '%${subscriptionId}%' AND event IN ('payment.overdue', 'payment.success') ORDER BY id`)
+    expect(events.map((e) => e.event)).toEqual(["payment.success", "payment.overdue", "payment.success"])
+  })
+
   it("keeps a renewal still waiting for Mercado Pago out of the subscription's cancel: the payment it captured is recorded, paid and refundable", async () => {
     const { account, call } = await merchant()
     const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 59.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })

@@ -32,6 +32,7 @@ import { Outbox } from "../ports/Outbox.ts"
 import { ProviderGate } from "../ports/ProviderGate.ts"
 import { type BillingJobName, type CycleRef, Subscriptions } from "../ports/Subscriptions.ts"
 import { Transactor } from "../ports/Transactor.ts"
+import { jobTakesCycle } from "../rules/BillingJobs.ts"
 import { CycleTransitions } from "../rules/CycleTransitions.ts"
 import { SubscriptionTransitions } from "../rules/SubscriptionTransitions.ts"
 import { settleDueReceivables } from "../ledger/SettleReceivables.ts"
@@ -115,11 +116,6 @@ export const retryDueCycles = Effect.fn("BillingRun.retryDue")(function*(limit: 
   return yield* runClaimed("retry", limit, yield* servedScope(scope), (ref) => attemptCycle(ref, { manual: false, from: CycleTransitions.retried.from }))
 })
 
-/** Finishes the card attempts whose worker stopped before recording the acquirer's answer. */
-export const resumeStalledCards = Effect.fn("BillingRun.resumeStalledCards")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
-  return yield* runClaimed("stalledCard", limit, yield* servedScope(scope), resumeCardAttempt)
-})
-
 /**
  * Marks a cycle overdue once: its invoice `OVERDUE`, the subscription
  * `DEFAULT` (was `ACTIVE`) or `PAST_DUE` (was `PENDING` or `TRIALING`),
@@ -141,6 +137,27 @@ const markOverdue = (ref: CycleRef) =>
 
 export const markOverdueCycles = Effect.fn("BillingRun.markOverdue")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
   return yield* runClaimed("overdue", limit, scope, markOverdue)
+})
+
+/** Marks `ref` overdue when the overdue job's rule takes it today (`jobTakesCycle`), whoever holds its claim. */
+const markOverdueIfDue = Effect.fnUntraced(function*(ref: CycleRef) {
+  const found = yield* (yield* Subscriptions).find(ref.accountId, ref.subscriptionId)
+  const cycle = Option.isSome(found) ? found.value.cycles.find((c) => c.cycleNumber === ref.cycleNumber) : undefined
+  if (Option.isNone(found) || cycle === undefined) return
+  if (jobTakesCycle("overdue", { ...cycle, claimed: true }, found.value.subscription, (yield* claimClock).today)) yield* markOverdue(ref)
+})
+
+/**
+ * Finishes the card attempts whose worker stopped before recording the
+ * acquirer's answer. One the acquirer still does not answer keeps its claim
+ * and is asked again when the claim ends; the overdue job, which takes the
+ * same cycle the day after its due date, would then never find it unclaimed
+ * for as long as the acquirer stays silent, so it is marked overdue here,
+ * under this job's claim, once the overdue rule takes it.
+ */
+export const resumeStalledCards = Effect.fn("BillingRun.resumeStalledCards")(function*(limit: number, scope: RunScope = EVERY_ACCOUNT) {
+  return yield* runClaimed("stalledCard", limit, yield* servedScope(scope), (ref) =>
+    Effect.flatMap(resumeCardAttempt(ref), (answered) => (answered ? Effect.void : markOverdueIfDue(ref))))
 })
 
 /** Cancels the subscription whose period ended with a cancel scheduled, keeping the reason it was given. */
