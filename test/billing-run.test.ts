@@ -12,7 +12,7 @@
  * Nothing here depends on Easter, which moves between such years: cycles,
  * retries, Pix expiry and prorata count calendar days only.
  */
-import { Billing, EVERY_ACCOUNT } from "@billing/core"
+import { Billing, EVERY_ACCOUNT, Subscriptions } from "@billing/core"
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,6 +20,7 @@ import { runBilling } from "./support/Cli.ts"
 import { cardExpiration } from "./support/Cards.ts"
 import { startEngine, TEST_SECRET_KEY, type TestEngine } from "./support/Engine.ts"
 import { hopsTowards, scenarioYear } from "./support/ScenarioYear.ts"
+import { CLONE_PREFIX, seedDueSubscriptions } from "./support/SeedSubscriptions.ts"
 
 const Y = scenarioYear()
 const START = `${Y}-01-31T15:00:00.000Z` // noon in São Paulo
@@ -405,5 +406,28 @@ describe("billing run on postgres", () => {
       )
     }))
     expect((await m.cycles(id)).map((c: Array<unknown>) => c[1])).toEqual(["PAID", "SCHEDULED"])
+  })
+
+  it("claims the cycles due on one day in the order of their keys, whatever order the database holds them in", async () => {
+    const { accountId } = await seedDueSubscriptions(engine, 9)
+    const clones = await sql((s) => s<{ id: string }>`SELECT c.subscription_id AS id FROM billing_cycles c JOIN subscriptions x ON x.id = c.subscription_id
+      WHERE x.account_id = ${accountId} AND starts_with(c.subscription_id, ${CLONE_PREFIX}) AND c.cycle_number = 2 ORDER BY c.subscription_id`)
+    const byKey = clones.map((row) => row.id)
+    expect(byKey).toHaveLength(9)
+    // Each row written anew, the last key first: the heap (and each index's run of equal days) now holds them last key first.
+    for (const id of [...byKey].reverse()) {
+      await sql((s) => s`UPDATE billing_cycles SET issue_date = issue_date - 1 WHERE subscription_id = ${id} AND cycle_number = 2`)
+      await sql((s) => s`UPDATE billing_cycles SET issue_date = issue_date + 1 WHERE subscription_id = ${id} AND cycle_number = 2`)
+    }
+    const claimed: Array<string> = []
+    for (let i = 0; i < 9; i++) {
+      const refs = await engine.run(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const today = new Date(now - 3 * 3_600_000).toISOString().slice(0, 10)
+        return yield* (yield* Subscriptions).claimDue("issue", { accountId }, { today, now: new Date(now), leaseUntil: new Date(now + 60_000) }, 1)
+      }))
+      claimed.push(...refs.map((ref) => ref.subscriptionId))
+    }
+    expect(claimed).toEqual(byKey)
   })
 })

@@ -289,7 +289,7 @@ const expireDue = ({ sql, columns }: ChargeTable): Charges["Service"]["expireDue
       SELECT id AS due_id FROM charges WHERE status IN ${sql.in([...expired.from])} AND expires_at < ${now}
         AND ${inScope(sql, scope, sql`charges.account_id`)} AND NOT (${bankBoleto(sql)})
         AND NOT (${atRealProvider(sql, "CREDIT_CARD")}) AND NOT (${atRealProvider(sql, "PIX")})
-      ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      ORDER BY expires_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE charges SET status = ${expired.to}, updated_at = ${now}
     FROM due WHERE charges.id = due.due_id AND status IN ${sql.in([...expired.from])}
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeCharges))

@@ -131,7 +131,7 @@ export const backlog = (sql: SqlClient.SqlClient): Subscriptions["Service"]["bac
   const condition = claimable(sql, job, { accountId: null }, clock)
   return orDie(sql<{ due: string; oldest: string | null }>`SELECT
     (SELECT count(*) FROM (SELECT 1 FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id WHERE ${condition} LIMIT ${cap}) t)::text AS due,
-    (SELECT to_json(${claimOrder(sql, job)}) #>> '{}' FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id WHERE ${condition}
+    (SELECT to_json(${claimColumn(sql, job)}) #>> '{}' FROM billing_cycles c JOIN subscriptions s ON s.id = c.subscription_id WHERE ${condition}
       ORDER BY ${claimOrder(sql, job)} LIMIT 1) AS oldest`).pipe(
     Effect.map((rows) => ({ due: Number(rows[0]?.due ?? 0), oldest: rows[0]?.oldest ?? null }))
   )
@@ -147,7 +147,7 @@ export const countHeld = (sql: SqlClient.SqlClient): Subscriptions["Service"]["c
  * told by statistics taken before a run that most cycles are due, merges the
  * whole tables by key and reads past every cycle already issued.
  */
-const claimOrder = (sql: SqlClient.SqlClient, job: BillingJobName): Fragment => {
+const claimColumn = (sql: SqlClient.SqlClient, job: BillingJobName): Fragment => {
   switch (job) {
     case "issue":
     case "periodEnd":
@@ -161,6 +161,15 @@ const claimOrder = (sql: SqlClient.SqlClient, job: BillingJobName): Fragment => 
       return sql`c.claimed_until`
   }
 }
+
+/**
+ * The order a job claims in: its column, then the cycle's key, as its index
+ * holds them. Thousands of cycles share a day; without the key, which of them
+ * came first was the heap's choice, and a run of the same history claimed
+ * them in another order.
+ */
+const claimOrder = (sql: SqlClient.SqlClient, job: BillingJobName): Fragment =>
+  sql`${claimColumn(sql, job)}, c.subscription_id, c.cycle_number`
 
 export const expireClaims = (sql: SqlClient.SqlClient): Subscriptions["Service"]["expireClaims"] => (refs, leaseUntil, at) =>
   refs.length === 0 ? Effect.void : orDie(sql`UPDATE billing_cycles SET claimed_until = ${at}

@@ -164,7 +164,7 @@ const claimProcessing = ({ columns, sql }: NotaTable): Service["claimProcessing"
       SELECT account_id AS claimed_account, id AS claimed_id FROM notas WHERE status IN ${constants(sql, NotaTransitions.sent.from)}
         AND (updated_at < ${unsentBefore} OR (xml IS NOT NULL AND updated_at < ${staleBefore}))
         AND (claimed_until IS NULL OR claimed_until < ${staleBefore}) AND ${inScope(sql, scope, sql`notas.account_id`)}
-      ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      ORDER BY updated_at, account_id, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE notas n SET claimed_until = ${leaseUntil} FROM claimable WHERE n.account_id = claimable.claimed_account AND n.id = claimable.claimed_id
     RETURNING ${columns}`).pipe(Effect.flatMap(decodeNotas))
 
@@ -182,7 +182,7 @@ const claimDue = ({ sql }: NotaTable): Service["claimDue"] => (now, leaseUntil, 
   orDie(sql`WITH claimable AS (
       SELECT account_id AS a, charge_id AS c FROM nota_schedules s WHERE due_at <= ${now} AND (claimed_until IS NULL OR claimed_until < ${now})
         AND ${inScope(sql, scope, sql`s.account_id`)}
-      ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      ORDER BY due_at, account_id, charge_id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE nota_schedules s SET claimed_until = ${leaseUntil} FROM claimable WHERE s.account_id = claimable.a AND s.charge_id = claimable.c
     RETURNING ${scheduleColumns(sql, "s")}`).pipe(Effect.flatMap(decodeSchedules))
 

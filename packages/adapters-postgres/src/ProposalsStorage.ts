@@ -83,7 +83,7 @@ export const ProposalsStorageLive = Layer.effect(Proposals, Effect.gen(function*
           WHERE ${takenByOnboarding(sql)}
             AND (claimed_until IS NULL OR claimed_until < ${at})
             AND ${inScope(sql, scope, sql`proposals.account_id`)}
-          ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          ORDER BY updated_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE proposals SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable WHERE proposals.id = claimable.claimed_id
         RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeProposals))
   })

@@ -96,7 +96,7 @@ export const RefundsStorageLive = Layer.effect(Refunds, Effect.gen(function*() {
       updated(sql`WITH claimable AS (
           SELECT id AS claimed_id FROM refunds WHERE status IN ${constants(sql, IN_FLIGHT_REFUND_STATUSES)} AND (claimed_until IS NULL OR claimed_until < ${at})
             AND ${inScope(sql, scope, sql`refunds.account_id`)}
-          ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE refunds SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable WHERE refunds.id = claimable.claimed_id
         RETURNING ${columns(sql)}`),
     settle: (id, transition, changes, at) =>

@@ -15,7 +15,7 @@ export const SandboxPaymentsStorageLive = Layer.effect(SandboxPayments, Effect.g
         ON CONFLICT (charge_id) DO NOTHING`),
     claimPending: (limit, scope) =>
       orDie(sql`SELECT charge_id AS "chargeId", account_id AS "accountId" FROM sandbox_payments
-        WHERE processed_at IS NULL AND ${inScope(sql, scope, sql`sandbox_payments.account_id`)} ORDER BY requested_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
+        WHERE processed_at IS NULL AND ${inScope(sql, scope, sql`sandbox_payments.account_id`)} ORDER BY requested_at, charge_id LIMIT ${limit} FOR UPDATE SKIP LOCKED`).pipe(
         Effect.flatMap(decodePending)
       ),
     markProcessed: (chargeId, at) => orDie(sql`UPDATE sandbox_payments SET processed_at = ${at} WHERE charge_id = ${chargeId}`),

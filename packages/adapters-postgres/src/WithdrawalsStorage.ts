@@ -63,7 +63,7 @@ export const WithdrawalsStorageLive = Layer.effect(Withdrawals, Effect.gen(funct
       orDie(sql`WITH claimable AS (
           SELECT id FROM withdrawals WHERE status IN ${constants(sql, IN_FLIGHT_WITHDRAWAL_STATUSES)} AND (claimed_until IS NULL OR claimed_until < ${at})
             AND ${inScope(sql, scope, sql`withdrawals.account_id`)}
-          ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         UPDATE withdrawals w SET claimed_until = ${new Date(at.getTime() + leaseMillis)} FROM claimable, accounts a
         WHERE w.id = claimable.id AND a.id = w.account_id
         RETURNING ${columns(sql)}`).pipe(Effect.flatMap(decodeWithdrawals), Effect.map(withoutSeq)),

@@ -30,6 +30,7 @@ import notas from "./0028_notas.ts"
 import boletosAtABank from "./0029_boletos_at_a_bank.ts"
 import nfseConfigsKept from "./0030_nfse_configs_kept.ts"
 import couponRedemptionsByReference from "./0031_coupon_redemptions_by_reference.ts"
+import cycleClaimsInATotalOrder from "./0032_cycle_claims_in_a_total_order.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`; applied in id order, each once. Kept
@@ -67,5 +68,6 @@ export const migrations = Migrator.fromRecord({
   "0028_notas": notas,
   "0029_boletos_at_a_bank": boletosAtABank,
   "0030_nfse_configs_kept": nfseConfigsKept,
-  "0031_coupon_redemptions_by_reference": couponRedemptionsByReference
+  "0031_coupon_redemptions_by_reference": couponRedemptionsByReference,
+  "0032_cycle_claims_in_a_total_order": cycleClaimsInATotalOrder
 })
