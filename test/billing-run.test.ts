@@ -12,7 +12,7 @@
  * Nothing here depends on Easter, which moves between such years: cycles,
  * retries, Pix expiry and prorata count calendar days only.
  */
-import { Billing, EVERY_ACCOUNT, Subscriptions } from "@billing/core"
+import { type AccountId, Billing, EVERY_ACCOUNT, Subscriptions } from "@billing/core"
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -424,7 +424,7 @@ describe("billing run on postgres", () => {
       const refs = await engine.run(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const today = new Date(now - 3 * 3_600_000).toISOString().slice(0, 10)
-        return yield* (yield* Subscriptions).claimDue("issue", { accountId }, { today, now: new Date(now), leaseUntil: new Date(now + 60_000) }, 1)
+        return yield* (yield* Subscriptions).claimDue("issue", { accountId: accountId as AccountId }, { today, now: new Date(now), leaseUntil: new Date(now + 60_000) }, 1)
       }))
       claimed.push(...refs.map((ref) => ref.subscriptionId))
     }

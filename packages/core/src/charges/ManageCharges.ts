@@ -15,12 +15,9 @@ import {
 import { type ChargeListQuery, toDetailView, toLeanStatus, toListItem, toStatusView } from "../domain/ChargeViews.ts"
 import { InvalidData, invalidData } from "../domain/Errors.ts"
 import { offsetPage } from "../domain/Pagination.ts"
-import type { BoletoIssuerError, BoletoRefused } from "../ports/BoletoIssuer.ts"
-import type { PixProviderError } from "../ports/PixProvider.ts"
 import { type ChargeScope, Charges } from "../ports/Charges.ts"
 import { type ChargeTransition, ChargeTransitions, nextChargeStatus } from "../rules/ChargeTransitions.ts"
-import { ProviderUnavailable } from "./CreatePixCharge.ts"
-import { closeAtProvider, closesAtProvider } from "./ProviderClosing.ts"
+import { closeAtProvider, closesAtProvider, closingRefusal } from "./ProviderClosing.ts"
 import type { ChargeId } from "../domain/Ids.ts"
 
 /** A master without `X-Sub-Account` sees every charge it generated; otherwise the account's own. */
@@ -95,19 +92,6 @@ export const listCharges = Effect.fn("Charges.list")(function*(query: ChargeList
 
 const move = (charge: Charge, transition: ChargeTransition, changes: Parameters<Charges["Service"]["transition"]>[2], at: Date) =>
   Effect.flatMap(Charges, (charges) => charges.transition(charge.id, transition, changes, at))
-
-/** The provider's failures on a charge's closing, as the answer of a cancel (of the charge, or of its subscription). */
-export const closingRefusal = (charge: Charge) => (error: PixProviderError | BoletoIssuerError | BoletoRefused) => {
-  if (error._tag === "PixProviderError") {
-    return new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { provider: "pix", reason: error.message } })
-  }
-  return error._tag === "BoletoRefused"
-    ? new ChargeNotCancelable({
-      message: "O banco recusou a baixa do boleto; ele continua pagável",
-      details: { status: charge.status, provider: "boleto", reason: error.message }
-    })
-    : new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { provider: "boleto", reason: error.message } })
-}
 
 /**
  * A Pix is taken off sale at its PSP, and a boleto written off at its bank,

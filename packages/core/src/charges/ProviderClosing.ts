@@ -9,10 +9,12 @@
  */
 import { Effect, Option } from "effect"
 import { writeOffBoleto } from "../boleto/BankBoleto.ts"
-import { type Charge, paymentTypeOf } from "../domain/Charge.ts"
+import { type Charge, ChargeNotCancelable, paymentTypeOf } from "../domain/Charge.ts"
 import { Accounts } from "../ports/Accounts.ts"
-import { PixProvider, type ReceivedPix } from "../ports/PixProvider.ts"
+import type { BoletoIssuerError, BoletoRefused } from "../ports/BoletoIssuer.ts"
+import { PixProvider, type PixProviderError, type ReceivedPix } from "../ports/PixProvider.ts"
 import { receivePix } from "../pix/ReceivePix.ts"
+import { ProviderUnavailable } from "./CreatePixCharge.ts"
 
 /**
  * What the provider answered: the charge no longer payable there, or paid
@@ -61,3 +63,16 @@ export const closeAtProvider = Effect.fn("Charges.closeAtProvider")(function*(ch
   if (!closesAtProvider(charge)) return closed
   return charge.paymentType === paymentTypeOf.pix ? yield* closePixAtPsp(charge) : yield* writeOffAtBank(charge)
 })
+
+/** The provider's failures on a charge's closing, as the answer of a cancel (of the charge, or of its subscription). */
+export const closingRefusal = (charge: Charge) => (error: PixProviderError | BoletoIssuerError | BoletoRefused) => {
+  if (error._tag === "PixProviderError") {
+    return new ProviderUnavailable({ message: "Provedor Pix indisponível", details: { provider: "pix", reason: error.message } })
+  }
+  return error._tag === "BoletoRefused"
+    ? new ChargeNotCancelable({
+      message: "O banco recusou a baixa do boleto; ele continua pagável",
+      details: { status: charge.status, provider: "boleto", reason: error.message }
+    })
+    : new ProviderUnavailable({ message: "Emissor de boleto indisponível", details: { provider: "boleto", reason: error.message } })
+}
