@@ -29,9 +29,12 @@ export interface Finding {
  * late copy refunded at the PSP it had moved to), `return-window` (a Pix
  * refunded more than 90 days after its settlement, which no PSP returns and
  * no statement read 90 days back lists), `split-within-net` (a cycle
- * whose net no longer fitted its split, never issued) and
+ * whose net no longer fitted its split, never issued),
  * `close-before-expiry` (a Pix paid while its PSP was down, its callback
- * lost, expired here and never credited).
+ * lost, expired here and never credited), `close-before-cancel` (a Pix paid
+ * the instant its PSP registered it, canceled with its subscription and never
+ * credited) and `silent-card-overdue` (a card renewal the acquirer did not
+ * answer, never marked overdue).
  */
 export const FINDINGS: ReadonlyArray<Finding> = []
 
