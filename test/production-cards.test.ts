@@ -67,6 +67,14 @@ describe("production cards through Mercado Pago", () => {
     return { account, call, pay: (body: Record<string, unknown>) => call("POST", "/v1/charges", { paymentMethod: "creditcard", customer, ...body }) }
   }
   const sql = <A extends object>(query: string) => engine.run(Effect.flatMap(SqlClient.SqlClient, (s) => s.unsafe<A>(query)))
+  /** A production merchant's monthly plan of `amount`, bought by card (Mercado Pago approves it) by a buyer of its own e-mail: cycle 1 paid. */
+  const subscribedByCard = async (amount: number, email: string) => {
+    const { account, call } = await merchant()
+    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: { ...customer, email }, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
+    expect(bought.body, JSON.stringify(bought.body)).toMatchObject({ status: "paid", subscriptionId: expect.any(String) })
+    return { account, call, subscriptionId: bought.body.subscriptionId as string }
+  }
   /** Every time-driven job of `accountId`, as of noon in São Paulo on `date` (`YYYY-MM-DD`). */
   const runJobsOn = (accountId: AccountId, date: string) =>
     engine.run(Effect.gen(function*() {
@@ -348,15 +356,11 @@ describe("production cards through Mercado Pago", () => {
   })
 
   it("never expires a production renewal whose answer was lost: the stalled-card job asks Mercado Pago again, which answers the first payment", async () => {
-    const { account, call } = await merchant()
-    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 49.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
-    const buyer = { ...customer, email: "assinante.sem.resposta@example.com" }
-    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
-    expect(bought.body).toMatchObject({ status: "paid" })
+    const { account, subscriptionId } = await subscribedByCard(49.9, "assinante.sem.resposta@example.com")
     const cycle2 = async () =>
       (await sql<{ due: string; status: string; chargeId: string | null; chargeStatus: string | null }>(`SELECT to_char(b.due_date, 'YYYY-MM-DD') AS due,
         b.status, b.charge_id AS "chargeId", c.status AS "chargeStatus" FROM billing_cycles b LEFT JOIN charges c ON c.id = b.charge_id
-        WHERE b.subscription_id = '${bought.body.subscriptionId}' AND b.cycle_number = 2`))[0]!
+        WHERE b.subscription_id = '${subscriptionId}' AND b.cycle_number = 2`))[0]!
     // The renewal's authorization and its one retry, each done by Mercado Pago and cut before the answer.
     fake.force("payments", { kind: "drop" }, { kind: "drop" })
     const due = (await cycle2()).due
@@ -375,12 +379,7 @@ describe("production cards through Mercado Pago", () => {
   })
 
   it("marks a renewal Mercado Pago still does not answer overdue the day after its due date, and records its payment once it answers", async () => {
-    const { account, call } = await merchant()
-    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 39.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
-    const buyer = { ...customer, email: "assinante.em.analise@example.com" }
-    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
-    expect(bought.body).toMatchObject({ status: "paid" })
-    const subscriptionId: string = bought.body.subscriptionId
+    const { account, call, subscriptionId } = await subscribedByCard(39.9, "assinante.em.analise@example.com")
     const cycle2 = async () =>
       (await sql<{ due: string; status: string; overdue: boolean; chargeStatus: string | null }>(`SELECT to_char(b.due_date, 'YYYY-MM-DD') AS due,
         b.status, b.overdue_at IS NOT NULL AS overdue, c.status AS "chargeStatus" FROM billing_cycles b LEFT JOIN charges c ON c.id = b.charge_id
@@ -415,12 +414,7 @@ describe("production cards through Mercado Pago", () => {
   })
 
   it("keeps a renewal still waiting for Mercado Pago out of the subscription's cancel: the payment it captured is recorded, paid and refundable", async () => {
-    const { account, call } = await merchant()
-    const plan = await call("POST", "/v1/products", { name: "Mensal", type: "RECURRING", prices: [{ title: "Mensal", amount: 59.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
-    const buyer = { ...customer, email: "assinante.cancela@example.com" }
-    const bought = await call("POST", "/v1/charges", { paymentMethod: "creditcard", customer: buyer, card: card("APRO"), items: [{ priceId: plan.body.prices[0].priceId }] })
-    expect(bought.body, JSON.stringify(bought.body)).toMatchObject({ status: "paid", subscriptionId: expect.any(String) })
-    const { subscriptionId } = bought.body
+    const { account, call, subscriptionId } = await subscribedByCard(59.9, "assinante.cancela@example.com")
     const renewal = async () =>
       (await sql<{ due: string; chargeId: string }>(`SELECT to_char(due_date, 'YYYY-MM-DD') AS due, charge_id AS "chargeId" FROM billing_cycles
         WHERE subscription_id = '${subscriptionId}' AND cycle_number = 2`))[0]!
