@@ -10,7 +10,7 @@
  * the first PSP down a charge goes to the second, and its refund goes back
  * through the PSP that took it.
  */
-import { Billing, verifyWebhookSignature } from "@billing/core"
+import { type AccountId, Billing, type ChargeId, type SubscriptionId, Transactor, verifyWebhookSignature } from "@billing/core"
 import { callbackSecret, pollReceivedPix, type ProvidersConfig } from "@billing/providers"
 import { deliveryPass, drain, workerJob } from "@billing/worker"
 import { Effect } from "effect"
@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakePsp, startFakePsp } from "../packages/providers/test/support/FakePsp.ts"
 import { problem } from "../packages/providers/test/support/FakePspBook.ts"
 import { fakePspEntry } from "../packages/providers/test/support/FakePspEntry.ts"
+import { cancelOpenCharges, ChargeOpenedMeanwhile, closingThenCanceling } from "../packages/core/src/subscriptions/CancelSubscription.ts"
 import { makeTestPki, MERCHANT_CNPJ } from "../packages/providers/test/support/TestCertificates.ts"
 import { startEngine, type TestEngine } from "./support/Engine.ts"
 import { startReceiver } from "./support/Receiver.ts"
@@ -49,6 +50,22 @@ describe("production Pix through a PSP", () => {
     const production = await engine.createAccount({ sandbox: false })
     const headers = { authorization: `Bearer ${await engine.token(production)}`, "content-type": "application/json" }
     return (path: string, init: RequestInit = {}) => fetch(`${engine.baseUrl}${path}`, { ...init, headers })
+  }
+  /** A monthly plan of the merchant `call` acts for; subscribing to it by Pix answers its first cycle's charge and txid at the PSP. */
+  const monthlyPlan = async (call: Awaited<ReturnType<typeof merchant>>) => {
+    const product = await (await call("/v1/products", {
+      method: "POST",
+      body: JSON.stringify({ name: "Plano", type: "RECURRING", prices: [{ title: "Mensal", amount: 29.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
+    })).json()
+    const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725" }
+    return async () => {
+      const { chargeId, subscriptionId } = await (await call("/v1/charges", {
+        method: "POST",
+        body: JSON.stringify({ paymentMethod: "pix", customer, items: [{ priceId: product.prices[0].priceId }] })
+      })).json()
+      const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
+      return { chargeId: chargeId as ChargeId, subscriptionId: subscriptionId as SubscriptionId, pspTxid: `BLNG${detail.pix.txid}` }
+    }
   }
 
   it("registers the charge at the PSP, and its callback pays it once, with the PSP's end-to-end id in payment.success", async () => {
@@ -183,19 +200,7 @@ describe("production Pix through a PSP", () => {
 
   it("takes a subscription's open Pix off sale at the PSP before it cancels the subscription: a cycle paid there without a callback stays paid", async () => {
     const call = await merchant()
-    const product = await (await call("/v1/products", {
-      method: "POST",
-      body: JSON.stringify({ name: "Plano", type: "RECURRING", prices: [{ title: "Mensal", amount: 29.9, recurrenceType: "MONTHLY", recurrenceInterval: 1 }] })
-    })).json()
-    const customer = { name: "Ana Souza", email: "ana@example.com", documentNumber: "52998224725" }
-    const subscribe = async () => {
-      const { chargeId, subscriptionId } = await (await call("/v1/charges", {
-        method: "POST",
-        body: JSON.stringify({ paymentMethod: "pix", customer, items: [{ priceId: product.prices[0].priceId }] })
-      })).json()
-      const detail = await (await call(`/v1/charges/${chargeId}?view=detail`)).json()
-      return { chargeId, subscriptionId, pspTxid: `BLNG${detail.pix.txid}` }
-    }
+    const subscribe = await monthlyPlan(call)
     const cancel = async (subscriptionId: string) => {
       const answer = await call(`/v1/subscriptions/${subscriptionId}`, { method: "DELETE" })
       return { status: answer.status, body: await answer.json() }
@@ -224,6 +229,25 @@ describe("production Pix through a PSP", () => {
     // The Pix the poll finds later is the one already taken: none arrives for a canceled charge.
     expect((await engine.run(pollReceivedPix())).outcomes.chargeNotOpen).toBe(0)
     expect(fake.violations).toEqual([])
+  })
+
+  it("never cancels, in a subscription's cancel, a Pix not closed at its PSP first: the transaction rolls back and the cancel starts over", async () => {
+    const call = await merchant()
+    const { chargeId, subscriptionId, pspTxid } = await (await monthlyPlan(call))()
+    const [{ accountId }] = await sql<{ accountId: AccountId }>(`SELECT account_id AS "accountId" FROM subscriptions WHERE id = '${subscriptionId}'`)
+    const at = new Date()
+    const cancelOpen = (closed: ReadonlySet<ChargeId>) => Effect.flatMap(Transactor, (t) => t.withTransaction(cancelOpenCharges(subscriptionId, closed, at)))
+    // The cycle's Pix opened after the closing, which closed nothing: refused, and nothing canceled.
+    const refused = await engine.run(Effect.flip(cancelOpen(new Set())))
+    expect(refused).toMatchObject({ _tag: "ChargeOpenedMeanwhile", chargeId })
+    expect((await (await call(`/v1/charges/${chargeId}`)).json()).status).toBe("PENDING")
+    // Through the whole cancel: its first transaction meets a charge opened meanwhile; the second closes it at the PSP, then cancels it.
+    let attempts = 0
+    const canceled = await engine.run(closingThenCanceling(accountId, subscriptionId, (closed) =>
+      ++attempts === 1 ? Effect.fail(new ChargeOpenedMeanwhile({ chargeId })) : Effect.flatMap(Transactor, (t) => t.withTransaction(cancelOpenCharges(subscriptionId, closed, at)))))
+    expect(attempts).toBe(2)
+    expect(canceled.map((charge) => charge.id)).toEqual([chargeId])
+    expect(fake.book.cobs.get(pspTxid)!.status).toBe("REMOVIDA_PELO_USUARIO_RECEBEDOR")
   })
 
   it("reconciles each production account with its own part of the PSPs' statements, which list every merchant's Pix", async () => {
