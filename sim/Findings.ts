@@ -31,10 +31,10 @@ export interface Finding {
  * no statement read 90 days back lists), `split-within-net` (a cycle
  * whose net no longer fitted its split, never issued),
  * `close-before-expiry` (a Pix paid while its PSP was down, its callback
- * lost, expired here and never credited), `close-before-cancel` (a Pix paid
- * the instant its PSP registered it, canceled with its subscription and never
- * credited) and `silent-card-overdue` (a card renewal the acquirer did not
- * answer, never marked overdue).
+ * lost, expired here and never credited); and, never registered here since
+ * the run stopped on them, a Pix paid the instant its PSP registered it then
+ * canceled with its subscription and never credited, and a card renewal the
+ * acquirer did not answer never marked overdue.
  */
 export const FINDINGS: ReadonlyArray<Finding> = []
 
